@@ -1,0 +1,322 @@
+/* kaczmarz.c: rk, grk, tark and tagk; see kaczmarz.h for the contracts. */
+#include <string.h>
+#include "kaczmarz.h"
+#include "linalg.h"
+
+void
+tagk_kz_defaults(tagk_kz_config *cfg, tagk_kz_variant v)
+{
+	cfg->variant = v;
+	cfg->iters = 0;
+	cfg->burnin = 6;
+	cfg->tol = (tagk_real)1e-12;
+	cfg->seed = 1;
+	cfg->warm_start = 1;
+}
+
+size_t
+tagk_kz_workspace_len(int n, int m_max)
+{
+	if (n < 1 || m_max < 1)
+		return 0;
+	return 4 * (size_t)n + (size_t)m_max * ((size_t)m_max + 6);
+}
+
+tagk_status
+tagk_kz_init(tagk_kz *k, const tagk_kz_config *cfg, int n, int m_max,
+    const tagk_real *theta0, tagk_real *ws, size_t len)
+{
+	if (!k || !cfg || !ws || n < 1 || m_max < 1)
+		return TAGK_EINVAL;
+	if (cfg->variant < TAGK_KZ_RK || cfg->variant > TAGK_KZ_TAGK ||
+	    cfg->iters < 0 || cfg->burnin < 0 || !(cfg->tol >= 0))
+		return TAGK_EINVAL;
+	if (theta0 && !tagk_all_finite(n, theta0))
+		return TAGK_ENONFINITE;
+	if (len < tagk_kz_workspace_len(n, m_max))
+		return TAGK_ESPACE;
+	k->cfg = *cfg;
+	k->n = n;
+	k->m_max = m_max;
+	k->theta = ws; ws += n;
+	k->theta0 = ws; ws += n;
+	k->x = ws; ws += n;
+	k->xsum = ws; ws += n;
+	k->r = ws; ws += m_max;
+	k->s = ws; ws += m_max;
+	k->w = ws; ws += m_max;
+	k->y = ws; ws += m_max;
+	k->ysum = ws; ws += m_max;
+	k->inv = ws; ws += m_max;
+	k->G = ws;
+	for (int j = 0; j < n; j++)
+		k->theta0[j] = theta0 ? theta0[j] : 0;
+	tagk_kz_reset(k);
+	return TAGK_OK;
+}
+
+void
+tagk_kz_reset(tagk_kz *k)
+{
+	memcpy(k->theta, k->theta0, sizeof(*k->theta) * (size_t)k->n);
+	tagk_rng_seed(&k->rng, k->cfg.seed);
+	k->columns = 0;
+}
+
+static int
+is_averaged(tagk_kz_variant v)
+{
+	return v == TAGK_KZ_TARK || v == TAGK_KZ_TAGK;
+}
+
+/*
+ * Greedy selection of eqs. (11)-(13) with squared residuals, as in the
+ * authors' code: eps = (max_i r_i^2/s_i / R^2 + 1/||A||_F^2) / 2, candidates
+ * r_i^2 >= eps R^2 s_i, one drawn with probability r_i^2 over the set. The row
+ * maximising r_i^2/s_i (best, with criterion maxc) always qualifies, because
+ * R^2 <= max(r_i^2/s_i) ||A||_F^2, so the set is never empty while R > 0.
+ * Consumes exactly one uniform draw.
+ */
+static int
+greedy_pick(tagk_rng *g, int m, const tagk_real *r, const tagk_real *s,
+    tagk_real fro, tagk_real R2, tagk_real maxc, int best, tagk_real *w)
+{
+	tagk_real thr = (tagk_real)0.5 * (maxc + R2 / fro);
+	tagk_real sum = 0;
+	for (int i = 0; i < m; i++) {
+		tagk_real q = r[i] * r[i];
+		w[i] = q >= thr * s[i] ? q : 0;
+		sum += w[i];
+	}
+	tagk_real u = tagk_rng_uniform(g) * sum;
+	if (!(sum > 0))
+		return best;
+	int last = best;
+	for (int i = 0; i < m; i++) {
+		if (w[i] == 0)
+			continue;
+		if (u < w[i])
+			return i;
+		u -= w[i];
+		last = i;
+	}
+	return last; /* rounding left u past the last weight */
+}
+
+/* Column i of G = A A^T, stored contiguously at G + i m, unless it exists:
+ * the diagonal entry G[i m + i] is negative until column i has been formed.
+ * Entries already known from formed columns are copied by symmetry instead
+ * of recomputed. Returns 1 if the column had to be formed. */
+static int
+gram_column(int m, int n, const tagk_real *A, const tagk_real *s, tagk_real *G, int i)
+{
+	tagk_real *col = G + (long)i * m;
+	if (col[i] >= 0)
+		return 0;
+	const tagk_real *ai = A + (long)i * n;
+	for (int j = 0; j < m; j++) {
+		const tagk_real *cj = G + (long)j * m;
+		col[j] = cj[j] >= 0 ? cj[i] : tagk_dot(n, A + (long)j * n, ai);
+	}
+	col[i] = s[i];
+	return 1;
+}
+
+/* x = x0 + scale A^T v over the rows where v is non-zero. */
+static void
+rebuild(int m, int n, const tagk_real *A, const tagk_real *x0, const tagk_real *v,
+    tagk_real scale, tagk_real *x)
+{
+	for (int j = 0; j < n; j++)
+		x[j] = x0[j];
+	for (int i = 0; i < m; i++) {
+		if (v[i] == 0)
+			continue;
+		tagk_real c = v[i] * scale;
+		const tagk_real *a = A + (long)i * n;
+		for (int j = 0; j < n; j++)
+			x[j] += c * a[j];
+	}
+}
+
+/* Squared residual norm, the largest r_i^2 / s_i and its row. */
+static tagk_real
+residual_stats(int m, const tagk_real *r, const tagk_real *inv, tagk_real *maxc, int *best)
+{
+	tagk_real R2 = 0, mc = -1;
+	int b = 0;
+	for (int j = 0; j < m; j++) {
+		tagk_real q = r[j] * r[j];
+		R2 += q;
+		tagk_real c = q * inv[j];
+		if (c > mc) {
+			mc = c;
+			b = j;
+		}
+	}
+	*maxc = mc;
+	*best = b;
+	return R2;
+}
+
+/* r -= gamma col, returning the statistics of the new r in the same pass. */
+static tagk_real
+residual_step(int m, tagk_real *r, const tagk_real *col, tagk_real gamma,
+    const tagk_real *inv, tagk_real *maxc, int *best)
+{
+	tagk_real R2 = 0, mc = -1;
+	int b = 0;
+	for (int j = 0; j < m; j++) {
+		tagk_real v = r[j] - gamma * col[j];
+		r[j] = v;
+		tagk_real q = v * v;
+		R2 += q;
+		tagk_real c = q * inv[j];
+		if (c > mc) {
+			mc = c;
+			b = j;
+		}
+	}
+	*maxc = mc;
+	*best = b;
+	return R2;
+}
+
+/*
+ * Greedy variants: the result goes to k->x.
+ *
+ * Tail averaging without an O(m) pass per iteration: the averaged iterates
+ * are x0 + A^T y(t) for t >= burnin, so their sum is x0 C + A^T sum_t y(t),
+ * and sum_t y(t)_i = y_i C - z_i, where C is the number of averaged iterates
+ * and z_i accumulates gamma times the number of averaged iterates that came
+ * before the step (they did not yet contain it).
+ */
+static void
+greedy_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m,
+    tagk_real fro, tagk_real stop2, const tagk_real *x0)
+{
+	const int n = k->n, T = k->cfg.iters ? k->cfg.iters : m;
+	const int avg = is_averaged(k->cfg.variant);
+	tagk_real *r = k->r, *s = k->s, *y = k->y, *z = k->ysum, *G = k->G, *inv = k->inv;
+	int count = 0;
+
+	/* Zero rows keep r = 0 and weight 0, so they are never chosen. */
+	for (int i = 0; i < m; i++) {
+		r[i] = s[i] > 0 ? b[i] - tagk_dot(n, A + (long)i * n, x0) : 0;
+		inv[i] = s[i] > 0 ? (tagk_real)1 / s[i] : 0;
+		y[i] = z[i] = 0;
+		G[(long)i * m + i] = -1;
+	}
+	k->columns = 0;
+	tagk_real maxc;
+	int best;
+	tagk_real R2 = residual_stats(m, r, inv, &maxc, &best);
+	for (int t = 0; t < T; t++) {
+		if (R2 <= stop2)
+			break;
+		int i = greedy_pick(&k->rng, m, r, s, fro, R2, maxc, best, k->w);
+		tagk_real gamma = r[i] * inv[i];
+		k->columns += gram_column(m, n, A, s, G, i);
+		R2 = residual_step(m, r, G + (long)i * m, gamma, inv, &maxc, &best);
+		y[i] += gamma;
+		if (avg && t >= k->cfg.burnin) {
+			z[i] += gamma * (tagk_real)count;
+			count++;
+		}
+	}
+	if (count > 0) {
+		for (int i = 0; i < m; i++)
+			z[i] = y[i] * (tagk_real)count - z[i];
+		rebuild(m, n, A, x0, z, (tagk_real)1 / (tagk_real)count, k->x);
+	} else {
+		rebuild(m, n, A, x0, y, 1, k->x);
+	}
+}
+
+/* Random variants: the result goes to k->x. */
+static void
+random_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m,
+    tagk_real stop2, const tagk_real *x0)
+{
+	const int n = k->n, T = k->cfg.iters ? k->cfg.iters : m;
+	tagk_real *x = k->x, *xsum = k->xsum, *cdf = k->w;
+	int count = 0, last = 0;
+
+	tagk_residual(m, n, A, x0, b, k->r);
+	for (int i = 0; i < m; i++)
+		if (k->s[i] == 0)
+			k->r[i] = 0;
+	memcpy(x, x0, sizeof(*x) * (size_t)n);
+	if (tagk_dot(m, k->r, k->r) <= stop2)
+		return;
+	tagk_real acc = 0;
+	for (int i = 0; i < m; i++) {
+		acc += k->s[i];
+		cdf[i] = acc;
+		if (k->s[i] > 0)
+			last = i;
+	}
+	for (int j = 0; j < n; j++)
+		xsum[j] = 0;
+	for (int t = 0; t < T; t++) {
+		tagk_real u = tagk_rng_uniform(&k->rng) * acc;
+		int lo = 0, hi = last;
+		while (lo < hi) { /* first i with cdf[i] > u */
+			int mid = (lo + hi) / 2;
+			if (cdf[mid] > u)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		const tagk_real *a = A + (long)lo * n;
+		tagk_real gamma = (b[lo] - tagk_dot(n, a, x)) / k->s[lo];
+		for (int j = 0; j < n; j++)
+			x[j] += gamma * a[j];
+		if (is_averaged(k->cfg.variant) && t >= k->cfg.burnin) {
+			for (int j = 0; j < n; j++)
+				xsum[j] += x[j];
+			count++;
+		}
+	}
+	if (count > 0)
+		for (int j = 0; j < n; j++)
+			x[j] = xsum[j] / (tagk_real)count;
+}
+
+tagk_status
+tagk_kz_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m)
+{
+	if (!k || !A || !b || m < 1 || m > k->m_max)
+		return TAGK_EINVAL;
+	const int n = k->n;
+	if (!tagk_all_finite(m * n, A) || !tagk_all_finite(m, b))
+		return TAGK_ENONFINITE;
+
+	tagk_real fro = 0, bnorm2 = 0;
+	for (int i = 0; i < m; i++) {
+		k->s[i] = tagk_dot(n, A + (long)i * n, A + (long)i * n);
+		fro += k->s[i];
+		if (k->s[i] > 0)
+			bnorm2 += b[i] * b[i];
+	}
+	if (!tagk_isfinite(fro) || !tagk_isfinite(bnorm2))
+		return TAGK_EDIVERGED; /* squares overflow: rescale the data */
+	if (!(fro > 0))
+		return TAGK_EZERO;
+
+	tagk_rng saved = k->rng;
+	tagk_real stop2 = k->cfg.tol * k->cfg.tol * bnorm2;
+	/* Start from theta (warm start) or theta0; the result is built in the
+	 * scratch k->x and copied to theta only once it is known to be finite. */
+	const tagk_real *x0 = k->cfg.warm_start ? k->theta : k->theta0;
+	if (k->cfg.variant == TAGK_KZ_GRK || k->cfg.variant == TAGK_KZ_TAGK)
+		greedy_update(k, A, b, m, fro, stop2, x0);
+	else
+		random_update(k, A, b, m, stop2, x0);
+	if (!tagk_all_finite(n, k->x)) {
+		k->rng = saved;
+		return TAGK_EDIVERGED;
+	}
+	memcpy(k->theta, k->x, sizeof(*k->x) * (size_t)n);
+	return TAGK_OK;
+}

@@ -1,0 +1,214 @@
+/* kf.c: random-walk Kalman filter with Joseph-form block update; see kf.h. */
+#include <string.h>
+#include "kf.h"
+#include "linalg.h"
+
+void
+tagk_kf_defaults(tagk_kf_config *cfg, tagk_real q, tagk_real r)
+{
+	cfg->q = q;
+	cfg->r = r;
+	cfg->p0 = 10;
+	cfg->form = TAGK_KF_AUTO;
+}
+
+tagk_kf_form_t
+tagk_kf_pick_form(tagk_kf_form_t f, int n, int m_max)
+{
+	if (f != TAGK_KF_AUTO)
+		return f;
+	return m_max > n ? TAGK_KF_INFO : TAGK_KF_JOSEPH;
+}
+
+const char *
+tagk_kf_form_name(tagk_kf_form_t f)
+{
+	return f == TAGK_KF_INFO ? "info" : f == TAGK_KF_JOSEPH ? "joseph" : "auto";
+}
+
+size_t
+tagk_kf_workspace_len(const tagk_kf_config *cfg, int n, int m_max)
+{
+	if (!cfg || n < 1 || m_max < 1)
+		return 0;
+	size_t N = (size_t)n, M = (size_t)m_max;
+	size_t len = 3 * N + 4 * N * N + M;
+	if (tagk_kf_pick_form(cfg->form, n, m_max) == TAGK_KF_JOSEPH)
+		len += M * (N + M);
+	return len;
+}
+
+tagk_status
+tagk_kf_init(tagk_kf *f, const tagk_kf_config *cfg, int n, int m_max,
+    const tagk_real *theta0, tagk_real *ws, size_t len)
+{
+	if (!f || !cfg || !ws || n < 1 || m_max < 1)
+		return TAGK_EINVAL;
+	if (!(cfg->q >= 0) || !(cfg->r > 0) || !(cfg->p0 > 0) ||
+	    !tagk_isfinite(cfg->q) || !tagk_isfinite(cfg->r) || !tagk_isfinite(cfg->p0) ||
+	    cfg->form < TAGK_KF_AUTO || cfg->form > TAGK_KF_INFO)
+		return TAGK_EINVAL;
+	if (theta0 && !tagk_all_finite(n, theta0))
+		return TAGK_ENONFINITE;
+	if (len < tagk_kf_workspace_len(cfg, n, m_max))
+		return TAGK_ESPACE;
+	size_t nn = (size_t)n * n;
+	f->cfg = *cfg;
+	f->form = tagk_kf_pick_form(cfg->form, n, m_max);
+	f->n = n;
+	f->m_max = m_max;
+	f->theta = ws; ws += n;
+	f->theta0 = ws; ws += n;
+	f->g = ws; ws += n;
+	f->P = ws; ws += nn;
+	f->Pm = ws; ws += nn;
+	f->M = ws; ws += nn;
+	f->T = ws; ws += nn;
+	f->e = ws; ws += m_max;
+	if (f->form == TAGK_KF_JOSEPH) {
+		f->K = ws; ws += (size_t)m_max * n;
+		f->S = ws;
+	} else {
+		f->K = f->S = NULL;
+	}
+	for (int j = 0; j < n; j++)
+		f->theta0[j] = theta0 ? theta0[j] : 0;
+	tagk_kf_reset(f);
+	return TAGK_OK;
+}
+
+void
+tagk_kf_reset(tagk_kf *f)
+{
+	const int n = f->n;
+	memcpy(f->theta, f->theta0, sizeof(*f->theta) * (size_t)n);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			f->P[i * n + j] = i == j ? f->cfg.p0 : 0;
+}
+
+/* Joseph form: the candidate P is left in Pm and the step in g. */
+static tagk_status
+joseph_update(tagk_kf *f, const tagk_real *A, int m)
+{
+	const int n = f->n;
+	tagk_real *Pm = f->Pm, *K = f->K, *S = f->S, *M = f->M, *T = f->T, *g = f->g;
+	const tagk_real r = f->cfg.r;
+
+	tagk_matmul(m, n, n, A, Pm, K);           /* A P-  (m x n) */
+	tagk_matmul_nt(m, n, m, K, A, S);         /* A P- A^T */
+	for (int i = 0; i < m; i++)
+		S[i * m + i] += r;
+	tagk_symmetrize(m, S);
+	tagk_status st = tagk_cholesky(m, S);
+	if (st != TAGK_OK)
+		return st;
+	tagk_cholesky_solve(m, n, S, K);          /* K^T = S^-1 A P-  (m x n) */
+	tagk_gemv_t(m, n, K, f->e, g);            /* K e */
+
+	/* M = I - K A, with K = (K^T)^T: M_ij = d_ij - sum_p K^T_pi A_pj. */
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			tagk_real v = i == j ? 1 : 0;
+			for (int p = 0; p < m; p++)
+				v -= K[p * n + i] * A[p * n + j];
+			M[i * n + j] = v;
+		}
+	tagk_matmul(n, n, n, M, Pm, T);           /* M P- */
+	tagk_matmul_nt(n, n, n, T, M, Pm);        /* M P- M^T (Pm reused) */
+	for (int i = 0; i < n; i++)               /* + r K K^T */
+		for (int j = i; j < n; j++) {
+			tagk_real v = 0;
+			for (int p = 0; p < m; p++)
+				v += K[p * n + i] * K[p * n + j];
+			Pm[i * n + j] += r * v;
+		}
+	tagk_symmetrize(n, Pm);
+	return TAGK_OK;
+}
+
+/* X = L^-1 for a lower-triangular n x n L (X lower triangular). */
+static void
+tri_inverse(int n, const tagk_real *L, tagk_real *X)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			X[i * n + j] = i == j ? 1 : 0;
+	tagk_trsm_lower(n, n, L, X);
+}
+
+/* C = s X^T X for a lower-triangular n x n X. */
+static void
+gram_tri(int n, const tagk_real *X, tagk_real s, tagk_real *C)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = i; j < n; j++) {
+			tagk_real v = 0;
+			for (int k = j; k < n; k++) /* X[k][i], X[k][j] non-zero for k >= i, j */
+				v += X[k * n + i] * X[k * n + j];
+			C[i * n + j] = s * v;
+		}
+	tagk_symmetrize(n, C);
+}
+
+/* Information form: the candidate P is left in Pm and the step in g. */
+static tagk_status
+info_update(tagk_kf *f, const tagk_real *A, int m)
+{
+	const int n = f->n;
+	tagk_real *Pm = f->Pm, *M = f->M, *T = f->T, *g = f->g;
+	const tagk_real r = f->cfg.r;
+	size_t bytes = sizeof(*Pm) * (size_t)n * (size_t)n;
+
+	/* r (P-)^-1 = r X^T X with X = L^-1, L L^T = P-. */
+	memcpy(M, Pm, bytes);
+	tagk_status st = tagk_cholesky(n, M);
+	if (st != TAGK_OK)
+		return st;
+	tri_inverse(n, M, T);
+	gram_tri(n, T, r, Pm);
+	/* C = r Lambda = r (P-)^-1 + A^T A; step = C^-1 A^T e; P = r C^-1. */
+	tagk_syrk_t(m, n, A, 1, Pm);
+	memcpy(M, Pm, bytes);
+	st = tagk_cholesky(n, M);
+	if (st != TAGK_OK)
+		return st;
+	tagk_gemv_t(m, n, A, f->e, g);
+	tagk_cholesky_solve(n, 1, M, g);
+	tri_inverse(n, M, T);
+	gram_tri(n, T, r, Pm);
+	return TAGK_OK;
+}
+
+tagk_status
+tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m)
+{
+	if (!f || !A || !b || m < 1 || m > f->m_max)
+		return TAGK_EINVAL;
+	const int n = f->n;
+	if (!tagk_all_finite(m * n, A) || !tagk_all_finite(m, b))
+		return TAGK_ENONFINITE;
+	int any = 0;
+	for (int i = 0; i < m * n && !any; i++)
+		any = A[i] != 0;
+	if (!any)
+		return TAGK_EZERO;
+
+	tagk_real *Pm = f->Pm, *g = f->g;
+	memcpy(Pm, f->P, sizeof(*Pm) * (size_t)n * (size_t)n);
+	for (int i = 0; i < n; i++)
+		Pm[i * n + i] += f->cfg.q;
+	tagk_residual(m, n, A, f->theta, b, f->e);
+	tagk_status st = f->form == TAGK_KF_JOSEPH ? joseph_update(f, A, m) : info_update(f, A, m);
+	if (st != TAGK_OK)
+		return st;
+	for (int i = 0; i < n; i++)
+		if (!(Pm[i * n + i] > 0))
+			return TAGK_ENOTPD;
+	if (!tagk_all_finite(n, g) || !tagk_all_finite(n * n, Pm))
+		return TAGK_EDIVERGED;
+	memcpy(f->P, Pm, sizeof(*Pm) * (size_t)n * (size_t)n);
+	for (int j = 0; j < n; j++)
+		f->theta[j] += g[j];
+	return TAGK_OK;
+}

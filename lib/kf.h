@@ -1,0 +1,75 @@
+/*
+ * kf.h: Kalman filter on the parameters as a random-walk state (TAG-K paper,
+ * eq. 9), block measurement update with the Joseph form:
+ *
+ *   P-  = P + Q,                 Q = q I
+ *   S   = A P- A^T + R,          R = r I   (m x m, Cholesky)
+ *   K   = P- A^T S^-1
+ *   theta <- theta + K (b - A theta)
+ *   P   = (I - K A) P- (I - K A)^T + K R K^T
+ *
+ * The Joseph form keeps P symmetric positive semidefinite under rounding;
+ * P is symmetrized after every update. It factors the m x m matrix S, which
+ * has rank n plus r I: when m > n and r is small beside A P A^T, S is nearly
+ * singular (with R = 1e-5 I it does not factor in single precision at all).
+ *
+ * The information form is the same filter written with n x n matrices:
+ *
+ *   Lambda = (P-)^-1 + A^T A / r,  theta <- theta + Lambda^-1 A^T e / r,
+ *   P = Lambda^-1 = X^T X with X = L^-1, L the Cholesky factor of Lambda,
+ *
+ * so P is symmetric positive semidefinite by construction. TAGK_KF_AUTO uses
+ * it when m_max > n, the Joseph form otherwise; tagk_kf_form_name says which.
+ * With q = 0 both are batch least squares with the prior (P0 = p0 I, theta0)
+ * and weights 1/r.
+ */
+#ifndef TAGK_KF_H
+#define TAGK_KF_H
+
+#include <stddef.h>
+#include "scalar.h"
+#include "status.h"
+
+typedef enum { TAGK_KF_AUTO, TAGK_KF_JOSEPH, TAGK_KF_INFO } tagk_kf_form_t;
+
+typedef struct {
+	tagk_real q;  /* process noise per parameter per update, >= 0 */
+	tagk_real r;  /* measurement noise per row, > 0 */
+	tagk_real p0; /* P0 = p0 I, > 0 */
+	tagk_kf_form_t form;
+} tagk_kf_config;
+
+void tagk_kf_defaults(tagk_kf_config *cfg, tagk_real q, tagk_real r);
+
+typedef struct {
+	tagk_kf_config cfg;
+	tagk_kf_form_t form; /* JOSEPH or INFO, never AUTO */
+	int n, m_max;
+	tagk_real *theta;  /* n */
+	tagk_real *theta0; /* n */
+	tagk_real *P;      /* n x n covariance */
+	tagk_real *Pm;     /* n x n predicted covariance, then the candidate P */
+	tagk_real *M;      /* n x n: I - K A */
+	tagk_real *T;      /* n x n: M P- */
+	tagk_real *K;      /* m_max x n: A P-, then K^T (Joseph form only) */
+	tagk_real *S;      /* m_max x m_max innovation covariance and its factor
+	                      (Joseph form only) */
+	tagk_real *e;      /* m_max innovation */
+	tagk_real *g;      /* n step */
+} tagk_kf;
+
+/* The form AUTO resolves to for these sizes. */
+tagk_kf_form_t tagk_kf_pick_form(tagk_kf_form_t f, int n, int m_max);
+/* "joseph" or "info". */
+const char *tagk_kf_form_name(tagk_kf_form_t f);
+/* Workspace length in tagk_real elements for the resolved form:
+ * joseph: 3 n + 4 n^2 + m_max (n + m_max + 1); info: 3 n + 4 n^2 + m_max. */
+size_t tagk_kf_workspace_len(const tagk_kf_config *cfg, int n, int m_max);
+tagk_status tagk_kf_init(tagk_kf *f, const tagk_kf_config *cfg, int n, int m_max,
+    const tagk_real *theta0, tagk_real *ws, size_t len);
+/* One block update; on failure theta and P are unchanged. An all-zero window
+ * is TAGK_EZERO: refused, so that P is not inflated by Q without data. */
+tagk_status tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m);
+void tagk_kf_reset(tagk_kf *f);
+
+#endif

@@ -1,0 +1,236 @@
+/* linalg.c: dense kernels for the estimators; see linalg.h for contracts. */
+#include <string.h>
+#include "linalg.h"
+
+void
+tagk_gemv(int m, int n, const tagk_real *A, const tagk_real *x, tagk_real *y)
+{
+	for (int i = 0; i < m; i++)
+		y[i] = tagk_dot(n, A + (long)i * n, x);
+}
+
+void
+tagk_residual(int m, int n, const tagk_real *A, const tagk_real *x,
+    const tagk_real *b, tagk_real *r)
+{
+	for (int i = 0; i < m; i++)
+		r[i] = b[i] - tagk_dot(n, A + (long)i * n, x);
+}
+
+void
+tagk_gemv_t(int m, int n, const tagk_real *A, const tagk_real *x, tagk_real *y)
+{
+	for (int j = 0; j < n; j++)
+		y[j] = 0;
+	for (int i = 0; i < m; i++) {
+		const tagk_real *a = A + (long)i * n;
+		tagk_real xi = x[i];
+		if (xi == 0)
+			continue;
+		for (int j = 0; j < n; j++)
+			y[j] += xi * a[j];
+	}
+}
+
+void
+tagk_matmul(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk_real *C)
+{
+	for (int i = 0; i < m; i++) {
+		tagk_real *c = C + (long)i * n;
+		for (int j = 0; j < n; j++)
+			c[j] = 0;
+		for (int p = 0; p < k; p++) {
+			tagk_real a = A[(long)i * k + p];
+			const tagk_real *b = B + (long)p * n;
+			for (int j = 0; j < n; j++)
+				c[j] += a * b[j];
+		}
+	}
+}
+
+void
+tagk_matmul_nt(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk_real *C)
+{
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < n; j++)
+			C[(long)i * n + j] = tagk_dot(k, A + (long)i * k, B + (long)j * k);
+}
+
+void
+tagk_syrk_t(int m, int n, const tagk_real *A, tagk_real beta, tagk_real *C)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = i; j < n; j++)
+			C[(long)i * n + j] *= beta;
+	for (int p = 0; p < m; p++) {
+		const tagk_real *a = A + (long)p * n;
+		for (int i = 0; i < n; i++) {
+			tagk_real ai = a[i];
+			if (ai == 0)
+				continue;
+			tagk_real *c = C + (long)i * n;
+			for (int j = i; j < n; j++)
+				c[j] += ai * a[j];
+		}
+	}
+	tagk_symmetrize(n, C);
+}
+
+void
+tagk_symmetrize(int n, tagk_real *S)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			S[(long)j * n + i] = S[(long)i * n + j];
+}
+
+tagk_status
+tagk_cholesky(int n, tagk_real *S)
+{
+	for (int j = 0; j < n; j++) {
+		tagk_real *sj = S + (long)j * n;
+		tagk_real d = sj[j] - tagk_dot(j, sj, sj);
+		if (!(d > 0) || !tagk_isfinite(d))
+			return TAGK_ENOTPD;
+		d = tagk_sqrt(d);
+		sj[j] = d;
+		for (int i = j + 1; i < n; i++) {
+			tagk_real *si = S + (long)i * n;
+			si[j] = (si[j] - tagk_dot(j, si, sj)) / d;
+		}
+		for (int i = j + 1; i < n; i++)
+			sj[i] = 0;
+	}
+	return TAGK_OK;
+}
+
+void
+tagk_trsm_lower(int n, int k, const tagk_real *L, tagk_real *B)
+{
+	for (int i = 0; i < n; i++) {
+		tagk_real *bi = B + (long)i * k;
+		const tagk_real *li = L + (long)i * n;
+		for (int p = 0; p < i; p++) {
+			tagk_real l = li[p];
+			if (l == 0)
+				continue;
+			const tagk_real *bp = B + (long)p * k;
+			for (int c = 0; c < k; c++)
+				bi[c] -= l * bp[c];
+		}
+		tagk_real inv = (tagk_real)1 / li[i];
+		for (int c = 0; c < k; c++)
+			bi[c] *= inv;
+	}
+}
+
+void
+tagk_trsm_lower_t(int n, int k, const tagk_real *L, tagk_real *B)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		tagk_real *bi = B + (long)i * k;
+		for (int p = i + 1; p < n; p++) {
+			tagk_real l = L[(long)p * n + i];
+			if (l == 0)
+				continue;
+			const tagk_real *bp = B + (long)p * k;
+			for (int c = 0; c < k; c++)
+				bi[c] -= l * bp[c];
+		}
+		tagk_real inv = (tagk_real)1 / L[(long)i * n + i];
+		for (int c = 0; c < k; c++)
+			bi[c] *= inv;
+	}
+}
+
+void
+tagk_cholesky_solve(int n, int k, const tagk_real *L, tagk_real *B)
+{
+	tagk_trsm_lower(n, k, L, B);
+	tagk_trsm_lower_t(n, k, L, B);
+}
+
+int
+tagk_all_finite(int n, const tagk_real *x)
+{
+	for (int i = 0; i < n; i++)
+		if (!tagk_isfinite(x[i]))
+			return 0;
+	return 1;
+}
+
+tagk_status
+tagk_symeig(int n, const tagk_real *S, tagk_real *w, tagk_real *V, tagk_real *a)
+{
+	if (!tagk_all_finite(n * n, S))
+		return TAGK_ENONFINITE;
+	memcpy(a, S, sizeof(*a) * (size_t)n * (size_t)n);
+	if (V)
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++)
+				V[i * n + j] = (i == j);
+	/* Cyclic Jacobi: each sweep zeroes every off-diagonal pair once; the
+	 * off-diagonal mass falls quadratically, so 50 sweeps is never reached
+	 * for finite input. */
+	for (int sweep = 0; sweep < 50; sweep++) {
+		tagk_real off = 0, diag = 0;
+		for (int i = 0; i < n; i++) {
+			diag += a[i * n + i] * a[i * n + i];
+			for (int j = i + 1; j < n; j++)
+				off += a[i * n + j] * a[i * n + j];
+		}
+		if (off == 0 || off <= TAGK_EPS * TAGK_EPS * diag)
+			break;
+		for (int p = 0; p < n; p++) {
+			for (int q = p + 1; q < n; q++) {
+				tagk_real apq = a[p * n + q];
+				if (apq == 0)
+					continue;
+				tagk_real app = a[p * n + p], aqq = a[q * n + q];
+				tagk_real theta = (aqq - app) / (2 * apq);
+				tagk_real t = (theta >= 0 ? 1 : -1) /
+				    (tagk_fabs(theta) + tagk_sqrt(theta * theta + 1));
+				tagk_real c = 1 / tagk_sqrt(t * t + 1), s = t * c;
+				for (int k = 0; k < n; k++) {
+					tagk_real akp = a[k * n + p], akq = a[k * n + q];
+					a[k * n + p] = c * akp - s * akq;
+					a[k * n + q] = s * akp + c * akq;
+				}
+				for (int k = 0; k < n; k++) {
+					tagk_real apk = a[p * n + k], aqk = a[q * n + k];
+					a[p * n + k] = c * apk - s * aqk;
+					a[q * n + k] = s * apk + c * aqk;
+				}
+				a[p * n + q] = a[q * n + p] = 0;
+				if (V)
+					for (int k = 0; k < n; k++) {
+						tagk_real vkp = V[k * n + p], vkq = V[k * n + q];
+						V[k * n + p] = c * vkp - s * vkq;
+						V[k * n + q] = s * vkp + c * vkq;
+					}
+			}
+		}
+	}
+	for (int i = 0; i < n; i++)
+		w[i] = a[i * n + i];
+	/* Insertion sort, carrying eigenvector columns along. */
+	for (int i = 1; i < n; i++) {
+		for (int j = i; j > 0 && w[j - 1] > w[j]; j--) {
+			tagk_real t = w[j]; w[j] = w[j - 1]; w[j - 1] = t;
+			if (V)
+				for (int k = 0; k < n; k++) {
+					t = V[k * n + j];
+					V[k * n + j] = V[k * n + j - 1];
+					V[k * n + j - 1] = t;
+				}
+		}
+	}
+	return TAGK_OK;
+}
+
+tagk_status
+tagk_symeig3(const tagk_real S[9], tagk_real w[3])
+{
+	tagk_real scratch[9];
+	return tagk_symeig(3, S, w, NULL, scratch);
+}

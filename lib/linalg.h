@@ -1,0 +1,70 @@
+/*
+ * linalg.h: small dense linear algebra on row-major views.
+ *
+ * A matrix is a pointer to its first element plus its shape; element (i, j) of
+ * an r x c matrix M is M[i * c + j]. Nothing here allocates: every output and
+ * scratch buffer belongs to the caller and must not alias an input unless the
+ * comment says so. Sizes are ints and must be >= 0.
+ */
+#ifndef TAGK_LINALG_H
+#define TAGK_LINALG_H
+
+#include <stddef.h>
+#include "scalar.h"
+#include "status.h"
+
+/* x . y over n entries. Inline: it is the innermost loop of every method. */
+static inline tagk_real
+tagk_dot(int n, const tagk_real *x, const tagk_real *y)
+{
+	tagk_real s = 0;
+	for (int i = 0; i < n; i++)
+		s += x[i] * y[i];
+	return s;
+}
+/* y = A x, A m x n. */
+void tagk_gemv(int m, int n, const tagk_real *A, const tagk_real *x, tagk_real *y);
+/* r = b - A x, A m x n. r may alias b. */
+void tagk_residual(int m, int n, const tagk_real *A, const tagk_real *x,
+    const tagk_real *b, tagk_real *r);
+/* y = A^T x, A m x n, x of length m, y of length n. */
+void tagk_gemv_t(int m, int n, const tagk_real *A, const tagk_real *x, tagk_real *y);
+/* C = A B; A m x k, B k x n, C m x n. */
+void tagk_matmul(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk_real *C);
+/* C = A B^T; A m x k, B n x k, C m x n. */
+void tagk_matmul_nt(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk_real *C);
+/* C = beta C + A^T A; A m x n, C n x n symmetric (full storage, both halves written). */
+void tagk_syrk_t(int m, int n, const tagk_real *A, tagk_real beta, tagk_real *C);
+/* Copy the upper triangle of the n x n matrix S onto its lower triangle. */
+void tagk_symmetrize(int n, tagk_real *S);
+
+/*
+ * In-place Cholesky S = L L^T of the n x n symmetric matrix S (only the lower
+ * triangle is read). On TAGK_OK the lower triangle holds L and the strict upper
+ * triangle is zeroed. Returns TAGK_ENOTPD when a pivot is not positive and
+ * finite; S is then partly overwritten (callers factor a copy).
+ */
+tagk_status tagk_cholesky(int n, tagk_real *S);
+/* Solve L X = B in place (B n x k, overwritten by X); L lower triangular n x n. */
+void tagk_trsm_lower(int n, int k, const tagk_real *L, tagk_real *B);
+/* Solve L^T X = B in place (B n x k, overwritten by X). */
+void tagk_trsm_lower_t(int n, int k, const tagk_real *L, tagk_real *B);
+/* Solve (L L^T) X = B in place, given the Cholesky factor L. */
+void tagk_cholesky_solve(int n, int k, const tagk_real *L, tagk_real *B);
+
+/*
+ * Eigen-decomposition of a small symmetric n x n matrix S by cyclic Jacobi
+ * rotations (accurate to working precision; meant for n <= 8). S is read only.
+ * On return w[0..n-1] holds the eigenvalues in ascending order and, if V is not
+ * NULL, column j of the n x n matrix V the unit eigenvector of w[j].
+ * scratch must hold n * n reals. Returns TAGK_ENONFINITE if S has NaN or Inf.
+ */
+tagk_status tagk_symeig(int n, const tagk_real *S, tagk_real *w, tagk_real *V,
+    tagk_real *scratch);
+/* Eigenvalues (ascending) of a symmetric 3 x 3 matrix; no scratch needed. */
+tagk_status tagk_symeig3(const tagk_real S[9], tagk_real w[3]);
+
+/* 1 if all n entries are finite, else 0. */
+int tagk_all_finite(int n, const tagk_real *x);
+
+#endif

@@ -1,0 +1,180 @@
+/* rls.c: block RLS in the paper's and the information form; see rls.h. */
+#include <string.h>
+#include "rls.h"
+#include "linalg.h"
+
+void
+tagk_rls_defaults(tagk_rls_config *cfg, tagk_real lambda)
+{
+	cfg->lambda = lambda;
+	cfg->p0 = 1000;
+	cfg->form = TAGK_RLS_AUTO;
+}
+
+tagk_rls_form_t
+tagk_rls_pick_form(tagk_rls_form_t f, int n, int m_max)
+{
+	if (f != TAGK_RLS_AUTO)
+		return f;
+	return m_max > n ? TAGK_RLS_INFO : TAGK_RLS_PAPER;
+}
+
+const char *
+tagk_rls_form_name(tagk_rls_form_t f)
+{
+	return f == TAGK_RLS_INFO ? "info" : f == TAGK_RLS_PAPER ? "paper" : "auto";
+}
+
+size_t
+tagk_rls_workspace_len(const tagk_rls_config *cfg, int n, int m_max)
+{
+	if (!cfg || n < 1 || m_max < 1)
+		return 0;
+	size_t N = (size_t)n, M = (size_t)m_max;
+	size_t base = 3 * N + 2 * N * N + M;
+	if (tagk_rls_pick_form(cfg->form, n, m_max) == TAGK_RLS_PAPER)
+		base += M * (N + M);
+	else
+		base += N * N;
+	return base;
+}
+
+tagk_status
+tagk_rls_init(tagk_rls *r, const tagk_rls_config *cfg, int n, int m_max,
+    const tagk_real *theta0, tagk_real *ws, size_t len)
+{
+	if (!r || !cfg || !ws || n < 1 || m_max < 1)
+		return TAGK_EINVAL;
+	if (!(cfg->lambda > 0 && cfg->lambda <= 1) || !(cfg->p0 > 0) ||
+	    !tagk_isfinite(cfg->p0) || cfg->form < TAGK_RLS_AUTO || cfg->form > TAGK_RLS_INFO)
+		return TAGK_EINVAL;
+	if (theta0 && !tagk_all_finite(n, theta0))
+		return TAGK_ENONFINITE;
+	if (len < tagk_rls_workspace_len(cfg, n, m_max))
+		return TAGK_ESPACE;
+	r->cfg = *cfg;
+	r->form = tagk_rls_pick_form(cfg->form, n, m_max);
+	r->n = n;
+	r->m_max = m_max;
+	r->theta = ws; ws += n;
+	r->theta0 = ws; ws += n;
+	r->g = ws; ws += n;
+	r->P = ws; ws += (size_t)n * n;
+	r->Pn = ws; ws += (size_t)n * n;
+	r->e = ws; ws += m_max;
+	if (r->form == TAGK_RLS_PAPER) {
+		r->AP = ws; ws += (size_t)m_max * n;
+		r->S = ws;
+	} else {
+		r->AP = NULL;
+		r->S = ws; /* n x n: Cholesky factor of the new information */
+	}
+	for (int j = 0; j < n; j++)
+		r->theta0[j] = theta0 ? theta0[j] : 0;
+	tagk_rls_reset(r);
+	return TAGK_OK;
+}
+
+void
+tagk_rls_reset(tagk_rls *r)
+{
+	const int n = r->n;
+	memcpy(r->theta, r->theta0, sizeof(*r->theta) * (size_t)n);
+	tagk_real d = r->form == TAGK_RLS_PAPER ? r->cfg.p0 : (tagk_real)1 / r->cfg.p0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			r->P[i * n + j] = i == j ? d : 0;
+}
+
+static tagk_status
+paper_update(tagk_rls *r, const tagk_real *A, int m)
+{
+	const int n = r->n;
+	const tagk_real lam = r->cfg.lambda;
+	tagk_real *AP = r->AP, *S = r->S, *Pn = r->Pn, *g = r->g;
+
+	tagk_matmul(m, n, n, A, r->P, AP);          /* A P, m x n */
+	tagk_matmul_nt(m, n, m, AP, A, S);          /* A P A^T, m x m */
+	for (int i = 0; i < m; i++)
+		S[i * m + i] += lam;
+	tagk_symmetrize(m, S);
+	tagk_status st = tagk_cholesky(m, S);       /* S = L L^T */
+	if (st != TAGK_OK)
+		return st;
+	tagk_trsm_lower(m, n, S, AP);               /* W = L^-1 A P */
+	/* step = K e = (A P)^T S^-1 e = W^T (L^-1 e) */
+	tagk_trsm_lower(m, 1, S, r->e);
+	tagk_gemv_t(m, n, AP, r->e, g);
+	/* P_new = (P - W^T W) / lambda, formed on the upper triangle. */
+	tagk_real trace = 0, trace0 = r->cfg.p0 * (tagk_real)n;
+	for (int i = 0; i < n; i++) {
+		for (int j = i; j < n; j++) {
+			tagk_real v = r->P[i * n + j];
+			for (int p = 0; p < m; p++)
+				v -= AP[p * n + i] * AP[p * n + j];
+			Pn[i * n + j] = v / lam;
+		}
+		if (!(Pn[i * n + i] > 0))
+			return TAGK_ENOTPD;
+		trace += Pn[i * n + i];
+	}
+	if (trace > trace0) {
+		tagk_real c = trace0 / trace;
+		for (int i = 0; i < n; i++)
+			for (int j = i; j < n; j++)
+				Pn[i * n + j] *= c;
+	}
+	tagk_symmetrize(n, Pn);
+	return TAGK_OK;
+}
+
+static tagk_status
+info_update(tagk_rls *r, const tagk_real *A, int m)
+{
+	const int n = r->n;
+	const tagk_real lam = r->cfg.lambda;
+	tagk_real *Yn = r->Pn, *Ln = r->S, *g = r->g;
+
+	/* Candidate information in Yn; its Cholesky factor in Ln. */
+	memcpy(Yn, r->P, sizeof(*Yn) * (size_t)n * (size_t)n);
+	tagk_syrk_t(m, n, A, lam, Yn);
+	tagk_real reg = (1 - lam) / r->cfg.p0;
+	for (int i = 0; i < n; i++)
+		Yn[i * n + i] += reg;
+	memcpy(Ln, Yn, sizeof(*Ln) * (size_t)n * (size_t)n);
+	tagk_gemv_t(m, n, A, r->e, g);              /* A^T e */
+	tagk_status st = tagk_cholesky(n, Ln);
+	if (st != TAGK_OK)
+		return st;
+	tagk_cholesky_solve(n, 1, Ln, g);
+	return TAGK_OK;
+}
+
+tagk_status
+tagk_rls_update(tagk_rls *r, const tagk_real *A, const tagk_real *b, int m)
+{
+	if (!r || !A || !b || m < 1 || m > r->m_max)
+		return TAGK_EINVAL;
+	const int n = r->n;
+	if (!tagk_all_finite(m * n, A) || !tagk_all_finite(m, b))
+		return TAGK_ENONFINITE;
+	int any = 0;
+	for (int i = 0; i < m * n && !any; i++)
+		any = A[i] != 0;
+	if (!any)
+		return TAGK_EZERO;
+
+	tagk_residual(m, n, A, r->theta, b, r->e);
+	tagk_status st = r->form == TAGK_RLS_PAPER ? paper_update(r, A, m)
+	                                             : info_update(r, A, m);
+	if (st != TAGK_OK)
+		return st;
+	if (!tagk_all_finite(n, r->g))
+		return TAGK_EDIVERGED;
+	if (!tagk_all_finite(n * n, r->Pn))
+		return TAGK_EDIVERGED;
+	memcpy(r->P, r->Pn, sizeof(*r->P) * (size_t)n * (size_t)n);
+	for (int j = 0; j < n; j++)
+		r->theta[j] += r->g[j];
+	return TAGK_OK;
+}

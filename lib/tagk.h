@@ -1,0 +1,22 @@
+/*
+ * tagk.h: the whole public interface of libtagk, the numerical core of tagk.
+ * Pure C11: no allocation, no I/O, no exit, no clocks; builds for a Cortex-M7.
+ */
+#ifndef TAGK_H
+#define TAGK_H
+
+#define TAGK_VERSION "0.1.0"
+
+#include "scalar.h"
+#include "status.h"
+#include "rng.h"
+#include "linalg.h"
+#include "inertia.h"
+#include "regressor.h"
+#include "consistency.h"
+#include "kaczmarz.h"
+#include "rls.h"
+#include "kf.h"
+#include "estimator.h"
+
+#endif
