@@ -1,0 +1,19 @@
+#!/bin/sh
+# check_lib_symbols.sh OBJECT...: fail if lib/ code references anything but
+# libm and freestanding string routines (no heap, stdio, exit or clocks), so
+# that the same objects link on a bare-metal Cortex-M7. Symbols that lib/
+# defines itself are not external and are left out.
+set -eu
+allowed='^(memcpy|memset|memmove|strcmp|sqrt|sqrtf|log|logf|cos|cosf|__stack_chk_fail|__stack_chk_guard)$'
+tmp=${TMPDIR:-/tmp}/tagk-syms.$$
+trap 'rm -f "$tmp".u "$tmp".d' EXIT
+nm -u "$@" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u > "$tmp".u
+nm --defined-only "$@" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u > "$tmp".d
+ext=$(comm -23 "$tmp".u "$tmp".d)
+bad=$(printf '%s\n' "$ext" | grep -Ev "$allowed" | grep . || true)
+if [ -n "$bad" ]; then
+	echo "check_lib_symbols: lib/ references symbols outside libm and string.h:" >&2
+	printf '%s\n' "$bad" | sed 's/^/  /' >&2
+	exit 1
+fi
+echo "check_lib_symbols: lib/ uses only: $(printf '%s ' $ext)- ok"

@@ -1,0 +1,87 @@
+#!/bin/sh
+# cli_test.sh: run the real binaries and check exit status, stdout and stderr
+# separately. Prints one line per case and "N passed, N failed" at the end.
+set -u
+BIN=${BIN:-bin}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+# expect NAME STATUS STDOUT_PATTERN STDERR_PATTERN -- COMMAND...
+# A pattern of "" means the stream must be empty; "*" means anything.
+expect() {
+	name=$1 want=$2 outpat=$3 errpat=$4
+	shift 5
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	ok=1
+	[ "$got" -eq "$want" ] || { ok=0; why="exit $got, wanted $want"; }
+	check_stream() {
+		if [ "$2" = "" ]; then
+			[ ! -s "$1" ] || { ok=0; why="$1 not empty"; }
+		elif [ "$2" != "*" ]; then
+			grep -Eq -- "$2" "$1" || { ok=0; why="$(basename "$1") lacks /$2/"; }
+		fi
+	}
+	[ $ok -eq 1 ] && check_stream "$tmp/out" "$outpat"
+	[ $ok -eq 1 ] && check_stream "$tmp/err" "$errpat"
+	if [ $ok -eq 1 ]; then
+		pass=$((pass + 1))
+		echo "ok   $name"
+	else
+		fail=$((fail + 1))
+		echo "FAIL $name: $why"
+		sed 's/^/     stdout: /' "$tmp/out" | head -5
+		sed 's/^/     stderr: /' "$tmp/err" | head -5
+	fi
+}
+
+B=$BIN/tagk-bench
+expect "help to stdout, exit 0" 0 "^usage: tagk-bench timing" "" -- $B --help
+expect "timing --help" 0 "^usage: tagk-bench timing" "" -- $B timing --help
+expect "version" 0 "^tagk-bench [0-9]+\.[0-9]+\.[0-9]+ \((double|float)\)" "" -- $B --version
+expect "no arguments is usage" 2 "" "^usage:" -- $B
+expect "unknown command" 2 "" "tagk-bench: unknown command 'frobnicate'" -- $B frobnicate
+expect "unknown option" 2 "" "usage:" -- $B timing --bogus
+expect "unknown method" 2 "" "tagk-bench: --methods: unknown method 'foo'" -- $B timing --methods foo
+expect "bad integer" 2 "" "tagk-bench: --updates: 'ten' is not an integer" -- $B timing --updates ten
+expect "zero updates" 2 "" "tagk-bench: --updates: 0 is outside" -- $B timing --updates 0
+expect "negative size" 2 "" "tagk-bench: -n: -5 is outside" -- $B timing -n -5
+expect "empty size list" 2 "" "tagk-bench: -n: no sizes given" -- $B timing -n ,
+expect "bad form suffix" 2 "" "tagk-bench: --methods: 'rls-low:fast': an RLS form is paper or info" -- \
+	$B timing -n 10 --methods rls-low:fast --updates 2
+expect "bad KF form" 2 "" "'kf-low:paper': a KF form is joseph or info" -- \
+	$B timing -n 10 --methods kf-low:paper --updates 2
+expect "form on a Kaczmarz method" 2 "" "'tagk:paper': only RLS and KF methods take a form" -- \
+	$B timing -n 10 --methods tagk:paper --updates 2
+expect "both KF forms run" 0 "kf-low:joseph +joseph .*kf-low:info +info" "" -- \
+	sh -c "$B timing -n 10 --methods kf-low:joseph,kf-low:info --updates 5 | tr '\n' ' '"
+expect "bad format" 2 "" "--format: 'xml' is not one of" -- $B timing --format xml
+expect "stray argument" 2 "" "unexpected argument 'extra'" -- $B timing extra
+expect "list names every method" 0 "^tagk +tail-averaged greedy Kaczmarz" "" -- $B --list
+for m in rk grk tark tagk rls rls-low rls-high kf kf-low kf-high; do
+	expect "list has $m" 0 "^$m " "" -- $B --list
+done
+expect "small timing run" 0 "allocations during all timed updates: 0" "" -- \
+	$B timing --updates 20 -n 10,12 --methods tagk,tagk-naive,rls-low,kf-high
+expect "speedup table" 0 "^ +30 +12 +[0-9.]+ +[0-9.]+ +[0-9.]+x" "" -- \
+	$B timing --updates 20 -n 12 --methods tagk,tagk-naive
+expect "markdown" 0 "^\| tagk +\| greedy-gram" "" -- $B timing --updates 5 -n 10 --methods tagk --format md
+expect "csv to a file" 0 "" "" -- $B timing --updates 5 -n 10 --methods tagk,rls -o "$tmp/t.csv"
+expect "csv header" 0 "^method,form,m,n,updates,median_us" "" -- head -1 "$tmp/t.csv"
+expect "csv rows" 0 "^rls,info,30,10,5," "" -- cat "$tmp/t.csv"
+expect "unwritable output" 1 "" "tagk-bench: $tmp/nodir/x.csv: No such file or directory" -- \
+	$B timing --updates 5 -n 10 --methods tagk -o "$tmp/nodir/x.csv"
+if [ -w /dev/full ]; then
+	expect "write error is an error" 1 "" "tagk-bench: stdout: write error" -- \
+		sh -c "$B --list >/dev/full"
+fi
+# A failing run must not leave a file that looks complete.
+expect "failed run leaves no file" 2 "" "unknown method" -- $B timing --methods nope -o "$tmp/gone.csv"
+expect "no partial file" 1 "" "" -- test -e "$tmp/gone.csv"
+# A closed pipe downstream ends the program quietly.
+expect "closed pipe is quiet" 0 "^rk " "" -- sh -c "$B --list | head -1"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

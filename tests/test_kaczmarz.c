@@ -1,0 +1,337 @@
+/* test_kaczmarz.c: rk, grk, tark, tagk against exact and least-squares answers. */
+#include <math.h>
+#include <string.h>
+#include "testutil.h"
+#include "../bench/naive_kaczmarz.h"
+
+enum { M = 30, N = 10 };
+
+static const char *const kz_names[] = { "rk", "grk", "tark", "tagk" };
+
+typedef struct {
+	tagk_estimator est;
+	tagk_real *ws;
+	size_t len;
+} fixture;
+
+static void
+open_est(fixture *f, const char *name, int n, int m_max, uint64_t seed, const tagk_real *theta0)
+{
+	tagk_config cfg;
+	const tagk_method *mt = tagk_method_find(name);
+	assert_non_null(mt);
+	tagk_config_defaults(&cfg, mt, n, m_max);
+	cfg.u.kz.seed = seed;
+	cfg.theta0 = theta0;
+	f->len = tagk_workspace_len(&cfg);
+	assert_true(f->len > 0);
+	f->ws = canary_alloc(f->len);
+	assert_int_equal(tagk_init(&f->est, &cfg, f->ws, f->len), TAGK_OK);
+}
+
+static void
+close_est(fixture *f)
+{
+	assert_true(canary_intact(f->ws, f->len));
+	canary_free(f->ws);
+}
+
+/* Consistent overdetermined windows A x* = b, fresh each update. */
+static void
+test_consistent_exact(void **state)
+{
+	(void)state;
+	for (int v = 0; v < 4; v++) {
+		tagk_rng g;
+		tagk_rng_seed(&g, 100 + (uint64_t)v);
+		tagk_real xs[N], A[M * N], b[M];
+		fill_gauss(&g, N, xs);
+		fixture f;
+		open_est(&f, kz_names[v], N, M, 5, NULL);
+		for (int it = 0; it < 400; it++) {
+			fill_gauss(&g, M * N, A);
+			tagk_gemv(M, N, A, xs, b);
+			assert_int_equal(tagk_update(&f.est, A, b, M, NULL), TAGK_OK);
+		}
+		double e = rel_err(N, tagk_theta(&f.est), xs);
+		if (!(e < TOL_EXACT))
+			fail_msg("%s: relative error %g after 400 updates", kz_names[v], e);
+		close_est(&f);
+	}
+}
+
+/* One fixed noisy window: TAG-K's averaged estimate is closer to the
+ * least-squares solution than GRK's last iterate. */
+static void
+test_tagk_beats_grk_on_noise(void **state)
+{
+	(void)state;
+	tagk_rng g;
+	tagk_rng_seed(&g, 77);
+	tagk_real A[M * N], b[M], xs[N];
+	double xls[N];
+	fill_gauss(&g, M * N, A);
+	fill_gauss(&g, N, xs);
+	tagk_gemv(M, N, A, xs, b);
+	for (int i = 0; i < M; i++)
+		b[i] += (tagk_real)0.2 * tagk_rng_gaussian(&g);
+	oracle_lsq(M, N, A, b, NULL, 0, NULL, xls);
+
+	int wins = 0;
+	double sum_t = 0, sum_g = 0;
+	const int seeds = 20;
+	for (int s = 1; s <= seeds; s++) {
+		fixture ft, fg;
+		open_est(&ft, "tagk", N, M, (uint64_t)s, NULL);
+		open_est(&fg, "grk", N, M, (uint64_t)s, NULL);
+		for (int it = 0; it < 50; it++) {
+			assert_int_equal(tagk_update(&ft.est, A, b, M, NULL), TAGK_OK);
+			assert_int_equal(tagk_update(&fg.est, A, b, M, NULL), TAGK_OK);
+		}
+		double et = rel_err_d(N, tagk_theta(&ft.est), xls);
+		double eg = rel_err_d(N, tagk_theta(&fg.est), xls);
+		sum_t += et;
+		sum_g += eg;
+		wins += et < eg;
+		close_est(&ft);
+		close_est(&fg);
+	}
+	print_message("noisy window: mean distance to LS tagk %.3g grk %.3g, tagk closer on %d/%d seeds\n",
+	    sum_t / seeds, sum_g / seeds, wins, seeds);
+	assert_true(sum_t < sum_g);
+	assert_true(wins >= seeds * 3 / 4);
+}
+
+static void
+test_zero_rows_skipped(void **state)
+{
+	(void)state;
+	for (int v = 0; v < 4; v++) {
+		tagk_rng g;
+		tagk_rng_seed(&g, 200);
+		tagk_real xs[N], A[M * N], b[M];
+		fill_gauss(&g, N, xs);
+		fixture f;
+		open_est(&f, kz_names[v], N, M, 9, NULL);
+		for (int it = 0; it < 400; it++) {
+			fill_gauss(&g, M * N, A);
+			tagk_gemv(M, N, A, xs, b);
+			for (int i = 0; i < M; i += 3) { /* every third row zero, b not */
+				memset(A + i * N, 0, sizeof(A[0]) * N);
+				b[i] = 5;
+			}
+			assert_int_equal(tagk_update(&f.est, A, b, M, NULL), TAGK_OK);
+			assert_true(tagk_all_finite(N, tagk_theta(&f.est)));
+		}
+		assert_true(rel_err(N, tagk_theta(&f.est), xs) < TOL_EXACT);
+		close_est(&f);
+	}
+}
+
+static void
+test_bad_windows_leave_estimate(void **state)
+{
+	(void)state;
+	for (int v = 0; v < 4; v++) {
+		tagk_rng g;
+		tagk_rng_seed(&g, 300);
+		tagk_real A[M * N], b[M], before[N], out[N];
+		fixture f;
+		open_est(&f, kz_names[v], N, M, 3, NULL);
+		fill_gauss(&g, M * N, A);
+		fill_gauss(&g, M, b);
+		assert_int_equal(tagk_update(&f.est, A, b, M, NULL), TAGK_OK);
+		memcpy(before, tagk_theta(&f.est), sizeof(before));
+		memcpy(out, before, sizeof(out));
+
+		tagk_real Z[M * N] = { 0 };
+		assert_int_equal(tagk_update(&f.est, Z, b, M, out), TAGK_EZERO);
+		A[17] = NAN;
+		assert_int_equal(tagk_update(&f.est, A, b, M, out), TAGK_ENONFINITE);
+		A[17] = INFINITY;
+		assert_int_equal(tagk_update(&f.est, A, b, M, out), TAGK_ENONFINITE);
+		A[17] = 1;
+		b[4] = -INFINITY;
+		assert_int_equal(tagk_update(&f.est, A, b, M, out), TAGK_ENONFINITE);
+		b[4] = 0;
+		assert_int_equal(tagk_update(&f.est, A, b, M + 1, out), TAGK_EINVAL);
+		assert_int_equal(tagk_update(&f.est, A, b, 0, out), TAGK_EINVAL);
+		/* squares that overflow */
+		A[0] = (tagk_real)1e200;
+#ifdef TAGK_FLOAT
+		A[0] = (tagk_real)1e30;
+#endif
+		assert_int_equal(tagk_update(&f.est, A, b, M, out), TAGK_EDIVERGED);
+		assert_memory_equal(tagk_theta(&f.est), before, sizeof(before));
+		assert_memory_equal(out, before, sizeof(before));
+		close_est(&f);
+	}
+}
+
+static void
+test_rank_deficient_and_ill_conditioned(void **state)
+{
+	(void)state;
+	for (int v = 0; v < 4; v++) {
+		tagk_rng g;
+		tagk_rng_seed(&g, 400);
+		tagk_real B[M * 3], C[3 * N], A[M * N], b[M], xs[N];
+		fixture f;
+		open_est(&f, kz_names[v], N, M, 4, NULL);
+		fill_gauss(&g, N, xs);
+		for (int it = 0; it < 50; it++) {
+			/* rank 3 */
+			fill_gauss(&g, M * 3, B);
+			fill_gauss(&g, 3 * N, C);
+			tagk_matmul(M, 3, N, B, C, A);
+			tagk_gemv(M, N, A, xs, b);
+			assert_int_equal(tagk_update(&f.est, A, b, M, NULL), TAGK_OK);
+			assert_true(tagk_all_finite(N, tagk_theta(&f.est)));
+			/* columns scaled over 8 decades */
+			fill_gauss(&g, M * N, A);
+			for (int i = 0; i < M; i++)
+				for (int j = 0; j < N; j++)
+					A[i * N + j] *= (tagk_real)pow(10.0, -8.0 * j / (N - 1));
+			tagk_gemv(M, N, A, xs, b);
+			assert_int_equal(tagk_update(&f.est, A, b, M, NULL), TAGK_OK);
+			assert_true(tagk_all_finite(N, tagk_theta(&f.est)));
+		}
+		/* The residual of the last window is no larger than at theta = 0. */
+		tagk_real r[M];
+		tagk_residual(M, N, A, tagk_theta(&f.est), b, r);
+		assert_true(tagk_dot(M, r, r) <= tagk_dot(M, b, b));
+		close_est(&f);
+	}
+}
+
+static void
+test_same_seed_same_bits(void **state)
+{
+	(void)state;
+	for (int v = 0; v < 4; v++) {
+		fixture f1, f2, f3;
+		open_est(&f1, kz_names[v], N, M, 42, NULL);
+		open_est(&f2, kz_names[v], N, M, 42, NULL);
+		open_est(&f3, kz_names[v], N, M, 43, NULL);
+		tagk_rng g;
+		tagk_rng_seed(&g, 500);
+		tagk_real A[M * N], b[M];
+		for (int it = 0; it < 30; it++) {
+			fill_gauss(&g, M * N, A);
+			fill_gauss(&g, M, b);
+			assert_int_equal(tagk_update(&f1.est, A, b, M, NULL), TAGK_OK);
+			assert_int_equal(tagk_update(&f2.est, A, b, M, NULL), TAGK_OK);
+			assert_int_equal(tagk_update(&f3.est, A, b, M, NULL), TAGK_OK);
+		}
+		assert_memory_equal(tagk_theta(&f1.est), tagk_theta(&f2.est), N * sizeof(tagk_real));
+		assert_memory_not_equal(tagk_theta(&f1.est), tagk_theta(&f3.est), N * sizeof(tagk_real));
+		/* reset returns to the start and replays the same sequence */
+		tagk_reset(&f2.est);
+		tagk_rng_seed(&g, 500);
+		for (int it = 0; it < 30; it++) {
+			fill_gauss(&g, M * N, A);
+			fill_gauss(&g, M, b);
+			assert_int_equal(tagk_update(&f2.est, A, b, M, NULL), TAGK_OK);
+		}
+		assert_memory_equal(tagk_theta(&f1.est), tagk_theta(&f2.est), N * sizeof(tagk_real));
+		close_est(&f1);
+		close_est(&f2);
+		close_est(&f3);
+	}
+}
+
+/* The Gram-matrix implementation equals the straightforward one. */
+static void
+test_matches_straightforward(void **state)
+{
+	(void)state;
+	int agree = 0, trials = 0;
+	for (int avg = 0; avg <= 1; avg++) {
+		for (int s = 0; s < 50; s++) {
+			int n = 4 + s % 40, m = 30;
+			tagk_rng g, gn;
+			tagk_rng_seed(&g, 600 + (uint64_t)s);
+			tagk_real A[30 * 44], b[30], x0[44], out[44], work[TAGK_NAIVE_WORK(30, 44)];
+			fill_gauss(&g, m * n, A);
+			fill_gauss(&g, m, b);
+			fill_gauss(&g, n, x0);
+			fixture f;
+			open_est(&f, avg ? "tagk" : "grk", n, m, 1000 + (uint64_t)s, x0);
+			assert_int_equal(tagk_update(&f.est, A, b, m, NULL), TAGK_OK);
+			tagk_rng_seed(&gn, 1000 + (uint64_t)s);
+			assert_int_equal(tagk_naive_greedy(m, n, A, b, x0, 0, 6, avg,
+			    (tagk_real)1e-12, &gn, work, out), TAGK_OK);
+			trials++;
+			agree += rel_err(n, tagk_theta(&f.est), out) < TOL_TIGHT * 1000;
+			close_est(&f);
+		}
+	}
+	print_message("gram vs straightforward: %d/%d agree\n", agree, trials);
+	/* A rounding difference can move one candidate across the greedy
+	 * threshold and change the draw; that must stay rare. */
+	assert_true(agree >= trials * 9 / 10);
+}
+
+static void
+test_converged_window_is_a_fixed_point(void **state)
+{
+	(void)state;
+	tagk_rng g;
+	tagk_rng_seed(&g, 700);
+	tagk_real A[M * N], b[M], xs[N];
+	fill_gauss(&g, M * N, A);
+	fill_gauss(&g, N, xs);
+	tagk_gemv(M, N, A, xs, b);
+	for (int v = 0; v < 4; v++) {
+		tagk_config cfg;
+		tagk_config_defaults(&cfg, tagk_method_find(kz_names[v]), N, M);
+		cfg.theta0 = xs;
+		cfg.u.kz.tol = (tagk_real)1e-4;
+		size_t len = tagk_workspace_len(&cfg);
+		tagk_real *ws = canary_alloc(len);
+		tagk_estimator est;
+		assert_int_equal(tagk_init(&est, &cfg, ws, len), TAGK_OK);
+		assert_int_equal(tagk_update(&est, A, b, M, NULL), TAGK_OK);
+		assert_memory_equal(tagk_theta(&est), xs, sizeof(xs));
+		canary_free(ws);
+	}
+}
+
+static void
+test_init_validates(void **state)
+{
+	(void)state;
+	tagk_kz_config c;
+	tagk_kz k;
+	tagk_real ws[200];
+	tagk_kz_defaults(&c, TAGK_KZ_TAGK);
+	assert_int_equal(tagk_kz_workspace_len(10, 5), 4 * 10 + 5 * (5 + 6));
+	assert_int_equal(tagk_kz_init(&k, &c, 10, 5, NULL, ws, 94), TAGK_ESPACE);
+	assert_int_equal(tagk_kz_init(&k, &c, 10, 5, NULL, ws, 95), TAGK_OK);
+	assert_int_equal(tagk_kz_init(&k, &c, 0, 5, NULL, ws, 200), TAGK_EINVAL);
+	assert_int_equal(tagk_kz_init(&k, &c, 10, 0, NULL, ws, 200), TAGK_EINVAL);
+	c.tol = -1;
+	assert_int_equal(tagk_kz_init(&k, &c, 10, 5, NULL, ws, 200), TAGK_EINVAL);
+	c.tol = NAN;
+	assert_int_equal(tagk_kz_init(&k, &c, 10, 5, NULL, ws, 200), TAGK_EINVAL);
+	tagk_kz_defaults(&c, TAGK_KZ_TAGK);
+	tagk_real bad[10] = { NAN };
+	assert_int_equal(tagk_kz_init(&k, &c, 10, 5, bad, ws, 200), TAGK_ENONFINITE);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_consistent_exact),
+		cmocka_unit_test(test_tagk_beats_grk_on_noise),
+		cmocka_unit_test(test_zero_rows_skipped),
+		cmocka_unit_test(test_bad_windows_leave_estimate),
+		cmocka_unit_test(test_rank_deficient_and_ill_conditioned),
+		cmocka_unit_test(test_same_seed_same_bits),
+		cmocka_unit_test(test_matches_straightforward),
+		cmocka_unit_test(test_converged_window_is_a_fixed_point),
+		cmocka_unit_test(test_init_validates),
+	};
+	return cmocka_run_group_tests_name("kaczmarz", tests, NULL, NULL);
+}

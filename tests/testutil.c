@@ -1,0 +1,120 @@
+/* testutil.c: see testutil.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+
+void
+fill_gauss(tagk_rng *g, int k, tagk_real *x)
+{
+	for (int i = 0; i < k; i++)
+		x[i] = tagk_rng_gaussian(g);
+}
+
+double
+rel_err(int n, const tagk_real *x, const tagk_real *y)
+{
+	long double num = 0, den = 0;
+	for (int i = 0; i < n; i++) {
+		long double d = (long double)x[i] - (long double)y[i];
+		num += d * d;
+		den += (long double)y[i] * (long double)y[i];
+	}
+	return (double)sqrtl(num / (den > 0 ? den : 1));
+}
+
+double
+rel_err_d(int n, const tagk_real *x, const double *y)
+{
+	long double num = 0, den = 0;
+	for (int i = 0; i < n; i++) {
+		long double d = (long double)x[i] - (long double)y[i];
+		num += d * d;
+		den += (long double)y[i] * (long double)y[i];
+	}
+	return (double)sqrtl(num / (den > 0 ? den : 1));
+}
+
+void
+oracle_lsq(int m, int n, const tagk_real *A, const tagk_real *b,
+    const double *wt, double delta, const tagk_real *x0, double *x)
+{
+	enum { MAXR = 400, MAXN = 64 };
+	static long double Q[MAXR][MAXN + 1];
+	int rows = m + (delta > 0 ? n : 0);
+	assert_true(rows <= MAXR && n <= MAXN);
+	for (int i = 0; i < m; i++) {
+		long double s = wt ? sqrtl(wt[i]) : 1;
+		for (int j = 0; j < n; j++)
+			Q[i][j] = s * A[i * n + j];
+		Q[i][n] = s * b[i];
+	}
+	if (delta > 0) {
+		long double sd = sqrtl(delta);
+		for (int i = 0; i < n; i++) {
+			for (int j = 0; j < n; j++)
+				Q[m + i][j] = i == j ? sd : 0;
+			Q[m + i][n] = sd * (x0 ? x0[i] : 0);
+		}
+	}
+	/* Householder QR applied to [A | b]. */
+	for (int k = 0; k < n; k++) {
+		long double norm = 0;
+		for (int i = k; i < rows; i++)
+			norm += Q[i][k] * Q[i][k];
+		norm = sqrtl(norm);
+		assert_true(norm > 0);
+		long double alpha = Q[k][k] > 0 ? -norm : norm;
+		long double v0 = Q[k][k] - alpha;
+		/* v = [v0, Q[k+1..][k]]; H = I - 2 v v^T / (v^T v) */
+		long double vtv = v0 * v0;
+		for (int i = k + 1; i < rows; i++)
+			vtv += Q[i][k] * Q[i][k];
+		for (int j = k + 1; j <= n; j++) {
+			long double d = v0 * Q[k][j];
+			for (int i = k + 1; i < rows; i++)
+				d += Q[i][k] * Q[i][j];
+			long double f = 2 * d / vtv;
+			Q[k][j] -= f * v0;
+			for (int i = k + 1; i < rows; i++)
+				Q[i][j] -= f * Q[i][k];
+		}
+		Q[k][k] = alpha;
+	}
+	for (int k = n - 1; k >= 0; k--) {
+		long double s = Q[k][n];
+		for (int j = k + 1; j < n; j++)
+			s -= Q[k][j] * (long double)x[j];
+		x[k] = (double)(s / Q[k][k]);
+	}
+}
+
+static const unsigned char pattern[4] = { 0xde, 0xad, 0xbe, 0xef };
+
+tagk_real *
+canary_alloc(size_t len)
+{
+	tagk_real *buf = malloc((len + CANARY_WORDS) * sizeof(tagk_real));
+	assert_non_null(buf);
+	memset(buf, 0, len * sizeof(tagk_real));
+	unsigned char *p = (unsigned char *)(buf + len);
+	for (size_t i = 0; i < CANARY_WORDS * sizeof(tagk_real); i++)
+		p[i] = pattern[i % 4];
+	return buf;
+}
+
+int
+canary_intact(const tagk_real *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)(buf + len);
+	for (size_t i = 0; i < CANARY_WORDS * sizeof(tagk_real); i++)
+		if (p[i] != pattern[i % 4])
+			return 0;
+	return 1;
+}
+
+void
+canary_free(tagk_real *buf)
+{
+	free(buf);
+}
