@@ -1,0 +1,100 @@
+/* cli.c: shared command-line plumbing; see cli.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+static const char *prog = "tagk";
+
+void
+cli_init(const char *argv0)
+{
+	if (argv0 && *argv0) {
+		const char *slash = strrchr(argv0, '/');
+		prog = slash ? slash + 1 : argv0;
+	}
+}
+
+const char *
+cli_prog(void)
+{
+	return prog;
+}
+
+static void
+vwarn(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void
+cli_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+long
+cli_long(const char *opt, const char *s, long lo, long hi)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || errno)
+		cli_die(EXIT_USAGE, "%s: '%s' is not an integer", opt, s);
+	if (v < lo || v > hi)
+		cli_die(EXIT_USAGE, "%s: %ld is outside [%ld, %ld]", opt, v, lo, hi);
+	return v;
+}
+
+double
+cli_double(const char *opt, const char *s, double lo, double hi)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v))
+		cli_die(EXIT_USAGE, "%s: '%s' is not a finite number", opt, s);
+	if (v < lo || v > hi)
+		cli_die(EXIT_USAGE, "%s: %g is outside [%g, %g]", opt, v, lo, hi);
+	return v;
+}
+
+uint64_t
+cli_u64(const char *opt, const char *s)
+{
+	char *end;
+	errno = 0;
+	if (*s == '-')
+		cli_die(EXIT_USAGE, "%s: '%s' is not a non-negative integer", opt, s);
+	unsigned long long v = strtoull(s, &end, 0);
+	if (end == s || *end || errno)
+		cli_die(EXIT_USAGE, "%s: '%s' is not a non-negative integer", opt, s);
+	return (uint64_t)v;
+}
+
+void
+cli_close(FILE *f, const char *name)
+{
+	if (fflush(f) != 0 || ferror(f))
+		cli_die(EXIT_DATA, "%s: write error: %s", name, strerror(errno));
+	if (f != stdout && fclose(f) != 0)
+		cli_die(EXIT_DATA, "%s: close error: %s", name, strerror(errno));
+}

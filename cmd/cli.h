@@ -1,0 +1,32 @@
+/*
+ * cli.h: what every tagk command shares: its name in messages, the exit
+ * codes (0 success, 1 bad data or runtime failure, 2 bad usage), strict
+ * number parsing, and a checked close of the output stream.
+ */
+#ifndef TAGK_CLI_H
+#define TAGK_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
+
+/* Set once from argv[0]'s base name; used as the prefix of every message. */
+void cli_init(const char *argv0);
+const char *cli_prog(void);
+/* "prog: message" on stderr, then exit(code). */
+_Noreturn void cli_die(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "prog: message" on stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse the whole string as a number in [lo, hi]; on failure die with exit 2
+ * naming the option: "prog: --updates: 'abc' is not an integer". */
+long cli_long(const char *opt, const char *s, long lo, long hi);
+double cli_double(const char *opt, const char *s, double lo, double hi);
+uint64_t cli_u64(const char *opt, const char *s);
+
+/* Flush and close f (named name in messages); a write error exits 1. */
+void cli_close(FILE *f, const char *name);
+
+#endif

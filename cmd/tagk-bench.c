@@ -1,0 +1,325 @@
+/*
+ * tagk-bench: benchmarks and experiments for tagk.
+ *
+ *   tagk-bench timing   median and 95th-percentile time per update of every
+ *                       method, allocation count during updates, and TAG-K's
+ *                       speed against the straightforward implementation.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli.h"
+#include "../bench/alloc_count.h"
+#include "../bench/harness.h"
+
+#define DEFAULT_METHODS "rk,grk,tark,tagk,tagk-naive,rls,rls-low,rls-low:paper," \
+	"rls-low:info,rls-high,kf,kf-low,kf-low:joseph,kf-low:info,kf-high"
+#define DEFAULT_SIZES "10,40,60,80,100,120"
+#define MAX_ROWS 512
+
+enum fmt { FMT_TEXT, FMT_MD, FMT_CSV };
+
+typedef struct {
+	FILE *out;
+	enum fmt fmt;
+	int nrows;
+	tagk_bench_row rows[MAX_ROWS];
+	char names[MAX_ROWS][32];
+} report;
+
+/* An output file named with -o is removed if the command fails before it
+ * is complete, so a failed run never leaves a file that looks whole. */
+static const char *partial_output;
+
+static void
+remove_partial(void)
+{
+	if (partial_output)
+		remove(partial_output);
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: tagk-bench timing [-m ROWS] [-n LIST] [--methods LIST] [--updates N]\n"
+	    "                         [--iters T] [--seed S] [--noise SIGMA]\n"
+	    "                         [--format text|md|csv] [-o FILE]\n"
+	    "       tagk-bench --list | --help | --version\n");
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void
+collect(const tagk_bench_row *row, void *ctx)
+{
+	report *r = ctx;
+	if (r->nrows >= MAX_ROWS)
+		cli_die(EXIT_USAGE, "too many rows (at most %d method x size pairs)", MAX_ROWS);
+	r->rows[r->nrows] = *row;
+	snprintf(r->names[r->nrows], sizeof(r->names[0]), "%s", row->method);
+	r->rows[r->nrows].method = r->names[r->nrows];
+	r->nrows++;
+}
+
+static void
+print_rows(const report *r, int updates, int iters, uint64_t seed)
+{
+	FILE *o = r->out;
+	if (r->fmt == FMT_CSV) {
+		fprintf(o, "method,form,m,n,updates,median_us,p95_us,allocs,failures,rel_err,columns\n");
+		for (int i = 0; i < r->nrows; i++) {
+			const tagk_bench_row *w = &r->rows[i];
+			fprintf(o, "%s,%s,%d,%d,%d,%.4f,%.4f,%ld,%d,%.3e,", w->method, w->form,
+			    w->m, w->n, w->updates, w->median / 1e3, w->p95 / 1e3, w->allocs,
+			    w->failures, w->rel_err);
+			if (w->columns >= 0)
+				fprintf(o, "%.2f\n", w->columns);
+			else
+				fprintf(o, "\n");
+		}
+		return;
+	}
+	const char *sep = r->fmt == FMT_MD ? " | " : "  ";
+	const char *lead = r->fmt == FMT_MD ? "| " : "";
+	const char *trail = r->fmt == FMT_MD ? " |" : "";
+	char tbuf[32];
+	if (iters)
+		snprintf(tbuf, sizeof(tbuf), "%d", iters);
+	else
+		snprintf(tbuf, sizeof(tbuf), "m");
+	fprintf(o, "%stagk-bench timing: %d updates per row, %s, seed %llu, Kaczmarz T = %s,\n"
+	    "%sa fresh Gaussian window per update (b = A theta* + noise)\n\n",
+	    r->fmt == FMT_MD ? "" : "# ", updates, TAGK_REAL_NAME, (unsigned long long)seed, tbuf,
+	    r->fmt == FMT_MD ? "" : "# ");
+	fprintf(o, "%s%-14s%s%-15s%s%3s%s%4s%s%10s%s%10s%s%6s%s%5s%s%9s%s%7s%s\n", lead, "method",
+	    sep, "form", sep, "m", sep, "n", sep, "median_us", sep, "p95_us", sep, "allocs", sep,
+	    "fails", sep, "rel_err", sep, "columns", trail);
+	if (r->fmt == FMT_MD)
+		fprintf(o, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+	for (int i = 0; i < r->nrows; i++) {
+		const tagk_bench_row *w = &r->rows[i];
+		char cols[16];
+		if (w->columns >= 0)
+			snprintf(cols, sizeof(cols), "%.1f", w->columns);
+		else
+			snprintf(cols, sizeof(cols), "-");
+		fprintf(o, "%s%-14s%s%-15s%s%3d%s%4d%s%10.3f%s%10.3f%s%6ld%s%5d%s%9.2e%s%7s%s\n", lead,
+		    w->method, sep, w->form, sep, w->m, sep, w->n, sep, w->median / 1e3, sep,
+		    w->p95 / 1e3, sep, w->allocs, sep, w->failures, sep, w->rel_err, sep, cols, trail);
+	}
+	/* TAG-K against its straightforward yardstick, per size. */
+	int header = 0;
+	for (int i = 0; i < r->nrows; i++) {
+		if (strcmp(r->rows[i].method, "tagk") != 0)
+			continue;
+		for (int j = 0; j < r->nrows; j++) {
+			if (strcmp(r->rows[j].method, "tagk-naive") != 0 ||
+			    r->rows[j].n != r->rows[i].n || r->rows[j].m != r->rows[i].m)
+				continue;
+			if (!header) {
+				fprintf(o, "\n%sTAG-K (Gram matrix, O(m) per iteration) against the straightforward\n"
+				    "%simplementation (residual recomputed every iteration), same windows and seed:\n\n",
+				    r->fmt == FMT_MD ? "" : "# ", r->fmt == FMT_MD ? "" : "# ");
+				fprintf(o, "%s%3s%s%4s%s%9s%s%18s%s%8s%s\n", lead, "m", sep, "n", sep,
+				    "tagk_us", sep, "straightforward_us", sep, "speedup", trail);
+				if (r->fmt == FMT_MD)
+					fprintf(o, "|--:|--:|--:|--:|--:|\n");
+				header = 1;
+			}
+			fprintf(o, "%s%3d%s%4d%s%9.3f%s%18.3f%s%7.2fx%s\n", lead, r->rows[i].m, sep,
+			    r->rows[i].n, sep, r->rows[i].median / 1e3, sep, r->rows[j].median / 1e3,
+			    sep, r->rows[j].median / r->rows[i].median, trail);
+		}
+	}
+	long allocs = 0;
+	int known = 0;
+	for (int i = 0; i < r->nrows; i++)
+		if (r->rows[i].allocs >= 0) {
+			allocs += r->rows[i].allocs;
+			known = 1;
+		}
+	if (known)
+		fprintf(o, "\n%sallocations during all timed updates: %ld\n",
+		    r->fmt == FMT_MD ? "" : "# ", allocs);
+}
+
+static enum fmt
+parse_fmt(const char *s)
+{
+	if (strcmp(s, "text") == 0) return FMT_TEXT;
+	if (strcmp(s, "md") == 0 || strcmp(s, "markdown") == 0) return FMT_MD;
+	if (strcmp(s, "csv") == 0) return FMT_CSV;
+	cli_die(EXIT_USAGE, "--format: '%s' is not one of text, md, csv", s);
+}
+
+static enum fmt
+fmt_from_name(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	if (dot && strcmp(dot, ".csv") == 0) return FMT_CSV;
+	if (dot && strcmp(dot, ".md") == 0) return FMT_MD;
+	return FMT_TEXT;
+}
+
+static int
+cmd_timing(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "rows", required_argument, NULL, 'm' },
+		{ "sizes", required_argument, NULL, 'n' },
+		{ "methods", required_argument, NULL, 'M' },
+		{ "updates", required_argument, NULL, 'u' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "noise", required_argument, NULL, 'z' },
+		{ "iters", required_argument, NULL, 'T' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int m = 30, updates = 1000, have_fmt = 0, iters = 0;
+	uint64_t seed = 1;
+	double noise = 0.01;
+	const char *sizes = DEFAULT_SIZES, *methods = DEFAULT_METHODS, *outname = NULL;
+	static report rep;
+	rep.fmt = FMT_TEXT;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:n:u:s:f:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': m = (int)cli_long("-m", optarg, 1, 512); break;
+		case 'n': sizes = optarg; break;
+		case 'M': methods = optarg; break;
+		case 'u': updates = (int)cli_long("--updates", optarg, 1, 1000000); break;
+		case 's': seed = cli_u64("--seed", optarg); break;
+		case 'z': noise = cli_double("--noise", optarg, 0, 1e6); break;
+		case 'T': iters = (int)cli_long("--iters", optarg, 0, 100000); break;
+		case 'f': rep.fmt = parse_fmt(optarg); have_fmt = 1; break;
+		case 'o': outname = optarg; break;
+		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		cli_die(EXIT_USAGE, "timing: unexpected argument '%s'", argv[optind]);
+
+	/* Parse and check every list entry before any timing starts. */
+	int ns[64], nn = 0;
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", sizes);
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		if (nn == 64)
+			cli_die(EXIT_USAGE, "-n: at most 64 sizes");
+		ns[nn++] = (int)cli_long("-n", tok, 1, 512);
+	}
+	if (nn == 0)
+		cli_die(EXIT_USAGE, "-n: no sizes given");
+	char mbuf[1024], *mlist[64];
+	int nm = 0;
+	snprintf(mbuf, sizeof(mbuf), "%s", methods);
+	for (char *tok = strtok(mbuf, ","); tok; tok = strtok(NULL, ",")) {
+		if (nm == 64)
+			cli_die(EXIT_USAGE, "--methods: at most 64 methods");
+		char base[64];
+		snprintf(base, sizeof(base), "%s", tok);
+		char *colon = strchr(base, ':');
+		if (colon)
+			*colon = 0;
+		if (strcmp(base, "tagk-naive") != 0 && !tagk_method_find(base))
+			cli_die(EXIT_USAGE, "--methods: unknown method '%s' (see tagk-bench --list)", tok);
+		if (colon) {
+			const tagk_method *mt = tagk_method_find(base);
+			const char *f = colon + 1;
+			if (!mt || mt->family == TAGK_FAMILY_KACZMARZ)
+				cli_die(EXIT_USAGE, "--methods: '%s': only RLS and KF methods take a form", tok);
+			if (mt->family == TAGK_FAMILY_RLS && strcmp(f, "paper") && strcmp(f, "info"))
+				cli_die(EXIT_USAGE, "--methods: '%s': an RLS form is paper or info", tok);
+			if (mt->family == TAGK_FAMILY_KF && strcmp(f, "joseph") && strcmp(f, "info"))
+				cli_die(EXIT_USAGE, "--methods: '%s': a KF form is joseph or info", tok);
+		}
+		mlist[nm++] = tok;
+	}
+	if (nm == 0)
+		cli_die(EXIT_USAGE, "--methods: no methods given");
+
+	FILE *out = stdout;
+	if (outname && strcmp(outname, "-") != 0) {
+		out = fopen(outname, "w");
+		if (!out)
+			cli_die(EXIT_DATA, "%s: %s", outname, strerror(errno));
+		partial_output = outname;
+		atexit(remove_partial);
+		if (!have_fmt)
+			rep.fmt = fmt_from_name(outname);
+	}
+	rep.out = out;
+
+	tagk_bench_setup su = {
+		.ticks = now_ns, .alloc_count = tagk_alloc_count, .emit = collect, .ctx = &rep,
+		.seed = seed, .updates = updates, .noise = (tagk_real)noise, .iters = iters,
+	};
+	for (int in = 0; in < nn; in++) {
+		int n = ns[in];
+		size_t wlen = tagk_bench_workspace_len(m, n), slen = tagk_bench_scratch_len(m, n);
+		tagk_real *ws = malloc(wlen * sizeof(*ws)), *scratch = malloc(slen * sizeof(*scratch));
+		double *times = malloc((size_t)updates * sizeof(*times));
+		if (!ws || !scratch || !times)
+			cli_die(EXIT_DATA, "out of memory for n = %d", n);
+		for (int im = 0; im < nm; im++) {
+			tagk_status st = tagk_bench_run(&su, mlist[im], m, n, ws, wlen, scratch, slen, times);
+			if (st != TAGK_OK)
+				cli_die(st == TAGK_EINVAL ? EXIT_USAGE : EXIT_DATA, "%s at n = %d: %s",
+				    mlist[im], n, tagk_strerror(st));
+		}
+		free(ws);
+		free(scratch);
+		free(times);
+	}
+	print_rows(&rep, updates, iters, seed);
+	cli_close(out, outname ? outname : "stdout");
+	partial_output = NULL;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	cli_init(argv[0]);
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *sub = argv[1];
+	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
+		usage(stdout);
+		cli_close(stdout, "stdout");
+		return 0;
+	}
+	if (strcmp(sub, "--version") == 0) {
+		printf("tagk-bench %s (%s)\n", TAGK_VERSION, TAGK_REAL_NAME);
+		cli_close(stdout, "stdout");
+		return 0;
+	}
+	if (strcmp(sub, "--list") == 0) {
+		for (int i = 0; i < tagk_method_count(); i++)
+			printf("%-10s %s\n", tagk_method_at(i)->name, tagk_method_at(i)->summary);
+		printf("%-10s %s\n", "tagk-naive", "TAG-K, straightforward implementation (benchmark yardstick)");
+		cli_close(stdout, "stdout");
+		return 0;
+	}
+	if (strcmp(sub, "timing") == 0)
+		return cmd_timing(argc - 1, argv + 1);
+	cli_warn("unknown command '%s'", sub);
+	usage(stderr);
+	return EXIT_USAGE;
+}
