@@ -28,7 +28,7 @@ tagk_kz_init(tagk_kz *k, const tagk_kz_config *cfg, int n, int m_max,
 {
 	if (!k || !cfg || !ws || n < 1 || m_max < 1)
 		return TAGK_EINVAL;
-	if (cfg->variant < TAGK_KZ_RK || cfg->variant > TAGK_KZ_TAGK ||
+	if ((unsigned)cfg->variant > TAGK_KZ_TAGK ||
 	    cfg->iters < 0 || cfg->burnin < 0 || !(cfg->tol >= 0))
 		return TAGK_EINVAL;
 	if (theta0 && !tagk_all_finite(n, theta0))

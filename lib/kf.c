@@ -12,6 +12,15 @@ tagk_kf_defaults(tagk_kf_config *cfg, tagk_real q, tagk_real r)
 	cfg->form = TAGK_KF_AUTO;
 }
 
+double
+tagk_kf_cost(tagk_kf_form_t f, int n, int m)
+{
+	double N = n, M = m;
+	if (f == TAGK_KF_JOSEPH) /* A P, A P A^T, Cholesky, solve, I - K A, two n^3 products, K K^T */
+		return 2.5 * M * N * N + 3 * M * M * N + M * M * M / 3 + 2 * N * N * N;
+	return M * N * N / 2 + N * N * N; /* A^T A, two factorizations, inverses and products */
+}
+
 tagk_kf_form_t
 tagk_kf_pick_form(tagk_kf_form_t f, int n, int m_max)
 {
@@ -46,7 +55,7 @@ tagk_kf_init(tagk_kf *f, const tagk_kf_config *cfg, int n, int m_max,
 		return TAGK_EINVAL;
 	if (!(cfg->q >= 0) || !(cfg->r > 0) || !(cfg->p0 > 0) ||
 	    !tagk_isfinite(cfg->q) || !tagk_isfinite(cfg->r) || !tagk_isfinite(cfg->p0) ||
-	    cfg->form < TAGK_KF_AUTO || cfg->form > TAGK_KF_INFO)
+	    (unsigned)cfg->form > TAGK_KF_INFO)
 		return TAGK_EINVAL;
 	if (theta0 && !tagk_all_finite(n, theta0))
 		return TAGK_ENONFINITE;

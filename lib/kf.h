@@ -18,8 +18,13 @@
  *   Lambda = (P-)^-1 + A^T A / r,  theta <- theta + Lambda^-1 A^T e / r,
  *   P = Lambda^-1 = X^T X with X = L^-1, L the Cholesky factor of Lambda,
  *
- * so P is symmetric positive semidefinite by construction. TAGK_KF_AUTO uses
- * it when m_max > n, the Joseph form otherwise; tagk_kf_form_name says which.
+ * so P is symmetric positive semidefinite by construction. But the mirror
+ * image of the Joseph form's trouble applies: when m < n, r (P-)^-1 + A^T A
+ * is rank m plus a small multiple of the identity, and with R = 1e-5 I it
+ * does not factor in single precision. TAGK_KF_AUTO therefore chooses by
+ * conditioning, not by cost: the information form when m_max > n, the Joseph
+ * form otherwise, although the information form needs fewer operations at
+ * every shape (tagk_kf_cost). tagk_kf_form_name says which form runs.
  * With q = 0 both are batch least squares with the prior (P0 = p0 I, theta0)
  * and weights 1/r.
  */
@@ -58,7 +63,10 @@ typedef struct {
 	tagk_real *g;      /* n step */
 } tagk_kf;
 
-/* The form AUTO resolves to for these sizes. */
+/* Multiply-adds of one update in form f (JOSEPH or INFO) for an m x n window:
+ * joseph 2.5 m n^2 + 3 m^2 n + m^3 / 3 + 2 n^3, info m n^2 / 2 + n^3. */
+double tagk_kf_cost(tagk_kf_form_t f, int n, int m);
+/* The form AUTO resolves to for these sizes: the well-conditioned one. */
 tagk_kf_form_t tagk_kf_pick_form(tagk_kf_form_t f, int n, int m_max);
 /* "joseph" or "info". */
 const char *tagk_kf_form_name(tagk_kf_form_t f);

@@ -11,12 +11,22 @@ tagk_rls_defaults(tagk_rls_config *cfg, tagk_real lambda)
 	cfg->form = TAGK_RLS_AUTO;
 }
 
+double
+tagk_rls_cost(tagk_rls_form_t f, int n, int m)
+{
+	double N = n, M = m;
+	if (f == TAGK_RLS_PAPER) /* A P, A P A^T, Cholesky, solve, downdate */
+		return 1.5 * M * N * N + 2 * M * M * N + M * M * M / 3;
+	return M * N * N / 2 + N * N * N / 6; /* A^T A, Cholesky */
+}
+
 tagk_rls_form_t
 tagk_rls_pick_form(tagk_rls_form_t f, int n, int m_max)
 {
 	if (f != TAGK_RLS_AUTO)
 		return f;
-	return m_max > n ? TAGK_RLS_INFO : TAGK_RLS_PAPER;
+	return tagk_rls_cost(TAGK_RLS_INFO, n, m_max) <= tagk_rls_cost(TAGK_RLS_PAPER, n, m_max)
+	    ? TAGK_RLS_INFO : TAGK_RLS_PAPER;
 }
 
 const char *
@@ -46,7 +56,7 @@ tagk_rls_init(tagk_rls *r, const tagk_rls_config *cfg, int n, int m_max,
 	if (!r || !cfg || !ws || n < 1 || m_max < 1)
 		return TAGK_EINVAL;
 	if (!(cfg->lambda > 0 && cfg->lambda <= 1) || !(cfg->p0 > 0) ||
-	    !tagk_isfinite(cfg->p0) || cfg->form < TAGK_RLS_AUTO || cfg->form > TAGK_RLS_INFO)
+	    !tagk_isfinite(cfg->p0) || (unsigned)cfg->form > TAGK_RLS_INFO)
 		return TAGK_EINVAL;
 	if (theta0 && !tagk_all_finite(n, theta0))
 		return TAGK_ENONFINITE;

@@ -3,24 +3,29 @@
  * paper, eq. 8), in two algebraically equivalent forms:
  *
  *   paper  K = P A^T (lambda I + A P A^T)^-1,  P <- (P - K A P) / lambda.
- *          Factors an m x m matrix: cheap when the window is short (m < n).
+ *          Factors an m x m matrix: the cheaper form only when n is large
+ *          beside m (single-row updates of many parameters).
  *          Wind-up guard: if trace(P) would exceed trace(P0), P is scaled back
  *          to that trace, so P never grows past the prior.
  *   info   Lambda <- lambda Lambda + (1 - lambda) P0^-1 + A^T A,
  *          theta <- theta + Lambda^-1 A^T (b - A theta).
- *          Factors an n x n matrix: cheap when m > n. The (1 - lambda) P0^-1
- *          term is regularised forgetting: it keeps Lambda >= P0^-1, so P <= P0
- *          in every direction however long excitation is absent. Because the
- *          step is taken from the previous estimate, the term acts as a weak
- *          prior centred on that estimate, not on theta0.
+ *          Factors an n x n matrix: the cheaper form up to n of about 6.5 m.
+ *          The (1 - lambda) P0^-1 term is regularised forgetting: it keeps
+ *          Lambda >= P0^-1, so P <= P0 in every direction however long
+ *          excitation is absent. Because the step is taken from the previous
+ *          estimate, the term acts as a weak prior centred on that estimate,
+ *          not on theta0.
  *
  * With lambda = 1 both are exact batch least squares with the prior
  * (P0^-1, theta0). With lambda < 1 the paper form is exactly weighted least
  * squares (window k of K weighted lambda^(K-1-k), prior lambda^K P0^-1) while
  * the information form differs by the (1 - lambda) P0^-1 term, which is tiny
  * beside the accumulated A^T A for a large P0.
- * TAGK_RLS_AUTO picks info when m_max > n, else paper; tagk_rls_form() says
- * which one an estimator uses.
+ * TAGK_RLS_AUTO picks the form with the smaller multiply-add count for the
+ * shape (tagk_rls_cost): info up to about n = 6.5 m, paper beyond, e.g. for
+ * single-row updates of many parameters. The information form is also the
+ * more accurate (it never subtracts a downdate from P). tagk_rls_form_name
+ * says which form an estimator uses.
  *
  * The covariance is kept symmetric by construction (the downdate is formed as
  * W^T W from a triangular solve) and all factorizations are Cholesky.
@@ -57,7 +62,10 @@ typedef struct {
 	tagk_real *g;      /* n: step */
 } tagk_rls;
 
-/* The form AUTO resolves to for these sizes. */
+/* Multiply-adds of one update in form f (PAPER or INFO) for an m x n window:
+ * paper 1.5 m n^2 + 2 m^2 n + m^3 / 3, info m n^2 / 2 + n^3 / 6. */
+double tagk_rls_cost(tagk_rls_form_t f, int n, int m);
+/* The form AUTO resolves to for these sizes: the cheaper one. */
 tagk_rls_form_t tagk_rls_pick_form(tagk_rls_form_t f, int n, int m_max);
 /* Workspace length in tagk_real elements for the resolved form:
  * paper: 3 n + 2 n^2 + m_max (n + m_max + 1); info: 3 n + 3 n^2 + m_max. */

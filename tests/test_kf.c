@@ -181,6 +181,9 @@ test_faults_leave_state(void **state)
 	assert_int_equal(tagk_kf_init(&f, &c, 1, 1, NULL, w, 4), TAGK_ESPACE);
 	assert_int_equal(tagk_kf_pick_form(TAGK_KF_AUTO, 10, 30), TAGK_KF_INFO);
 	assert_int_equal(tagk_kf_pick_form(TAGK_KF_AUTO, 40, 30), TAGK_KF_JOSEPH);
+	assert_int_equal(tagk_kf_pick_form(TAGK_KF_AUTO, 40, 1), TAGK_KF_JOSEPH);
+	assert_int_equal(tagk_kf_pick_form(TAGK_KF_INFO, 40, 30), TAGK_KF_INFO);
+	assert_true(tagk_kf_cost(TAGK_KF_INFO, 40, 30) < tagk_kf_cost(TAGK_KF_JOSEPH, 40, 30));
 }
 
 int

@@ -276,8 +276,13 @@ static void
 test_auto_form(void **state)
 {
 	(void)state;
+	/* AUTO follows the operation counts: info for the paper's shapes,
+	 * paper for single-row updates of many parameters. */
 	assert_int_equal(tagk_rls_pick_form(TAGK_RLS_AUTO, 10, 30), TAGK_RLS_INFO);
-	assert_int_equal(tagk_rls_pick_form(TAGK_RLS_AUTO, 40, 30), TAGK_RLS_PAPER);
+	assert_int_equal(tagk_rls_pick_form(TAGK_RLS_AUTO, 120, 30), TAGK_RLS_INFO);
+	assert_int_equal(tagk_rls_pick_form(TAGK_RLS_AUTO, 40, 1), TAGK_RLS_PAPER);
+	assert_int_equal(tagk_rls_pick_form(TAGK_RLS_AUTO, 300, 30), TAGK_RLS_PAPER);
+	assert_true(tagk_rls_cost(TAGK_RLS_INFO, 10, 30) == 30 * 100 / 2.0 + 1000 / 6.0);
 	assert_int_equal(tagk_rls_pick_form(TAGK_RLS_PAPER, 10, 30), TAGK_RLS_PAPER);
 	tagk_rls_config c;
 	tagk_rls r;

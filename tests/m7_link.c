@@ -1,0 +1,32 @@
+/*
+ * m7_link.c: a bare-metal program that calls every estimator, the projection
+ * and the regressor, linked against newlib for a Cortex-M7 by `make check-m7`
+ * to prove that lib/ builds and links with no operating system. It is linked,
+ * not run (running it under QEMU is the Teensy benchmark's job).
+ */
+#include "tagk.h"
+
+static tagk_real ws[8192], A[300], b[30], Y[60];
+
+int
+main(void)
+{
+	tagk_rng g;
+	tagk_rng_seed(&g, 1);
+	for (int i = 0; i < tagk_method_count(); i++) {
+		tagk_config c;
+		tagk_estimator e;
+		tagk_config_defaults(&c, tagk_method_at(i), 10, 30);
+		if (tagk_init(&e, &c, ws, sizeof(ws) / sizeof(ws[0])) != TAGK_OK)
+			return 1;
+		for (int k = 0; k < 300; k++)
+			A[k] = tagk_rng_gaussian(&g);
+		for (int k = 0; k < 30; k++)
+			b[k] = tagk_rng_gaussian(&g);
+		if (tagk_update(&e, A, b, 30, 0) != TAGK_OK)
+			return 2;
+	}
+	tagk_real a[3] = { 0, 0, 9.8f }, w[3] = { 0 }, al[3] = { 0 }, t[10] = { 0 }, p[10];
+	tagk_regressor_rigid(a, w, al, Y);
+	return tagk_project(t, 0, p) != TAGK_OK || tagk_gate(p, 0.0325f, 1e-4f) == 0;
+}
