@@ -139,27 +139,9 @@ rebuild(int m, int n, const tagk_real *A, const tagk_real *x0, const tagk_real *
 	}
 }
 
-/* Squared residual norm, the largest r_i^2 / s_i and its row. */
-static tagk_real
-residual_stats(int m, const tagk_real *r, const tagk_real *inv, tagk_real *maxc, int *best)
-{
-	tagk_real R2 = 0, mc = -1;
-	int b = 0;
-	for (int j = 0; j < m; j++) {
-		tagk_real q = r[j] * r[j];
-		R2 += q;
-		tagk_real c = q * inv[j];
-		if (c > mc) {
-			mc = c;
-			b = j;
-		}
-	}
-	*maxc = mc;
-	*best = b;
-	return R2;
-}
-
-/* r -= gamma col, returning the statistics of the new r in the same pass. */
+/* r -= gamma col, returning in the same pass the squared norm of the new r,
+ * its largest r_i^2 / s_i (maxc) and that row (best). With gamma = 0 and
+ * col = r it only computes the statistics: 0 * r_i is exactly 0. */
 static tagk_real
 residual_step(int m, tagk_real *r, const tagk_real *col, tagk_real gamma,
     const tagk_real *inv, tagk_real *maxc, int *best)
@@ -210,7 +192,7 @@ greedy_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m,
 	k->columns = 0;
 	tagk_real maxc;
 	int best;
-	tagk_real R2 = residual_stats(m, r, inv, &maxc, &best);
+	tagk_real R2 = residual_step(m, r, r, 0, inv, &maxc, &best);
 	for (int t = 0; t < T; t++) {
 		if (R2 <= stop2)
 			break;
@@ -286,11 +268,12 @@ random_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m,
 tagk_status
 tagk_kz_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m)
 {
-	if (!k || !A || !b || m < 1 || m > k->m_max)
+	if (!k)
 		return TAGK_EINVAL;
+	tagk_status st = tagk_check_window(A, b, m, k->m_max, k->n);
+	if (st != TAGK_OK)
+		return st;
 	const int n = k->n;
-	if (!tagk_all_finite(m * n, A) || !tagk_all_finite(m, b))
-		return TAGK_ENONFINITE;
 
 	tagk_real fro = 0, bnorm2 = 0;
 	for (int i = 0; i < m; i++) {
@@ -302,7 +285,7 @@ tagk_kz_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m)
 	if (!tagk_isfinite(fro) || !tagk_isfinite(bnorm2))
 		return TAGK_EDIVERGED; /* squares overflow: rescale the data */
 	if (!(fro > 0))
-		return TAGK_EZERO;
+		return TAGK_EZERO; /* entries so small that their squares underflow */
 
 	tagk_rng saved = k->rng;
 	tagk_real stop2 = k->cfg.tol * k->cfg.tol * bnorm2;

@@ -192,23 +192,19 @@ info_update(tagk_kf *f, const tagk_real *A, int m)
 tagk_status
 tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m)
 {
-	if (!f || !A || !b || m < 1 || m > f->m_max)
+	if (!f)
 		return TAGK_EINVAL;
+	tagk_status st = tagk_check_window(A, b, m, f->m_max, f->n);
+	if (st != TAGK_OK)
+		return st;
 	const int n = f->n;
-	if (!tagk_all_finite(m * n, A) || !tagk_all_finite(m, b))
-		return TAGK_ENONFINITE;
-	int any = 0;
-	for (int i = 0; i < m * n && !any; i++)
-		any = A[i] != 0;
-	if (!any)
-		return TAGK_EZERO;
 
 	tagk_real *Pm = f->Pm, *g = f->g;
 	memcpy(Pm, f->P, sizeof(*Pm) * (size_t)n * (size_t)n);
 	for (int i = 0; i < n; i++)
 		Pm[i * n + i] += f->cfg.q;
 	tagk_residual(m, n, A, f->theta, b, f->e);
-	tagk_status st = f->form == TAGK_KF_JOSEPH ? joseph_update(f, A, m) : info_update(f, A, m);
+	st = f->form == TAGK_KF_JOSEPH ? joseph_update(f, A, m) : info_update(f, A, m);
 	if (st != TAGK_OK)
 		return st;
 	for (int i = 0; i < n; i++)

@@ -160,6 +160,19 @@ tagk_all_finite(int n, const tagk_real *x)
 }
 
 tagk_status
+tagk_check_window(const tagk_real *A, const tagk_real *b, int m, int m_max, int n)
+{
+	if (!A || !b || m < 1 || m > m_max)
+		return TAGK_EINVAL;
+	if (!tagk_all_finite(m * n, A) || !tagk_all_finite(m, b))
+		return TAGK_ENONFINITE;
+	for (int i = 0; i < m * n; i++)
+		if (A[i] != 0)
+			return TAGK_OK;
+	return TAGK_EZERO;
+}
+
+tagk_status
 tagk_symeig(int n, const tagk_real *S, tagk_real *w, tagk_real *V, tagk_real *a)
 {
 	if (!tagk_all_finite(n * n, S))

@@ -67,4 +67,10 @@ tagk_status tagk_symeig3(const tagk_real S[9], tagk_real w[3]);
 /* 1 if all n entries are finite, else 0. */
 int tagk_all_finite(int n, const tagk_real *x);
 
+/* The checks every estimator makes on a window A (m x n), b (m) before it
+ * touches its state: TAGK_EINVAL for a null pointer or m outside
+ * [1, m_max], TAGK_ENONFINITE for NaN or Inf, TAGK_EZERO when every entry of
+ * A is zero; TAGK_OK otherwise. */
+tagk_status tagk_check_window(const tagk_real *A, const tagk_real *b, int m, int m_max, int n);
+
 #endif

@@ -163,19 +163,15 @@ info_update(tagk_rls *r, const tagk_real *A, int m)
 tagk_status
 tagk_rls_update(tagk_rls *r, const tagk_real *A, const tagk_real *b, int m)
 {
-	if (!r || !A || !b || m < 1 || m > r->m_max)
+	if (!r)
 		return TAGK_EINVAL;
+	tagk_status st = tagk_check_window(A, b, m, r->m_max, r->n);
+	if (st != TAGK_OK)
+		return st;
 	const int n = r->n;
-	if (!tagk_all_finite(m * n, A) || !tagk_all_finite(m, b))
-		return TAGK_ENONFINITE;
-	int any = 0;
-	for (int i = 0; i < m * n && !any; i++)
-		any = A[i] != 0;
-	if (!any)
-		return TAGK_EZERO;
 
 	tagk_residual(m, n, A, r->theta, b, r->e);
-	tagk_status st = r->form == TAGK_RLS_PAPER ? paper_update(r, A, m)
+	st = r->form == TAGK_RLS_PAPER ? paper_update(r, A, m)
 	                                             : info_update(r, A, m);
 	if (st != TAGK_OK)
 		return st;
