@@ -8,6 +8,13 @@
 #include "cli.h"
 
 static const char *prog = "tagk";
+static void (*die_hook)(const char *msg);
+
+void
+cli_on_die(void (*fn)(const char *msg))
+{
+	die_hook = fn;
+}
 
 void
 cli_init(const char *argv0)
@@ -44,10 +51,17 @@ cli_warn(const char *fmt, ...)
 void
 cli_die(int code, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vwarn(fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "%s: %s\n", prog, msg);
+	if (die_hook) {
+		void (*fn)(const char *) = die_hook;
+		die_hook = NULL;
+		fn(msg);
+	}
 	exit(code);
 }
 

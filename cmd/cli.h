@@ -14,6 +14,9 @@ enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 /* Set once from argv[0]'s base name; used as the prefix of every message. */
 void cli_init(const char *argv0);
 const char *cli_prog(void);
+/* A function cli_die calls, with its message, before exiting: a command
+ * uses it to abandon its output cleanly. */
+void cli_on_die(void (*fn)(const char *msg));
 /* "prog: message" on stderr, then exit(code). */
 _Noreturn void cli_die(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

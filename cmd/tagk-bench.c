@@ -4,6 +4,8 @@
  *   tagk-bench timing   median and 95th-percentile time per update of every
  *                       method, allocation count during updates, and TAG-K's
  *                       speed against the straightforward implementation.
+ *   tagk-bench synth    a synthetic rigid-body log with payload events and
+ *                       true_* columns, for the pipeline.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
+#include "cmdio.h"
 #include "../bench/alloc_count.h"
 #include "../bench/harness.h"
 
@@ -48,6 +51,9 @@ usage(FILE *f)
 	    "usage: tagk-bench timing [-m ROWS] [-n LIST] [--methods LIST] [--updates N]\n"
 	    "                         [--iters T] [--seed S] [--noise SIGMA]\n"
 	    "                         [--format text|md|csv] [-o FILE]\n"
+	    "       tagk-bench synth [--duration S | --samples N] [--rate HZ] [--seed S]\n"
+	    "                        [--noise-acc X] [--noise-gyro X] [--noise-force X]\n"
+	    "                        [--noise-torque X] [--no-payload] [--no-alpha] [-o FILE]\n"
 	    "       tagk-bench --list | --help | --version\n");
 }
 
@@ -291,6 +297,93 @@ cmd_timing(int argc, char **argv)
 	return 0;
 }
 
+static int
+cmd_synth(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "samples", required_argument, NULL, 'N' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "noise-acc", required_argument, NULL, 1 },
+		{ "noise-gyro", required_argument, NULL, 2 },
+		{ "noise-force", required_argument, NULL, 3 },
+		{ "noise-torque", required_argument, NULL, 4 },
+		{ "no-payload", no_argument, NULL, 5 },
+		{ "no-alpha", no_argument, NULL, 6 },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double duration = 20, rate = 100, nacc = 0, ngyro = 0, nforce = 0, ntorque = 0;
+	long samples = -1;
+	uint64_t seed = 1;
+	int payload = 1, alpha = 1, c;
+	const char *outname = NULL;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': duration = cli_double("--duration", optarg, 1e-6, 1e9); break;
+		case 'N': samples = cli_long("--samples", optarg, 1, 2000000000); break;
+		case 'r': rate = cli_double("--rate", optarg, 1e-3, 1e6); break;
+		case 's': seed = cli_u64("--seed", optarg); break;
+		case 1: nacc = cli_double("--noise-acc", optarg, 0, 1e6); break;
+		case 2: ngyro = cli_double("--noise-gyro", optarg, 0, 1e6); break;
+		case 3: nforce = cli_double("--noise-force", optarg, 0, 1e6); break;
+		case 4: ntorque = cli_double("--noise-torque", optarg, 0, 1e6); break;
+		case 5: payload = 0; break;
+		case 6: alpha = 0; break;
+		case 'o': outname = optarg; break;
+		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		cli_die(EXIT_USAGE, "synth: unexpected argument '%s'", argv[optind]);
+	tagk_synth_config cfg;
+	tagk_synth_defaults(&cfg, seed);
+	cfg.rate = (tagk_real)rate;
+	cfg.noise_acc = (tagk_real)nacc;
+	cfg.noise_gyro = (tagk_real)ngyro;
+	cfg.noise_force = (tagk_real)nforce;
+	cfg.noise_torque = (tagk_real)ntorque;
+	if (!payload)
+		cfg.payload_mass = 0;
+	if (samples < 0)
+		samples = (long)(duration * rate + 0.5);
+	const char *base[] = { "t", "ax", "ay", "az", "gx", "gy", "gz", "alx", "aly", "alz",
+		"fx", "fy", "fz", "tx", "ty", "tz" };
+	const char *names[16 + TAGK_NPARAM];
+	char tn[TAGK_NPARAM][24];
+	int nc = 0;
+	for (int i = 0; i < 16; i++)
+		if (alpha || i < 7 || i > 9)
+			names[nc++] = base[i];
+	for (int j = 0; j < TAGK_NPARAM; j++) {
+		snprintf(tn[j], sizeof(tn[j]), "true_%s", tagk_param_names[j]);
+		names[nc++] = tn[j];
+	}
+	sink *out = cmdio_open_output(outname, TBL_AUTO);
+	cmdio_header(out, nc, names);
+	double row[16 + TAGK_NPARAM];
+	for (long k = 0; k < samples; k++) {
+		tagk_synth_sample s;
+		tagk_synth_at(&cfg, k, &s);
+		int i = 0;
+		row[i++] = (double)s.t;
+		for (int j = 0; j < 3; j++) row[i++] = (double)s.acc[j];
+		for (int j = 0; j < 3; j++) row[i++] = (double)s.gyro[j];
+		if (alpha)
+			for (int j = 0; j < 3; j++) row[i++] = (double)s.alpha[j];
+		for (int j = 0; j < 3; j++) row[i++] = (double)s.force[j];
+		for (int j = 0; j < 3; j++) row[i++] = (double)s.torque[j];
+		for (int j = 0; j < TAGK_NPARAM; j++) row[i++] = (double)s.truth[j];
+		cmdio_row(out, row);
+	}
+	cmdio_commit(out);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -319,6 +412,8 @@ main(int argc, char **argv)
 	}
 	if (strcmp(sub, "timing") == 0)
 		return cmd_timing(argc - 1, argv + 1);
+	if (strcmp(sub, "synth") == 0)
+		return cmd_synth(argc - 1, argv + 1);
 	cli_warn("unknown command '%s'", sub);
 	usage(stderr);
 	return EXIT_USAGE;

@@ -18,5 +18,6 @@
 #include "rls.h"
 #include "kf.h"
 #include "estimator.h"
+#include "synth.h"
 
 #endif

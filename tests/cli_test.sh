@@ -1,41 +1,8 @@
 #!/bin/sh
-# cli_test.sh: run the real binaries and check exit status, stdout and stderr
-# separately. Prints one line per case and "N passed, N failed" at the end.
+# cli_test.sh: tagk-bench's command line, through the real binary.
 set -u
 BIN=${BIN:-bin}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-# expect NAME STATUS STDOUT_PATTERN STDERR_PATTERN -- COMMAND...
-# A pattern of "" means the stream must be empty; "*" means anything.
-expect() {
-	name=$1 want=$2 outpat=$3 errpat=$4
-	shift 5
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	ok=1
-	[ "$got" -eq "$want" ] || { ok=0; why="exit $got, wanted $want"; }
-	check_stream() {
-		if [ "$2" = "" ]; then
-			[ ! -s "$1" ] || { ok=0; why="$1 not empty"; }
-		elif [ "$2" != "*" ]; then
-			grep -Eq -- "$2" "$1" || { ok=0; why="$(basename "$1") lacks /$2/"; }
-		fi
-	}
-	[ $ok -eq 1 ] && check_stream "$tmp/out" "$outpat"
-	[ $ok -eq 1 ] && check_stream "$tmp/err" "$errpat"
-	if [ $ok -eq 1 ]; then
-		pass=$((pass + 1))
-		echo "ok   $name"
-	else
-		fail=$((fail + 1))
-		echo "FAIL $name: $why"
-		sed 's/^/     stdout: /' "$tmp/out" | head -5
-		sed 's/^/     stderr: /' "$tmp/err" | head -5
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 
 B=$BIN/tagk-bench
 expect "help to stdout, exit 0" 0 "^usage: tagk-bench timing" "" -- $B --help
@@ -83,5 +50,4 @@ expect "no partial file" 1 "" "" -- test -e "$tmp/gone.csv"
 # A closed pipe downstream ends the program quietly.
 expect "closed pipe is quiet" 0 "^rk " "" -- sh -c "$B --list | head -1"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -1,0 +1,37 @@
+/*
+ * cmdio.h: input and output as every pipeline command handles them: the
+ * shared input options (-f, --skip-bad, --ignore-crc, --group, --event),
+ * opening the input or dying with a clear message, and one output sink
+ * that is committed at the end or abandoned (file removed, or stdout ended
+ * with an error marker) whenever the command dies.
+ */
+#ifndef TAGK_CMDIO_H
+#define TAGK_CMDIO_H
+
+#include "../formats/sink.h"
+#include "../formats/table.h"
+
+/* Long options of the input group, for getopt_long tables; their codes
+ * are handled by cmdio_input_option. */
+#define CMDIO_INPUT_OPTIONS \
+	{ "input-format", required_argument, NULL, 'f' }, \
+	{ "skip-bad", no_argument, NULL, 1001 }, \
+	{ "ignore-crc", no_argument, NULL, 1002 }, \
+	{ "group", required_argument, NULL, 1003 }, \
+	{ "event", required_argument, NULL, 1004 }
+
+/* 1 if c (a getopt_long code) was an input option and has been applied. */
+int cmdio_input_option(tbl_options *o, int c, const char *arg);
+
+/* Open the input or die (exit 1). */
+tbl_reader *cmdio_open_input(const char *path, const tbl_options *o);
+/* Open the output (path NULL or "-" for stdout) or die (exit 1); it is
+ * abandoned automatically if the command dies afterwards. */
+sink *cmdio_open_output(const char *path, tbl_format fmt);
+/* Write one row or die. */
+void cmdio_row(sink *s, const double *v);
+void cmdio_header(sink *s, int n, const char *const *names);
+/* Commit the output or die. */
+void cmdio_commit(sink *s);
+
+#endif

@@ -1,0 +1,346 @@
+/*
+ * tagk-estimate: stream estimates through any method of libtagk.
+ *
+ * Reads a regressor stream (tagk-regress's output: t, Y_m ... Y_Izz or Y_m,
+ * b, true_*), groups consecutive rows with the same t into one sample, keeps
+ * a window of the last N samples and runs the method every K samples; each
+ * successful update writes a row: t, the estimated parameters, and the true_*
+ * values of the window's last sample.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "cmdio.h"
+#include "../lib/tagk.h"
+
+enum { MAX_SAMPLE_ROWS = 64 };
+
+typedef struct {
+	double t;
+	int rows;
+	double *Y;      /* MAX_SAMPLE_ROWS x n */
+	double *b;      /* MAX_SAMPLE_ROWS */
+	double *truth;  /* ntrue */
+} sample;
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: tagk-estimate [-a METHOD] [--window N[s]] [--every K[s]] [--seed S]\n"
+	    "                     [--iters T] [--burnin B] [--tol X] [--no-warm-start]\n"
+	    "                     [--lambda L] [--p0 P] [--q Q] [--r R] [--form F]\n"
+	    "                     [--max-window N] [-f csv|hdf5] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
+	    "       tagk-estimate --list | --help | --version\n");
+}
+
+/* "20" samples or "0.4s" seconds. */
+static double
+parse_count(const char *opt, const char *s, int *seconds)
+{
+	size_t l = strlen(s);
+	*seconds = l > 1 && s[l - 1] == 's';
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%.*s", (int)(l - (size_t)*seconds), s);
+	if (*seconds)
+		return cli_double(opt, buf, 1e-9, 1e9);
+	return (double)cli_long(opt, buf, 1, 1000000);
+}
+
+int
+main(int argc, char **argv)
+{
+	cli_init(argv[0]);
+	static const struct option opts[] = {
+		{ "method", required_argument, NULL, 'a' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "every", required_argument, NULL, 'k' },
+		{ "seed", required_argument, NULL, 3001 },
+		{ "iters", required_argument, NULL, 3002 },
+		{ "burnin", required_argument, NULL, 3003 },
+		{ "tol", required_argument, NULL, 3004 },
+		{ "no-warm-start", no_argument, NULL, 3005 },
+		{ "lambda", required_argument, NULL, 3006 },
+		{ "p0", required_argument, NULL, 3007 },
+		{ "q", required_argument, NULL, 3008 },
+		{ "r", required_argument, NULL, 3009 },
+		{ "form", required_argument, NULL, 3010 },
+		{ "max-window", required_argument, NULL, 3011 },
+		{ "list", no_argument, NULL, 3012 },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		CMDIO_INPUT_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	tbl_options in = { 0 };
+	const char *method = "tagk", *outname = NULL, *form = NULL;
+	double win = 5, every = 20;
+	int win_s = 0, every_s = 0, verbose = 0, max_window = 1000;
+	/* method options: value and whether given */
+	struct { int set; double v; } seed = { 0, 0 }, iters = { 0, 0 }, burnin = { 0, 0 }, tol = { 0, 0 },
+	    lambda = { 0, 0 }, p0 = { 0, 0 }, q = { 0, 0 }, rr = { 0, 0 };
+	int no_warm = 0;
+	uint64_t seedv = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "a:w:k:f:o:vhV", opts, NULL)) != -1) {
+		if (cmdio_input_option(&in, c, optarg))
+			continue;
+		switch (c) {
+		case 'a': method = optarg; break;
+		case 'w': win = parse_count("--window", optarg, &win_s); break;
+		case 'k': every = parse_count("--every", optarg, &every_s); break;
+		case 3001: seed.set = 1; seedv = cli_u64("--seed", optarg); break;
+		case 3002: iters.set = 1; iters.v = (double)cli_long("--iters", optarg, 0, 1000000); break;
+		case 3003: burnin.set = 1; burnin.v = (double)cli_long("--burnin", optarg, 0, 1000000); break;
+		case 3004: tol.set = 1; tol.v = cli_double("--tol", optarg, 0, 1); break;
+		case 3005: no_warm = 1; break;
+		case 3006: lambda.set = 1; lambda.v = cli_double("--lambda", optarg, 1e-6, 1); break;
+		case 3007: p0.set = 1; p0.v = cli_double("--p0", optarg, 1e-300, 1e300); break;
+		case 3008: q.set = 1; q.v = cli_double("--q", optarg, 0, 1e300); break;
+		case 3009: rr.set = 1; rr.v = cli_double("--r", optarg, 1e-300, 1e300); break;
+		case 3010: form = optarg; break;
+		case 3011: max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
+		case 3012:
+			for (int i = 0; i < tagk_method_count(); i++)
+				printf("%-10s %s\n", tagk_method_at(i)->name, tagk_method_at(i)->summary);
+			cli_close(stdout, "stdout");
+			return 0;
+		case 'v': verbose = 1; break;
+		case 'o': outname = optarg; break;
+		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
+		case 'V': printf("tagk-estimate %s (%s)\n", TAGK_VERSION, TAGK_REAL_NAME); cli_close(stdout, "stdout"); return 0;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1)
+		cli_die(EXIT_USAGE, "one input file at most");
+	const tagk_method *mt = tagk_method_find(method);
+	if (!mt)
+		cli_die(EXIT_USAGE, "-a: unknown method '%s' (tagk-estimate --list names them)", method);
+	int kz = mt->family == TAGK_FAMILY_KACZMARZ, rls = mt->family == TAGK_FAMILY_RLS,
+	    kf = mt->family == TAGK_FAMILY_KF;
+#define ONLY(o, ok, fam) do { if ((o) && !(ok)) cli_die(EXIT_USAGE, "%s applies to %s methods, not %s", \
+	#o, fam, method); } while (0)
+	if (seed.set && !kz) cli_die(EXIT_USAGE, "--seed applies to the Kaczmarz methods, not %s", method);
+	if (iters.set && !kz) cli_die(EXIT_USAGE, "--iters applies to the Kaczmarz methods, not %s", method);
+	if (burnin.set && !kz) cli_die(EXIT_USAGE, "--burnin applies to the Kaczmarz methods, not %s", method);
+	if (tol.set && !kz) cli_die(EXIT_USAGE, "--tol applies to the Kaczmarz methods, not %s", method);
+	if (no_warm && !kz) cli_die(EXIT_USAGE, "--no-warm-start applies to the Kaczmarz methods, not %s", method);
+	if (lambda.set && !rls) cli_die(EXIT_USAGE, "--lambda applies to the RLS methods, not %s", method);
+	if ((q.set || rr.set) && !kf) cli_die(EXIT_USAGE, "--q and --r apply to the KF methods, not %s", method);
+	if (p0.set && kz) cli_die(EXIT_USAGE, "--p0 applies to the RLS and KF methods, not %s", method);
+	if (form && kz) cli_die(EXIT_USAGE, "--form applies to the RLS and KF methods, not %s", method);
+	if (form && strcmp(form, "auto") && strcmp(form, "info") &&
+	    !(rls && strcmp(form, "paper") == 0) && !(kf && strcmp(form, "joseph") == 0))
+		cli_die(EXIT_USAGE, "--form: '%s' is not auto, info or %s", form, rls ? "paper" : "joseph");
+
+	tbl_reader *r = cmdio_open_input(optind < argc ? argv[optind] : "-", &in);
+	int it = tbl_find(r, "t"), ib = tbl_find(r, "b");
+	int iy[TAGK_NPARAM], n = 0;
+	for (int j = 0; j < TAGK_NPARAM; j++) {
+		char name[32];
+		snprintf(name, sizeof(name), "Y_%s", tagk_param_names[j]);
+		iy[j] = tbl_find(r, name);
+	}
+	while (n < TAGK_NPARAM && iy[n] >= 0)
+		n++;
+	if (it < 0 || ib < 0 || n == 0 || (n != 1 && n != TAGK_NPARAM))
+		cli_die(EXIT_DATA, "%s: not a regressor stream: it needs columns t, Y_m (and Y_mcx ... Y_Izz "
+		    "for the rigid body) and b, as tagk-regress writes", tbl_name(r));
+	tbl_want(r, it);
+	tbl_want(r, ib);
+	for (int j = 0; j < n; j++)
+		tbl_want(r, iy[j]);
+	int ntrue = 0, *tidx = malloc((size_t)tbl_ncols(r) * sizeof(int));
+	for (int i = 0; i < tbl_ncols(r); i++)
+		if (strncmp(tbl_col(r, i), "true_", 5) == 0) {
+			tidx[ntrue++] = i;
+			tbl_want(r, i);
+		}
+
+	/* Window storage: a ring of samples. */
+	int cap = win_s ? max_window : (int)win;
+	int m_max = cap * MAX_SAMPLE_ROWS;
+	sample *ring = calloc((size_t)cap, sizeof(*ring));
+	double *rowbuf = malloc((size_t)tbl_ncols(r) * sizeof(double));
+	if (!ring || !rowbuf || !tidx)
+		cli_die(EXIT_DATA, "out of memory");
+	for (int i = 0; i < cap; i++) {
+		ring[i].Y = malloc((size_t)MAX_SAMPLE_ROWS * (size_t)n * sizeof(double));
+		ring[i].b = malloc(MAX_SAMPLE_ROWS * sizeof(double));
+		ring[i].truth = malloc((size_t)(ntrue ? ntrue : 1) * sizeof(double));
+		if (!ring[i].Y || !ring[i].b || !ring[i].truth)
+			cli_die(EXIT_DATA, "out of memory for a window of %d samples", cap);
+	}
+
+	tagk_config cfg;
+	tagk_config_defaults(&cfg, mt, n, 0);
+	/* m_max is set from the rows per sample once the first sample is read */
+	if (kz) {
+		if (seed.set) cfg.u.kz.seed = seedv;
+		if (iters.set) cfg.u.kz.iters = (int)iters.v;
+		if (burnin.set) cfg.u.kz.burnin = (int)burnin.v;
+		if (tol.set) cfg.u.kz.tol = (tagk_real)tol.v;
+		if (no_warm) cfg.u.kz.warm_start = 0;
+	} else if (rls) {
+		if (lambda.set) cfg.u.rls.lambda = (tagk_real)lambda.v;
+		if (p0.set) cfg.u.rls.p0 = (tagk_real)p0.v;
+		if (form) cfg.u.rls.form = strcmp(form, "paper") == 0 ? TAGK_RLS_PAPER
+		    : strcmp(form, "info") == 0 ? TAGK_RLS_INFO : TAGK_RLS_AUTO;
+	} else {
+		if (q.set) cfg.u.kf.q = (tagk_real)q.v;
+		if (rr.set) cfg.u.kf.r = (tagk_real)rr.v;
+		if (p0.set) cfg.u.kf.p0 = (tagk_real)p0.v;
+		if (form) cfg.u.kf.form = strcmp(form, "joseph") == 0 ? TAGK_KF_JOSEPH
+		    : strcmp(form, "info") == 0 ? TAGK_KF_INFO : TAGK_KF_AUTO;
+	}
+	tagk_estimator est;
+	tagk_real *ws = NULL, *A = NULL, *bb = NULL, theta[TAGK_NPARAM];
+	int ready = 0;
+
+	const char *names[3 + TAGK_NPARAM + 64];
+	const char **onames = ntrue + 1 + n <= (int)(sizeof(names) / sizeof(names[0])) ? names
+	    : malloc((size_t)(1 + n + ntrue) * sizeof(*onames));
+	onames[0] = "t";
+	for (int j = 0; j < n; j++)
+		onames[1 + j] = tagk_param_names[j];
+	for (int j = 0; j < ntrue; j++)
+		onames[1 + n + j] = tbl_col(r, tidx[j]);
+	double *orow = malloc((size_t)(1 + n + ntrue) * sizeof(double));
+	sink *out = cmdio_open_output(outname, TBL_AUTO);
+	cmdio_header(out, 1 + n + ntrue, onames);
+
+	long nsamples = 0, updates = 0, refused[8] = { 0 };
+	int head = 0, fill = 0, rows_per = 0;
+	double t_last_run = -INFINITY;
+	sample cur = { .t = NAN };
+	int cur_rows = 0;
+	int rc;
+	int pending = 0; /* a complete sample waits in ring[head - 1] */
+	for (;;) {
+		rc = tbl_next(r, rowbuf);
+		if (rc < 0)
+			cli_die(EXIT_DATA, "%s", tbl_error(r));
+		double t = rc == 1 ? rowbuf[it] : (double)NAN;
+		if (rc == 1 && cur_rows > 0 && t == cur.t) {
+			if (cur_rows == MAX_SAMPLE_ROWS)
+				cli_die(EXIT_DATA, "%s: more than %d rows with the same t", tbl_where(r),
+				    MAX_SAMPLE_ROWS);
+		} else if (cur_rows > 0) {
+			/* sample complete: it is ring[head] */
+			sample *s = &ring[head];
+			s->rows = cur_rows;
+			head = (head + 1) % cap;
+			if (fill < cap)
+				fill++;
+			nsamples++;
+			pending = 1;
+			cur_rows = 0;
+		}
+		if (pending) {
+			pending = 0;
+			sample *last = &ring[(head + cap - 1) % cap];
+			if (!rows_per)
+				rows_per = last->rows;
+			/* which samples form the window now */
+			int wn = fill;
+			if (win_s) {
+				wn = 0;
+				while (wn < fill && ring[(head + cap - 1 - wn) % cap].t > last->t - win)
+					wn++;
+				if (wn == cap && fill == cap)
+					cli_die(EXIT_DATA, "%s: a window of %g s holds more than %d samples; raise "
+					    "--max-window", tbl_name(r), win, max_window);
+			}
+			int full = win_s ? (last->t - ring[(head + cap - fill) % cap].t >= win - 1e-12 || fill == cap)
+			    : fill == cap;
+			int due = every_s ? last->t - t_last_run >= every - 1e-12
+			    : (nsamples - (long)cap) % (long)every == 0;
+			if (full && due && nsamples >= (win_s ? 1 : cap)) {
+				if (!ready) {
+					cfg.m_max = win_s ? m_max : cap * MAX_SAMPLE_ROWS;
+					size_t len = tagk_workspace_len(&cfg);
+					ws = malloc(len * sizeof(*ws));
+					A = malloc((size_t)cfg.m_max * (size_t)n * sizeof(*A));
+					bb = malloc((size_t)cfg.m_max * sizeof(*bb));
+					if (!ws || !A || !bb)
+						cli_die(EXIT_DATA, "out of memory");
+					tagk_status st = tagk_init(&est, &cfg, ws, len);
+					if (st != TAGK_OK)
+						cli_die(EXIT_USAGE, "%s: %s", method, tagk_strerror(st));
+					if (verbose)
+						cli_warn("%s, form %s, window %g%s, every %g%s", method, tagk_form(&est),
+						    win, win_s ? " s" : " samples", every, every_s ? " s" : " samples");
+					ready = 1;
+				}
+				int m = 0;
+				for (int k = wn - 1; k >= 0; k--) {
+					sample *s = &ring[(head + cap - 1 - k) % cap];
+					for (int i = 0; i < s->rows; i++, m++) {
+						for (int j = 0; j < n; j++)
+							A[m * n + j] = (tagk_real)s->Y[i * n + j];
+						bb[m] = (tagk_real)s->b[i];
+					}
+				}
+				tagk_status st = tagk_update(&est, A, bb, m, theta);
+				t_last_run = last->t;
+				updates++;
+				if (st != TAGK_OK) {
+					refused[st < 8 ? st : 7]++;
+				} else {
+					orow[0] = last->t;
+					for (int j = 0; j < n; j++)
+						orow[1 + j] = (double)theta[j];
+					for (int j = 0; j < ntrue; j++)
+						orow[1 + n + j] = last->truth[j];
+					cmdio_row(out, orow);
+				}
+			}
+		}
+		if (rc == 0)
+			break;
+		/* add this row to the sample being assembled in ring[head] */
+		sample *s = &ring[head];
+		if (cur_rows == 0) {
+			if (nsamples > 0 && !(t > ring[(head + cap - 1) % cap].t)) {
+				char a[32], b[32];
+				fmt_double(a, t);
+				fmt_double(b, ring[(head + cap - 1) % cap].t);
+				cli_die(EXIT_DATA, "%s: time %s does not increase (previous sample at %s)",
+				    tbl_where(r), a, b);
+			}
+			cur.t = t;
+			s->t = t;
+			for (int j = 0; j < ntrue; j++)
+				s->truth[j] = rowbuf[tidx[j]];
+		}
+		for (int j = 0; j < n; j++)
+			s->Y[cur_rows * n + j] = rowbuf[iy[j]];
+		s->b[cur_rows] = rowbuf[ib];
+		cur_rows++;
+	}
+	if (nsamples == 0)
+		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
+	if (updates == 0)
+		cli_die(EXIT_DATA, "%s: %ld samples, fewer than the window of %g%s: no estimate", tbl_name(r),
+		    nsamples, win, win_s ? " s" : "");
+	long nref = 0;
+	for (int i = 0; i < 8; i++)
+		nref += refused[i];
+	if (nref == updates)
+		cli_die(EXIT_DATA, "%s: every update (%ld) was refused; the first reason: %s", tbl_name(r),
+		    updates, tagk_strerror((tagk_status)(refused[TAGK_EZERO] ? TAGK_EZERO : TAGK_ENONFINITE)));
+	cmdio_commit(out);
+	for (int i = 1; i < 8; i++)
+		if (refused[i])
+			cli_warn("%ld of %ld updates refused (no estimate written): %s", refused[i], updates,
+			    tagk_strerror((tagk_status)i));
+	if (tbl_skipped(r))
+		cli_warn("skipped %ld bad rows", tbl_skipped(r));
+	tbl_close(r);
+	return 0;
+}

@@ -1,0 +1,250 @@
+/*
+ * tagk-filter: transform a stream, keeping its columns.
+ *
+ * On estimate streams: --physical applies the TAG-K paper's safety gate
+ * (eq. 15) and holds the last valid estimate in place of a rejected one;
+ * --project replaces an estimate that is not physically consistent with the
+ * nearest consistent one. On logs: --from/--to cut a time range, --lowpass
+ * smooths columns with a first-order filter, --decimate keeps every K-th
+ * row, --noise adds seeded Gaussian noise. The steps run in that order:
+ * cut, low-pass, decimate, noise, project, gate. With no step it converts
+ * formats (a Crazyflie uSD log or HDF5 file to CSV, CSV to HDF5 with -o).
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "cmdio.h"
+#include "../lib/tagk.h"
+
+enum { MAXSPEC = 64 };
+
+typedef struct {
+	char cols[512];
+	double v;
+} spec;
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: tagk-filter [--physical] [--project] [--l-arm L] [--alpha A] [--floor F]\n"
+	    "                   [--from T] [--to T] [--lowpass COLS=HZ]... [--decimate K]\n"
+	    "                   [--noise COLS=SIGMA]... [--seed S] [--time-col NAME]\n"
+	    "                   [-f csv|hdf5|cfusd] [--skip-bad] [--ignore-crc] [--group G]\n"
+	    "                   [--event E] [-o FILE] [FILE|-]\n"
+	    "       tagk-filter --help | --version\n");
+}
+
+static void
+parse_spec(const char *opt, const char *arg, spec *s, double lo, double hi)
+{
+	const char *eq = strrchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		cli_die(EXIT_USAGE, "%s: '%s' is not COLS=VALUE", opt, arg);
+	if ((size_t)(eq - arg) >= sizeof(s->cols))
+		cli_die(EXIT_USAGE, "%s: column list too long", opt);
+	memcpy(s->cols, arg, (size_t)(eq - arg));
+	s->cols[eq - arg] = 0;
+	s->v = cli_double(opt, eq + 1, lo, hi);
+}
+
+/* Mark in flags[] every column of a comma list; die on unknown names. */
+static void
+mark_cols(tbl_reader *r, const char *opt, const char *list, double v, double *per_col)
+{
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%s", list);
+	char *save;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int i = tbl_find(r, tok);
+		if (i < 0)
+			cli_die(EXIT_USAGE, "%s: %s has no column '%s'", opt, tbl_name(r), tok);
+		per_col[i] = v;
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	cli_init(argv[0]);
+	static const struct option opts[] = {
+		{ "physical", no_argument, NULL, 4001 },
+		{ "project", no_argument, NULL, 4002 },
+		{ "l-arm", required_argument, NULL, 4003 },
+		{ "alpha", required_argument, NULL, 4004 },
+		{ "floor", required_argument, NULL, 4005 },
+		{ "from", required_argument, NULL, 4006 },
+		{ "to", required_argument, NULL, 4007 },
+		{ "lowpass", required_argument, NULL, 4008 },
+		{ "decimate", required_argument, NULL, 4009 },
+		{ "noise", required_argument, NULL, 4010 },
+		{ "seed", required_argument, NULL, 4011 },
+		{ "time-col", required_argument, NULL, 4012 },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		CMDIO_INPUT_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	tbl_options in = { 0 };
+	int physical = 0, project = 0, decimate = 1, nlow = 0, nnoise = 0;
+	double l_arm = 0.0325, alpha = 1e-4, floor_ev = 0, from = -INFINITY, to = INFINITY;
+	uint64_t seed = 1;
+	const char *outname = NULL, *tcol = "t";
+	static spec low[MAXSPEC], noise[MAXSPEC];
+	int c;
+	while ((c = getopt_long(argc, argv, "f:o:hV", opts, NULL)) != -1) {
+		if (cmdio_input_option(&in, c, optarg))
+			continue;
+		switch (c) {
+		case 4001: physical = 1; break;
+		case 4002: project = 1; break;
+		case 4003: l_arm = cli_double("--l-arm", optarg, 0, 1e6); break;
+		case 4004: alpha = cli_double("--alpha", optarg, 0, 1e12); break;
+		case 4005: floor_ev = cli_double("--floor", optarg, 0, 1e6); break;
+		case 4006: from = cli_double("--from", optarg, -1e300, 1e300); break;
+		case 4007: to = cli_double("--to", optarg, -1e300, 1e300); break;
+		case 4008:
+			if (nlow == MAXSPEC) cli_die(EXIT_USAGE, "--lowpass: at most %d", MAXSPEC);
+			parse_spec("--lowpass", optarg, &low[nlow++], 1e-12, 1e12);
+			break;
+		case 4009: decimate = (int)cli_long("--decimate", optarg, 1, 1000000000); break;
+		case 4010:
+			if (nnoise == MAXSPEC) cli_die(EXIT_USAGE, "--noise: at most %d", MAXSPEC);
+			parse_spec("--noise", optarg, &noise[nnoise++], 0, 1e300);
+			break;
+		case 4011: seed = cli_u64("--seed", optarg); break;
+		case 4012: tcol = optarg; break;
+		case 'o': outname = optarg; break;
+		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
+		case 'V': printf("tagk-filter %s\n", TAGK_VERSION); cli_close(stdout, "stdout"); return 0;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1)
+		cli_die(EXIT_USAGE, "one input file at most");
+	if (!(from <= to))
+		cli_die(EXIT_USAGE, "--from %g is after --to %g", from, to);
+
+	tbl_reader *r = cmdio_open_input(optind < argc ? argv[optind] : "-", &in);
+	int nc = tbl_ncols(r);
+	tbl_want_all(r);
+	int it = tbl_find(r, tcol);
+	int need_time = nlow > 0 || isfinite(from) || isfinite(to);
+	if (it < 0 && need_time)
+		cli_die(EXIT_DATA, "%s: no time column '%s' (name it with --time-col)", tbl_name(r), tcol);
+	double *cut = calloc((size_t)nc, sizeof(double)), *sig = calloc((size_t)nc, sizeof(double));
+	double *state = calloc((size_t)nc, sizeof(double)), *row = malloc((size_t)nc * sizeof(double));
+	if (!cut || !sig || !state || !row)
+		cli_die(EXIT_DATA, "out of memory");
+	for (int i = 0; i < nlow; i++)
+		mark_cols(r, "--lowpass", low[i].cols, low[i].v, cut);
+	for (int i = 0; i < nnoise; i++)
+		mark_cols(r, "--noise", noise[i].cols, noise[i].v, sig);
+	int ip[TAGK_NPARAM], np = 0;
+	for (int j = 0; j < TAGK_NPARAM; j++)
+		ip[j] = tbl_find(r, tagk_param_names[j]);
+	while (np < TAGK_NPARAM && ip[np] >= 0)
+		np++;
+	if ((physical || project) && np != 1 && np != TAGK_NPARAM)
+		cli_die(EXIT_DATA, "%s: --physical and --project need an estimate stream with column m "
+		    "(and mcx ... Izz for the rigid body), as tagk-estimate writes", tbl_name(r));
+
+	const char **names = malloc((size_t)nc * sizeof(*names));
+	for (int i = 0; i < nc; i++)
+		names[i] = tbl_col(r, i);
+	sink *out = cmdio_open_output(outname, TBL_AUTO);
+	cmdio_header(out, nc, names);
+
+	tagk_rng g;
+	tagk_rng_seed(&g, seed);
+	long nin = 0, kept_rows = 0, seen = 0, rejected = 0, dropped = 0, projected = 0, estimates = 0;
+	double tprev = NAN, held[TAGK_NPARAM];
+	int have_held = 0, first_lp = 1;
+	int rc;
+	while ((rc = tbl_next(r, row)) == 1) {
+		nin++;
+		if (it >= 0 && (row[it] < from || row[it] > to))
+			continue;
+		if (nlow) {
+			double dt = first_lp ? 0 : row[it] - tprev;
+			if (!first_lp && !(dt > 0))
+				cli_die(EXIT_DATA, "%s: time does not increase, so --lowpass cannot run",
+				    tbl_where(r));
+			for (int i = 0; i < nc; i++) {
+				if (cut[i] <= 0)
+					continue;
+				if (first_lp)
+					state[i] = row[i];
+				else
+					state[i] += (1 - exp(-2 * M_PI * cut[i] * dt)) * (row[i] - state[i]);
+				row[i] = state[i];
+			}
+			first_lp = 0;
+			tprev = row[it];
+		}
+		if (seen++ % decimate != 0)
+			continue;
+		for (int i = 0; i < nc; i++)
+			if (sig[i] > 0)
+				row[i] += sig[i] * (double)tagk_rng_gaussian(&g);
+		if (physical || project) {
+			estimates++;
+			tagk_real th[TAGK_NPARAM];
+			for (int j = 0; j < np; j++)
+				th[j] = (tagk_real)row[ip[j]];
+			if (project) {
+				int bad = np == 1 ? !(th[0] > floor_ev) : !tagk_consistent(th, (tagk_real)1e-12);
+				if (bad) {
+					if (np == 1) {
+						th[0] = (tagk_real)floor_ev;
+					} else if (tagk_project(th, (tagk_real)floor_ev, th) != TAGK_OK) {
+						cli_die(EXIT_DATA, "%s: cannot project a non-finite estimate", tbl_where(r));
+					}
+					projected++;
+					for (int j = 0; j < np; j++)
+						row[ip[j]] = (double)th[j];
+				}
+			}
+			if (physical) {
+				int ok = np == 1 ? th[0] > 0 && isfinite((double)th[0])
+				    : tagk_gate(th, (tagk_real)l_arm, (tagk_real)alpha) == 0;
+				if (ok) {
+					for (int j = 0; j < np; j++)
+						held[j] = row[ip[j]];
+					have_held = 1;
+				} else {
+					rejected++;
+					if (!have_held) {
+						dropped++;
+						continue;
+					}
+					for (int j = 0; j < np; j++)
+						row[ip[j]] = held[j];
+				}
+			}
+		}
+		cmdio_row(out, row);
+		kept_rows++;
+	}
+	if (rc < 0)
+		cli_die(EXIT_DATA, "%s", tbl_error(r));
+	if (nin == 0)
+		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
+	if (kept_rows == 0)
+		cli_die(EXIT_DATA, "%s: no row left after filtering (%ld read)", tbl_name(r), nin);
+	cmdio_commit(out);
+	if (physical)
+		cli_warn("rejected %ld of %ld estimates (eq. 15, L_arm %g m, alpha %g kg m^2): held the last "
+		    "valid one", rejected, estimates, l_arm, alpha);
+	if (dropped)
+		cli_warn("dropped %ld rejected estimates that came before the first valid one", dropped);
+	if (project)
+		cli_warn("projected %ld of %ld estimates onto the physically consistent set", projected, estimates);
+	if (tbl_skipped(r))
+		cli_warn("skipped %ld bad rows", tbl_skipped(r));
+	tbl_close(r);
+	return 0;
+}

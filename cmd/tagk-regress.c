@@ -1,0 +1,525 @@
+/*
+ * tagk-regress: read a flight or robot log and write the regressor stream,
+ * the rows of A and b of the Newton-Euler equations per log sample.
+ *
+ * Output columns: t, row (0-5: fx fy fz tx ty tz; mass model 0-2), the ten
+ * regressor entries Y_m ... Y_Izz (mass model: Y_m), b, then every true_*
+ * column of the input, unchanged.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "cmdio.h"
+#include "../lib/tagk.h"
+
+#define G0 9.80665
+
+enum { S_T, S_ACC, S_ACCW, S_GYRO, S_ALPHA, S_QUAT, S_FORCE, S_TORQUE, S_THRUST, S_ROTORS, NSIG };
+
+static const struct {
+	const char *name;
+	int k;              /* columns; 0 = any number (rotors) */
+	const char *cols;   /* default column names */
+	const char *what;
+} sig[NSIG] = {
+	{ "t", 1, "t", "time" },
+	{ "acc", 3, "ax,ay,az", "body specific force (accelerometer)" },
+	{ "acc_world", 3, "awx,awy,awz", "world-frame acceleration, gravity excluded (needs quat)" },
+	{ "gyro", 3, "gx,gy,gz", "body angular velocity" },
+	{ "alpha", 3, "alx,aly,alz", "body angular acceleration" },
+	{ "quat", 4, "qw,qx,qy,qz", "attitude quaternion, body to world" },
+	{ "force", 3, "fx,fy,fz", "body force other than gravity" },
+	{ "torque", 3, "tx,ty,tz", "body torque about the origin" },
+	{ "thrust", 1, "thrust", "collective thrust along body z" },
+	{ "rotors", 0, "", "per-rotor thrusts or speeds (with --vehicle)" },
+};
+
+typedef struct {
+	const char *name, *summary;
+	const char *map[NSIG];
+	int acc_g;
+} preset;
+
+static const preset presets[] = {
+	{ "crazyflie", "Crazyflie uSD log of the Lee controller (acc in g, commanded thrust and torque)",
+	  { [S_T] = "t", [S_ACC] = "acc.x,acc.y,acc.z",
+	    [S_GYRO] = "ctrlLee.omegax,ctrlLee.omegay,ctrlLee.omegaz",
+	    [S_THRUST] = "ctrlLee.thrustSI", [S_TORQUE] = "ctrlLee.torquex,ctrlLee.torquey,ctrlLee.torquez" },
+	  1 },
+	{ "sim", "tagk's own simulator and synthetic logs (the default column names)",
+	  { 0 }, 0 },
+};
+
+typedef struct {
+	int n;
+	double pos[16][3];
+	double dir[16];
+	int speeds;       /* rotor columns are speeds (rad/s), thrust = kf w^2 */
+	double kf, kappa; /* thrust coefficient; reaction torque per newton */
+} vehicle;
+
+typedef struct {
+	double t, a[3], w[3], f[3], tau[3];
+	double *truth;
+} sample;
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: tagk-regress [-m rigid-body|mass] [-f csv|hdf5|cfusd] [--map SIGNAL=COLS]...\n"
+	    "                    [--preset NAME] [--acc-unit mps2|g] [--gyro-unit rad|deg]\n"
+	    "                    [--time-unit s|ms|us] [--wrench force|thrust|rotors] [--vehicle FILE]\n"
+	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
+	    "                    [--group G] [--event E] [-o FILE] [FILE|-]\n"
+	    "       tagk-regress --list-presets | --help | --version\n");
+}
+
+static int
+split_cols(const char *list, char out[][128], int max)
+{
+	int n = 0;
+	const char *p = list;
+	while (*p && n < max) {
+		const char *c = strchr(p, ',');
+		size_t l = c ? (size_t)(c - p) : strlen(p);
+		if (l >= 128)
+			l = 127;
+		memcpy(out[n], p, l);
+		out[n][l] = 0;
+		n++;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return n;
+}
+
+static void
+read_vehicle(const char *path, vehicle *v)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		cli_die(EXIT_DATA, "%s: %s", path, strerror(errno));
+	char line[512];
+	int ln = 0, have_kind = 0;
+	memset(v, 0, sizeof(*v));
+	while (fgets(line, sizeof(line), f)) {
+		ln++;
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		char key[64];
+		double x[4];
+		int k;
+		if (sscanf(line, " %63s%n", key, &k) != 1)
+			continue;
+		const char *rest = line + k;
+		if (strcmp(key, "rotor") == 0) {
+			if (sscanf(rest, "%lf %lf %lf %lf", &x[0], &x[1], &x[2], &x[3]) != 4 ||
+			    (x[3] != 1 && x[3] != -1))
+				cli_die(EXIT_DATA, "%s:%d: expected 'rotor X Y Z DIR' with DIR +1 or -1", path, ln);
+			if (v->n == 16)
+				cli_die(EXIT_DATA, "%s:%d: at most 16 rotors", path, ln);
+			for (int i = 0; i < 3; i++)
+				v->pos[v->n][i] = x[i];
+			v->dir[v->n++] = x[3];
+		} else if (strcmp(key, "input") == 0) {
+			char kind[32];
+			if (sscanf(rest, "%31s", kind) != 1 || (strcmp(kind, "thrust") && strcmp(kind, "speed")))
+				cli_die(EXIT_DATA, "%s:%d: expected 'input thrust' or 'input speed'", path, ln);
+			v->speeds = strcmp(kind, "speed") == 0;
+			have_kind = 1;
+		} else if (strcmp(key, "kf") == 0 || strcmp(key, "kappa") == 0) {
+			if (sscanf(rest, "%lf", &x[0]) != 1 || !isfinite(x[0]) || x[0] < 0)
+				cli_die(EXIT_DATA, "%s:%d: '%s' needs a non-negative number", path, ln, key);
+			*(strcmp(key, "kf") == 0 ? &v->kf : &v->kappa) = x[0];
+		} else {
+			cli_die(EXIT_DATA, "%s:%d: unknown key '%s' (rotor, input, kf, kappa)", path, ln, key);
+		}
+	}
+	fclose(f);
+	if (v->n == 0)
+		cli_die(EXIT_DATA, "%s: no 'rotor' lines", path);
+	if (!have_kind)
+		cli_die(EXIT_DATA, "%s: missing 'input thrust' or 'input speed'", path);
+	if (v->speeds && !(v->kf > 0))
+		cli_die(EXIT_DATA, "%s: 'input speed' needs 'kf' (thrust per squared rad/s)", path);
+}
+
+static void
+quat_rotate_t(const double q[4], const double v[3], double out[3])
+{
+	/* out = R(q)^T v: world to body, for a unit quaternion q = (w, x, y, z) */
+	double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+	double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
+	double R[9] = {
+		1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+		2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+		2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+	};
+	for (int i = 0; i < 3; i++)
+		out[i] = R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2];
+}
+
+typedef struct {
+	sink *out;
+	int rigid, ntrue;
+	double *orow;
+	long rows_out;
+} emitter;
+
+static void
+emit(emitter *e, const sample *s, const double al[3])
+{
+	tagk_real a[3], w[3], alr[3], Y[60];
+	for (int i = 0; i < 3; i++) {
+		a[i] = (tagk_real)s->a[i];
+		w[i] = (tagk_real)s->w[i];
+		alr[i] = (tagk_real)al[i];
+	}
+	double b[6] = { s->f[0], s->f[1], s->f[2], s->tau[0], s->tau[1], s->tau[2] };
+	int rows = e->rigid ? 6 : 3, n = e->rigid ? 10 : 1;
+	if (e->rigid)
+		tagk_regressor_rigid(a, w, alr, Y);
+	else
+		tagk_regressor_mass(a, Y);
+	for (int r = 0; r < rows; r++) {
+		double *o = e->orow;
+		o[0] = s->t;
+		o[1] = r;
+		for (int j = 0; j < n; j++)
+			o[2 + j] = (double)Y[r * n + j];
+		o[2 + n] = b[r];
+		for (int j = 0; j < e->ntrue; j++)
+			o[3 + n + j] = s->truth[j];
+		cmdio_row(e->out, o);
+	}
+	e->rows_out++;
+}
+
+int
+main(int argc, char **argv)
+{
+	cli_init(argv[0]);
+	static const struct option opts[] = {
+		{ "model", required_argument, NULL, 'm' },
+		{ "map", required_argument, NULL, 'M' },
+		{ "preset", required_argument, NULL, 'p' },
+		{ "acc-unit", required_argument, NULL, 2001 },
+		{ "gyro-unit", required_argument, NULL, 2002 },
+		{ "time-unit", required_argument, NULL, 2003 },
+		{ "wrench", required_argument, NULL, 2004 },
+		{ "vehicle", required_argument, NULL, 2005 },
+		{ "alpha-window", required_argument, NULL, 2006 },
+		{ "max-gap", required_argument, NULL, 2007 },
+		{ "list-presets", no_argument, NULL, 2008 },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		CMDIO_INPUT_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	tbl_options in = { 0 };
+	const char *map[NSIG] = { 0 }, *user_map[NSIG] = { 0 }, *outname = NULL, *vehfile = NULL;
+	const char *wrench = NULL;
+	int rigid = 1, acc_g = -1, gyro_deg = 0, kwin = 2;
+	double tscale = 1, max_gap = 0.1;
+	const preset *pre = NULL;
+	int c;
+	while ((c = getopt_long(argc, argv, "m:f:o:hV", opts, NULL)) != -1) {
+		if (cmdio_input_option(&in, c, optarg))
+			continue;
+		switch (c) {
+		case 'm':
+			if (strcmp(optarg, "rigid-body") == 0)
+				rigid = 1;
+			else if (strcmp(optarg, "mass") == 0)
+				rigid = 0;
+			else
+				cli_die(EXIT_USAGE, "-m: '%s' is not rigid-body or mass", optarg);
+			break;
+		case 'M': {
+			const char *eq = strchr(optarg, '=');
+			int s = -1;
+			for (int i = 0; eq && i < NSIG; i++)
+				if (strlen(sig[i].name) == (size_t)(eq - optarg) &&
+				    strncmp(sig[i].name, optarg, (size_t)(eq - optarg)) == 0)
+					s = i;
+			if (!eq || s < 0 || !eq[1])
+				cli_die(EXIT_USAGE, "--map: '%s' is not SIGNAL=COL[,COL...] with SIGNAL one of "
+				    "t, acc, acc_world, gyro, alpha, quat, force, torque, thrust, rotors", optarg);
+			char cols[16][128];
+			int k = split_cols(eq + 1, cols, 16);
+			if (sig[s].k && k != sig[s].k)
+				cli_die(EXIT_USAGE, "--map: %s takes %d column%s, '%s' names %d", sig[s].name,
+				    sig[s].k, sig[s].k > 1 ? "s" : "", eq + 1, k);
+			user_map[s] = eq + 1;
+			break;
+		}
+		case 'p':
+			for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+				if (strcmp(presets[i].name, optarg) == 0)
+					pre = &presets[i];
+			if (!pre)
+				cli_die(EXIT_USAGE, "--preset: unknown preset '%s' (see --list-presets)", optarg);
+			break;
+		case 2001:
+			if (strcmp(optarg, "g") == 0) acc_g = 1;
+			else if (strcmp(optarg, "mps2") == 0) acc_g = 0;
+			else cli_die(EXIT_USAGE, "--acc-unit: '%s' is not mps2 or g", optarg);
+			break;
+		case 2002:
+			if (strcmp(optarg, "deg") == 0) gyro_deg = 1;
+			else if (strcmp(optarg, "rad") == 0) gyro_deg = 0;
+			else cli_die(EXIT_USAGE, "--gyro-unit: '%s' is not rad or deg", optarg);
+			break;
+		case 2003:
+			if (strcmp(optarg, "s") == 0) tscale = 1;
+			else if (strcmp(optarg, "ms") == 0) tscale = 1e-3;
+			else if (strcmp(optarg, "us") == 0) tscale = 1e-6;
+			else cli_die(EXIT_USAGE, "--time-unit: '%s' is not s, ms or us", optarg);
+			break;
+		case 2004:
+			if (strcmp(optarg, "force") && strcmp(optarg, "thrust") && strcmp(optarg, "rotors"))
+				cli_die(EXIT_USAGE, "--wrench: '%s' is not force, thrust or rotors", optarg);
+			wrench = optarg;
+			break;
+		case 2005: vehfile = optarg; break;
+		case 2006: kwin = (int)cli_long("--alpha-window", optarg, 1, 50); break;
+		case 2007: max_gap = cli_double("--max-gap", optarg, 1e-6, 1e9); break;
+		case 2008:
+			for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+				printf("%-10s %s\n", presets[i].name, presets[i].summary);
+			cli_close(stdout, "stdout");
+			return 0;
+		case 'o': outname = optarg; break;
+		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
+		case 'V': printf("tagk-regress %s\n", TAGK_VERSION); cli_close(stdout, "stdout"); return 0;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1)
+		cli_die(EXIT_USAGE, "one input file at most (got '%s' and '%s')", argv[optind], argv[optind + 1]);
+	const char *inname = optind < argc ? argv[optind] : "-";
+	for (int s = 0; s < NSIG; s++)
+		map[s] = user_map[s] ? user_map[s] : pre && pre->map[s] ? pre->map[s] : sig[s].cols;
+	if (acc_g < 0)
+		acc_g = pre ? pre->acc_g : 0;
+	vehicle veh;
+	if (vehfile)
+		read_vehicle(vehfile, &veh);
+
+	tbl_reader *r = cmdio_open_input(inname, &in);
+	/* Resolve every signal to column indices; a signal is present when
+	 * all its columns are. */
+	int idx[NSIG][16], have[NSIG], nk[NSIG];
+	char missing[NSIG][128];
+	for (int s = 0; s < NSIG; s++) {
+		char cols[16][128];
+		nk[s] = *map[s] ? split_cols(map[s], cols, 16) : 0;
+		have[s] = nk[s] > 0;
+		missing[s][0] = 0;
+		for (int j = 0; j < nk[s]; j++) {
+			idx[s][j] = tbl_find(r, cols[j]);
+			if (idx[s][j] < 0 && have[s]) {
+				have[s] = 0;
+				snprintf(missing[s], sizeof(missing[s]), "%.120s", cols[j]);
+			}
+		}
+	}
+#define NEED(s, why) do { if (!have[s]) cli_die(EXIT_DATA, "%s: missing column '%s' for %s " \
+	"(%s; map yours with --map %s=COLS)", tbl_name(r), missing[s][0] ? missing[s] : sig[s].cols, \
+	sig[s].name, why, sig[s].name); } while (0)
+	NEED(S_T, "time");
+	int use_accw = 0;
+	if (!have[S_ACC] && have[S_ACCW] && have[S_QUAT])
+		use_accw = 1;
+	else
+		NEED(S_ACC, "the specific force; or give acc_world and quat");
+	if (rigid)
+		NEED(S_GYRO, "the rigid-body model");
+	int src;
+	if (wrench)
+		src = strcmp(wrench, "force") == 0 ? S_FORCE : strcmp(wrench, "thrust") == 0 ? S_THRUST : S_ROTORS;
+	else
+		src = have[S_FORCE] ? S_FORCE : have[S_THRUST] ? S_THRUST : have[S_ROTORS] && vehfile ? S_ROTORS : -1;
+	if (src < 0)
+		cli_die(EXIT_DATA, "%s: no force signal: need columns %s (force), %s (thrust), or rotor "
+		    "columns with --vehicle; map yours with --map", tbl_name(r), map[S_FORCE], map[S_THRUST]);
+	if (src == S_ROTORS) {
+		if (!vehfile)
+			cli_die(EXIT_USAGE, "--wrench rotors needs --vehicle FILE");
+		NEED(S_ROTORS, "per-rotor thrusts or speeds");
+		if (nk[S_ROTORS] != veh.n)
+			cli_die(EXIT_DATA, "%s: %d rotor columns but the vehicle file has %d rotors", tbl_name(r),
+			    nk[S_ROTORS], veh.n);
+	} else {
+		NEED(src, "the force");
+	}
+	if (rigid && src != S_ROTORS)
+		NEED(S_TORQUE, "the rigid-body model");
+	int use_alpha = rigid && have[S_ALPHA];
+	for (int s = 0; s < NSIG; s++)
+		if (have[s] && (s == S_T || (s == S_ACC && !use_accw) || (use_accw && (s == S_ACCW || s == S_QUAT)) ||
+		    (rigid && s == S_GYRO) || (use_alpha && s == S_ALPHA) || s == src ||
+		    (rigid && s == S_TORQUE && src != S_ROTORS)))
+			for (int j = 0; j < nk[s]; j++)
+				tbl_want(r, idx[s][j]);
+
+	/* true_* columns pass through */
+	int ntrue = 0, *tidx = malloc((size_t)tbl_ncols(r) * sizeof(int));
+	for (int i = 0; i < tbl_ncols(r); i++)
+		if (strncmp(tbl_col(r, i), "true_", 5) == 0) {
+			tidx[ntrue++] = i;
+			tbl_want(r, i);
+		}
+
+	int n = rigid ? 10 : 1;
+	int ncol = 3 + n + ntrue;
+	const char **names = malloc((size_t)ncol * sizeof(*names));
+	char (*nbuf)[32] = malloc((size_t)n * sizeof(*nbuf));
+	names[0] = "t";
+	names[1] = "row";
+	for (int j = 0; j < n; j++) {
+		snprintf(nbuf[j], sizeof(nbuf[j]), "Y_%s", tagk_param_names[j]);
+		names[2 + j] = nbuf[j];
+	}
+	names[2 + n] = "b";
+	for (int j = 0; j < ntrue; j++)
+		names[3 + n + j] = tbl_col(r, tidx[j]);
+
+	emitter em = { .rigid = rigid, .ntrue = ntrue };
+	em.orow = malloc((size_t)ncol * sizeof(double));
+	/* ring of 2k+1 samples for the alpha slope; one slot when alpha is given */
+	int ring = use_alpha || !rigid ? 1 : 2 * kwin + 1;
+	sample *buf = calloc((size_t)ring, sizeof(*buf));
+	for (int i = 0; i < ring; i++)
+		buf[i].truth = malloc((size_t)(ntrue ? ntrue : 1) * sizeof(double));
+	double *row = malloc((size_t)tbl_ncols(r) * sizeof(double));
+	if (!tidx || !names || !nbuf || !em.orow || !buf || !row)
+		cli_die(EXIT_DATA, "out of memory");
+	em.out = cmdio_open_output(outname, TBL_AUTO);
+	cmdio_header(em.out, ncol, names);
+
+	int fill = 0, head = 0;
+	double tprev = -INFINITY;
+	long skipped_time = 0, nin = 0;
+	int rc;
+	while ((rc = tbl_next(r, row)) == 1) {
+		sample s;
+		s.t = row[idx[S_T][0]] * tscale;
+		if (!(s.t > tprev)) {
+			if (in.skip_bad) {
+				skipped_time++;
+				continue;
+			}
+			char a[32], b[32];
+			fmt_double(a, s.t);
+			fmt_double(b, tprev);
+			cli_die(EXIT_DATA, "%s: time %s %s the previous %s (--skip-bad skips such rows)",
+			    tbl_where(r), a, s.t == tprev ? "repeats" : "goes back from", b);
+		}
+		double gap = s.t - tprev;
+		tprev = s.t;
+		nin++;
+		if (use_accw) {
+			double q[4], aw[3];
+			for (int j = 0; j < 4; j++)
+				q[j] = row[idx[S_QUAT][j]];
+			for (int j = 0; j < 3; j++)
+				aw[j] = row[idx[S_ACCW][j]];
+			aw[2] += G0; /* specific force = a - g, g = (0, 0, -g0) */
+			if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 0))
+				cli_die(EXIT_DATA, "%s: zero quaternion", tbl_where(r));
+			quat_rotate_t(q, aw, s.a);
+		} else {
+			for (int j = 0; j < 3; j++)
+				s.a[j] = row[idx[S_ACC][j]] * (acc_g ? G0 : 1);
+		}
+		for (int j = 0; j < 3; j++) {
+			s.w[j] = rigid ? row[idx[S_GYRO][j]] * (gyro_deg ? M_PI / 180 : 1) : 0;
+			s.f[j] = s.tau[j] = 0;
+		}
+		if (src == S_FORCE) {
+			for (int j = 0; j < 3; j++)
+				s.f[j] = row[idx[S_FORCE][j]];
+		} else if (src == S_THRUST) {
+			s.f[2] = row[idx[S_THRUST][0]];
+		} else {
+			for (int i = 0; i < veh.n; i++) {
+				double u = row[idx[S_ROTORS][i]];
+				double T = veh.speeds ? veh.kf * u * u : u;
+				const double *p = veh.pos[i];
+				s.f[2] += T;
+				/* p x (0, 0, T) + dir kappa T z */
+				s.tau[0] += p[1] * T;
+				s.tau[1] -= p[0] * T;
+				s.tau[2] += veh.dir[i] * veh.kappa * T;
+			}
+		}
+		if (rigid && src != S_ROTORS)
+			for (int j = 0; j < 3; j++)
+				s.tau[j] = row[idx[S_TORQUE][j]];
+		if (ring == 1) {
+			double al[3] = { 0, 0, 0 };
+			if (use_alpha)
+				for (int j = 0; j < 3; j++)
+					al[j] = row[idx[S_ALPHA][j]] * (gyro_deg ? M_PI / 180 : 1);
+			s.truth = buf[0].truth;
+			for (int j = 0; j < ntrue; j++)
+				s.truth[j] = row[tidx[j]];
+			emit(&em, &s, al);
+			continue;
+		}
+		/* A gap breaks the derivative: samples that cannot be centred
+		 * in a gap-free window are dropped. */
+		if (gap > max_gap)
+			fill = 0;
+		sample *slot = &buf[head];
+		double *tr = slot->truth;
+		*slot = s;
+		slot->truth = tr;
+		for (int j = 0; j < ntrue; j++)
+			tr[j] = row[tidx[j]];
+		head = (head + 1) % ring;
+		if (fill < ring)
+			fill++;
+		if (fill < ring)
+			continue;
+		/* least-squares slope of gyro against time over the window */
+		double tm = 0, wm[3] = { 0, 0, 0 }, stt = 0, stw[3] = { 0, 0, 0 };
+		for (int i = 0; i < ring; i++) {
+			tm += buf[i].t;
+			for (int j = 0; j < 3; j++)
+				wm[j] += buf[i].w[j];
+		}
+		tm /= ring;
+		for (int j = 0; j < 3; j++)
+			wm[j] /= ring;
+		for (int i = 0; i < ring; i++) {
+			double dt = buf[i].t - tm;
+			stt += dt * dt;
+			for (int j = 0; j < 3; j++)
+				stw[j] += dt * (buf[i].w[j] - wm[j]);
+		}
+		double al[3] = { stw[0] / stt, stw[1] / stt, stw[2] / stt };
+		emit(&em, &buf[(head + kwin) % ring], al);
+	}
+	if (rc < 0)
+		cli_die(EXIT_DATA, "%s", tbl_error(r));
+	if (nin == 0)
+		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
+	if (em.rows_out == 0)
+		cli_die(EXIT_DATA, "%s: %ld samples, too few to differentiate gyro over %d samples "
+		    "without a gap longer than %g s", tbl_name(r), nin, ring, max_gap);
+	cmdio_commit(em.out);
+	long sk = tbl_skipped(r) + skipped_time;
+	if (sk)
+		cli_warn("skipped %ld bad rows of %s", sk, tbl_name(r));
+	tbl_close(r);
+	return 0;
+}

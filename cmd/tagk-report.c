@@ -1,0 +1,348 @@
+/*
+ * tagk-report: score an estimate stream against the truth.
+ *
+ * The truth is the stream's own true_<param> columns, or a --truth file
+ * (columns t and true_<param> or <param>) joined by time: each estimate is
+ * compared with the last truth row at or before its time. Per parameter:
+ * RMSE, mean absolute error, normalised mean absolute error (MAE over the
+ * mean |truth|) and RMSPE (eq. 33 of the time-varying-mass paper, in %, over
+ * the rows whose truth is non-zero). At every change of the truth (a payload
+ * event): the relative parameter error ||theta^ - theta|| / ||theta|| of the
+ * first estimate that sees the new truth (the TAG-K paper's "(t+1) error")
+ * and the time until that error is back within the tolerance (5 %).
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "cmdio.h"
+#include "../lib/tagk.h"
+
+enum fmt { F_TEXT, F_MD, F_CSV, F_JSON };
+enum { MAX_EVENTS = 10000 };
+
+typedef struct {
+	double t, err1, recovery; /* recovery < 0: not within the tolerance before the next event */
+} event;
+
+typedef struct {
+	long n, npct;
+	double se, ae, at, spe;
+} acc;
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: tagk-report [--truth FILE] [--tolerance PCT] [--format text|md|csv|json]\n"
+	    "                   [-f csv|hdf5] [--skip-bad] [-o FILE] [FILE|-]\n"
+	    "       tagk-report --help | --version\n");
+}
+
+static enum fmt
+fmt_parse(const char *s)
+{
+	if (strcmp(s, "text") == 0) return F_TEXT;
+	if (strcmp(s, "md") == 0 || strcmp(s, "markdown") == 0) return F_MD;
+	if (strcmp(s, "csv") == 0) return F_CSV;
+	if (strcmp(s, "json") == 0) return F_JSON;
+	cli_die(EXIT_USAGE, "--format: '%s' is not one of text, md, csv, json", s);
+}
+
+int
+main(int argc, char **argv)
+{
+	cli_init(argv[0]);
+	static const struct option opts[] = {
+		{ "truth", required_argument, NULL, 5001 },
+		{ "tolerance", required_argument, NULL, 5002 },
+		{ "format", required_argument, NULL, 5003 },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		CMDIO_INPUT_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	tbl_options in = { 0 };
+	const char *truthfile = NULL, *outname = NULL;
+	double tol = 5;
+	int have_fmt = 0;
+	enum fmt fmt = F_TEXT;
+	int c;
+	while ((c = getopt_long(argc, argv, "f:o:hV", opts, NULL)) != -1) {
+		if (cmdio_input_option(&in, c, optarg))
+			continue;
+		switch (c) {
+		case 5001: truthfile = optarg; break;
+		case 5002: tol = cli_double("--tolerance", optarg, 0, 1e6); break;
+		case 5003: fmt = fmt_parse(optarg); have_fmt = 1; break;
+		case 'o': outname = optarg; break;
+		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
+		case 'V': printf("tagk-report %s\n", TAGK_VERSION); cli_close(stdout, "stdout"); return 0;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1)
+		cli_die(EXIT_USAGE, "one input file at most");
+	if (outname && !have_fmt) {
+		const char *dot = strrchr(outname, '.');
+		if (dot && strcmp(dot, ".md") == 0) fmt = F_MD;
+		else if (dot && strcmp(dot, ".csv") == 0) fmt = F_CSV;
+		else if (dot && strcmp(dot, ".json") == 0) fmt = F_JSON;
+	}
+
+	tbl_reader *r = cmdio_open_input(optind < argc ? argv[optind] : "-", &in);
+	int it = tbl_find(r, "t"), ip[TAGK_NPARAM], itr[TAGK_NPARAM], np = 0;
+	for (int j = 0; j < TAGK_NPARAM; j++)
+		ip[j] = tbl_find(r, tagk_param_names[j]);
+	while (np < TAGK_NPARAM && ip[np] >= 0)
+		np++;
+	if (it < 0 || (np != 1 && np != TAGK_NPARAM))
+		cli_die(EXIT_DATA, "%s: not an estimate stream: it needs columns t and m (and mcx ... Izz "
+		    "for the rigid body), as tagk-estimate writes", tbl_name(r));
+	tbl_want(r, it);
+	for (int j = 0; j < np; j++)
+		tbl_want(r, ip[j]);
+
+	/* truth: own columns or a joined file */
+	tbl_reader *tr = NULL;
+	int tt = -1, tcol[TAGK_NPARAM];
+	double *trow = NULL, *tnext = NULL;
+	int tnext_ok = 0;
+	char name[40];
+	if (truthfile) {
+		tr = cmdio_open_input(truthfile, &(tbl_options){ 0 });
+		tt = tbl_find(tr, "t");
+		if (tt < 0)
+			cli_die(EXIT_DATA, "%s: the truth file needs a column t", truthfile);
+		tbl_want(tr, tt);
+		for (int j = 0; j < np; j++) {
+			snprintf(name, sizeof(name), "true_%s", tagk_param_names[j]);
+			tcol[j] = tbl_find(tr, name);
+			if (tcol[j] < 0)
+				tcol[j] = tbl_find(tr, tagk_param_names[j]);
+			if (tcol[j] < 0)
+				cli_die(EXIT_DATA, "%s: the truth file has no column true_%s or %s", truthfile,
+				    tagk_param_names[j], tagk_param_names[j]);
+			tbl_want(tr, tcol[j]);
+		}
+		trow = malloc((size_t)tbl_ncols(tr) * sizeof(double));
+		tnext = malloc((size_t)tbl_ncols(tr) * sizeof(double));
+		int rc = tbl_next(tr, tnext);
+		if (rc < 0)
+			cli_die(EXIT_DATA, "%s", tbl_error(tr));
+		if (rc == 0)
+			cli_die(EXIT_DATA, "%s: no truth rows", truthfile);
+		tnext_ok = 1;
+	} else {
+		for (int j = 0; j < np; j++) {
+			snprintf(name, sizeof(name), "true_%s", tagk_param_names[j]);
+			itr[j] = tbl_find(r, name);
+			if (itr[j] < 0)
+				cli_die(EXIT_DATA, "%s: no column %s: give the truth with --truth FILE, or keep the "
+				    "true_* columns along the pipeline", tbl_name(r), name);
+			tbl_want(r, itr[j]);
+		}
+	}
+
+	acc a[TAGK_NPARAM];
+	memset(a, 0, sizeof(a));
+	event *ev = malloc(MAX_EVENTS * sizeof(*ev));
+	double *row = malloc((size_t)tbl_ncols(r) * sizeof(double));
+	double prev_truth[TAGK_NPARAM], truth[TAGK_NPARAM];
+	long nrows = 0, nevents = 0, nbefore_truth = 0;
+	double sum_rel = 0, last_rel = (double)NAN, t_first = (double)NAN, t_last = (double)NAN;
+	int have_prev = 0, open_event = -1;
+	int rc;
+	while ((rc = tbl_next(r, row)) == 1) {
+		double t = row[it];
+		if (tr) {
+			/* advance to the last truth row at or before t */
+			int found = trow && tnext_ok == 2;
+			while (tnext_ok == 1 && tnext[tt] <= t) {
+				double *sw = trow;
+				trow = tnext;
+				tnext = sw;
+				found = 1;
+				int r2 = tbl_next(tr, tnext);
+				if (r2 < 0)
+					cli_die(EXIT_DATA, "%s", tbl_error(tr));
+				if (r2 == 1 && !(tnext[tt] > trow[tt]))
+					cli_die(EXIT_DATA, "%s: time does not increase", tbl_where(tr));
+				tnext_ok = r2 == 1 ? 1 : 2;
+				if (r2 == 0)
+					break;
+			}
+			if (tnext_ok == 2)
+				found = 1;
+			if (!found || !trow || trow[tt] > t) {
+				nbefore_truth++;
+				continue;
+			}
+			for (int j = 0; j < np; j++)
+				truth[j] = trow[tcol[j]];
+		} else {
+			for (int j = 0; j < np; j++)
+				truth[j] = row[itr[j]];
+		}
+		double num = 0, den = 0;
+		for (int j = 0; j < np; j++) {
+			double e = row[ip[j]] - truth[j];
+			a[j].n++;
+			a[j].se += e * e;
+			a[j].ae += fabs(e);
+			a[j].at += fabs(truth[j]);
+			if (truth[j] != 0) {
+				a[j].npct++;
+				a[j].spe += (e / truth[j]) * (e / truth[j]);
+			}
+			num += e * e;
+			den += truth[j] * truth[j];
+		}
+		double rel = den > 0 ? sqrt(num / den) : (double)NAN;
+		sum_rel += rel;
+		last_rel = rel;
+		if (nrows == 0)
+			t_first = t;
+		t_last = t;
+		nrows++;
+		int changed = 0;
+		if (have_prev)
+			for (int j = 0; j < np; j++)
+				if (fabs(truth[j] - prev_truth[j]) > 1e-9 * (fabs(prev_truth[j]) + 1e-300))
+					changed = 1;
+		if (changed) {
+			if (nevents < MAX_EVENTS) {
+				ev[nevents] = (event){ t, rel, rel * 100 <= tol ? 0 : -1 };
+				open_event = rel * 100 <= tol ? -1 : (int)nevents;
+			} else {
+				open_event = -1;
+			}
+			nevents++;
+		} else if (open_event >= 0 && rel * 100 <= tol) {
+			ev[open_event].recovery = t - ev[open_event].t;
+			open_event = -1;
+		}
+		memcpy(prev_truth, truth, sizeof(truth));
+		have_prev = 1;
+	}
+	if (rc < 0)
+		cli_die(EXIT_DATA, "%s", tbl_error(r));
+	if (nrows == 0)
+		cli_die(EXIT_DATA, "%s: no estimates to score%s", tbl_name(r),
+		    nbefore_truth ? " (all come before the first truth row)" : "");
+
+	FILE *o = stdout;
+	char tmpname[4096] = "";
+	if (outname && strcmp(outname, "-") != 0) {
+		snprintf(tmpname, sizeof(tmpname), "%s.tmp%ld", outname, (long)getpid());
+		o = fopen(tmpname, "w");
+		if (!o)
+			cli_die(EXIT_DATA, "%s: cannot create", outname);
+	}
+	long shown = nevents < MAX_EVENTS ? nevents : MAX_EVENTS;
+	const char *pn[TAGK_NPARAM];
+	for (int j = 0; j < np; j++)
+		pn[j] = tagk_param_names[j];
+#define RMSE(j) sqrt(a[j].se / (double)a[j].n)
+#define MAE(j) (a[j].ae / (double)a[j].n)
+#define NMAE(j) (a[j].at > 0 ? a[j].ae / a[j].at : (double)NAN)
+#define RMSPE(j) (a[j].npct ? 100 * sqrt(a[j].spe / (double)a[j].npct) : (double)NAN)
+	if (fmt == F_JSON) {
+		fprintf(o, "{\n  \"input\": \"%s\",\n  \"estimates\": %ld,\n  \"t_first\": %.10g,\n  \"t_last\": %.10g,\n",
+		    tbl_name(r), nrows, t_first, t_last);
+		fprintf(o, "  \"parameters\": [\n");
+		for (int j = 0; j < np; j++) {
+			fprintf(o, "    {\"name\": \"%s\", \"n\": %ld, \"rmse\": %.10g, \"mae\": %.10g, ", pn[j],
+			    a[j].n, RMSE(j), MAE(j));
+			if (isnan(NMAE(j))) fprintf(o, "\"nmae\": null, "); else fprintf(o, "\"nmae\": %.10g, ", NMAE(j));
+			if (isnan(RMSPE(j))) fprintf(o, "\"rmspe_pct\": null}");
+			else fprintf(o, "\"rmspe_pct\": %.10g}", RMSPE(j));
+			fprintf(o, "%s\n", j + 1 < np ? "," : "");
+		}
+		fprintf(o, "  ],\n  \"relative_error\": {\"mean\": %.10g, \"final\": %.10g},\n",
+		    sum_rel / (double)nrows, last_rel);
+		fprintf(o, "  \"tolerance_pct\": %.10g,\n  \"events\": %ld,\n  \"event_list\": [\n", tol, nevents);
+		for (long e = 0; e < shown; e++) {
+			fprintf(o, "    {\"t\": %.10g, \"error_t1\": %.10g, \"recovery_s\": ", ev[e].t, ev[e].err1);
+			if (ev[e].recovery < 0) fprintf(o, "null}"); else fprintf(o, "%.10g}", ev[e].recovery);
+			fprintf(o, "%s\n", e + 1 < shown ? "," : "");
+		}
+		fprintf(o, "  ]\n}\n");
+	} else if (fmt == F_CSV) {
+		fprintf(o, "kind,name,t,n,rmse,mae,nmae,rmspe_pct,error_t1,recovery_s\n");
+		for (int j = 0; j < np; j++) {
+			fprintf(o, "parameter,%s,,%ld,%.10g,%.10g,", pn[j], a[j].n, RMSE(j), MAE(j));
+			if (!isnan(NMAE(j))) fprintf(o, "%.10g", NMAE(j));
+			fprintf(o, ",");
+			if (!isnan(RMSPE(j))) fprintf(o, "%.10g", RMSPE(j));
+			fprintf(o, ",,\n");
+		}
+		fprintf(o, "relative_error,mean,,%ld,,%.10g,,,,\n", nrows, sum_rel / (double)nrows);
+		fprintf(o, "relative_error,final,%.10g,1,,%.10g,,,,\n", t_last, last_rel);
+		for (long e = 0; e < shown; e++) {
+			fprintf(o, "event,,%.10g,,,,,,%.10g,", ev[e].t, ev[e].err1);
+			if (ev[e].recovery >= 0) fprintf(o, "%.10g", ev[e].recovery);
+			fprintf(o, "\n");
+		}
+	} else {
+		int md = fmt == F_MD;
+		fprintf(o, "%s%s: %ld estimates, t %.6g to %.6g s, %ld truth change%s\n\n", md ? "" : "# ",
+		    tbl_name(r), nrows, t_first, t_last, nevents, nevents == 1 ? "" : "s");
+		if (md)
+			fprintf(o, "| param | n | RMSE | MAE | NMAE | RMSPE (%%) |\n|---|--:|--:|--:|--:|--:|\n");
+		else
+			fprintf(o, "%-6s %7s %12s %12s %10s %10s\n", "param", "n", "rmse", "mae", "nmae", "rmspe_%");
+		for (int j = 0; j < np; j++) {
+			char nm[32], rp[32];
+			if (isnan(NMAE(j))) snprintf(nm, sizeof(nm), "n/a"); else snprintf(nm, sizeof(nm), "%.4g", NMAE(j));
+			if (isnan(RMSPE(j))) snprintf(rp, sizeof(rp), "n/a"); else snprintf(rp, sizeof(rp), "%.4g", RMSPE(j));
+			if (md)
+				fprintf(o, "| %s | %ld | %.4g | %.4g | %s | %s |\n", pn[j], a[j].n, RMSE(j), MAE(j), nm, rp);
+			else
+				fprintf(o, "%-6s %7ld %12.4g %12.4g %10s %10s\n", pn[j], a[j].n, RMSE(j), MAE(j), nm, rp);
+		}
+		fprintf(o, "\n%srelative parameter error ||theta^ - theta|| / ||theta||: mean %.4g, final %.4g\n",
+		    md ? "" : "# ", sum_rel / (double)nrows, last_rel);
+		if (nevents) {
+			fprintf(o, "\n%sat each truth change: error of the first estimate after it, and time until "
+			    "within %g %%\n\n", md ? "" : "# ", tol);
+			if (md)
+				fprintf(o, "| t (s) | error (t+1) | recovered after (s) |\n|--:|--:|--:|\n");
+			else
+				fprintf(o, "%12s %12s %20s\n", "t_s", "error_t1", "recovered_after_s");
+			for (long e = 0; e < shown && e < 50; e++) {
+				char rec[32];
+				if (ev[e].recovery < 0) snprintf(rec, sizeof(rec), "never");
+				else snprintf(rec, sizeof(rec), "%.4g", ev[e].recovery);
+				if (md)
+					fprintf(o, "| %.6g | %.4g | %s |\n", ev[e].t, ev[e].err1, rec);
+				else
+					fprintf(o, "%12.6g %12.4g %20s\n", ev[e].t, ev[e].err1, rec);
+			}
+			if (nevents > 50)
+				fprintf(o, "%s(%ld more truth changes: the truth varies continuously; see --format csv)\n",
+				    md ? "" : "# ", nevents - 50);
+		}
+	}
+	if (fflush(o) != 0 || ferror(o)) {
+		if (*tmpname)
+			remove(tmpname);
+		cli_die(EXIT_DATA, "%s: write error", outname ? outname : "stdout");
+	}
+	if (*tmpname) {
+		fclose(o);
+		if (rename(tmpname, outname) != 0) {
+			remove(tmpname);
+			cli_die(EXIT_DATA, "%s: cannot write", outname);
+		}
+	}
+	if (nbefore_truth)
+		cli_warn("%ld estimates before the first truth row were not scored", nbefore_truth);
+	tbl_close(r);
+	if (tr)
+		tbl_close(tr);
+	return 0;
+}

@@ -1,0 +1,333 @@
+/*
+ * csv_in.c: the CSV backend of table.c, on libcsv.
+ *
+ * libcsv pushes fields and record ends through callbacks; this file turns
+ * that into tbl_next's pull by feeding 16 KiB at a time and queueing the
+ * rows completed, so memory is bounded by the chunk and by TBL_MAX_LINE
+ * (libcsv's own field buffer is capped through its realloc hook).
+ */
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "table_impl.h"
+
+enum { CHUNK = 16384 };
+
+typedef struct {
+	FILE *f;
+	struct csv_parser p;
+	int header_done;
+	int nfield;          /* fields seen in the current record */
+	size_t rec_bytes;    /* bytes in the current record */
+	long line;           /* lines completed so far */
+	long rec_line;       /* line on which the current record started */
+	double *cur;         /* ncols: the record being assembled */
+	int bad;             /* the current record has a bad wanted cell */
+	int bad_skippable;   /* ... and skip_bad may skip it */
+	char bad_msg[256];
+	int marker;          /* the record is an upstream error marker */
+	char marker_msg[256];
+	/* queue of complete rows */
+	double *q;
+	long *qline;
+	int qcap, qhead, qlen;
+	long last_line;      /* line of the row returned last */
+	int eof;
+	int fatal;           /* an error to report once the queue drains */
+	char fatal_msg[800];
+	int opening;         /* stop feeding once the header row is complete */
+	char chunk[CHUNK];   /* bytes read but not yet fed */
+	size_t clen, coff;
+} csvin;
+
+/* libcsv grows one buffer per field; refusing to grow it past the line
+ * limit keeps memory bounded on a pathological line. */
+static void *
+capped_realloc(void *p, size_t n)
+{
+	if (n > TBL_MAX_LINE + 1024)
+		return NULL;
+	return realloc(p, n);
+}
+
+static void
+set_fatal(tbl_reader *r, const char *msg)
+{
+	csvin *c = r->impl;
+	if (!c->fatal) {
+		c->fatal = 1;
+		snprintf(c->fatal_msg, sizeof(c->fatal_msg), "%s", msg);
+	}
+}
+
+static int
+push_row(tbl_reader *r)
+{
+	csvin *c = r->impl;
+	if (c->qlen == c->qcap) {
+		int ncap = c->qcap ? 2 * c->qcap : 64;
+		double *nq = malloc((size_t)ncap * (size_t)r->ncols * sizeof(*nq));
+		long *nl = malloc((size_t)ncap * sizeof(*nl));
+		if (!nq || !nl) {
+			free(nq);
+			free(nl);
+			return -1;
+		}
+		for (int i = 0; i < c->qlen; i++) {
+			int k = (c->qhead + i) % (c->qcap ? c->qcap : 1);
+			memcpy(nq + (size_t)i * r->ncols, c->q + (size_t)k * r->ncols,
+			    (size_t)r->ncols * sizeof(*nq));
+			nl[i] = c->qline[k];
+		}
+		free(c->q);
+		free(c->qline);
+		c->q = nq;
+		c->qline = nl;
+		c->qcap = ncap;
+		c->qhead = 0;
+	}
+	int k = (c->qhead + c->qlen) % c->qcap;
+	memcpy(c->q + (size_t)k * r->ncols, c->cur, (size_t)r->ncols * sizeof(*c->cur));
+	c->qline[k] = c->rec_line;
+	c->qlen++;
+	return 0;
+}
+
+static void
+on_field(void *s, size_t len, void *data)
+{
+	tbl_reader *r = data;
+	csvin *c = r->impl;
+	const char *txt = s ? s : "";
+	if (c->nfield == 0) {
+		c->rec_line = c->line + 1;
+		c->bad = c->marker = 0;
+		if (c->header_done)
+			for (int i = 0; i < r->ncols; i++)
+				c->cur[i] = NAN;
+		if (strncmp(txt, TBL_ERROR_MARK, strlen(TBL_ERROR_MARK)) == 0) {
+			c->marker = 1;
+			snprintf(c->marker_msg, sizeof(c->marker_msg), "%s",
+			    txt + strlen(TBL_ERROR_MARK) + (txt[strlen(TBL_ERROR_MARK)] == ' '));
+		}
+	} else if (c->marker) {
+		size_t used = strlen(c->marker_msg);
+		snprintf(c->marker_msg + used, sizeof(c->marker_msg) - used, ",%s", txt);
+	}
+	/* quoted newlines inside the field */
+	for (const char *p = memchr(txt, '\n', len); p; p = memchr(p + 1, '\n', len - (size_t)(p + 1 - txt)))
+		c->line++;
+	c->rec_bytes += len + 1;
+	int col = c->nfield++;
+	if (!c->header_done) {
+		if (tbl_add_col(r, txt, len) != 0)
+			set_fatal(r, "out of memory");
+		return;
+	}
+	if (c->marker || col >= r->ncols || !r->want[col] || c->bad)
+		return;
+	const char *name = r->cols[col];
+	if (len == 0) {
+		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%s': empty cell", name);
+		c->bad = c->bad_skippable = 1;
+		return;
+	}
+	char *end;
+	errno = 0;
+	double v = strtod(txt, &end);
+	if (end == txt || *end) {
+		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%s': not a number: '%.24s%s'",
+		    name, txt, len > 24 ? "..." : "");
+		c->bad = 1;
+		c->bad_skippable = 0;
+		return;
+	}
+	if (!isfinite(v)) {
+		/* strtod gives +-HUGE_VAL for overflowing decimals too */
+		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%s': %s", name,
+		    isnan(v) ? "NaN" : errno == ERANGE ? "number out of range" : "Inf");
+		c->bad = c->bad_skippable = 1;
+		return;
+	}
+	c->cur[col] = v;
+}
+
+static void
+on_record(int ch, void *data)
+{
+	tbl_reader *r = data;
+	csvin *c = r->impl;
+	if (c->nfield == 0) { /* an empty line */
+		if (ch == '\n')
+			c->line++;
+		return;
+	}
+	int nf = c->nfield;
+	c->nfield = 0;
+	c->rec_bytes = 0;
+	if (ch == '\n')
+		c->line++;
+	if (c->fatal)
+		return;
+	char msg[512];
+	if (c->marker) {
+		snprintf(msg, sizeof(msg), "%s:%ld: the command upstream failed: %s", r->name,
+		    c->rec_line, c->marker_msg);
+		set_fatal(r, msg);
+		return;
+	}
+	if (!c->header_done) {
+		c->header_done = 1;
+		if (tbl_finish_header(r, r->name) != 0) {
+			set_fatal(r, r->err);
+			r->failed = 0;
+			return;
+		}
+		c->cur = malloc((size_t)r->ncols * sizeof(*c->cur));
+		if (!c->cur)
+			set_fatal(r, "out of memory");
+		return;
+	}
+	if (nf != r->ncols) {
+		snprintf(msg, sizeof(msg), "%s:%ld: %d fields, but the header has %d",
+		    r->name, c->rec_line, nf, r->ncols);
+		set_fatal(r, msg);
+		return;
+	}
+	if (c->bad) {
+		if (c->bad_skippable && r->opt.skip_bad) {
+			r->skipped++;
+			return;
+		}
+		snprintf(msg, sizeof(msg), "%s:%ld: %s%s", r->name, c->rec_line, c->bad_msg,
+		    c->bad_skippable ? " (--skip-bad skips such rows)" : "");
+		set_fatal(r, msg);
+		return;
+	}
+	if (push_row(r) != 0)
+		set_fatal(r, "out of memory");
+}
+
+/* Feed input until a row is queued, the input ends or an error is found
+ * (or, while opening, until the header row is complete). */
+static void
+fill(tbl_reader *r)
+{
+	csvin *c = r->impl;
+	while (c->qlen == 0 && !c->eof && !c->fatal && !(c->opening && c->header_done)) {
+		if (c->coff == c->clen) {
+			c->clen = fread(c->chunk, 1, sizeof(c->chunk), c->f);
+			c->coff = 0;
+			if (c->clen == 0) {
+				if (ferror(c->f)) {
+					char msg[512];
+					snprintf(msg, sizeof(msg), "%s: read error: %s", r->name, strerror(errno));
+					set_fatal(r, msg);
+					return;
+				}
+				csv_fini(&c->p, on_field, on_record, r);
+				c->eof = 1;
+				return;
+			}
+			if (memchr(c->chunk, 0, c->clen)) {
+				char msg[512];
+				snprintf(msg, sizeof(msg), "%s:%ld: binary data (a NUL byte), not CSV",
+				    r->name, c->line + 1);
+				set_fatal(r, msg);
+				return;
+			}
+		}
+		/* Feed one line at a time, so that the length limit is checked
+		 * before libcsv buffers a huge field and so that opening can stop
+		 * right after the header. */
+		const char *start = c->chunk + c->coff;
+		size_t left = c->clen - c->coff;
+		const char *nl = memchr(start, '\n', left);
+		size_t len = nl ? (size_t)(nl - start) + 1 : left;
+		if (csv_parse(&c->p, start, len, on_field, on_record, r) != len) {
+			char msg[512];
+			snprintf(msg, sizeof(msg), "%s:%ld: %s", r->name, c->line + 1,
+			    csv_error(&c->p) == CSV_ENOMEM ? "line longer than the limit of 65536 bytes"
+			    : csv_strerror(csv_error(&c->p)));
+			set_fatal(r, msg);
+			return;
+		}
+		c->coff += len;
+		if (c->rec_bytes > TBL_MAX_LINE) {
+			char msg[512];
+			snprintf(msg, sizeof(msg), "%s:%ld: line longer than the limit of %d bytes",
+			    r->name, c->nfield ? c->rec_line : c->line + 1, TBL_MAX_LINE);
+			set_fatal(r, msg);
+			return;
+		}
+	}
+}
+
+static int
+csv_next(tbl_reader *r, double *row)
+{
+	csvin *c = r->impl;
+	if (c->qlen == 0)
+		fill(r);
+	if (c->qlen > 0) {
+		memcpy(row, c->q + (size_t)c->qhead * r->ncols, (size_t)r->ncols * sizeof(*row));
+		c->last_line = c->qline[c->qhead];
+		c->qhead = (c->qhead + 1) % c->qcap;
+		c->qlen--;
+		return 1;
+	}
+	if (c->fatal)
+		return tbl_fail(r, "%s", c->fatal_msg);
+	return 0;
+}
+
+static void
+csv_where(tbl_reader *r, char *buf, size_t len)
+{
+	csvin *c = r->impl;
+	snprintf(buf, len, "%s:%ld", r->name, c->last_line);
+}
+
+static void
+csv_close(tbl_reader *r)
+{
+	csvin *c = r->impl;
+	if (!c)
+		return;
+	csv_free(&c->p);
+	if (c->f && c->f != stdin)
+		fclose(c->f);
+	free(c->cur);
+	free(c->q);
+	free(c->qline);
+	free(c);
+	r->impl = NULL;
+}
+
+int
+tbl_csv_open(tbl_reader *r, FILE *f)
+{
+	csvin *c = calloc(1, sizeof(*c));
+	if (!c)
+		return tbl_fail(r, "out of memory");
+	r->impl = c;
+	r->next = csv_next;
+	r->where_fn = csv_where;
+	r->close = csv_close;
+	c->f = f;
+	if (csv_init(&c->p, CSV_APPEND_NULL | CSV_REPALL_NL) != 0)
+		return tbl_fail(r, "out of memory");
+	csv_set_realloc_func(&c->p, capped_realloc);
+	/* Read the header row now, so that open fails on a bad header; data
+	 * rows wait until the caller has said which columns it wants. */
+	c->opening = 1;
+	fill(r);
+	c->opening = 0;
+	if (c->fatal)
+		return tbl_fail(r, "%s", c->fatal_msg);
+	if (!c->header_done)
+		return tbl_fail(r, "%s: empty input: no header row", r->name);
+	return 0;
+}

@@ -1,0 +1,126 @@
+/* hdf5_out.c: the HDF5 stream writer; see hdf5_out.h. */
+#include <hdf5.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include "hdf5_out.h"
+
+enum { CH = 4096 };
+
+struct h5out {
+	hid_t file;
+	int ncols;
+	hid_t *ds;
+	double *buf;      /* ncols x CH, column-major: column c at buf + c * CH */
+	int nbuf;
+	hsize_t rows;
+};
+
+h5out *
+h5out_create(const char *path, char *err, size_t errlen)
+{
+	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+	h5out *h = calloc(1, sizeof(*h));
+	if (!h) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+	H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+	h->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+	H5Pclose(fcpl);
+	if (h->file < 0) {
+		snprintf(err, errlen, "%s: cannot create the HDF5 file", path);
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+int
+h5out_header(h5out *h, int ncols, const char *const *names, char *err, size_t errlen)
+{
+	h->ncols = ncols;
+	h->ds = calloc((size_t)ncols, sizeof(*h->ds));
+	h->buf = malloc((size_t)ncols * CH * sizeof(*h->buf));
+	if (!h->ds || !h->buf) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	hsize_t dims = 0, maxdims = H5S_UNLIMITED, chunk = CH;
+	for (int c = 0; c < ncols; c++) {
+		if (strchr(names[c], '/') || strcmp(names[c], ".") == 0 || !names[c][0]) {
+			snprintf(err, errlen, "column name '%s' cannot name an HDF5 dataset", names[c]);
+			return -1;
+		}
+		hid_t space = H5Screate_simple(1, &dims, &maxdims);
+		hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+		H5Pset_chunk(dcpl, 1, &chunk);
+		h->ds[c] = H5Dcreate2(h->file, names[c], H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl,
+		    H5P_DEFAULT);
+		H5Pclose(dcpl);
+		H5Sclose(space);
+		if (h->ds[c] < 0) {
+			snprintf(err, errlen, "cannot create HDF5 dataset '%s'", names[c]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+flush_rows(h5out *h, char *err, size_t errlen)
+{
+	if (h->nbuf == 0)
+		return 0;
+	hsize_t start = h->rows, count = (hsize_t)h->nbuf, total = h->rows + count;
+	hid_t mspace = H5Screate_simple(1, &count, NULL);
+	for (int c = 0; c < h->ncols; c++) {
+		if (H5Dset_extent(h->ds[c], &total) < 0)
+			goto fail;
+		hid_t fspace = H5Dget_space(h->ds[c]);
+		H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL);
+		herr_t rc = H5Dwrite(h->ds[c], H5T_NATIVE_DOUBLE, mspace, fspace, H5P_DEFAULT,
+		    h->buf + (size_t)c * CH);
+		H5Sclose(fspace);
+		if (rc < 0)
+			goto fail;
+	}
+	H5Sclose(mspace);
+	h->rows = total;
+	h->nbuf = 0;
+	return 0;
+fail:
+	H5Sclose(mspace);
+	snprintf(err, errlen, "HDF5 write failed (disk full?)");
+	return -1;
+}
+
+int
+h5out_row(h5out *h, const double *v, char *err, size_t errlen)
+{
+	for (int c = 0; c < h->ncols; c++)
+		h->buf[(size_t)c * CH + (size_t)h->nbuf] = v[c];
+	if (++h->nbuf == CH)
+		return flush_rows(h, err, errlen);
+	return 0;
+}
+
+int
+h5out_close(h5out *h, int ok, char *err, size_t errlen)
+{
+	int rc = 0;
+	if (ok && h->ds)
+		rc = flush_rows(h, err, errlen);
+	for (int c = 0; h->ds && c < h->ncols; c++)
+		if (h->ds[c] > 0)
+			H5Dclose(h->ds[c]);
+	if (H5Fclose(h->file) < 0 && ok && rc == 0) {
+		snprintf(err, errlen, "HDF5 file close failed");
+		rc = -1;
+	}
+	free(h->ds);
+	free(h->buf);
+	free(h);
+	return rc;
+}

@@ -1,0 +1,19 @@
+/*
+ * hdf5_out.h: write a stream as an HDF5 file holding one 1-D float64
+ * dataset per column, in the root group, in column order (link creation
+ * order is tracked), chunked and extended as rows arrive.
+ */
+#ifndef TAGK_HDF5_OUT_H
+#define TAGK_HDF5_OUT_H
+
+#include <stddef.h>
+
+typedef struct h5out h5out;
+
+h5out *h5out_create(const char *path, char *err, size_t errlen);
+int h5out_header(h5out *h, int ncols, const char *const *names, char *err, size_t errlen);
+int h5out_row(h5out *h, const double *v, char *err, size_t errlen);
+/* Flush (when ok) and close; always frees h. */
+int h5out_close(h5out *h, int ok, char *err, size_t errlen);
+
+#endif

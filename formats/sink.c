@@ -1,0 +1,236 @@
+/* sink.c: CSV and HDF5 writers with commit-or-abandon semantics; see sink.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sink.h"
+#include "hdf5_out.h"
+
+enum { HOLD = 1 << 20 };
+
+struct sink {
+	tbl_format fmt;
+	FILE *f;             /* CSV: the temporary file or stdout */
+	char *path, *tmp;    /* file outputs */
+	int to_stdout;
+	int ncols;
+	char *hold;          /* stdout: held output, until HOLD bytes */
+	size_t held;
+	int flushed;         /* stdout: some output has been released */
+	int failed;
+	char err[512];
+	h5out *h5;
+	char line[64 * 1024];
+};
+
+int
+fmt_double(char *buf, double x)
+{
+	if (x == 0)
+		return (int)(buf[0] = '0', buf[1] = 0, 1);
+	/* Shortest of %.15g, %.16g, %.17g that reads back exactly: most
+	 * sensor values need 15 or 16 digits, and 17 always suffices. */
+	for (int prec = 15; prec <= 17; prec++) {
+		int n = snprintf(buf, 32, "%.*g", prec, x);
+		if (prec == 17 || strtod(buf, NULL) == x)
+			return n;
+	}
+	return 0;
+}
+
+static int
+emit(sink *s, const char *p, size_t n)
+{
+	if (s->to_stdout && !s->flushed) {
+		if (s->held + n <= HOLD) {
+			memcpy(s->hold + s->held, p, n);
+			s->held += n;
+			return 0;
+		}
+		if (fwrite(s->hold, 1, s->held, stdout) != s->held)
+			goto fail;
+		s->flushed = 1;
+		s->held = 0;
+	}
+	if (fwrite(p, 1, n, s->f) != n)
+		goto fail;
+	return 0;
+fail:
+	snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->to_stdout ? "stdout" : s->path,
+	    strerror(errno));
+	s->failed = 1;
+	return -1;
+}
+
+sink *
+sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
+{
+	sink *s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->to_stdout = !path || strcmp(path, "-") == 0;
+	if (fmt == TBL_AUTO)
+		fmt = s->to_stdout ? TBL_CSV : tbl_format_from_name(path);
+	if (fmt == TBL_AUTO)
+		fmt = TBL_CSV;
+	if (fmt == TBL_CFUSD) {
+		snprintf(err, errlen, "%s: tagk does not write Crazyflie uSD logs", path ? path : "stdout");
+		free(s);
+		return NULL;
+	}
+	s->fmt = fmt;
+	if (s->to_stdout) {
+		if (fmt == TBL_HDF5) {
+			snprintf(err, errlen, "stdout: HDF5 output needs a file (-o FILE.h5)");
+			free(s);
+			return NULL;
+		}
+		s->f = stdout;
+		s->hold = malloc(HOLD);
+		if (!s->hold) {
+			snprintf(err, errlen, "out of memory");
+			free(s);
+			return NULL;
+		}
+		return s;
+	}
+	s->path = strdup(path);
+	size_t tl = strlen(path) + 16;
+	s->tmp = malloc(tl);
+	if (!s->path || !s->tmp) {
+		snprintf(err, errlen, "out of memory");
+		free(s->path);
+		free(s->tmp);
+		free(s);
+		return NULL;
+	}
+	snprintf(s->tmp, tl, "%s.tmp%ld", path, (long)getpid());
+	if (fmt == TBL_HDF5) {
+		s->h5 = h5out_create(s->tmp, err, errlen);
+		if (!s->h5) {
+			/* name the user's path, not the temporary one */
+			char *dot = strstr(err, s->tmp);
+			if (dot)
+				snprintf(err, errlen, "%s: cannot create the HDF5 file", path);
+			free(s->path);
+			free(s->tmp);
+			free(s);
+			return NULL;
+		}
+		return s;
+	}
+	s->f = fopen(s->tmp, "w");
+	if (!s->f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(s->path);
+		free(s->tmp);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+int
+sink_header(sink *s, int ncols, const char *const *names)
+{
+	s->ncols = ncols;
+	if (s->fmt == TBL_HDF5) {
+		if (h5out_header(s->h5, ncols, names, s->err, sizeof(s->err)) != 0)
+			return s->failed = 1, -1;
+		return 0;
+	}
+	size_t n = 0;
+	for (int i = 0; i < ncols; i++) {
+		size_t l = strlen(names[i]);
+		if (n + l + 2 > sizeof(s->line)) {
+			if (emit(s, s->line, n) != 0)
+				return -1;
+			n = 0;
+		}
+		if (i)
+			s->line[n++] = ',';
+		memcpy(s->line + n, names[i], l);
+		n += l;
+	}
+	s->line[n++] = '\n';
+	return emit(s, s->line, n);
+}
+
+int
+sink_row(sink *s, const double *v)
+{
+	if (s->failed)
+		return -1;
+	if (s->fmt == TBL_HDF5) {
+		if (h5out_row(s->h5, v, s->err, sizeof(s->err)) != 0)
+			return s->failed = 1, -1;
+		return 0;
+	}
+	size_t n = 0;
+	for (int i = 0; i < s->ncols; i++) {
+		if (n + 40 > sizeof(s->line)) {
+			if (emit(s, s->line, n) != 0)
+				return -1;
+			n = 0;
+		}
+		if (i)
+			s->line[n++] = ',';
+		if (!isnan(v[i]))
+			n += (size_t)fmt_double(s->line + n, v[i]);
+	}
+	s->line[n++] = '\n';
+	return emit(s, s->line, n);
+}
+
+const char *
+sink_error(const sink *s)
+{
+	return s->err;
+}
+
+int
+sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
+{
+	int rc = 0;
+	if (ok && s->failed)
+		ok = 0, rc = -1;
+	if (s->to_stdout) {
+		if (ok) {
+			if (s->held && fwrite(s->hold, 1, s->held, stdout) != s->held)
+				rc = -1, snprintf(s->err, sizeof(s->err), "stdout: write error: %s", strerror(errno));
+			if (fflush(stdout) != 0 || ferror(stdout))
+				rc = -1, snprintf(s->err, sizeof(s->err), "stdout: write error: %s", strerror(errno));
+		} else if (s->flushed) {
+			fprintf(stdout, "%s %s\n", TBL_ERROR_MARK, why ? why : "failed");
+			fflush(stdout);
+		}
+		/* held output of a failed run is dropped: stdout stays empty */
+	} else if (s->fmt == TBL_HDF5) {
+		if (h5out_close(s->h5, ok, s->err, sizeof(s->err)) != 0 && ok)
+			rc = -1;
+		if (ok && rc == 0 && rename(s->tmp, s->path) != 0)
+			rc = -1, snprintf(s->err, sizeof(s->err), "%s: %s", s->path, strerror(errno));
+		if (!ok || rc != 0)
+			remove(s->tmp);
+	} else {
+		if (fflush(s->f) != 0 || ferror(s->f))
+			rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->path, strerror(errno));
+		if (fclose(s->f) != 0 && rc == 0)
+			rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->path, strerror(errno));
+		if (ok && rc == 0 && rename(s->tmp, s->path) != 0)
+			rc = -1, snprintf(s->err, sizeof(s->err), "%s: %s", s->path, strerror(errno));
+		if (!ok || rc != 0)
+			remove(s->tmp);
+	}
+	if (rc != 0 && err)
+		snprintf(err, errlen, "%s", s->err);
+	free(s->hold);
+	free(s->path);
+	free(s->tmp);
+	free(s);
+	return ok ? rc : 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * sink.h: write a stream of named numeric columns as CSV (to a file or
+ * standard output) or HDF5 (to a file), with numbers that round-trip.
+ *
+ * Nothing half-written may pass for a complete result:
+ * - a file is written under a temporary name and renamed into place only
+ *   by sink_close(s, 1); sink_close(s, 0) removes it;
+ * - standard output is held in memory until 1 MiB has accumulated, so a
+ *   command that fails on a small input leaves stdout empty; once output has
+ *   begun, sink_close(s, 0) ends it with a line starting TBL_ERROR_MARK,
+ *   which every tagk reader turns into an error.
+ */
+#ifndef TAGK_SINK_H
+#define TAGK_SINK_H
+
+#include <stddef.h>
+#include "table.h"
+
+typedef struct sink sink;
+
+/* path NULL or "-": standard output (CSV only). fmt TBL_AUTO: by extension,
+ * else CSV. Returns NULL with a message in err. */
+sink *sink_open(const char *path, tbl_format fmt, char *err, size_t errlen);
+/* Column names; must come before the first row. */
+int sink_header(sink *s, int ncols, const char *const *names);
+/* One row of ncols values; NaN is written as an empty cell. */
+int sink_row(sink *s, const double *v);
+/* ok = 1: finish and commit; ok = 0: abandon (see above), with why as the
+ * message of the error marker. Returns 0, or -1 with sink_error() set when
+ * committing failed. Frees s. */
+int sink_close(sink *s, int ok, const char *why, char *err, size_t errlen);
+const char *sink_error(const sink *s);
+
+/* Write x with the fewest digits that read back as exactly x (at most 17
+ * significant digits); returns the length. buf holds at least 32 bytes. */
+int fmt_double(char *buf, double x);
+
+#endif

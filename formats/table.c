@@ -1,0 +1,238 @@
+/* table.c: format detection and the common part of every reader; see table.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "table_impl.h"
+
+int
+tbl_fail(tbl_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+	r->failed = 1;
+	return -1;
+}
+
+int
+tbl_add_col(tbl_reader *r, const char *name, size_t len)
+{
+	char **c = realloc(r->cols, (size_t)(r->ncols + 1) * sizeof(*c));
+	if (!c)
+		return -1;
+	r->cols = c;
+	c[r->ncols] = malloc(len + 1);
+	if (!c[r->ncols])
+		return -1;
+	memcpy(c[r->ncols], name, len);
+	c[r->ncols][len] = 0;
+	r->ncols++;
+	return 0;
+}
+
+int
+tbl_finish_header(tbl_reader *r, const char *what)
+{
+	if (r->ncols == 0)
+		return tbl_fail(r, "%s: no columns", what);
+	for (int i = 0; i < r->ncols; i++) {
+		if (!r->cols[i][0])
+			return tbl_fail(r, "%s: column %d has no name", what, i + 1);
+		for (int j = 0; j < i; j++)
+			if (strcmp(r->cols[i], r->cols[j]) == 0)
+				return tbl_fail(r, "%s: duplicate column '%s'", what, r->cols[i]);
+	}
+	r->want = calloc((size_t)r->ncols, 1);
+	return r->want ? 0 : tbl_fail(r, "out of memory");
+}
+
+int
+tbl_format_parse(const char *s)
+{
+	if (strcmp(s, "csv") == 0) return TBL_CSV;
+	if (strcmp(s, "hdf5") == 0 || strcmp(s, "h5") == 0) return TBL_HDF5;
+	if (strcmp(s, "cfusd") == 0) return TBL_CFUSD;
+	return -1;
+}
+
+tbl_format
+tbl_format_from_name(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	if (!dot || strchr(dot, '/'))
+		return TBL_AUTO;
+	if (strcmp(dot, ".csv") == 0) return TBL_CSV;
+	if (strcmp(dot, ".h5") == 0 || strcmp(dot, ".hdf5") == 0) return TBL_HDF5;
+	return TBL_AUTO;
+}
+
+static void
+free_reader(tbl_reader *r)
+{
+	for (int i = 0; i < r->ncols; i++)
+		free(r->cols[i]);
+	free(r->cols);
+	free(r->want);
+	free(r->name);
+	free(r);
+}
+
+tbl_reader *
+tbl_open(const char *path, const tbl_options *opt, char *err, size_t errlen)
+{
+	static const tbl_options defaults = { 0 };
+	tbl_reader *r = calloc(1, sizeof(*r));
+	int is_stdin = !path || strcmp(path, "-") == 0;
+	if (!r || !(r->name = strdup(is_stdin ? "stdin" : path))) {
+		snprintf(err, errlen, "out of memory");
+		if (r)
+			free(r);
+		return NULL;
+	}
+	r->opt = opt ? *opt : defaults;
+	tbl_format fmt = r->opt.format;
+
+	FILE *f = NULL;
+	int seekable = 0;
+	if (fmt != TBL_HDF5) {
+		f = is_stdin ? stdin : fopen(path, "rb");
+		if (!f) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			free_reader(r);
+			return NULL;
+		}
+		struct stat st;
+		if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s: is a directory", r->name);
+			fclose(f);
+			free_reader(r);
+			return NULL;
+		}
+		seekable = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+	}
+	if (fmt == TBL_AUTO) {
+		/* Peek at the magic bytes: 0xBC is a Crazyflie uSD log, the HDF5
+		 * signature an HDF5 file; anything else is read as CSV. */
+		int c = getc(f);
+		if (c == 0xBC) {
+			fmt = TBL_CFUSD;
+		} else if (c == 0x89) {
+			fmt = TBL_HDF5;
+		} else {
+			fmt = TBL_CSV;
+		}
+		if (c != EOF)
+			ungetc(c, f);
+		if (fmt == TBL_HDF5) {
+			if (is_stdin || !seekable) {
+				snprintf(err, errlen, "%s: HDF5 input must be a file, not a pipe", r->name);
+				free_reader(r);
+				return NULL;
+			}
+			fclose(f);
+			f = NULL;
+		}
+	}
+	r->format = fmt;
+	int rc;
+	switch (fmt) {
+	case TBL_HDF5:
+		if (is_stdin) {
+			snprintf(err, errlen, "stdin: HDF5 input must be a file, not a pipe");
+			free_reader(r);
+			return NULL;
+		}
+		rc = tbl_hdf5_open(r, path);
+		break;
+	case TBL_CFUSD:
+		rc = tbl_cfusd_open(r, f, seekable);
+		break;
+	default:
+		rc = tbl_csv_open(r, f);
+		break;
+	}
+	if (rc != 0) {
+		snprintf(err, errlen, "%s", r->err);
+		if (r->close)
+			r->close(r);
+		else if (f && f != stdin)
+			fclose(f);
+		free_reader(r);
+		return NULL;
+	}
+	return r;
+}
+
+void
+tbl_close(tbl_reader *r)
+{
+	if (!r)
+		return;
+	if (r->close)
+		r->close(r);
+	free_reader(r);
+}
+
+const char *tbl_name(const tbl_reader *r) { return r->name; }
+tbl_format tbl_format_of(const tbl_reader *r) { return r->format; }
+int tbl_ncols(const tbl_reader *r) { return r->ncols; }
+const char *tbl_col(const tbl_reader *r, int i) { return i >= 0 && i < r->ncols ? r->cols[i] : NULL; }
+const char *tbl_error(const tbl_reader *r) { return r->err; }
+long tbl_skipped(const tbl_reader *r) { return r->skipped; }
+
+int
+tbl_find(const tbl_reader *r, const char *name)
+{
+	for (int i = 0; i < r->ncols; i++)
+		if (strcmp(r->cols[i], name) == 0)
+			return i;
+	return -1;
+}
+
+void
+tbl_want(tbl_reader *r, int col)
+{
+	if (col >= 0 && col < r->ncols)
+		r->want[col] = 1;
+}
+
+void
+tbl_want_all(tbl_reader *r)
+{
+	memset(r->want, 1, (size_t)r->ncols);
+}
+
+int
+tbl_next(tbl_reader *r, double *row)
+{
+	if (r->failed)
+		return -1;
+	for (;;) {
+		int rc = r->next(r, row);
+		if (rc != 1 || r->format == TBL_CSV)
+			return rc; /* the CSV backend checks cells as text */
+		int bad = -1;
+		for (int i = 0; i < r->ncols && bad < 0; i++)
+			if (r->want[i] && !isfinite(row[i]))
+				bad = i;
+		if (bad < 0)
+			return 1;
+		if (r->opt.skip_bad) {
+			r->skipped++;
+			continue;
+		}
+		return tbl_fail(r, "%s: column '%s': %s (--skip-bad skips such rows)", tbl_where(r),
+		    r->cols[bad], isnan(row[bad]) ? "NaN" : "Inf");
+	}
+}
+
+const char *
+tbl_where(tbl_reader *r)
+{
+	r->where_fn(r, r->where, sizeof(r->where));
+	return r->where;
+}

@@ -1,0 +1,65 @@
+/*
+ * table.h: read a log or stream as a table of named numeric columns, whatever
+ * its format: CSV (libcsv), HDF5 (one dataset per signal), or a Crazyflie
+ * uSD-card binary log. Rows are streamed: memory does not grow with the
+ * length of the input.
+ *
+ * Contract for callers: open, look the columns up by name, mark the ones
+ * the command uses as wanted (only those are parsed and checked), then call
+ * tbl_next until it returns 0 (end) or -1 (error: tbl_error() holds one line
+ * such as "flight.csv:120: column 'az': not a number"). Unwanted cells are
+ * returned as NaN.
+ */
+#ifndef TAGK_TABLE_H
+#define TAGK_TABLE_H
+
+#include <stddef.h>
+
+typedef enum { TBL_AUTO, TBL_CSV, TBL_HDF5, TBL_CFUSD } tbl_format;
+
+typedef struct {
+	tbl_format format;   /* TBL_AUTO: by magic bytes, else CSV */
+	int skip_bad;        /* skip rows whose wanted cells are empty, NaN or Inf */
+	int ignore_crc;      /* cfusd: accept a CRC-32 mismatch */
+	const char *group;   /* hdf5: group holding the datasets (default "/") */
+	const char *event;   /* cfusd: event type to read (default: the only one) */
+} tbl_options;
+
+typedef struct tbl_reader tbl_reader;
+
+/* Longest CSV record accepted, in bytes: longer lines are refused so that
+ * memory stays bounded whatever the input. */
+#define TBL_MAX_LINE 65536
+
+/* First field of the line a tagk command writes when it fails after its
+ * output has begun; readers turn it into an error. */
+#define TBL_ERROR_MARK "#tagk-error:"
+
+/* Open path ("-" for standard input). On failure returns NULL with a
+ * one-line message in err. */
+tbl_reader *tbl_open(const char *path, const tbl_options *opt, char *err, size_t errlen);
+void tbl_close(tbl_reader *r);
+
+const char *tbl_name(const tbl_reader *r);     /* the path, or "stdin" */
+tbl_format tbl_format_of(const tbl_reader *r);
+int tbl_ncols(const tbl_reader *r);
+const char *tbl_col(const tbl_reader *r, int i);
+int tbl_find(const tbl_reader *r, const char *name);   /* index or -1 */
+void tbl_want(tbl_reader *r, int col);
+void tbl_want_all(tbl_reader *r);
+
+/* Next row into row[0..ncols-1]: 1 a row, 0 the end, -1 an error. */
+int tbl_next(tbl_reader *r, double *row);
+const char *tbl_error(const tbl_reader *r);
+/* "file:line" (CSV), "file:row N" (HDF5) or "file:record N" (cfusd) of the
+ * row tbl_next returned last, for the caller's own messages. */
+const char *tbl_where(tbl_reader *r);
+/* Rows skipped under skip_bad. */
+long tbl_skipped(const tbl_reader *r);
+
+/* Parse a format name ("csv", "hdf5", "cfusd"); -1 if unknown. */
+int tbl_format_parse(const char *s);
+/* The format a file name suggests by its extension, or TBL_AUTO. */
+tbl_format tbl_format_from_name(const char *path);
+
+#endif

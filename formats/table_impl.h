@@ -1,0 +1,40 @@
+/*
+ * table_impl.h: what the format backends of table.c share. Each backend
+ * fills in the column names at open and provides next and close.
+ */
+#ifndef TAGK_TABLE_IMPL_H
+#define TAGK_TABLE_IMPL_H
+
+#include <stdio.h>
+#include "table.h"
+
+struct tbl_reader {
+	tbl_options opt;
+	tbl_format format;
+	char *name;
+	int ncols;
+	char **cols;
+	char *want;          /* ncols flags */
+	long skipped;
+	char err[768];
+	char where[600];
+	int failed;
+	int (*next)(tbl_reader *r, double *row);
+	void (*where_fn)(tbl_reader *r, char *buf, size_t len);
+	void (*close)(tbl_reader *r);
+	void *impl;
+};
+
+/* Set r->err from a printf format and mark r failed; returns -1. */
+int tbl_fail(tbl_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Add a column name (copied); returns 0, or -1 out of memory. */
+int tbl_add_col(tbl_reader *r, const char *name, size_t len);
+/* Allocate want[] once all columns are known; check names are unique and
+ * non-empty. Returns 0 or -1 with r->err set. */
+int tbl_finish_header(tbl_reader *r, const char *what);
+
+int tbl_csv_open(tbl_reader *r, FILE *f);
+int tbl_hdf5_open(tbl_reader *r, const char *path);
+int tbl_cfusd_open(tbl_reader *r, FILE *f, int seekable);
+
+#endif

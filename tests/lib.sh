@@ -1,0 +1,57 @@
+# lib.sh: sourced by the command-line test scripts. Runs real binaries and
+# checks exit status, stdout and stderr separately; counts and reports.
+#
+#   expect NAME STATUS STDOUT_PATTERN STDERR_PATTERN -- COMMAND...
+#
+# A pattern of "" means the stream must be empty, "*" anything; otherwise an
+# extended regular expression one of its lines must match.
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check_stream() {
+	if [ "$2" = "" ]; then
+		[ ! -s "$1" ] || { ok=0; why="$(basename "$1") not empty"; }
+	elif [ "$2" != "*" ]; then
+		grep -Eq -- "$2" "$1" || { ok=0; why="$(basename "$1") lacks /$2/"; }
+	fi
+}
+
+expect() {
+	name=$1 want=$2 outpat=$3 errpat=$4
+	shift 5
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	ok=1
+	[ "$got" -eq "$want" ] || { ok=0; why="exit $got, wanted $want"; }
+	[ $ok -eq 1 ] && check_stream "$tmp/out" "$outpat"
+	[ $ok -eq 1 ] && check_stream "$tmp/err" "$errpat"
+	if [ $ok -eq 1 ]; then
+		pass=$((pass + 1))
+		echo "ok   $name"
+	else
+		fail=$((fail + 1))
+		echo "FAIL $name: $why"
+		sed 's/^/     stdout: /' "$tmp/out" | head -5
+		sed 's/^/     stderr: /' "$tmp/err" | head -5
+	fi
+}
+
+# check NAME COMMAND...: a shell condition that must hold.
+check() {
+	name=$1
+	shift
+	if "$@"; then
+		pass=$((pass + 1))
+		echo "ok   $name"
+	else
+		fail=$((fail + 1))
+		echo "FAIL $name"
+	fi
+}
+
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}

@@ -1,0 +1,187 @@
+#!/bin/sh
+# pipeline_test.sh: tagk-regress, tagk-estimate, tagk-filter and tagk-report
+# through the real binaries: the bad-input battery (exit 1, or 2 for usage,
+# one clear line on stderr, nothing on stdout), the formats, mapping, and
+# the commands composed through pipes.
+set -u
+BIN=${BIN:-bin}
+MKFIX=${MKFIX:-build/mkfixtures}
+. "$(dirname "$0")/lib.sh"
+R=$BIN/tagk-regress E=$BIN/tagk-estimate F=$BIN/tagk-filter P=$BIN/tagk-report S=$BIN/tagk-bench
+
+"$MKFIX" "$tmp" || { echo "FAIL mkfixtures"; exit 1; }
+$S synth --duration 4 --seed 3 -o "$tmp/syn.csv" || { echo "FAIL synth"; exit 1; }
+head -31 "$tmp/syn.csv" > "$tmp/small.csv"
+line() { sed -n "${1}p" "$tmp/small.csv"; }
+
+# --- the bad-input battery -------------------------------------------------
+expect "missing file" 1 "" "^tagk-regress: $tmp/nope.csv: No such file or directory$" -- $R "$tmp/nope.csv"
+: > "$tmp/empty.csv"
+expect "empty file" 1 "" "empty input: no header row" -- $R "$tmp/empty.csv"
+head -1 "$tmp/small.csv" > "$tmp/header.csv"
+expect "header only" 1 "" "header.csv: no data rows" -- $R "$tmp/header.csv"
+awk -F, -v OFS=, '{ $4 = ""; sub(/,,/, ","); print }' "$tmp/small.csv" > "$tmp/noaz.csv"
+expect "missing required column" 1 "" "missing column 'az' for acc .*--map acc=COLS" -- $R "$tmp/noaz.csv"
+sed '5s/^\([^,]*\),[^,]*/\1,abc/' "$tmp/small.csv" > "$tmp/text.csv"
+expect "non-numeric cell" 1 "" "text.csv:5: column 'ax': not a number: 'abc'$" -- $R "$tmp/text.csv"
+sed '6s/^\([^,]*\),[^,]*/\1,nan/' "$tmp/small.csv" > "$tmp/nan.csv"
+expect "NaN" 1 "" "nan.csv:6: column 'ax': NaN \(--skip-bad skips such rows\)" -- $R "$tmp/nan.csv"
+sed '6s/^\([^,]*\),[^,]*/\1,-inf/' "$tmp/small.csv" > "$tmp/inf.csv"
+expect "Inf" 1 "" "inf.csv:6: column 'ax': Inf" -- $R "$tmp/inf.csv"
+sed '7s/^\([^,]*\),[^,]*/\1,,/' "$tmp/small.csv" > "$tmp/emptycell.csv"
+expect "empty cell" 1 "" "emptycell.csv:7: 27 fields, but the header has 26" -- $R "$tmp/emptycell.csv"
+sed '7s/^\([^,]*\),[^,]*/\1,/' "$tmp/small.csv" > "$tmp/blank.csv"
+expect "blank cell" 1 "" "blank.csv:7: column 'ax': empty cell" -- $R "$tmp/blank.csv"
+sed '8s/$/,1/' "$tmp/small.csv" > "$tmp/ragged.csv"
+expect "ragged row" 1 "" "ragged.csv:8: 27 fields, but the header has 26" -- $R "$tmp/ragged.csv"
+sed '9s/^[^,]*/0.01/' "$tmp/small.csv" > "$tmp/back.csv"
+expect "time going backwards" 1 "" "back.csv:9: time 0.01 goes back from the previous 0.06 \(--skip-bad" -- $R "$tmp/back.csv"
+sed '9s/^[^,]*/0.06/' "$tmp/small.csv" > "$tmp/dup.csv"
+expect "duplicate time" 1 "" "dup.csv:9: time 0.06 repeats the previous 0.06" -- $R "$tmp/dup.csv"
+{ line 1; line 2; head -c 1048576 /dev/zero | tr '\0' '7'; echo; line 3; } > "$tmp/long.csv"
+expect "a 1 MB line" 1 "" "long.csv:3: line longer than the limit of 65536 bytes" -- $R "$tmp/long.csv"
+printf 'PK\003\004\000\000\001\002binary junk\000\377' > "$tmp/junk.csv"
+expect "binary junk as CSV" 1 "" "junk.csv:1: binary data \(a NUL byte\), not CSV" -- $R "$tmp/junk.csv"
+printf '\274\001' > "$tmp/junk.bin"
+expect "binary junk with a uSD magic byte" 1 "" "junk.bin: (too short|header truncated)" -- $R "$tmp/junk.bin"
+$S synth --duration 2 -o "$tmp/syn.h5"
+head -c 1500 "$tmp/syn.h5" > "$tmp/trunc.h5"
+expect "truncated HDF5 file" 1 "" "trunc.h5: not a readable HDF5 file \(truncated or damaged\?\)" -- $R "$tmp/trunc.h5"
+expect "wrong dataset shape (3-D)" 1 "" "rank3.h5: dataset 'cube' has 3 dimensions" -- $R "$tmp/rank3.h5"
+expect "datasets of different lengths" 1 "" "lengths.h5: dataset 't' has 40 rows but 'short' has 35" -- $R "$tmp/lengths.h5"
+expect "text dataset" 1 "" "text.h5: dataset 'label' is not numeric" -- $R "$tmp/text.h5"
+expect "cfusd with a bad CRC" 1 "" "badcrc.cfusd: CRC-32 mismatch .*--ignore-crc" -- \
+	$R --preset crazyflie "$tmp/badcrc.cfusd"
+expect "bad CRC overridden" 0 "^t,row,Y_m" "" -- $R --preset crazyflie --ignore-crc "$tmp/badcrc.cfusd"
+expect "truncated cfusd record" 1 "" "truncated.cfusd: record 34: truncated" -- \
+	$R --preset crazyflie "$tmp/truncated.cfusd"
+expect "truncated cfusd record, from a pipe" 1 "" "stdin: record 34: truncated" -- \
+	sh -c "cat '$tmp/truncated.cfusd' | $R --preset crazyflie -"
+$R "$tmp/small.csv" > "$tmp/small.reg"
+expect "unknown method" 2 "" "^tagk-estimate: -a: unknown method 'nope' \(tagk-estimate --list names them\)$" -- \
+	$E -a nope "$tmp/small.reg"
+expect "a window larger than the data" 1 "" "30 samples, fewer than the window of 40: no estimate" -- \
+	$E --window 40 "$tmp/small.reg"
+expect "not a regressor stream" 1 "" "not a regressor stream" -- $E "$tmp/small.csv"
+expect "not an estimate stream" 1 "" "not an estimate stream" -- $P "$tmp/small.csv"
+expect "estimate without truth" 1 "" "no column true_m: give the truth with --truth FILE" -- \
+	sh -c "$R '$tmp/syn.csv' | $E | cut -d, -f1-11 | $P"
+expect "directory as input" 1 "" "is a directory" -- $R "$tmp"
+expect "-o leaves no file on failure" 1 "" "NaN" -- $R "$tmp/nan.csv" -o "$tmp/out.csv"
+check "  ... and no file was left" test ! -e "$tmp/out.csv"
+expect "--skip-bad skips NaN rows" 0 "^t,row" "skipped 1 bad rows" -- $R --skip-bad "$tmp/nan.csv"
+expect "--skip-bad skips repeated times" 0 "^t,row" "skipped 1 bad rows" -- $R --skip-bad "$tmp/dup.csv"
+
+# --- usage errors ----------------------------------------------------------
+expect "bad --map" 2 "" "--map: acc takes 3 columns, 'ax,ay' names 2" -- $R --map acc=ax,ay "$tmp/small.csv"
+expect "unknown signal" 2 "" "--map: 'foo=x' is not SIGNAL=COL" -- $R --map foo=x "$tmp/small.csv"
+expect "unknown preset" 2 "" "--preset: unknown preset 'px4'" -- $R --preset px4 "$tmp/small.csv"
+expect "two inputs" 2 "" "one input file at most" -- $R "$tmp/small.csv" "$tmp/small.csv"
+expect "option for another family" 2 "" "--lambda applies to the RLS methods, not tagk" -- \
+	$E -a tagk --lambda 0.9 "$tmp/small.reg"
+expect "bad window" 2 "" "--window: 'x' is not an integer" -- $E --window x "$tmp/small.reg"
+expect "bad report format" 2 "" "--format: 'xml' is not one of" -- $P --format xml "$tmp/small.csv"
+for c in tagk-regress tagk-estimate tagk-filter tagk-report; do
+	expect "$c --help" 0 "^usage: $c" "" -- $BIN/$c --help
+	expect "$c --version" 0 "^$c [0-9]" "" -- $BIN/$c --version
+	expect "$c bad option" 2 "" "usage: $c" -- $BIN/$c --no-such-option
+done
+expect "estimate --list" 0 "^kf-high " "" -- $E --list
+expect "regress --list-presets" 0 "^crazyflie " "" -- $R --list-presets
+
+# --- formats ---------------------------------------------------------------
+$S synth --duration 2 > "$tmp/syn2.csv"
+$F "$tmp/syn.h5" > "$tmp/from_h5.csv"
+check "HDF5 written and read back equals its CSV form" cmp -s "$tmp/from_h5.csv" "$tmp/syn2.csv"
+$R "$tmp/syn.csv" -o "$tmp/reg.h5" && $E "$tmp/reg.h5" > "$tmp/e1.csv"
+$R "$tmp/syn.csv" | $E > "$tmp/e2.csv"
+check "a regressor stream through HDF5 gives the same estimates" cmp -s "$tmp/e1.csv" "$tmp/e2.csv"
+expect "h5py layout: N x 3 datasets and a columns attribute" 0 "^ax,ay,az,gyro.0,gyro.1,gyro.2,t$" "" -- \
+	sh -c "$F '$tmp/h5py.h5' | head -1"
+$F "$tmp/v2.cfusd" > "$tmp/v2.got.csv"
+check "cfusd v2 values equal what was written" awk -F, 'NR == FNR { if (FNR > 1) e[FNR] = $0; next }
+	FNR > 1 { n = split(e[FNR], x, ","); for (i = 1; i <= n; i++) { d = $i - x[i]; if (d < 0) d = -d
+	s = x[i] < 0 ? -x[i] : x[i]; if (d > 1e-7 * s + 1e-12) bad = 1 } ; rows++ }
+	END { exit !(rows == 50 && !bad) }' "$tmp/v2.expected.csv" "$tmp/v2.got.csv"
+check "cfusd header names the chosen event's variables" grep -q "^t,acc.x,acc.y,acc.z,ctrlLee.omegax" "$tmp/v2.got.csv"
+expect "cfusd v1 (millisecond timestamps)" 0 "^1.51,0.0084147" "" -- sh -c "$F '$tmp/v1.cfusd' | sed -n 3p"
+expect "cfusd --event picks another event type" 0 "^1.53,42$" "" -- sh -c "$F --event other '$tmp/v2.cfusd' | sed -n 2p"
+expect "cfusd unknown event" 1 "" "no event type 'nope' \(it has: fixedFrequency, other\)" -- $F --event nope "$tmp/v2.cfusd"
+# CRLF line ends and quoted fields read like the plain file
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) $i = "\"" $i "\"" } { printf "%s\r\n", $0 }' \
+	"$tmp/syn.csv" > "$tmp/crlf.csv"
+$R "$tmp/crlf.csv" > "$tmp/r_crlf.csv"; $R "$tmp/syn.csv" > "$tmp/r_plain.csv"
+check "CRLF and quoted header fields" cmp -s "$tmp/r_crlf.csv" "$tmp/r_plain.csv"
+$R - < "$tmp/syn.csv" > "$tmp/r_stdin.csv"
+check "standard input" cmp -s "$tmp/r_stdin.csv" "$tmp/r_plain.csv"
+# foreign column names, mapped as a new user would
+sed '1s/^t,ax,ay,az,gx,gy,gz,alx,aly,alz,fx,fy,fz,tx,ty,tz/time_ms,acc_x,acc_y,acc_z,rate_x,rate_y,rate_z,dw_x,dw_y,dw_z,F_x,F_y,F_z,M_x,M_y,M_z/' \
+	"$tmp/syn.csv" | awk -F, -v OFS=, 'NR > 1 { $1 = $1 * 1000 } { print }' > "$tmp/foreign.csv"
+$R --time-unit ms --map t=time_ms --map acc=acc_x,acc_y,acc_z --map gyro=rate_x,rate_y,rate_z \
+	--map alpha=dw_x,dw_y,dw_z --map force=F_x,F_y,F_z --map torque=M_x,M_y,M_z "$tmp/foreign.csv" \
+	| $E > "$tmp/e_foreign.csv"
+check "foreign column names mapped with --map give the same estimates" \
+	awk -F, 'NR == FNR { a[FNR] = $0; next } { n = split(a[FNR], x, ","); for (i = 1; i <= n; i++)
+	{ d = $i - x[i]; if (d < 0) d = -d; if (d > 1e-9 * (x[i] < 0 ? -x[i] : x[i]) + 1e-15) bad = 1 } }
+	END { exit bad }' "$tmp/e2.csv" "$tmp/e_foreign.csv"
+expect "crazyflie preset on a uSD log, mass model" 0 "^0\.0399|^0\.0400" "" -- \
+	sh -c "$R --preset crazyflie -m mass '$tmp/v2.cfusd' | $E -a rls-low | tail -1 | cut -d, -f2"
+
+# --- composition and the commands' own jobs -------------------------------
+expect "the whole pipeline" 0 "relative parameter error" "rejected [0-9]+ of [0-9]+ estimates" -- \
+	sh -c "$S synth | $R | $E -a tagk | $F --physical | $P"
+# truth x 1.1 as the estimate: RMSPE is 10 % for every parameter
+awk -F, -v OFS=, 'NR == 1 { for (i = 17; i <= NF; i++) { n = $i; sub(/^true_/, "", n); $i = n "," $i }
+	print "t," substr($0, index($0, $17)); next }
+	{ s = $1; for (i = 17; i <= 26; i++) s = s "," ($i * 1.1) "," $i; print s }' "$tmp/syn.csv" > "$tmp/est11.csv"
+expect "report: RMSPE of a 10 % error is 10" 0 "^m +400 .* 10 *$" "" -- $P "$tmp/est11.csv"
+expect "report: relative error 0.1 throughout" 0 "mean 0.1, final 0.1" "" -- $P "$tmp/est11.csv"
+expect "report: JSON" 0 '"rmspe_pct": 10' "" -- $P --format json "$tmp/est11.csv"
+expect "report: CSV" 0 "^parameter,Izz,,400," "" -- $P --format csv "$tmp/est11.csv"
+expect "report: Markdown" 0 '^\| m \| 400 \|' "" -- $P --format md "$tmp/est11.csv"
+$S synth --seed 3 > "$tmp/syn20.csv"
+expect "report: events found at the payload times" 0 "^ +[45]\.[0-9]+ +[0-9.e-]+ +[0-9.e-]+$" "" -- \
+	sh -c "$R '$tmp/syn20.csv' | $E -a kf-low | $P"
+cut -d, -f1,17-26 "$tmp/syn.csv" > "$tmp/truth.csv"
+$R "$tmp/syn.csv" | $E -a kf-low > "$tmp/ekf.csv"
+cut -d, -f1-11 "$tmp/ekf.csv" > "$tmp/ekf_notruth.csv"
+$P "$tmp/ekf.csv" > "$tmp/rep_own.txt"; $P --truth "$tmp/truth.csv" "$tmp/ekf_notruth.csv" > "$tmp/rep_join.txt"
+tail -n +2 "$tmp/rep_own.txt" > "$tmp/rep_own.body"; tail -n +2 "$tmp/rep_join.txt" > "$tmp/rep_join.body"
+check "report --truth joined by time equals the carried truth" cmp -s "$tmp/rep_own.body" "$tmp/rep_join.body"
+# alpha differentiated from gyro instead of given
+$S synth --no-alpha --rate 250 -o "$tmp/noalpha.csv"
+$R "$tmp/noalpha.csv" | $E -a kf-low | $P --format csv > "$tmp/rep_noalpha.csv"
+check "alpha differentiated from gyro: final relative error below 1 %" \
+	awk -F, '$1 == "relative_error" && $2 == "final" { found = 1; ok = $6 < 0.01 } END { exit !(found && ok) }' \
+	"$tmp/rep_noalpha.csv"
+expect "filter --from/--to" 0 "^101$" "" -- sh -c "$F --from 1 --to 2 '$tmp/syn.csv' | tail -n +2 | wc -l | tr -d ' '"
+expect "filter --decimate" 0 "^200$" "" -- sh -c "$F --decimate 2 '$tmp/syn.csv' | tail -n +2 | wc -l | tr -d ' '"
+$F --noise ax,ay=0.1 --seed 5 "$tmp/syn.csv" > "$tmp/n1.csv"; $F --noise ax,ay=0.1 --seed 5 "$tmp/syn.csv" > "$tmp/n2.csv"
+$F --noise ax,ay=0.1 --seed 6 "$tmp/syn.csv" > "$tmp/n3.csv"
+check "filter --noise: same seed, same bytes" cmp -s "$tmp/n1.csv" "$tmp/n2.csv"
+check "filter --noise: another seed differs" sh -c "! cmp -s '$tmp/n1.csv' '$tmp/n3.csv'"
+check "filter --noise: only the named columns change" sh -c \
+	"[ \"\$(cut -d, -f1,4- '$tmp/n1.csv')\" = \"\$(cut -d, -f1,4- '$tmp/syn.csv')\" ]"
+printf 't,x\n0,0\n0.01,1\n0.02,1\n0.03,1\n' > "$tmp/step.csv"
+# y(t) = 1 - exp(-2 pi fc t) sampled: 1 - exp(-2 pi 10 0.03) = 0.8482
+expect "filter --lowpass: first-order response to a step" 0 "^0.03,0.848" "" -- \
+	sh -c "$F --lowpass x=10 '$tmp/step.csv' | tail -1"
+expect "filter --project makes estimates consistent" 0 "" "projected 10 of 10 estimates" -- \
+	sh -c "printf 't,m,mcx,mcy,mcz,Ixx,Ixy,Iyy,Ixz,Iyz,Izz\n' > '$tmp/bad_est.csv';
+	for i in 0 1 2 3 4 5 6 7 8 9; do echo \"\$i,-0.01,0,0,0,1e-5,0,1e-5,0,0,3e-5\" >> '$tmp/bad_est.csv'; done;
+	$F --project '$tmp/bad_est.csv' > /dev/null"
+expect "filter on a mass stream holds the last valid estimate" 0 "^2,0.04$" "rejected 1 of 4" -- \
+	sh -c "printf 't,m\n1,0.04\n2,-0.02\n3,0.04\n4,0.05\n' | $F --physical | sed -n 3p"
+expect "filter --physical with no valid estimate" 1 "" "no row left after filtering" -- \
+	sh -c "printf 't,m\n1,-1\n' | $F --physical"
+# A failure after output has begun: the stream ends with an error marker,
+# and the next command turns it into an error of its own.
+$S synth --duration 60 > "$tmp/big.csv"
+sed '5900s/^\([^,]*\),[^,]*/\1,nan/' "$tmp/big.csv" > "$tmp/bignan.csv"
+$R "$tmp/bignan.csv" > "$tmp/bigreg.csv" 2>/dev/null
+check "a late failure ends stdout with the error marker" sh -c "tail -1 '$tmp/bigreg.csv' | grep -q '^#tagk-error: .*NaN'"
+expect "... which the next command reports" 1 "" "the command upstream failed: .*bignan.csv:5900: column 'ax': NaN" -- \
+	$E "$tmp/bigreg.csv"
+expect "closed pipe is quiet" 0 "^t,ax" "" -- sh -c "$S synth --duration 600 | head -1"
+
+finish

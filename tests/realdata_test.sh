@@ -1,0 +1,55 @@
+#!/bin/sh
+# realdata_test.sh: the pipeline on real Crazyflie logs (../shared/realdata,
+# never committed). Skips with a message when they are absent.
+#
+# The reference is the log's own hover figure: mean commanded thrust over
+# mean specific force along body z, computed here with awk from the raw log,
+# independently of the estimators. The median mass estimate of the baselines
+# must agree within 3 %, with both the mass and the rigid-body models.
+set -u
+BIN=${BIN:-bin}
+D=${REALDATA:-../shared/realdata/crazyflie}
+. "$(dirname "$0")/lib.sh"
+R=$BIN/tagk-regress E=$BIN/tagk-estimate F=$BIN/tagk-filter
+
+if [ ! -f "$D/log201" ] || [ ! -f "$D/log182" ]; then
+	echo "realdata: skipped: no Crazyflie logs in $D (they live in ../shared, beside the repository)"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+
+median_mass() { awk -F, 'NR > 1 { print $2 }' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = (a - b) / b; if (d < 0) d = -d; exit !(d < p / 100) }'; }
+all_finite() { awk -F, 'NR > 1 { for (i = 1; i <= NF; i++) if ($i !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) bad = 1 } END { exit bad }' "$1"; }
+
+for log in 201 182; do
+	$F "$D/log$log" > "$tmp/raw$log.csv" || { echo "FAIL reading log$log"; exit 1; }
+	hover=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "ctrlLee.thrustSI") T = i; if ($i == "acc.z") Z = i }; next }
+		{ st += $T; sz += $Z * 9.80665 } END { printf "%.6f", st / sz }' "$tmp/raw$log.csv")
+	echo "log$log: hover thrust / hover specific force = $hover kg"
+	for model in mass rigid-body; do
+		for method in rls-low kf-low rk tagk; do
+			$R --preset crazyflie -m $model "$D/log$log" | $E -a $method > "$tmp/est.csv"
+			check "log$log $model $method: estimates are finite" all_finite "$tmp/est.csv"
+			med=$(median_mass < "$tmp/est.csv")
+			if [ "$method" = tagk ]; then
+				# Not asserted: greedy row selection is biased on this data
+				# (see the README); reported so that a change shows up.
+				echo "info log$log $model tagk: median mass $med kg (hover figure $hover)"
+			else
+				check "log$log $model $method: median mass $med within 3 % of $hover" within "$med" "$hover" 3
+			fi
+		done
+	done
+done
+
+# A new user's CSV with foreign column names, mapped with --map, gives the
+# estimates the preset gives on the binary log.
+sed '1s/acc\.x/imu_ax/; 1s/acc\.y/imu_ay/; 1s/acc\.z/imu_az/; 1s/ctrlLee\.omegax/w_x/; 1s/ctrlLee\.omegay/w_y/;
+	1s/ctrlLee\.omegaz/w_z/; 1s/ctrlLee\.thrustSI/T_cmd/; 1s/ctrlLee\.torquex/tau_x/; 1s/ctrlLee\.torquey/tau_y/;
+	1s/ctrlLee\.torquez/tau_z/; 1s/^t,/time,/' "$tmp/raw201.csv" > "$tmp/foreign.csv"
+$R --map t=time --map acc=imu_ax,imu_ay,imu_az --acc-unit g --map gyro=w_x,w_y,w_z --map thrust=T_cmd \
+	--map torque=tau_x,tau_y,tau_z "$tmp/foreign.csv" | $E -a rls-low > "$tmp/e_foreign.csv"
+$R --preset crazyflie "$D/log201" | $E -a rls-low > "$tmp/e_preset.csv"
+check "foreign CSV mapped with --map equals the preset on the uSD log" cmp -s "$tmp/e_foreign.csv" "$tmp/e_preset.csv"
+finish
