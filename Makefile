@@ -49,7 +49,9 @@ MAN1 := $(sort $(wildcard man/*.1))
 MAN57 := $(sort $(wildcard man/*.5 man/*.7))
 VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)
 
-.PHONY: all check test-unit test-float test-cli check-lib check-m7 bench demo install uninstall deps clean
+include datasets/Makefile.inc
+
+.PHONY: all check test-unit test-float test-numconv test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
 
 all: lib/libtagk.a $(BINS)
 
@@ -95,11 +97,29 @@ build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h $(LIB_SRC) $(
 		$(LIB_SRC) bench/naive_kaczmarz.c -lcmocka -lm
 
 # test-cli runs last: its closing "N passed, N failed" line ends the output.
-check: test-unit test-float check-lib check-m7
+check: test-unit test-float test-numconv check-lib check-m7 check-datasets
 	@$(MAKE) --no-print-directory test-cli
+
+datasets: bin/tagk-bench
+	./bin/tagk-bench $(SYNTH_CLEAN) -o datasets/synth-payload.csv
+	./bin/tagk-bench $(SYNTH_NOISY) -o datasets/synth-payload-noisy.csv
+
+check-datasets: bin/tagk-bench
+	@mkdir -p build/datasets
+	@./bin/tagk-bench $(SYNTH_CLEAN) -o build/datasets/synth-payload.csv
+	@./bin/tagk-bench $(SYNTH_NOISY) -o build/datasets/synth-payload-noisy.csv
+	@for f in $(DATASETS); do cmp $$f build/$$f || { echo "check-datasets: $$f differs from what its command makes now"; exit 1; }; done
+	@echo "check-datasets: the bundled logs are what their commands make: ok"
 
 test-unit: $(TESTS:%=build/asan/test_%)
 	@set -e; for t in $^; do echo "== $$t"; ./$$t; done
+
+build/asan/test_numconv: tests/test_numconv.c formats/numconv.c formats/numconv.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/numconv.c -lcmocka -lm
+
+test-numconv: build/asan/test_numconv
+	@echo "== $<"; ./$<
 
 test-float: $(TESTS:%=build/asan-float/test_%)
 	@set -e; for t in $^; do echo "== $$t (float)"; ./$$t; done
@@ -161,12 +181,15 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/pipeline_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh
 
-bench: bin/tagk-bench
+bench: $(BINS)
 	./bin/tagk-bench timing
+	./bin/tagk-bench pipeline
 
-demo: bin/tagk-bench
-	./bin/tagk-bench timing --updates 300 -n 10,40,120 \
-		--methods tagk,tagk-naive,grk,rls-low,kf-low
+bench-pipeline: $(BINS)
+	./bin/tagk-bench pipeline
+
+demo: $(BINS)
+	@sh bench/demo.sh datasets/synth-payload-noisy.csv
 
 tagk.pc: tagk.pc.in lib/tagk.h build/config
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \

@@ -233,6 +233,9 @@ main(int argc, char **argv)
 		cli_die(EXIT_DATA, "%s", tbl_error(r));
 	if (nin == 0)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
+	if (kept_rows == 0 && physical && rejected == estimates)
+		cli_die(EXIT_DATA, "%s: no row left: eq. 15 rejected all %ld estimates (L_arm %g m, "
+		    "alpha %g kg m^2)", tbl_name(r), estimates, l_arm, alpha);
 	if (kept_rows == 0)
 		cli_die(EXIT_DATA, "%s: no row left after filtering (%ld read)", tbl_name(r), nin);
 	cmdio_commit(out);

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "numconv.h"
 #include "table_impl.h"
 
 enum { CHUNK = 16384 };
@@ -40,6 +41,11 @@ typedef struct {
 	int opening;         /* stop feeding once the header row is complete */
 	char chunk[CHUNK];   /* bytes read but not yet fed */
 	size_t clen, coff;
+	/* per column, the text and value of the last cell parsed: streams
+	 * repeat cells across rows (time, truth), which are then not parsed */
+	char (*ctext)[32];
+	unsigned char *clen_;
+	double *cval;
 } csvin;
 
 /* libcsv grows one buffer per field; refusing to grow it past the line
@@ -134,10 +140,12 @@ on_field(void *s, size_t len, void *data)
 		c->bad = c->bad_skippable = 1;
 		return;
 	}
-	char *end;
-	errno = 0;
-	double v = strtod(txt, &end);
-	if (end == txt || *end) {
+	if (len < 32 && c->clen_[col] == len && memcmp(c->ctext[col], txt, len) == 0) {
+		c->cur[col] = c->cval[col];
+		return;
+	}
+	double v;
+	if (num_parse(txt, len, &v) != 0) {
 		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%s': not a number: '%.24s%s'",
 		    name, txt, len > 24 ? "..." : "");
 		c->bad = 1;
@@ -145,13 +153,18 @@ on_field(void *s, size_t len, void *data)
 		return;
 	}
 	if (!isfinite(v)) {
-		/* strtod gives +-HUGE_VAL for overflowing decimals too */
+		int word = strpbrk(txt, "nNiI") != NULL; /* "nan"/"inf" written as such */
 		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%s': %s", name,
-		    isnan(v) ? "NaN" : errno == ERANGE ? "number out of range" : "Inf");
+		    isnan(v) ? "NaN" : word ? "Inf" : "number out of range");
 		c->bad = c->bad_skippable = 1;
 		return;
 	}
 	c->cur[col] = v;
+	if (len < 32) {
+		memcpy(c->ctext[col], txt, len);
+		c->clen_[col] = (unsigned char)len;
+		c->cval[col] = v;
+	}
 }
 
 static void
@@ -186,7 +199,10 @@ on_record(int ch, void *data)
 			return;
 		}
 		c->cur = malloc((size_t)r->ncols * sizeof(*c->cur));
-		if (!c->cur)
+		c->ctext = malloc((size_t)r->ncols * sizeof(*c->ctext));
+		c->clen_ = calloc((size_t)r->ncols, 1);
+		c->cval = malloc((size_t)r->ncols * sizeof(*c->cval));
+		if (!c->cur || !c->ctext || !c->clen_ || !c->cval)
 			set_fatal(r, "out of memory");
 		return;
 	}
@@ -300,6 +316,9 @@ csv_close(tbl_reader *r)
 	if (c->f && c->f != stdin)
 		fclose(c->f);
 	free(c->cur);
+	free(c->ctext);
+	free(c->clen_);
+	free(c->cval);
 	free(c->q);
 	free(c->qline);
 	free(c);

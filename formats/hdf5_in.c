@@ -43,7 +43,11 @@ static int
 add_signal(tbl_reader *r, const char *name)
 {
 	h5in *h = r->impl;
-	hid_t ds = H5Dopen2(h->group, name, H5P_DEFAULT);
+	/* A small chunk cache: rows are read once, in order, a block at a time. */
+	hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+	H5Pset_chunk_cache(dapl, 521, 256 * 1024, 1.0);
+	hid_t ds = H5Dopen2(h->group, name, dapl);
+	H5Pclose(dapl);
 	if (ds < 0)
 		return 0; /* a subgroup or a named type: not a signal */
 	hid_t type = H5Dget_type(ds);
@@ -214,6 +218,9 @@ int
 tbl_hdf5_open(tbl_reader *r, const char *path)
 {
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+	/* HDF5 keeps freed blocks on free lists for reuse; cap them so that
+	 * they do not grow with the number of chunks read. */
+	H5set_free_list_limits(1 << 20, 1 << 18, 1 << 20, 1 << 18, 4 << 20, 1 << 20);
 	h5in *h = calloc(1, sizeof(*h));
 	if (!h)
 		return tbl_fail(r, "out of memory");
@@ -226,7 +233,20 @@ tbl_hdf5_open(tbl_reader *r, const char *path)
 	if (!probe)
 		return tbl_fail(r, "%s: cannot open", path);
 	fclose(probe);
-	h->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	/* Cap the metadata cache, which otherwise grows with the number of
+	 * chunks in the file (memory must not depend on the log's length). */
+	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+	H5AC_cache_config_t mdc;
+	memset(&mdc, 0, sizeof(mdc));
+	mdc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+	H5Pget_mdc_config(fapl, &mdc);
+	mdc.set_initial_size = 1;
+	mdc.initial_size = 1 << 20;
+	mdc.max_size = 2 << 20;
+	mdc.min_size = 1 << 19;
+	H5Pset_mdc_config(fapl, &mdc);
+	h->file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+	H5Pclose(fapl);
 	if (h->file < 0)
 		return tbl_fail(r, "%s: not a readable HDF5 file (truncated or damaged?)", path);
 	const char *g = r->opt.group ? r->opt.group : "/";

@@ -27,7 +27,13 @@ h5out_create(const char *path, char *err, size_t errlen)
 	}
 	hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
 	H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
-	h->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+	/* The 1.10 file format indexes the chunks of an unlimited dataset with
+	 * an extensible array, which reading walks without the per-chunk
+	 * B-tree state of the 1.8 format (memory then grows with the file). */
+	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+	H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_LATEST);
+	h->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+	H5Pclose(fapl);
 	H5Pclose(fcpl);
 	if (h->file < 0) {
 		snprintf(err, errlen, "%s: cannot create the HDF5 file", path);

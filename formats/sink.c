@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "sink.h"
 #include "hdf5_out.h"
+#include "numconv.h"
 
 enum { HOLD = 1 << 20 };
 
@@ -22,22 +23,18 @@ struct sink {
 	int failed;
 	char err[512];
 	h5out *h5;
+	/* per column, the last value written and its text: streams repeat
+	 * values across rows (time, truth), which are then copied */
+	double *last;
+	char (*text)[32];
+	unsigned char *tlen;
 	char line[64 * 1024];
 };
 
 int
 fmt_double(char *buf, double x)
 {
-	if (x == 0)
-		return (int)(buf[0] = '0', buf[1] = 0, 1);
-	/* Shortest of %.15g, %.16g, %.17g that reads back exactly: most
-	 * sensor values need 15 or 16 digits, and 17 always suffices. */
-	for (int prec = 15; prec <= 17; prec++) {
-		int n = snprintf(buf, 32, "%.*g", prec, x);
-		if (prec == 17 || strtod(buf, NULL) == x)
-			return n;
-	}
-	return 0;
+	return num_format(buf, x);
 }
 
 static int
@@ -138,6 +135,15 @@ int
 sink_header(sink *s, int ncols, const char *const *names)
 {
 	s->ncols = ncols;
+	s->last = malloc((size_t)ncols * sizeof(*s->last));
+	s->text = malloc((size_t)ncols * sizeof(*s->text));
+	s->tlen = calloc((size_t)ncols, 1);
+	if (!s->last || !s->text || !s->tlen) {
+		snprintf(s->err, sizeof(s->err), "out of memory");
+		return s->failed = 1, -1;
+	}
+	for (int i = 0; i < ncols; i++)
+		s->last[i] = (double)NAN; /* NaN never compares equal: no stale text */
 	if (s->fmt == TBL_HDF5) {
 		if (h5out_header(s->h5, ncols, names, s->err, sizeof(s->err)) != 0)
 			return s->failed = 1, -1;
@@ -179,8 +185,14 @@ sink_row(sink *s, const double *v)
 		}
 		if (i)
 			s->line[n++] = ',';
-		if (!isnan(v[i]))
-			n += (size_t)fmt_double(s->line + n, v[i]);
+		if (isnan(v[i]))
+			continue;
+		if (v[i] != s->last[i] || signbit(v[i]) != signbit(s->last[i])) {
+			s->tlen[i] = (unsigned char)num_format(s->text[i], v[i]);
+			s->last[i] = v[i];
+		}
+		memcpy(s->line + n, s->text[i], s->tlen[i]);
+		n += s->tlen[i];
 	}
 	s->line[n++] = '\n';
 	return emit(s, s->line, n);
@@ -229,6 +241,9 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 	if (rc != 0 && err)
 		snprintf(err, errlen, "%s", s->err);
 	free(s->hold);
+	free(s->last);
+	free(s->text);
+	free(s->tlen);
 	free(s->path);
 	free(s->tmp);
 	free(s);

@@ -172,7 +172,7 @@ expect "filter --project makes estimates consistent" 0 "" "projected 10 of 10 es
 	$F --project '$tmp/bad_est.csv' > /dev/null"
 expect "filter on a mass stream holds the last valid estimate" 0 "^2,0.04$" "rejected 1 of 4" -- \
 	sh -c "printf 't,m\n1,0.04\n2,-0.02\n3,0.04\n4,0.05\n' | $F --physical | sed -n 3p"
-expect "filter --physical with no valid estimate" 1 "" "no row left after filtering" -- \
+expect "filter --physical with no valid estimate" 1 "" "no row left: eq. 15 rejected all 1 estimates" -- \
 	sh -c "printf 't,m\n1,-1\n' | $F --physical"
 # A failure after output has begun: the stream ends with an error marker,
 # and the next command turns it into an error of its own.

@@ -1,0 +1,306 @@
+/*
+ * numconv.c: see numconv.h.
+ *
+ * Formatting, for |x| in [1e-11, 1e17): x = m 2^e exactly (m < 2^53). With
+ * k = 16 - floor(log10 |x|) in [0, 27], x 10^k = m 5^k 2^(e+k), and m 5^k <
+ * 2^116 fits in an unsigned __int128, so the 17 correctly rounded digits,
+ * and the rounding interval of x (half an ulp each side, a quarter below
+ * when m is a power of two) scaled the same way, are exact integers or
+ * exact binary fractions. The shortest decimal in that interval is the
+ * multiple of the largest power of ten 10^j that still fits; among those,
+ * the one nearest x.
+ *
+ * Parsing: digits D < 10^19 and exponent q with |q| <= 27 give x = D 10^q,
+ * computed as one correctly rounded x87 extended operation (D and 10^|q|
+ * are exact in 64-bit mantissas). Rounding that to double is exact unless
+ * the extended result sits on a double midpoint (its 11 low bits are
+ * 10000000000), which is detected; those and all other inputs go to strtod.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "numconv.h"
+
+__extension__ typedef unsigned __int128 u128;
+
+static const uint64_t pow10u[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+	10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
+};
+
+/* Shortest %.Ng that reads back as x, by bisection over N: if N digits
+ * read back, so do N + 1 (a correctly rounded longer decimal is closer). */
+static int
+slow_format(char *buf, double x)
+{
+	if (!isfinite(x))
+		return snprintf(buf, 32, "%s", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+	int lo = 1, hi = 17;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		snprintf(buf, 32, "%.*g", mid, x);
+		if (strtod(buf, NULL) == x)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return snprintf(buf, 32, "%.*g", lo, x);
+}
+
+/* Write the digits of v (no leading zeros), return their count. */
+static int
+utoa(char *out, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (int i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/* digits (p of them, as an integer) times 10^exp10, in %g-like style */
+static int
+emit(char *buf, int neg, uint64_t digits, int exp10)
+{
+	char d[24];
+	int p = utoa(d, digits);
+	int X = exp10 + p - 1; /* exponent of the first digit */
+	int n = 0;
+	if (neg)
+		buf[n++] = '-';
+	if (X < -4 || X >= 16) {
+		buf[n++] = d[0];
+		if (p > 1) {
+			buf[n++] = '.';
+			memcpy(buf + n, d + 1, (size_t)(p - 1));
+			n += p - 1;
+		}
+		int ax = X < 0 ? -X : X;
+		buf[n++] = 'e';
+		buf[n++] = X < 0 ? '-' : '+';
+		if (ax >= 100)
+			buf[n++] = (char)('0' + ax / 100);
+		buf[n++] = (char)('0' + ax / 10 % 10);
+		buf[n++] = (char)('0' + ax % 10);
+		buf[n] = 0;
+		return n;
+	}
+	if (X < 0) {
+		buf[n++] = '0';
+		buf[n++] = '.';
+		for (int i = 0; i < -X - 1; i++)
+			buf[n++] = '0';
+		memcpy(buf + n, d, (size_t)p);
+		n += p;
+	} else if (X + 1 >= p) {
+		memcpy(buf + n, d, (size_t)p);
+		n += p;
+		for (int i = 0; i < X + 1 - p; i++)
+			buf[n++] = '0';
+	} else {
+		memcpy(buf + n, d, (size_t)(X + 1));
+		n += X + 1;
+		buf[n++] = '.';
+		memcpy(buf + n, d + X + 1, (size_t)(p - X - 1));
+		n += p - X - 1;
+	}
+	buf[n] = 0;
+	return n;
+}
+
+int
+num_format(char *buf, double x)
+{
+	if (x == 0) {
+		memcpy(buf, signbit(x) ? "-0" : "0", signbit(x) ? 3 : 2);
+		return signbit(x) ? 2 : 1;
+	}
+	double ax = fabs(x);
+	if (!(ax >= 1e-11 && ax < 1e17))
+		return slow_format(buf, x);
+	uint64_t bits;
+	memcpy(&bits, &x, 8);
+	int be = (int)((bits >> 52) & 0x7ff);
+	uint64_t m = (bits & ((1ull << 52) - 1)) | (1ull << 52);
+	int e = be - 1075; /* x = m 2^e */
+	int asym = (bits & ((1ull << 52) - 1)) == 0; /* lower neighbour is closer */
+	int E = (int)floor(log10(ax));
+	for (int attempt = 0; attempt < 3; attempt++) {
+		int k = 16 - E;
+		if (k < 0 || k > 27)
+			return slow_format(buf, x);
+		uint64_t p5 = 1;
+		for (int i = 0; i < k; i++)
+			p5 *= 5;
+		u128 P = (u128)m * p5;
+		int s = e + k;
+		int t = s >= 2 ? 0 : 2 - s;  /* values are kept as numerators over 2^t */
+		int sh = s + t;               /* >= 2 */
+		if (sh > 10 || t > 125)
+			return slow_format(buf, x);
+		u128 Xn = P << sh, Gn = (u128)p5 << sh;
+		/* D17 = round half even of Xn / 2^t */
+		u128 q = t ? Xn >> t : Xn;
+		u128 rem = t ? Xn - (q << t) : 0;
+		u128 half = t ? (u128)1 << (t - 1) : 0;
+		if (t && (rem > half || (rem == half && (q & 1))))
+			q++;
+		if (q < pow10u[16]) { E--; continue; }
+		if (q >= pow10u[17]) { E++; continue; }
+		u128 Un = Xn + (Gn >> 1);
+		u128 Ln = Xn - (asym ? Gn >> 2 : Gn >> 1);
+		int incl = (m & 1) == 0;
+		/* integer candidates at scale 10^k: [Lc, Uc] */
+		u128 Lc = t ? Ln >> t : Ln, Uc = t ? Un >> t : Un;
+		if (t) {
+			if ((Lc << t) != Ln || !incl)
+				Lc++; /* ceil, or strictly above an excluded boundary */
+			if ((Uc << t) == Un && !incl)
+				Uc--;
+		} else if (!incl) {
+			Lc++;
+			Uc--;
+		}
+		uint64_t lo = (uint64_t)Lc, hi = (uint64_t)Uc;
+		/* largest j with a multiple of 10^j in [lo, hi] */
+		int j = 0;
+		while (j < 17) {
+			uint64_t qj = pow10u[j + 1];
+			uint64_t c = (lo + qj - 1) / qj * qj;
+			if (c > hi)
+				break;
+			j++;
+		}
+		uint64_t qj = pow10u[j];
+		uint64_t c1 = (lo + qj - 1) / qj * qj, best = c1;
+		/* the nearest multiple to x: c1 or the next ones within [lo, hi] */
+		for (uint64_t c = c1; c <= hi; c += qj) {
+			u128 dc = ((u128)c << t) > Xn ? ((u128)c << t) - Xn : Xn - ((u128)c << t);
+			u128 db = ((u128)best << t) > Xn ? ((u128)best << t) - Xn : Xn - ((u128)best << t);
+			if (dc < db || (dc == db && ((c / qj) & 1) == 0))
+				best = c;
+			if (c > hi - qj)
+				break;
+		}
+		uint64_t digits = best / qj;
+		int exp10 = j - k;
+		while (digits % 10 == 0) {
+			digits /= 10;
+			exp10++;
+		}
+		return emit(buf, x < 0, digits, exp10);
+	}
+	return slow_format(buf, x);
+}
+
+static int
+slow_parse(const char *s, size_t len, double *out)
+{
+	char tmp[512];
+	if (len >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, s, len);
+	tmp[len] = 0;
+	char *end;
+	double v = strtod(tmp, &end);
+	if (end == tmp || *end)
+		return -1;
+	/* strtod accepts hex floats and "nan(...)": keep to decimals */
+	for (size_t i = 0; i < len; i++)
+		if (tmp[i] == 'x' || tmp[i] == 'X' || tmp[i] == '(')
+			return -1;
+	*out = v;
+	return 0;
+}
+
+int
+num_parse(const char *s, size_t len, double *out)
+{
+	size_t i = 0;
+	int neg = 0;
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	uint64_t D = 0;
+	int nd = 0, q = 0, any = 0;
+	while (i < len && s[i] >= '0' && s[i] <= '9') {
+		any = 1;
+		if (nd < 19) {
+			D = D * 10 + (uint64_t)(s[i] - '0');
+			if (D)
+				nd++;
+		} else {
+			q++;
+			if (s[i] != '0')
+				return slow_parse(s, len, out); /* more than 19 significant digits */
+		}
+		i++;
+	}
+	if (i < len && s[i] == '.') {
+		i++;
+		while (i < len && s[i] >= '0' && s[i] <= '9') {
+			any = 1;
+			if (nd < 19) {
+				D = D * 10 + (uint64_t)(s[i] - '0');
+				if (D)
+					nd++;
+				q--;
+			} else if (s[i] != '0') {
+				return slow_parse(s, len, out);
+			}
+			i++;
+		}
+	}
+	if (!any)
+		return slow_parse(s, len, out); /* "nan", "inf", or not a number */
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		int eneg = 0, ev = 0, edig = 0;
+		if (i < len && (s[i] == '-' || s[i] == '+'))
+			eneg = s[i++] == '-';
+		while (i < len && s[i] >= '0' && s[i] <= '9') {
+			if (ev < 100000)
+				ev = ev * 10 + (s[i] - '0');
+			edig = 1;
+			i++;
+		}
+		if (!edig)
+			return -1;
+		q += eneg ? -ev : ev;
+	}
+	if (i != len)
+		return -1;
+	if (D == 0) {
+		*out = neg ? -0.0 : 0.0;
+		return 0;
+	}
+#if LDBL_MANT_DIG >= 64
+	if (q >= -27 && q <= 27) {
+		long double v = (long double)D, p = (long double)pow10u[q < 0 ? (q < -19 ? 19 : -q) : (q > 19 ? 19 : q)];
+		if (q < -19 || q > 19) {
+			long double extra = (long double)pow10u[(q < 0 ? -q : q) - 19];
+			p *= extra; /* exact: 10^27 < 2^64 * 5^... fits 64 mantissa bits */
+		}
+		v = q < 0 ? v / p : v * p;
+		/* the 11 bits below a double's mantissa: a midpoint cannot be
+		 * decided from the rounded extended value */
+		int ex;
+		long double fr = frexpl(v, &ex);
+		uint64_t mant = (uint64_t)ldexpl(fr, 64);
+		if ((mant & 0x7ff) != 0x400) {
+			double r = (double)v;
+			*out = neg ? -r : r;
+			return 0;
+		}
+	}
+#endif
+	return slow_parse(s, len, out);
+}

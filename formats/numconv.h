@@ -1,0 +1,23 @@
+/*
+ * numconv.h: exact and fast conversion between doubles and decimal text.
+ *
+ * num_format writes the shortest decimal that reads back as exactly x (as
+ * Python's repr and Ryu do), in %g-like style: scientific notation when the
+ * decimal exponent is below -4 or at least 16. num_parse reads a decimal
+ * number exactly as strtod would (correct rounding). Both take fast exact
+ * paths for the common ranges and fall back to the C library otherwise; the
+ * tests compare them with snprintf/strtod on millions of random values.
+ */
+#ifndef TAGK_NUMCONV_H
+#define TAGK_NUMCONV_H
+
+#include <stddef.h>
+
+/* buf must hold 32 bytes; returns the length written (NUL-terminated). */
+int num_format(char *buf, double x);
+/* Parse all of s[0..len) (no surrounding spaces) as a decimal number,
+ * "nan", "inf" or "infinity" (any case, optional sign). Returns 0 and sets
+ * *out, or -1 if s is not a number. Overflowing decimals give +-Inf. */
+int num_parse(const char *s, size_t len, double *out);
+
+#endif

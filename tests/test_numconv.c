@@ -1,0 +1,173 @@
+/* test_numconv.c: the fast converters against the C library. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../formats/numconv.h"
+
+/* xorshift for test inputs: independent of lib/. */
+static uint64_t st = 88172645463325252ull;
+static uint64_t
+next(void)
+{
+	st ^= st << 13;
+	st ^= st >> 7;
+	st ^= st << 17;
+	return st;
+}
+
+/* Length of the shortest %.Ng (N = 1..17) that reads back as x. */
+static int
+shortest_len(double x, char *out)
+{
+	for (int p = 1; p <= 17; p++) {
+		snprintf(out, 40, "%.*g", p, x);
+		if (strtod(out, NULL) == x)
+			return p;
+	}
+	return 17;
+}
+
+static int
+sig_digits(const char *s)
+{
+	int n = 0, started = 0, last_nonzero = 0;
+	for (; *s && *s != 'e' && *s != 'E'; s++) {
+		if (*s < '0' || *s > '9')
+			continue;
+		if (*s != '0')
+			started = 1;
+		if (started) {
+			n++;
+			if (*s != '0')
+				last_nonzero = n;
+		}
+	}
+	return last_nonzero;
+}
+
+static void
+check_one(double x)
+{
+	char buf[32], ref[40];
+	int n = num_format(buf, x);
+	assert_int_equal(n, (int)strlen(buf));
+	double back = strtod(buf, NULL);
+	if (!(back == x || (isnan(x) && isnan(back))))
+		fail_msg("format %.17g -> '%s' reads back as %.17g", x, buf, back);
+	if (isfinite(x) && x != 0) {
+		int want = shortest_len(x, ref);
+		if (sig_digits(buf) > want)
+			fail_msg("format %.17g -> '%s', longer than '%s'", x, buf, ref);
+	}
+	double parsed;
+	if (num_parse(buf, strlen(buf), &parsed) != 0 || !(parsed == x || (isnan(x) && isnan(parsed))))
+		fail_msg("parse '%s' -> %.17g, expected %.17g", buf, parsed, x);
+}
+
+static void
+test_format_random_bits(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 200000; i++) {
+		uint64_t b = next();
+		double x;
+		memcpy(&x, &b, 8);
+		if (isnan(x))
+			continue;
+		check_one(x);
+	}
+}
+
+static void
+test_format_typical_ranges(void **state)
+{
+	(void)state;
+	/* values like those of logs: magnitudes 1e-12 .. 1e6, and float32 data */
+	for (int i = 0; i < 200000; i++) {
+		double u = (double)(next() >> 11) / 9007199254740992.0;
+		double x = (u - 0.5) * pow(10, (double)(int)(next() % 19) - 12);
+		if (i % 3 == 0)
+			x = (double)(float)x;
+		if (i % 7 == 0)
+			x = round(x * 1e4) / 1e4;
+		check_one(x);
+	}
+}
+
+static void
+test_format_edges(void **state)
+{
+	(void)state;
+	const double xs[] = { 0.0, -0.0, 1, -1, 0.1, 0.04, 1e-11, 9.999999999999999e-12, 1e17,
+		9.9999999999999984e16, 1e16, 123456789012345678.0, 5e-324, 2.2250738585072014e-308,
+		1.7976931348623157e308, 9.80665, 1.66e-5, 2.93e-5, 0.30000000000000004, 4.35,
+		0.035, 100, 1e5, 123456, 1e-4, 1e-5, 0.5, 2.5e-7, (double)INFINITY, -(double)INFINITY };
+	for (size_t i = 0; i < sizeof(xs) / sizeof(xs[0]); i++)
+		check_one(xs[i]);
+	char b[32];
+	num_format(b, 0.04);
+	assert_string_equal(b, "0.04");
+	num_format(b, 1.66e-5);
+	assert_string_equal(b, "1.66e-05");
+	num_format(b, 100);
+	assert_string_equal(b, "100");
+	num_format(b, -0.0);
+	assert_string_equal(b, "-0");
+	/* powers of two: the interval below is half as wide */
+	for (int e = -36; e <= 56; e++)
+		check_one(ldexp(1, e));
+}
+
+static void
+test_parse_against_strtod(void **state)
+{
+	(void)state;
+	char s[64];
+	for (int i = 0; i < 200000; i++) {
+		int digits = 1 + (int)(next() % 22), q = (int)(next() % 70) - 35, n = 0;
+		if (next() & 1)
+			s[n++] = '-';
+		for (int d = 0; d < digits; d++) {
+			s[n++] = (char)('0' + next() % 10);
+			if (d == 0 && (next() & 1))
+				s[n++] = '.';
+		}
+		n += snprintf(s + n, 16, "e%d", q);
+		double a, b = strtod(s, NULL);
+		assert_int_equal(num_parse(s, (size_t)n, &a), 0);
+		if (!(a == b))
+			fail_msg("parse '%s' -> %.17g, strtod %.17g", s, a, b);
+	}
+	const char *bad[] = { "", "-", "abc", "1e", "1.2.3", "0x10", "1e+", "--1", "nan(1)", ".", "1 " };
+	double v;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(num_parse(bad[i], strlen(bad[i]), &v), -1);
+	assert_int_equal(num_parse("nan", 3, &v), 0);
+	assert_true(isnan(v));
+	assert_int_equal(num_parse("-inf", 4, &v), 0);
+	assert_true(isinf(v) && v < 0);
+	assert_int_equal(num_parse("1e999", 5, &v), 0);
+	assert_true(isinf(v));
+	assert_int_equal(num_parse(".5", 2, &v), 0);
+	assert_true(v == 0.5);
+	assert_int_equal(num_parse("5.", 2, &v), 0);
+	assert_true(v == 5);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_format_random_bits),
+		cmocka_unit_test(test_format_typical_ranges),
+		cmocka_unit_test(test_format_edges),
+		cmocka_unit_test(test_parse_against_strtod),
+	};
+	return cmocka_run_group_tests_name("numconv", tests, NULL, NULL);
+}
