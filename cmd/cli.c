@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "../lib/tagk.h"
 
 static const char *prog = "tagk";
 static void (*die_hook)(const char *msg);
@@ -111,4 +112,20 @@ cli_close(FILE *f, const char *name)
 		cli_die(EXIT_DATA, "%s: write error: %s", name, strerror(errno));
 	if (f != stdout && fclose(f) != 0)
 		cli_die(EXIT_DATA, "%s: close error: %s", name, strerror(errno));
+}
+
+void
+cli_help(void (*usage)(FILE *))
+{
+	usage(stdout);
+	cli_close(stdout, "stdout");
+	exit(0);
+}
+
+void
+cli_version(void)
+{
+	printf("%s %s (%s)\n", prog, TAGK_VERSION, TAGK_REAL_NAME);
+	cli_close(stdout, "stdout");
+	exit(0);
 }

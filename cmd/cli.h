@@ -29,6 +29,11 @@ long cli_long(const char *opt, const char *s, long lo, long hi);
 double cli_double(const char *opt, const char *s, double lo, double hi);
 uint64_t cli_u64(const char *opt, const char *s);
 
+/* --help and --version, the same in every command: print the usage (to
+ * stdout) or "NAME VERSION (scalar type)" and exit 0. */
+_Noreturn void cli_help(void (*usage)(FILE *));
+_Noreturn void cli_version(void);
+
 /* Flush and close f (named name in messages); a write error exits 1. */
 void cli_close(FILE *f, const char *name);
 

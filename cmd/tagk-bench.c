@@ -221,7 +221,7 @@ cmd_timing(int argc, char **argv)
 		case 'T': iters = (int)cli_long("--iters", optarg, 0, 100000); break;
 		case 'f': rep.fmt = parse_fmt(optarg); have_fmt = 1; break;
 		case 'o': outname = optarg; break;
-		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
+		case 'h': cli_help(usage);
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
@@ -343,7 +343,7 @@ cmd_synth(int argc, char **argv)
 		case 5: payload = 0; break;
 		case 6: alpha = 0; break;
 		case 'o': outname = optarg; break;
-		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
+		case 'h': cli_help(usage);
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
@@ -479,7 +479,7 @@ cmd_pipeline(int argc, char **argv)
 		case 'a': method = optarg; break;
 		case 'd': dir = optarg; break;
 		case 'k': keep = 1; break;
-		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
+		case 'h': cli_help(usage);
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
@@ -546,16 +546,10 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *sub = argv[1];
-	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-		usage(stdout);
-		cli_close(stdout, "stdout");
-		return 0;
-	}
-	if (strcmp(sub, "--version") == 0) {
-		printf("tagk-bench %s (%s)\n", TAGK_VERSION, TAGK_REAL_NAME);
-		cli_close(stdout, "stdout");
-		return 0;
-	}
+	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0)
+		cli_help(usage);
+	if (strcmp(sub, "--version") == 0)
+		cli_version();
 	if (strcmp(sub, "--list") == 0) {
 		for (int i = 0; i < tagk_method_count(); i++)
 			printf("%-10s %s\n", tagk_method_at(i)->name, tagk_method_at(i)->summary);

@@ -111,8 +111,8 @@ main(int argc, char **argv)
 			return 0;
 		case 'v': verbose = 1; break;
 		case 'o': outname = optarg; break;
-		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
-		case 'V': printf("tagk-estimate %s (%s)\n", TAGK_VERSION, TAGK_REAL_NAME); cli_close(stdout, "stdout"); return 0;
+		case 'h': cli_help(usage);
+		case 'V': cli_version();
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
@@ -123,8 +123,6 @@ main(int argc, char **argv)
 		cli_die(EXIT_USAGE, "-a: unknown method '%s' (tagk-estimate --list names them)", method);
 	int kz = mt->family == TAGK_FAMILY_KACZMARZ, rls = mt->family == TAGK_FAMILY_RLS,
 	    kf = mt->family == TAGK_FAMILY_KF;
-#define ONLY(o, ok, fam) do { if ((o) && !(ok)) cli_die(EXIT_USAGE, "%s applies to %s methods, not %s", \
-	#o, fam, method); } while (0)
 	if (seed.set && !kz) cli_die(EXIT_USAGE, "--seed applies to the Kaczmarz methods, not %s", method);
 	if (iters.set && !kz) cli_die(EXIT_USAGE, "--iters applies to the Kaczmarz methods, not %s", method);
 	if (burnin.set && !kz) cli_die(EXIT_USAGE, "--burnin applies to the Kaczmarz methods, not %s", method);

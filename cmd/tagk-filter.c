@@ -118,8 +118,8 @@ main(int argc, char **argv)
 		case 4011: seed = cli_u64("--seed", optarg); break;
 		case 4012: tcol = optarg; break;
 		case 'o': outname = optarg; break;
-		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
-		case 'V': printf("tagk-filter %s\n", TAGK_VERSION); cli_close(stdout, "stdout"); return 0;
+		case 'h': cli_help(usage);
+		case 'V': cli_version();
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}

@@ -297,8 +297,8 @@ main(int argc, char **argv)
 			cli_close(stdout, "stdout");
 			return 0;
 		case 'o': outname = optarg; break;
-		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
-		case 'V': printf("tagk-regress %s\n", TAGK_VERSION); cli_close(stdout, "stdout"); return 0;
+		case 'h': cli_help(usage);
+		case 'V': cli_version();
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}

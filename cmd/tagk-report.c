@@ -79,8 +79,8 @@ main(int argc, char **argv)
 		case 5002: tol = cli_double("--tolerance", optarg, 0, 1e6); break;
 		case 5003: fmt = fmt_parse(optarg); have_fmt = 1; break;
 		case 'o': outname = optarg; break;
-		case 'h': usage(stdout); cli_close(stdout, "stdout"); return 0;
-		case 'V': printf("tagk-report %s\n", TAGK_VERSION); cli_close(stdout, "stdout"); return 0;
+		case 'h': cli_help(usage);
+		case 'V': cli_version();
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
