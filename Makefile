@@ -36,7 +36,7 @@ SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-po
 LIB_SRC := $(sort $(wildcard lib/*.c))
 LIB_HDR := $(sort $(wildcard lib/*.h))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
-BENCH_SRC := bench/harness.c bench/naive_kaczmarz.c
+BENCH_SRC := bench/harness.c bench/naive_kaczmarz.c bench/device.c
 CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
 FMT_HDR := $(sort $(wildcard formats/*.h))
@@ -51,7 +51,10 @@ VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)
 
 include datasets/Makefile.inc
 
-.PHONY: all check test-unit test-float test-numconv test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
+# Keep chained targets (the .elf behind each .hex) instead of deleting them.
+.SECONDARY:
+
+.PHONY: teensy qemu-bench all check test-unit test-float test-numconv test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
 
 all: lib/libtagk.a $(BINS)
 
@@ -138,7 +141,53 @@ build/float/lib.stamp: $(LIB_SRC:%.c=build/float/%.o)
 # program against newlib. Skipped, with a message, without the cross compiler.
 M7_CC := arm-none-eabi-gcc
 M7_FLAGS := -mcpu=cortex-m7 -mfpu=fpv5-d16 -mfloat-abi=hard -mthumb -O2
+M7_LINK = $(M7_CC) -std=c11 $(M7_FLAGS) -Wall -Wextra -ffunction-sections -fdata-sections -Ilib \
+	-nostartfiles --specs=nano.specs --specs=nosys.specs -Wl,--gc-sections
+DEVICE_SRC := bench/device.c bench/harness.c bench/naive_kaczmarz.c $(LIB_SRC)
+DEVICE_DEPS := $(DEVICE_SRC) bench/*.h $(LIB_HDR)
+NOSYS_NOISE := grep -v 'is not implemented and will always fail' || true
+
+# The Teensy 4.1 image (double and float): flash with
+#   teensy_loader_cli --mcu=TEENSY41 -w build/teensy-double/tagk-bench.hex
+teensy: build/teensy-double/tagk-bench.hex build/teensy-float/tagk-bench.hex
+build/teensy-%/tagk-bench.elf: bench/teensy/boot.c bench/teensy/startup.c bench/teensy/imxrt1062.ld $(DEVICE_DEPS)
+	@mkdir -p $(dir $@)
+	@$(M7_LINK) $(if $(filter float,$*),-DTAGK_FLOAT) -T bench/teensy/imxrt1062.ld \
+		bench/teensy/boot.c bench/teensy/startup.c $(DEVICE_SRC) -lm -o $@ 2>&1 | { $(NOSYS_NOISE); }
+	@test -s $@ && echo "built $@"
+build/teensy-%/tagk-bench.hex: build/teensy-%/tagk-bench.elf
+	arm-none-eabi-objcopy -O ihex $< $@
+
+# The same core under QEMU's mps2-an500 (Cortex-M7), instructions counted
+# with -icount: the full table, and a small one for the tests.
+QEMU_RUN := qemu-system-arm -M mps2-an500 -cpu cortex-m7 -nographic -monitor none -serial none \
+	-semihosting-config enable=on,target=native -icount shift=0 -kernel
+build/qemu-%/tagk-bench.elf: bench/qemu/startup.c bench/qemu/mps2.ld $(DEVICE_DEPS)
+	@mkdir -p $(dir $@)
+	@$(M7_LINK) $(if $(filter float,$*),-DTAGK_FLOAT) -T bench/qemu/mps2.ld bench/qemu/startup.c \
+		$(DEVICE_SRC) -lm -o $@ 2>&1 | { $(NOSYS_NOISE); }
+	@test -s $@ && echo "built $@"
+build/qemu-%/tagk-bench-small.elf: bench/qemu/startup.c bench/qemu/mps2.ld $(DEVICE_DEPS)
+	@mkdir -p $(dir $@)
+	@$(M7_LINK) $(if $(filter float,$*),-DTAGK_FLOAT) -DBENCH_SIZES=40,60 -DBENCH_UPDATES=3 \
+		-T bench/qemu/mps2.ld bench/qemu/startup.c $(DEVICE_SRC) -lm -o $@ 2>&1 | { $(NOSYS_NOISE); }
+	@test -s $@ && echo "built $@"
+build/hostdev-%: tests/hostdev.c $(DEVICE_DEPS)
+	@mkdir -p build
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -O2 $(if $(filter float,$*),-DTAGK_FLOAT) -o $@ tests/hostdev.c \
+		$(DEVICE_SRC) -lm
+
+qemu-bench: build/qemu-double/tagk-bench.elf build/qemu-float/tagk-bench.elf
+	@for v in double float; do \
+		$(QEMU_RUN) build/qemu-$$v/tagk-bench.elf > build/qemu-$$v/bench.csv 2>&1 || exit 1; \
+		sh bench/qemu/table.sh build/qemu-$$v/bench.csv; echo; \
+	done
 check-m7:
+	@if command -v $(M7_CC) >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory teensy build/qemu-double/tagk-bench-small.elf \
+			build/qemu-float/tagk-bench-small.elf build/hostdev-double build/hostdev-float \
+			&& sh tests/m7_test.sh || exit 1; \
+	fi
 	@if ! command -v $(M7_CC) >/dev/null 2>&1; then \
 		echo "check-m7: skipped: $(M7_CC) not installed (Debian: gcc-arm-none-eabi libnewlib-arm-none-eabi)"; \
 	else \

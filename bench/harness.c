@@ -56,15 +56,21 @@ percentile(int k, const double *x, double p)
 	return x[idx];
 }
 
+static tagk_real
+draw(tagk_rng *g, int uniform)
+{
+	return uniform ? 2 * tagk_rng_uniform(g) - 1 : tagk_rng_gaussian(g);
+}
+
 static void
-make_window(tagk_rng *g, int m, int n, const tagk_real *xs, tagk_real noise,
+make_window(tagk_rng *g, int m, int n, const tagk_real *xs, tagk_real noise, int uniform,
     tagk_real *A, tagk_real *b)
 {
 	for (int i = 0; i < m * n; i++)
-		A[i] = tagk_rng_gaussian(g);
+		A[i] = draw(g, uniform);
 	tagk_gemv(m, n, A, xs, b);
 	for (int i = 0; i < m; i++)
-		b[i] += noise * tagk_rng_gaussian(g);
+		b[i] += noise * draw(g, uniform);
 }
 
 tagk_status
@@ -120,7 +126,7 @@ tagk_bench_run(const tagk_bench_setup *su, const char *name, int m, int n,
 	tagk_rng_seed(&g, su->seed ^ ((uint64_t)n << 32) ^ (uint64_t)m);
 	tagk_rng_seed(&gk, su->seed);
 	for (int j = 0; j < n; j++) {
-		xs[j] = tagk_rng_gaussian(&g);
+		xs[j] = draw(&g, su->uniform);
 		x[j] = 0;
 	}
 
@@ -136,7 +142,7 @@ tagk_bench_run(const tagk_bench_setup *su, const char *name, int m, int n,
 	long columns = 0;
 	long a0 = su->alloc_count ? su->alloc_count() : -1;
 	for (int k = 0; k < su->updates; k++) {
-		make_window(&g, m, n, xs, su->noise, A, b);
+		make_window(&g, m, n, xs, su->noise, su->uniform, A, b);
 		uint64_t t0 = su->ticks();
 		if (naive) {
 			st = tagk_naive_greedy(m, n, A, b, x, su->iters, cfg.u.kz.burnin, 1,
@@ -162,6 +168,7 @@ tagk_bench_run(const tagk_bench_setup *su, const char *name, int m, int n,
 	}
 	row.rel_err = sqrt(den > 0 ? num / den : num);
 	row.columns = greedy ? (double)columns / su->updates : -1;
+	row.theta = th;
 	sort_doubles(su->updates, times);
 	row.median = percentile(su->updates, times, 0.5);
 	row.p95 = percentile(su->updates, times, 0.95);

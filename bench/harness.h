@@ -28,6 +28,7 @@ typedef struct {
 	double rel_err;      /* ||theta - theta*|| / ||theta*|| after the last update */
 	double columns;      /* greedy methods: mean Gram columns formed per update
 	                        (distinct rows chosen); -1 otherwise */
+	const tagk_real *theta; /* n: the final estimate, valid during emit */
 } tagk_bench_row;
 
 typedef struct {
@@ -39,6 +40,9 @@ typedef struct {
 	int updates;                  /* per method and size */
 	tagk_real noise;              /* std of the noise added to b */
 	int iters;                    /* Kaczmarz iterations per update; 0 means m */
+	int uniform;                  /* windows of uniform numbers in [-1, 1): made
+	                                 by integer arithmetic only, so the same on
+	                                 every platform (Gaussian ones call libm) */
 } tagk_bench_setup;
 
 /* Buffer sizes, in tagk_real elements, for windows up to m x n. */

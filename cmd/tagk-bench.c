@@ -8,6 +8,8 @@
  *                       true_* columns, for the pipeline.
  *   tagk-bench pipeline samples per second through tagk-regress | tagk-estimate
  *                       and the peak memory of each, at several log lengths.
+ *   tagk-bench device   the microcontroller benchmark (bench/device.c) run on
+ *                       this host, to compare its estimates with a device's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +25,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "../bench/alloc_count.h"
+#include "../bench/device.h"
 #include "../bench/harness.h"
 
 #define DEFAULT_METHODS "rk,grk,tark,tagk,tagk-naive,rls,rls-low,rls-low:paper," \
@@ -63,6 +66,7 @@ usage(FILE *f)
 	    "                        [--noise-torque X] [--no-payload] [--no-alpha] [-o FILE]\n"
 	    "       tagk-bench pipeline [--samples LIST] [--formats csv,hdf5] [-a METHOD]\n"
 	    "                           [--dir DIR] [--keep]\n"
+	    "       tagk-bench device [--sizes LIST] [--updates N]\n"
 	    "       tagk-bench --list | --help | --version\n");
 }
 
@@ -537,6 +541,51 @@ cmd_pipeline(int argc, char **argv)
 	return 0;
 }
 
+static void
+device_puts(const char *line)
+{
+	puts(line);
+}
+
+static int
+cmd_device(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "sizes", required_argument, NULL, 'n' },
+		{ "updates", required_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static int sizes[17] = { 40, 60, 80, 100, 120, 0 };
+	int updates = 20, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:u:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n': {
+			char buf[256];
+			int k = 0;
+			snprintf(buf, sizeof(buf), "%s", optarg);
+			for (char *tok = strtok(buf, ","); tok && k < 16; tok = strtok(NULL, ","))
+				sizes[k++] = (int)cli_long("--sizes", tok, 1, 120);
+			sizes[k] = 0;
+			break;
+		}
+		case 'u': updates = (int)cli_long("--updates", optarg, 1, 256); break;
+		case 'h': cli_help(usage);
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	bench_device_config cfg = {
+		.target = "host", .puts = device_puts, .ticks = now_ns, .tick_unit = "ns",
+		.updates = updates, .sizes = sizes, .seed = 1,
+	};
+	int st = bench_device_run(&cfg);
+	cli_close(stdout, "stdout");
+	if (st != 0)
+		cli_die(EXIT_DATA, "device benchmark: %s", tagk_strerror((tagk_status)st));
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -563,6 +612,8 @@ main(int argc, char **argv)
 		return cmd_synth(argc - 1, argv + 1);
 	if (strcmp(sub, "pipeline") == 0)
 		return cmd_pipeline(argc - 1, argv + 1);
+	if (strcmp(sub, "device") == 0)
+		return cmd_device(argc - 1, argv + 1);
 	cli_warn("unknown command '%s'", sub);
 	usage(stderr);
 	return EXIT_USAGE;

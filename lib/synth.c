@@ -77,16 +77,16 @@ tagk_synth_at(const tagk_synth_config *c, long k, tagk_synth_sample *s)
 		s->acc[ax] = a + (ax == 2 ? (tagk_real)9.80665 : 0);
 	}
 	params_at(c, t, s->truth);
-	tagk_real Y[6 * TAGK_NPARAM];
+	tagk_real Y[6 * TAGK_NPARAM], w[6];
 	tagk_regressor_rigid(s->acc, s->gyro, s->alpha, Y);
 	for (int r = 0; r < 6; r++) {
-		tagk_real v = 0;
+		w[r] = 0;
 		for (int j = 0; j < TAGK_NPARAM; j++)
-			v += Y[r * TAGK_NPARAM + j] * s->truth[j];
-		if (r < 3)
-			s->force[r] = v;
-		else
-			s->torque[r - 3] = v;
+			w[r] += Y[r * TAGK_NPARAM + j] * s->truth[j];
+	}
+	for (int i = 0; i < 3; i++) {
+		s->force[i] = w[i];
+		s->torque[i] = w[3 + i];
 	}
 	/* Measurement noise, from a generator keyed by the sample index. */
 	if (c->noise_acc > 0 || c->noise_gyro > 0 || c->noise_force > 0 || c->noise_torque > 0) {
