@@ -41,10 +41,11 @@ CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
 FMT_HDR := $(sort $(wildcard formats/*.h))
 CMD_COMMON := cmd/cli.c cmd/cmdio.c
+BENCH_CMD := cmd/bench_sim.c
 DEPS_CFLAGS := $(shell pkg-config --cflags hdf5 2>/dev/null)
 DEPS_LIBS := $(shell pkg-config --libs hdf5 2>/dev/null) -lcsv
 BINS := $(CMDS:%=bin/%)
-TESTS := rng linalg kaczmarz rls kf estimator regressor consistency
+TESTS := rng linalg kaczmarz rls kf estimator regressor consistency quad
 MAN1 := $(sort $(wildcard man/*.1))
 MAN57 := $(sort $(wildcard man/*.5 man/*.7))
 VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)
@@ -73,11 +74,11 @@ lib/libtagk.a: $(LIB_OBJ) build/config
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
-bin/tagk-bench: cmd/tagk-bench.c $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_count.c \
+bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_count.c \
 		bench/*.h $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
-		cmd/tagk-bench.c $(CMD_COMMON) $(BENCH_SRC) bench/alloc_count.c $(FMT_SRC) \
+		cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_count.c $(FMT_SRC) \
 		lib/libtagk.a $(DEPS_LIBS) -lm
 
 # Pipeline commands: cmd/NAME.c over formats/ and lib/.
@@ -106,11 +107,15 @@ check: test-unit test-float test-numconv check-lib check-m7 check-datasets
 datasets: bin/tagk-bench
 	./bin/tagk-bench $(SYNTH_CLEAN) -o datasets/synth-payload.csv
 	./bin/tagk-bench $(SYNTH_NOISY) -o datasets/synth-payload-noisy.csv
+	./bin/tagk-bench $(SIM_CLEAN) -o datasets/sim-figure8.csv
+	./bin/tagk-bench $(SIM_NOISY) -o datasets/sim-figure8-noisy.csv
 
 check-datasets: bin/tagk-bench
 	@mkdir -p build/datasets
 	@./bin/tagk-bench $(SYNTH_CLEAN) -o build/datasets/synth-payload.csv
 	@./bin/tagk-bench $(SYNTH_NOISY) -o build/datasets/synth-payload-noisy.csv
+	@./bin/tagk-bench $(SIM_CLEAN) -o build/datasets/sim-figure8.csv 2>/dev/null
+	@./bin/tagk-bench $(SIM_NOISY) -o build/datasets/sim-figure8-noisy.csv 2>/dev/null
 	@for f in $(DATASETS); do cmp $$f build/$$f || { echo "check-datasets: $$f differs from what its command makes now"; exit 1; }; done
 	@echo "check-datasets: the bundled logs are what their commands make: ok"
 
@@ -211,11 +216,11 @@ build/mkfixtures: tests/mkfixtures.c
 
 # The commands again with ASan and UBSan, for the pipeline battery.
 ASAN_BINS := $(CMDS:%=build/asan-bin/%)
-build/asan-bin/tagk-bench: cmd/tagk-bench.c $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_none.c \
+build/asan-bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_none.c \
 		bench/*.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \
-		-O1 -g $(SAN) -o $@ $< $(CMD_COMMON) $(BENCH_SRC) bench/alloc_none.c $(FMT_SRC) $(LIB_SRC) \
+		-O1 -g $(SAN) -o $@ $< $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_none.c $(FMT_SRC) $(LIB_SRC) \
 		$(DEPS_LIBS) -lm
 build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(dir $@)

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_sim.h"
 #include "cli.h"
 #include "cmdio.h"
 #include "../bench/alloc_count.h"
@@ -67,6 +68,12 @@ usage(FILE *f)
 	    "       tagk-bench pipeline [--samples LIST] [--formats csv,hdf5] [-a METHOD]\n"
 	    "                           [--dir DIR] [--keep]\n"
 	    "       tagk-bench device [--sizes LIST] [--updates N]\n"
+	    "       tagk-bench simulate [--seed S] [--traj NAME] [--noise LEVEL] [--method M]\n"
+	    "                           [--duration S] [--no-gate] [-o FILE]\n"
+	    "       tagk-bench table2 [--trials N] [--noise LEVELS] [--methods LIST] [--seed S]\n"
+	    "                         [--shard I/N] [--format text|md|csv|trials]\n"
+	    "       tagk-bench merge [--format text|md|csv] FILE...\n"
+	    "       tagk-bench ablation [--trials N] [--noise LEVEL] [--seed S]\n"
 	    "       tagk-bench --list | --help | --version\n");
 }
 
@@ -614,6 +621,14 @@ main(int argc, char **argv)
 		return cmd_pipeline(argc - 1, argv + 1);
 	if (strcmp(sub, "device") == 0)
 		return cmd_device(argc - 1, argv + 1);
+	if (strcmp(sub, "simulate") == 0)
+		return bench_simulate(argc - 1, argv + 1);
+	if (strcmp(sub, "table2") == 0)
+		return bench_table2(argc - 1, argv + 1);
+	if (strcmp(sub, "merge") == 0)
+		return bench_merge(argc - 1, argv + 1);
+	if (strcmp(sub, "ablation") == 0)
+		return bench_ablation(argc - 1, argv + 1);
 	cli_warn("unknown command '%s'", sub);
 	usage(stderr);
 	return EXIT_USAGE;

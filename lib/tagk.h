@@ -19,5 +19,7 @@
 #include "kf.h"
 #include "estimator.h"
 #include "synth.h"
+#include "quad.h"
+#include "trial.h"
 
 #endif

@@ -50,4 +50,29 @@ expect "no partial file" 1 "" "" -- test -e "$tmp/gone.csv"
 # A closed pipe downstream ends the program quietly.
 expect "closed pipe is quiet" 0 "^rk " "" -- sh -c "$B --list | head -1"
 
+# --- the closed-loop experiments ---
+expect "table2: a small run, the paper's rows beside ours" 0 "^ +paper +500 +0\.84 " "" -- \
+	$B table2 --trials 2 --noise none
+expect "table2: wall time printed" 0 "^# wall time [0-9.]+ s$" "" -- $B table2 --trials 1 --noise none --methods tagk
+$B table2 --trials 6 --noise none,high --shard 0/2 > "$tmp/s0.csv"
+$B table2 --trials 6 --noise none,high --shard 1/2 > "$tmp/s1.csv"
+$B table2 --trials 6 --noise none,high --format trials > "$tmp/all.csv"
+$B merge --format csv "$tmp/s0.csv" "$tmp/s1.csv" | cut -d, -f1-10 > "$tmp/m_shards.csv"
+$B merge --format csv "$tmp/all.csv" | cut -d, -f1-10 > "$tmp/m_all.csv"
+check "table2: two shards merged equal one run (all but the timing columns)" \
+	sh -c "cmp -s '$tmp/m_shards.csv' '$tmp/m_all.csv' && [ \$(wc -l < '$tmp/m_all.csv') -eq 11 ]"
+$B table2 --trials 6 --noise none,high --format csv 2>/dev/null | cut -d, -f1-10 > "$tmp/single.csv"
+check "table2: merge prints what a single run prints" cmp -s "$tmp/single.csv" "$tmp/m_all.csv"
+expect "table2: bad shard" 2 "" "--shard: '2/2' is not I/N" -- $B table2 --shard 2/2
+expect "table2: bad noise" 2 "" "--noise: 'loud' is not none, low, medium or high" -- $B table2 --noise loud
+expect "table2: bad gate" 2 "" "--gate: 'some' is not none, baselines or all" -- $B table2 --gate some
+expect "merge: no files" 2 "" "merge: name the shard files" -- $B merge
+expect "merge: no trial lines" 1 "" "merge: no trial lines" -- $B merge "$tmp/single.csv"
+expect "simulate: a flight log" 0 "" "figure-8, tagk: payload [0-9.]+ kg on at [0-9.]+ s, off at [0-9.]+ s" -- \
+	$B simulate --traj figure-8 --seed 2 -o "$tmp/sim.csv"
+expect "simulate: the log goes through the pipeline" 0 "2 truth changes" "" -- \
+	sh -c "$BIN/tagk-regress '$tmp/sim.csv' | $BIN/tagk-estimate -a kf-low | $BIN/tagk-report"
+expect "simulate: unknown trajectory" 2 "" "--traj: 'square' is not" -- $B simulate --traj square
+expect "ablation: the four Kaczmarz variants" 0 "^tagk " "" -- $B ablation --trials 2
+
 finish

@@ -1,0 +1,593 @@
+/* bench_sim.c: tagk-bench simulate, table2, merge and ablation; see bench_sim.h. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "bench_sim.h"
+#include "cli.h"
+#include "cmdio.h"
+#include "../lib/tagk.h"
+#include "../lib/trial.h"
+
+static const char *const noise_names[4] = { "none", "low", "medium", "high" };
+static const char *const default_methods = "rls-low,rls-high,kf-low,kf-high,tagk";
+
+/* The paper's Table II, for printing beside ours. */
+static const struct {
+	int noise;
+	const char *method;
+	double pos, est, est1, success, aborted, med, p95;
+} paper[] = {
+	{ 0, "rls-low", 2.13, 8.47e-03, 1.10e-02, 0.0, 11.8, 63.1, 92.1 },
+	{ 0, "rls-high", 2.18, 8.10e-03, 1.00e-02, 0.0, 22.2, 64.4, 90.0 },
+	{ 0, "kf-low", 1.79, 1.10e-03, 1.42e-03, 20.2, 4.4, 74.1, 94.0 },
+	{ 0, "kf-high", 1.40, 4.62e-04, 5.99e-04, 48.2, 3.6, 73.9, 97.8 },
+	{ 0, "tagk", 0.84, 3.92e-04, 7.11e-05, 87.8, 3.6, 40.4, 59.6 },
+	{ 1, "rls-low", 2.13, 8.45e-03, 1.10e-02, 0.0, 12.0, 62.5, 94.5 },
+	{ 1, "rls-high", 2.18, 8.08e-03, 1.00e-02, 0.0, 22.0, 64.2, 91.4 },
+	{ 1, "kf-low", 1.78, 1.09e-03, 1.39e-03, 21.6, 3.6, 74.3, 96.2 },
+	{ 1, "kf-high", 1.40, 4.61e-04, 5.97e-04, 49.2, 3.2, 74.9, 101 },
+	{ 1, "tagk", 0.83, 3.14e-04, 7.06e-05, 87.8, 3.6, 43.0, 60.3 },
+	{ 2, "rls-low", 2.18, 7.47e-03, 8.99e-03, 0.2, 17.8, 63.7, 94.0 },
+	{ 2, "rls-high", 2.30, 6.63e-03, 8.14e-03, 0.2, 39.4, 66.2, 93.7 },
+	{ 2, "kf-low", 1.76, 7.70e-04, 9.26e-04, 28.4, 5.4, 75.1, 113 },
+	{ 2, "kf-high", 1.56, 4.42e-04, 5.60e-04, 43.6, 3.8, 75.6, 118 },
+	{ 2, "tagk", 0.84, 3.12e-04, 9.89e-05, 87.4, 4.0, 43.7, 60.9 },
+	{ 3, "rls-low", 2.25, 5.75e-03, 6.24e-03, 0.6, 23.0, 63.5, 94.4 },
+	{ 3, "rls-high", 2.47, 5.00e-03, 5.46e-03, 0.4, 49.4, 63.2, 90.8 },
+	{ 3, "kf-low", 2.05, 4.47e-04, 4.84e-04, 17.4, 15.0, 73.9, 96.5 },
+	{ 3, "kf-high", 2.05, 3.72e-04, 4.06e-04, 22.0, 17.0, 73.5, 97.8 },
+	{ 3, "tagk", 1.03, 2.86e-04, 8.46e-05, 58.4, 31.4, 42.5, 58.2 },
+};
+
+static uint64_t
+ns_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Trial seed from the run seed, the noise level and the trial number only:
+ * every method flies the same trials, whatever the sharding. */
+static uint64_t
+trial_seed(uint64_t run, int noise, int trial)
+{
+	uint64_t x = run ^ ((uint64_t)noise << 40) ^ (uint64_t)trial;
+	return tagk_splitmix64(&x);
+}
+
+static void
+noise_sigmas(int level, tagk_real *sv, tagk_real *sa)
+{
+	*sv = (tagk_real)(0.025 * level / 3.0);
+	*sa = (tagk_real)(0.0025 * level / 3.0);
+}
+
+/* Fly one trial with a fresh estimator of method mt. */
+static tagk_status
+fly(const tagk_method *mt, const tagk_trial_config *tc, tagk_trial_result *r,
+    tagk_trial_log log, void *ctx)
+{
+	static tagk_real ws[8192];
+	tagk_config cfg;
+	tagk_real th0[TAGK_NPARAM];
+	tagk_trial_vehicle(th0);
+	tagk_config_defaults(&cfg, mt, TAGK_NPARAM, 30);
+	cfg.theta0 = th0;
+	tagk_estimator est;
+	tagk_status st = tagk_init(&est, &cfg, ws, sizeof(ws) / sizeof(ws[0]));
+	if (st != TAGK_OK)
+		return st;
+	return tagk_trial_run(tc, &est, r, log, ctx);
+}
+
+static int
+parse_noise(const char *s, int *levels)
+{
+	int n = 0;
+	char buf[128];
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+		int k = -1;
+		for (int i = 0; i < 4; i++)
+			if (strcmp(t, noise_names[i]) == 0)
+				k = i;
+		if (k < 0)
+			cli_die(EXIT_USAGE, "--noise: '%s' is not none, low, medium or high", t);
+		levels[n++] = k;
+	}
+	return n;
+}
+
+static int
+parse_methods(const char *s, const tagk_method **out)
+{
+	int n = 0;
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *t = strtok(buf, ","); t && n < 16; t = strtok(NULL, ",")) {
+		out[n] = tagk_method_find(t);
+		if (!out[n])
+			cli_die(EXIT_USAGE, "--methods: unknown method '%s'", t);
+		n++;
+	}
+	return n;
+}
+
+/* --- simulate ---------------------------------------------------------- */
+
+typedef struct {
+	sink *out;
+} log_ctx;
+
+static void
+log_row(void *vc, tagk_real t, const tagk_real acc[3], const tagk_real gyro[3], const tagk_real al[3],
+    const tagk_real f[3], const tagk_real tau[3], const tagk_real truth[TAGK_NPARAM],
+    const tagk_real pos[3], const tagk_real ref[3])
+{
+	log_ctx *c = vc;
+	double row[1 + 15 + TAGK_NPARAM + 6];
+	int i = 0;
+	row[i++] = (double)t;
+	const tagk_real *parts[5] = { acc, gyro, al, f, tau };
+	for (int p = 0; p < 5; p++)
+		for (int j = 0; j < 3; j++)
+			row[i++] = (double)parts[p][j];
+	for (int j = 0; j < TAGK_NPARAM; j++)
+		row[i++] = (double)truth[j];
+	for (int j = 0; j < 3; j++)
+		row[i++] = (double)pos[j];
+	for (int j = 0; j < 3; j++)
+		row[i++] = (double)ref[j];
+	cmdio_row(c->out, row);
+}
+
+int
+bench_simulate(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "seed", required_argument, NULL, 's' },
+		{ "traj", required_argument, NULL, 't' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "method", required_argument, NULL, 'a' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "no-gate", no_argument, NULL, 'g' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t seed = 1;
+	int traj = -1, gate = -1, c, levels[4];
+	const char *outname = NULL, *method = "tagk";
+	double duration = 20;
+	int noise = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:a:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': seed = cli_u64("--seed", optarg); break;
+		case 't':
+			for (int i = 0; i < TAGK_TRAJ_COUNT; i++)
+				if (strcmp(optarg, tagk_traj_names[i]) == 0)
+					traj = i;
+			if (traj < 0)
+				cli_die(EXIT_USAGE, "--traj: '%s' is not figure-8, circle, spiral, helix, ellipse "
+				    "or random", optarg);
+			break;
+		case 'n':
+			if (parse_noise(optarg, levels) != 1)
+				cli_die(EXIT_USAGE, "--noise: one level");
+			noise = levels[0];
+			break;
+		case 'a': method = optarg; break;
+		case 'd': duration = cli_double("--duration", optarg, 1, 3600); break;
+		case 'g': gate = 0; break;
+		case 'o': outname = optarg; break;
+		case 'h': printf("usage: tagk-bench simulate [--seed S] [--traj NAME] [--noise LEVEL] "
+		    "[--method M] [--duration S] [--no-gate] [-o FILE]\n"); return 0;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		cli_die(EXIT_USAGE, "simulate: unexpected argument '%s'", argv[optind]);
+	const tagk_method *mt = tagk_method_find(method);
+	if (!mt)
+		cli_die(EXIT_USAGE, "--method: unknown method '%s'", method);
+	tagk_trial_config tc;
+	tagk_trial_defaults(&tc, seed);
+	tc.traj = traj;
+	tc.duration = (tagk_real)duration;
+	tc.gate = gate >= 0 ? gate : strcmp(method, "tagk") != 0;
+	noise_sigmas(noise, &tc.sigma_v, &tc.sigma_a);
+	const char *names[] = { "t", "ax", "ay", "az", "gx", "gy", "gz", "alx", "aly", "alz", "fx", "fy", "fz",
+		"tx", "ty", "tz", "true_m", "true_mcx", "true_mcy", "true_mcz", "true_Ixx", "true_Ixy",
+		"true_Iyy", "true_Ixz", "true_Iyz", "true_Izz", "px", "py", "pz", "ref_x", "ref_y", "ref_z" };
+	log_ctx lc = { cmdio_open_output(outname, TBL_AUTO) };
+	cmdio_header(lc.out, (int)(sizeof(names) / sizeof(names[0])), names);
+	tagk_trial_result r;
+	tagk_status st = fly(mt, &tc, &r, log_row, &lc);
+	if (st != TAGK_OK)
+		cli_die(EXIT_DATA, "simulate: %s", tagk_strerror(st));
+	cmdio_commit(lc.out);
+	cli_warn("%s, %s: payload %.4g kg on at %.2f s, off at %.2f s; position error %.2f cm%s",
+	    tagk_traj_names[r.traj], method, (double)r.payload_mass, (double)r.t_on, (double)r.t_off,
+	    100 * (double)r.pos_err_mean, r.aborted ? "; aborted" : "");
+	return 0;
+}
+
+/* --- table2 and merge --------------------------------------------------- */
+
+/* one trial line: trial,noise,method,seed,traj,pos,res,res1,par,par1,success,aborted,times */
+static void
+print_trial(FILE *o, int noise, const char *method, int trial, uint64_t seed, const tagk_trial_result *r)
+{
+	fprintf(o, "trial,%s,%s,%d,%llu,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,", noise_names[noise], method, trial,
+	    (unsigned long long)seed, tagk_traj_names[r->traj], (double)r->pos_err_mean, (double)r->res_mean,
+	    (double)r->res_t1, (double)r->par_mean, (double)r->par_t1, r->success, r->aborted);
+	for (int i = 0; i < r->updates && i < 64; i++)
+		fprintf(o, "%s%llu", i ? ";" : "", (unsigned long long)r->times[i]);
+	fprintf(o, "\n");
+}
+
+typedef struct {
+	int noise;
+	char method[32];
+	long n, success, aborted;
+	double pos, res, res1, par, par1;
+	uint64_t *times;
+	long nt, ct;
+} agg;
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static agg *
+find_agg(agg *a, int *na, int noise, const char *method)
+{
+	for (int i = 0; i < *na; i++)
+		if (a[i].noise == noise && strcmp(a[i].method, method) == 0)
+			return &a[i];
+	agg *g = &a[(*na)++];
+	memset(g, 0, sizeof(*g));
+	g->noise = noise;
+	snprintf(g->method, sizeof(g->method), "%s", method);
+	return g;
+}
+
+static void
+add_times(agg *g, const char *list)
+{
+	for (const char *p = list; *p;) {
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+		if (end == p)
+			break;
+		if (g->nt == g->ct) {
+			g->ct = g->ct ? 2 * g->ct : 1024;
+			g->times = realloc(g->times, (size_t)g->ct * sizeof(uint64_t));
+			if (!g->times)
+				cli_die(EXIT_DATA, "out of memory");
+		}
+		g->times[g->nt++] = v;
+		p = *end == ';' ? end + 1 : end;
+	}
+}
+
+static void
+print_table(agg *a, int na, const char *fmt)
+{
+	int md = strcmp(fmt, "md") == 0, csv = strcmp(fmt, "csv") == 0;
+	if (csv)
+		printf("noise,method,trials,pos_err_cm,est_err,est_err_t1,par_err,par_err_t1,success_pct,aborted_pct,"
+		    "median_us,p95_us,paper_pos_err_cm,paper_est_err,paper_est_err_t1,paper_success_pct,"
+		    "paper_aborted_pct,paper_median_us,paper_p95_us\n");
+	else if (md)
+		printf("| noise | method | trials | pos. err. (cm) | est. err. | (t+1) est. err. | param. err. | (t+1) param. err. | success | aborted | median (us) | p95 (us) |\n"
+		    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+	else
+		printf("%-6s %-8s %6s %8s %9s %9s %9s %9s %7s %7s %8s %8s\n", "noise", "method", "trials",
+		    "pos_cm", "est_err", "est_t+1", "par_err", "par_t+1", "success", "aborted", "med_us", "p95_us");
+	for (int i = 0; i < na; i++) {
+		agg *g = &a[i];
+		qsort(g->times, (size_t)g->nt, sizeof(uint64_t), cmp_u64);
+		double med = g->nt ? (double)g->times[g->nt / 2] / 1e3 : 0;
+		double p95 = g->nt ? (double)g->times[(long)(0.95 * (double)(g->nt - 1))] / 1e3 : 0;
+		double n = (double)g->n;
+		const char *nn = noise_names[g->noise];
+		int pi = -1;
+		for (size_t k = 0; k < sizeof(paper) / sizeof(paper[0]); k++)
+			if (paper[k].noise == g->noise && strcmp(paper[k].method, g->method) == 0)
+				pi = (int)k;
+		if (csv) {
+			printf("%s,%s,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.1f,%.1f,%.2f,%.2f", nn, g->method, g->n,
+			    100 * g->pos / n, g->res / n, g->res1 / n, g->par / n, g->par1 / n,
+			    100.0 * (double)g->success / n, 100.0 * (double)g->aborted / n, med, p95);
+			if (pi >= 0)
+				printf(",%.3g,%.3g,%.3g,%.1f,%.1f,%.1f,%.1f\n", paper[pi].pos, paper[pi].est,
+				    paper[pi].est1, paper[pi].success, paper[pi].aborted, paper[pi].med, paper[pi].p95);
+			else
+				printf(",,,,,,,\n");
+			continue;
+		}
+		if (md)
+			printf("| %s | %s | %ld | %.2f | %.3g | %.3g | %.3g | %.3g | %.1f%% | %.1f%% | %.2f | %.2f |\n",
+			    nn, g->method, g->n, 100 * g->pos / n, g->res / n, g->res1 / n, g->par / n, g->par1 / n,
+			    100.0 * (double)g->success / n, 100.0 * (double)g->aborted / n, med, p95);
+		else
+			printf("%-6s %-8s %6ld %8.2f %9.3g %9.3g %9.3g %9.3g %6.1f%% %6.1f%% %8.2f %8.2f\n", nn,
+			    g->method, g->n, 100 * g->pos / n, g->res / n, g->res1 / n, g->par / n, g->par1 / n,
+			    100.0 * (double)g->success / n, 100.0 * (double)g->aborted / n, med, p95);
+		if (pi >= 0) {
+			if (md)
+				printf("| | *paper* | 500 | *%.2f* | *%.3g* | *%.3g* | | | *%.1f%%* | *%.1f%%* | *%.1f* | *%.1f* |\n",
+				    paper[pi].pos, paper[pi].est, paper[pi].est1, paper[pi].success, paper[pi].aborted,
+				    paper[pi].med, paper[pi].p95);
+			else
+				printf("%-6s %-8s %6s %8.2f %9.3g %9.3g %9s %9s %6.1f%% %6.1f%% %8.1f %8.1f\n", "",
+				    "  paper", "500", paper[pi].pos, paper[pi].est, paper[pi].est1, "", "",
+				    paper[pi].success, paper[pi].aborted, paper[pi].med, paper[pi].p95);
+		}
+	}
+}
+
+static void
+add_result(agg *g, const tagk_trial_result *r)
+{
+	g->n++;
+	g->pos += (double)r->pos_err_mean;
+	g->res += (double)r->res_mean;
+	g->res1 += (double)r->res_t1;
+	g->par += (double)r->par_mean;
+	g->par1 += (double)r->par_t1;
+	g->success += r->success;
+	g->aborted += r->aborted;
+}
+
+int
+bench_table2(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "trials", required_argument, NULL, 'N' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "methods", required_argument, NULL, 'M' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "shard", required_argument, NULL, 'S' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "gate", required_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int gate_mode = 1; /* 0 none, 1 baselines (the paper), 2 all */
+	int trials = 500, levels[4] = { 0, 1, 2, 3 }, nl = 4, shard = 0, nshards = 1, c;
+	uint64_t seed = 1;
+	const char *methods = default_methods, *fmt = "text";
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'N': trials = (int)cli_long("--trials", optarg, 1, 1000000); break;
+		case 'n': nl = parse_noise(optarg, levels); break;
+		case 'M': methods = optarg; break;
+		case 's': seed = cli_u64("--seed", optarg); break;
+		case 'S':
+			if (sscanf(optarg, "%d/%d", &shard, &nshards) != 2 || nshards < 1 || shard < 0 || shard >= nshards)
+				cli_die(EXIT_USAGE, "--shard: '%s' is not I/N with 0 <= I < N", optarg);
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "md") && strcmp(optarg, "csv") && strcmp(optarg, "trials"))
+				cli_die(EXIT_USAGE, "--format: '%s' is not text, md, csv or trials", optarg);
+			fmt = optarg;
+			break;
+		case 'g':
+			if (strcmp(optarg, "none") == 0) gate_mode = 0;
+			else if (strcmp(optarg, "baselines") == 0) gate_mode = 1;
+			else if (strcmp(optarg, "all") == 0) gate_mode = 2;
+			else cli_die(EXIT_USAGE, "--gate: '%s' is not none, baselines or all", optarg);
+			break;
+		case 'h': printf("usage: tagk-bench table2 [--trials N] [--noise LEVELS] [--methods LIST] "
+		    "[--seed S] [--shard I/N] [--gate none|baselines|all] [--format text|md|csv|trials]\n"); return 0;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		cli_die(EXIT_USAGE, "table2: unexpected argument '%s'", argv[optind]);
+	const tagk_method *ms[16];
+	int nm = parse_methods(methods, ms);
+	int raw = strcmp(fmt, "trials") == 0 || nshards > 1;
+	double t0 = (double)ns_now() / 1e9;
+	static agg aggs[64];
+	int na = 0;
+	long done = 0, total = 0;
+	for (int l = 0; l < nl; l++)
+		for (int t = shard; t < trials; t += nshards)
+			total += nm;
+	int tty = isatty(2);
+	if (raw)
+		printf("kind,noise,method,trial,seed,traj,pos_err,res_mean,res_t1,par_mean,par_t1,success,aborted,times_ns\n");
+	for (int l = 0; l < nl; l++) {
+		for (int t = shard; t < trials; t += nshards) {
+			uint64_t s = trial_seed(seed, levels[l], t);
+			for (int i = 0; i < nm; i++) {
+				tagk_trial_config tc;
+				tagk_trial_defaults(&tc, s);
+				noise_sigmas(levels[l], &tc.sigma_v, &tc.sigma_a);
+				/* the paper gates the baselines, not TAG-K */
+				tc.gate = gate_mode == 2 || (gate_mode == 1 && strcmp(ms[i]->name, "tagk") != 0);
+				tc.ticks = ns_now;
+				tagk_trial_result r;
+				tagk_status st = fly(ms[i], &tc, &r, NULL, NULL);
+				if (st != TAGK_OK)
+					cli_die(EXIT_DATA, "trial %d (%s, %s): %s", t, noise_names[levels[l]], ms[i]->name,
+					    tagk_strerror(st));
+				if (raw) {
+					print_trial(stdout, levels[l], ms[i]->name, t, s, &r);
+				} else {
+					agg *g = find_agg(aggs, &na, levels[l], ms[i]->name);
+					add_result(g, &r);
+					char buf[64 * 24] = "";
+					size_t u = 0;
+					for (int k = 0; k < r.updates && k < 64; k++)
+						u += (size_t)snprintf(buf + u, sizeof(buf) - u, "%s%llu", k ? ";" : "",
+						    (unsigned long long)r.times[k]);
+					add_times(g, buf);
+				}
+				done++;
+				if (tty && done % 50 == 0)
+					fprintf(stderr, "\rtable2: %ld/%ld trials", done, total);
+			}
+		}
+	}
+	if (tty)
+		fprintf(stderr, "\r%40s\r", "");
+	if (!raw) {
+		int csv = strcmp(fmt, "csv") == 0;
+		if (!csv)
+			printf("# tagk-bench table2: %d trials per noise level and method, seed %llu, eq. (15)\n"
+			    "# gate on %s. est. err.: the relative residual ||A theta^ - b|| / ||b|| of\n"
+			    "# the window, as the authors' scripts compute it; param. err.: ||theta^ - theta|| /\n"
+			    "# ||theta||; (t+1): at the first update after a payload event\n\n",
+			    trials, (unsigned long long)seed,
+			    gate_mode == 0 ? "no method" : gate_mode == 1 ? "the baselines, not TAG-K" : "every method");
+		print_table(aggs, na, fmt);
+		double wall = (double)ns_now() / 1e9 - t0;
+		if (csv)
+			fprintf(stderr, "table2: wall time %.1f s\n", wall);
+		else
+			printf("\n# wall time %.1f s\n", wall);
+	}
+	cli_close(stdout, "stdout");
+	return 0;
+}
+
+int
+bench_merge(int argc, char **argv)
+{
+	const char *fmt = "text";
+	int first = 1;
+	if (argc > 2 && strcmp(argv[1], "--format") == 0) {
+		fmt = argv[2];
+		first = 3;
+	}
+	if (first >= argc)
+		cli_die(EXIT_USAGE, "merge: name the shard files (tagk-bench table2 --shard I/N output)");
+	static agg aggs[64];
+	int na = 0;
+	char line[8192];
+	long n = 0;
+	for (int i = first; i < argc; i++) {
+		FILE *f = fopen(argv[i], "r");
+		if (!f)
+			cli_die(EXIT_DATA, "%s: %s", argv[i], strerror(errno));
+		while (fgets(line, sizeof(line), f)) {
+			if (strncmp(line, "trial,", 6) != 0)
+				continue;
+			char noise[16], method[32], traj[16], times[4096] = "";
+			int trial, success, aborted, nv = -1;
+			unsigned long long seed;
+			tagk_trial_result r;
+			double pos, res, res1, par, par1;
+			int k = sscanf(line, "trial,%15[^,],%31[^,],%d,%llu,%15[^,],%lf,%lf,%lf,%lf,%lf,%d,%d,%4095s",
+			    noise, method, &trial, &seed, traj, &pos, &res, &res1, &par, &par1, &success, &aborted, times);
+			if (k < 12)
+				cli_die(EXIT_DATA, "%s: not a table2 trial line: %.60s", argv[i], line);
+			for (int j = 0; j < 4; j++)
+				if (strcmp(noise, noise_names[j]) == 0)
+					nv = j;
+			if (nv < 0)
+				cli_die(EXIT_DATA, "%s: unknown noise level '%s'", argv[i], noise);
+			memset(&r, 0, sizeof(r));
+			r.pos_err_mean = (tagk_real)pos;
+			r.res_mean = (tagk_real)res;
+			r.res_t1 = (tagk_real)res1;
+			r.par_mean = (tagk_real)par;
+			r.par_t1 = (tagk_real)par1;
+			r.success = success;
+			r.aborted = aborted;
+			agg *g = find_agg(aggs, &na, nv, method);
+			add_result(g, &r);
+			add_times(g, times);
+			n++;
+		}
+		fclose(f);
+	}
+	if (n == 0)
+		cli_die(EXIT_DATA, "merge: no trial lines in the files given");
+	print_table(aggs, na, fmt);
+	cli_close(stdout, "stdout");
+	return 0;
+}
+
+/* --- ablation: Fig. 3b ---------------------------------------------------- */
+
+int
+bench_ablation(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "trials", required_argument, NULL, 'N' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int trials = 100, levels[4] = { 0 }, c;
+	uint64_t seed = 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'N': trials = (int)cli_long("--trials", optarg, 1, 1000000); break;
+		case 'n':
+			if (parse_noise(optarg, levels) != 1)
+				cli_die(EXIT_USAGE, "--noise: one level");
+			break;
+		case 's': seed = cli_u64("--seed", optarg); break;
+		case 'h': printf("usage: tagk-bench ablation [--trials N] [--noise LEVEL] [--seed S]\n"); return 0;
+		default: return EXIT_USAGE;
+		}
+	}
+	const char *names[4] = { "rk", "tark", "grk", "tagk" };
+	printf("# tagk-bench ablation: relative parameter error around payload events, %d trials, noise %s,\n"
+	    "# no gate; before: the last update before an event; t+1: the first after it; settled: the\n"
+	    "# fifth after it (2 s later); means over both events of every trial that did not abort\n\n",
+	    trials, noise_names[levels[0]]);
+	printf("%-6s %10s %10s %10s %8s\n", "method", "before", "t+1", "settled", "aborted");
+	for (int m = 0; m < 4; m++) {
+		double sb = 0, s1 = 0, s5 = 0;
+		long nb = 0, n1 = 0, n5 = 0, ab = 0;
+		for (int t = 0; t < trials; t++) {
+			tagk_trial_config tc;
+			tagk_trial_defaults(&tc, trial_seed(seed, levels[0], t));
+			noise_sigmas(levels[0], &tc.sigma_v, &tc.sigma_a);
+			tc.gate = 0;
+			tagk_trial_result r;
+			if (fly(tagk_method_find(names[m]), &tc, &r, NULL, NULL) != TAGK_OK || r.aborted) {
+				ab++;
+				continue;
+			}
+			tagk_real ev[2] = { r.t_on, r.t_off };
+			int nu = r.updates < 64 ? r.updates : 64;
+			for (int e = 0; e < 2; e++) {
+				int first = -1;
+				for (int u = 0; u < nu && first < 0; u++)
+					if (r.upd_t[u] >= ev[e])
+						first = u;
+				if (first > 0 && r.upd_par[first - 1] >= 0)
+					sb += (double)r.upd_par[first - 1], nb++;
+				if (first >= 0 && r.upd_par[first] >= 0)
+					s1 += (double)r.upd_par[first], n1++;
+				if (first >= 0 && first + 4 < nu && r.upd_par[first + 4] >= 0)
+					s5 += (double)r.upd_par[first + 4], n5++;
+			}
+		}
+		printf("%-6s %10.3g %10.3g %10.3g %8ld\n", names[m], nb ? sb / (double)nb : 0.0,
+		    n1 ? s1 / (double)n1 : 0.0, n5 ? s5 / (double)n5 : 0.0, ab);
+	}
+	cli_close(stdout, "stdout");
+	return 0;
+}

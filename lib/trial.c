@@ -1,0 +1,295 @@
+/* trial.c: one closed-loop flight; see trial.h. */
+#include <string.h>
+#include "trial.h"
+#include "consistency.h"
+#include "linalg.h"
+#include "regressor.h"
+#include "rng.h"
+
+const char *const tagk_traj_names[TAGK_TRAJ_COUNT] = {
+	"figure-8", "circle", "spiral", "helix", "ellipse", "random",
+};
+
+static const tagk_real PI = (tagk_real)3.14159265358979323846;
+
+void
+tagk_trial_defaults(tagk_trial_config *c, uint64_t seed)
+{
+	memset(c, 0, sizeof(*c));
+	c->seed = seed;
+	c->traj = -1;
+	c->duration = 20;
+	c->every = 20;
+	c->window = 5;
+	c->gate = 1;
+	c->l_arm = (tagk_real)0.0325;
+	c->alpha = (tagk_real)1e-4;
+}
+
+void
+tagk_trial_vehicle(tagk_real th[TAGK_NPARAM])
+{
+	const tagk_real zero[3] = { 0, 0, 0 };
+	const tagk_real Ic[9] = { (tagk_real)1.66e-5, (tagk_real)0.83e-6, (tagk_real)0.72e-6,
+		(tagk_real)0.83e-6, (tagk_real)1.66e-5, (tagk_real)1.8e-6,
+		(tagk_real)0.72e-6, (tagk_real)1.8e-6, (tagk_real)2.93e-5 };
+	tagk_theta_from_body((tagk_real)0.035, zero, Ic, th);
+}
+
+static tagk_real
+sinr(tagk_real x)
+{
+	return tagk_cos(x - PI / 2);
+}
+
+typedef struct {
+	int kind;
+	tagk_real c[3], r, r2, w, ph, climb, grow;
+	tagk_real ka[3][3], kf[3][3], kp[3][3]; /* random: amplitudes, freqs, phases */
+} traj;
+
+/* Reference position and velocity at time t; peak speeds about 0.5 m/s. */
+static void
+traj_eval(const traj *T, tagk_real t, tagk_real p[3], tagk_real v[3])
+{
+	tagk_real a = T->w * t + T->ph, ca = tagk_cos(a), sa = sinr(a);
+	for (int i = 0; i < 3; i++)
+		p[i] = T->c[i], v[i] = 0;
+	switch (T->kind) {
+	case TAGK_TRAJ_FIG8: {
+		tagk_real s2 = sinr(2 * a), c2 = tagk_cos(2 * a);
+		p[0] += T->r * sa;
+		p[1] += T->r / 2 * s2;
+		v[0] = T->r * T->w * ca;
+		v[1] = T->r * T->w * c2;
+		break;
+	}
+	case TAGK_TRAJ_CIRCLE:
+	case TAGK_TRAJ_HELIX:
+	case TAGK_TRAJ_ELLIPSE:
+	case TAGK_TRAJ_SPIRAL: {
+		tagk_real rx = T->r, ry = T->kind == TAGK_TRAJ_ELLIPSE ? T->r2 : T->r;
+		tagk_real g = T->kind == TAGK_TRAJ_SPIRAL ? T->grow : 0;
+		p[0] += (rx + g * t) * ca;
+		p[1] += (ry + g * t) * sa;
+		v[0] = g * ca - (rx + g * t) * T->w * sa;
+		v[1] = g * sa + (ry + g * t) * T->w * ca;
+		if (T->kind == TAGK_TRAJ_HELIX) {
+			p[2] += T->climb * t;
+			v[2] = T->climb;
+		}
+		break;
+	}
+	default:
+		for (int i = 0; i < 3; i++)
+			for (int h = 0; h < 3; h++) {
+				tagk_real b = T->kf[i][h] * t + T->kp[i][h];
+				p[i] += T->ka[i][h] * sinr(b);
+				v[i] += T->ka[i][h] * T->kf[i][h] * tagk_cos(b);
+			}
+	}
+}
+
+static void
+traj_random(traj *T, tagk_rng *g, int kind)
+{
+	memset(T, 0, sizeof(*T));
+	T->kind = kind;
+	T->c[2] = 1;
+	T->r = (tagk_real)0.3 + (tagk_real)0.3 * tagk_rng_uniform(g);
+	T->r2 = T->r * ((tagk_real)0.5 + (tagk_real)0.3 * tagk_rng_uniform(g));
+	T->w = (tagk_real)0.45 / T->r;                       /* peak speed about 0.45-0.5 m/s */
+	if (kind == TAGK_TRAJ_FIG8)
+		T->w = (tagk_real)0.45 / (T->r * (tagk_real)1.4142);
+	T->ph = 2 * PI * tagk_rng_uniform(g);
+	T->climb = (tagk_real)0.02 + (tagk_real)0.03 * tagk_rng_uniform(g);
+	T->grow = (tagk_real)0.005 + (tagk_real)0.005 * tagk_rng_uniform(g);
+	for (int i = 0; i < 3; i++)
+		for (int h = 0; h < 3; h++) {
+			T->ka[i][h] = (tagk_real)(i == 2 ? 0.03 : 0.1) * tagk_rng_uniform(g);
+			T->kf[i][h] = (tagk_real)0.3 + (tagk_real)1.2 * tagk_rng_uniform(g);
+			T->kp[i][h] = 2 * PI * tagk_rng_uniform(g);
+		}
+}
+
+static tagk_real
+norm3(const tagk_real v[3])
+{
+	return tagk_sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+tagk_status
+tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est, tagk_trial_result *out,
+    tagk_trial_log log, void *ctx)
+{
+	enum { ROWS = 6, MAXW = 16 };
+	if (c->window < 1 || c->window > MAXW || c->every < 1)
+		return TAGK_EINVAL;
+	tagk_rng g;
+	tagk_rng_seed(&g, c->seed);
+	memset(out, 0, sizeof(*out));
+	int kind = c->traj >= 0 ? c->traj : (int)(tagk_rng_next(&g) % 5);
+	traj T;
+	traj_random(&T, &g, kind);
+	out->traj = kind;
+
+	tagk_real base[TAGK_NPARAM], loaded[TAGK_NPARAM], truth[TAGK_NPARAM], model[TAGK_NPARAM];
+	tagk_trial_vehicle(base);
+	tagk_real pm = base[TAGK_P_M] * ((tagk_real)0.3 + (tagk_real)0.2 * tagk_rng_uniform(&g));
+	tagk_real pr = (tagk_real)0.0325 * ((tagk_real)0.2 + (tagk_real)0.1 * tagk_rng_uniform(&g));
+	tagk_real pa = 2 * PI * tagk_rng_uniform(&g);
+	tagk_real ppos[3] = { pr * tagk_cos(pa), pr * sinr(pa), 0 }, zero9[9] = { 0 }, pth[TAGK_NPARAM];
+	tagk_theta_from_body(pm, ppos, zero9, pth);
+	for (int j = 0; j < TAGK_NPARAM; j++)
+		loaded[j] = base[j] + pth[j];
+	out->payload_mass = pm;
+	out->t_on = 4 + 2 * tagk_rng_uniform(&g);
+	out->t_off = 12 + 2 * tagk_rng_uniform(&g);
+
+	tagk_quad_config qc;
+	tagk_quad_defaults(&qc);
+	/* Bryson's rule: 1 / (largest acceptable value)^2 for 5 cm, 0.5 m/s,
+	 * 0.3 rad, 2 rad/s, and 0.05 N per rotor */
+	const tagk_real Q[12] = { 400, 400, 400, 4, 4, 4, (tagk_real)11.1, (tagk_real)11.1, (tagk_real)11.1,
+		(tagk_real)0.25, (tagk_real)0.25, (tagk_real)0.25 };
+	const tagk_real R[4] = { 400, 400, 400, 400 };
+	static tagk_lqr lqr; /* P warm-starts each redesign within the trial */
+	memset(&lqr, 0, sizeof(lqr));
+	memcpy(model, base, sizeof(model));
+	tagk_status st = tagk_lqr_design(&lqr, &qc, model, Q, R);
+	if (st != TAGK_OK)
+		return st;
+
+	tagk_quad_state x;
+	tagk_real p0[3], v0[3];
+	traj_eval(&T, 0, p0, v0);
+	for (int i = 0; i < 3; i++) {
+		x.p[i] = p0[i] + (tagk_real)0.02 * (2 * tagk_rng_uniform(&g) - 1);
+		x.v[i] = v0[i];
+		x.w[i] = 0;
+	}
+	x.q[0] = 1;
+	x.q[1] = x.q[2] = x.q[3] = 0;
+
+	tagk_real A[MAXW * ROWS * TAGK_NPARAM], b[MAXW * ROWS], Ah[MAXW * ROWS * TAGK_NPARAM], bh[MAXW * ROWS];
+	int steps = (int)(c->duration / qc.dt + (tagk_real)0.5), filled = 0, head = 0;
+	int on_step = (int)(out->t_on / qc.dt), off_step = (int)(out->t_off / qc.dt);
+	int pending_t1 = 0, n_t1 = 0, check_ok = 1, checks = 0;
+	tagk_real err_sum = 0, res_sum = 0, par_sum = 0;
+	int err_n = 0;
+	for (int k = 0; k < steps; k++) {
+		tagk_real t = (tagk_real)k * qc.dt;
+		int attached = k >= on_step && k < off_step;
+		memcpy(truth, attached ? loaded : base, sizeof(truth));
+		if (k == on_step || k == off_step)
+			pending_t1 = 1;
+		tagk_real pref[3], vref[3], u[4];
+		traj_eval(&T, t, pref, vref);
+		tagk_quad_state seen = x;
+		for (int i = 0; i < 3; i++)
+			seen.v[i] += c->sigma_v * tagk_rng_gaussian(&g);
+		tagk_lqr_control(&lqr, &qc, &seen, pref, vref, u);
+		for (int i = 0; i < 4; i++)
+			u[i] = u[i] < 0 ? 0 : u[i] > qc.umax ? qc.umax : u[i];
+		tagk_real f[3], tau[3], acc[3], al[3], am[3];
+		tagk_quad_wrench(&qc, u, f, tau);
+		st = tagk_quad_accel(truth, f, tau, x.w, acc, al);
+		if (st != TAGK_OK)
+			return st;
+		for (int i = 0; i < 3; i++)
+			am[i] = acc[i] + c->sigma_a * tagk_rng_gaussian(&g);
+		if (log)
+			log(ctx, t, am, x.w, al, f, tau, truth, x.p, pref);
+		/* this step's six rows into the window ring */
+		tagk_real Y[ROWS * TAGK_NPARAM], wv[3] = { x.w[0], x.w[1], x.w[2] };
+		tagk_regressor_rigid(am, wv, al, Y);
+		memcpy(A + head * ROWS * TAGK_NPARAM, Y, sizeof(Y));
+		for (int r = 0; r < 3; r++) {
+			b[head * ROWS + r] = f[r];
+			b[head * ROWS + 3 + r] = tau[r];
+		}
+		head = (head + 1) % c->window;
+		if (filled < c->window)
+			filled++;
+
+		st = tagk_quad_step(&qc, truth, &x, u);
+		if (st != TAGK_OK) {
+			out->aborted = 1;
+			break;
+		}
+		tagk_real pn[3], vn[3], d[3];
+		traj_eval(&T, t + qc.dt, pn, vn);
+		for (int i = 0; i < 3; i++)
+			d[i] = x.p[i] - pn[i];
+		tagk_real e = norm3(d);
+		err_sum += e;
+		err_n++;
+		if (e > (tagk_real)0.3) {
+			out->aborted = 1;
+			break;
+		}
+		if (k == on_step + 10 || k == off_step + 10) {
+			checks++;
+			check_ok &= e < (tagk_real)0.05;
+		}
+		if ((k + 1) % c->every == 0 && filled == c->window) {
+			/* oldest sample first */
+			int m = 0;
+			for (int s = 0; s < c->window; s++) {
+				int slot = (head + s) % c->window;
+				memcpy(Ah + m * TAGK_NPARAM, A + slot * ROWS * TAGK_NPARAM,
+				    ROWS * TAGK_NPARAM * sizeof(tagk_real));
+				memcpy(bh + m, b + slot * ROWS, ROWS * sizeof(tagk_real));
+				m += ROWS;
+			}
+			tagk_real th[TAGK_NPARAM], rr[MAXW * ROWS];
+			uint64_t t0 = c->ticks ? c->ticks() : 0;
+			st = tagk_update(est, Ah, bh, m, th);
+			int u_i = out->updates++;
+			if (c->ticks && u_i < 64)
+				out->times[u_i] = c->ticks() - t0;
+			if (u_i < 64) {
+				out->upd_t[u_i] = t + qc.dt;
+				out->upd_par[u_i] = -1;
+			}
+			if (st != TAGK_OK)
+				continue;
+			tagk_residual(m, TAGK_NPARAM, Ah, th, bh, rr);
+			tagk_real res = tagk_sqrt(tagk_dot(m, rr, rr) / tagk_dot(m, bh, bh));
+			tagk_real dn = 0, tn = 0;
+			for (int j = 0; j < TAGK_NPARAM; j++) {
+				dn += (th[j] - truth[j]) * (th[j] - truth[j]);
+				tn += truth[j] * truth[j];
+			}
+			tagk_real par = tagk_sqrt(dn / tn);
+			if (u_i < 64)
+				out->upd_par[u_i] = par;
+			res_sum += res;
+			par_sum += par;
+			if (pending_t1) {
+				out->res_t1 += res;
+				out->par_t1 += par;
+				n_t1++;
+				pending_t1 = 0;
+			}
+			if (!c->gate || tagk_gate(th, c->l_arm, c->alpha) == 0) {
+				tagk_lqr trial_lqr = lqr;
+				if (tagk_lqr_design(&trial_lqr, &qc, th, Q, R) == TAGK_OK) {
+					lqr = trial_lqr;
+					memcpy(model, th, sizeof(model));
+					out->accepted++;
+				}
+			}
+		}
+	}
+	int ok_updates = out->updates;
+	out->pos_err_mean = err_n ? err_sum / (tagk_real)err_n : 0;
+	out->res_mean = ok_updates ? res_sum / (tagk_real)ok_updates : 0;
+	out->par_mean = ok_updates ? par_sum / (tagk_real)ok_updates : 0;
+	if (n_t1) {
+		out->res_t1 /= (tagk_real)n_t1;
+		out->par_t1 /= (tagk_real)n_t1;
+	}
+	out->success = !out->aborted && checks == 2 && check_ok;
+	return TAGK_OK;
+}

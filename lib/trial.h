@@ -1,0 +1,71 @@
+/*
+ * trial.h: one closed-loop flight of the TAG-K paper's quadrotor experiment
+ * (section V-A): a Crazyflie 2.1 tracks a reference with an LQR at 50 Hz,
+ * a payload is attached and released, and an estimator running at 2.5 Hz on
+ * the last 5 control steps (30 x 10 rows) updates the model the LQR is
+ * designed from. Deterministic: everything random comes from the seed.
+ *
+ * Protocol (the paper's): payload 30-50 % of the vehicle mass at 20-30 % of
+ * the arm length, attached in [4, 6] s and released in [12, 14] s of 20 s;
+ * references figure-8, circle, spiral, helix, ellipse (or random), peak
+ * speed 0.5 m/s, random start; Gaussian noise on the velocity the controller
+ * sees and on the specific force the estimator sees; abort when the position
+ * error exceeds 30 cm; success when it is under 5 cm 10 steps after each
+ * payload event, without abort. The estimator starts from the vehicle
+ * without payload; its estimates pass the eq. (15) gate (when gate is set)
+ * before the LQR is redesigned with them.
+ */
+#ifndef TAGK_TRIAL_H
+#define TAGK_TRIAL_H
+
+#include <stdint.h>
+#include "estimator.h"
+#include "quad.h"
+
+enum { TAGK_TRAJ_FIG8, TAGK_TRAJ_CIRCLE, TAGK_TRAJ_SPIRAL, TAGK_TRAJ_HELIX, TAGK_TRAJ_ELLIPSE,
+	TAGK_TRAJ_RANDOM, TAGK_TRAJ_COUNT };
+extern const char *const tagk_traj_names[TAGK_TRAJ_COUNT];
+
+typedef struct {
+	uint64_t seed;        /* the trial: trajectory, start, payload, events, noise */
+	int traj;             /* TAGK_TRAJ_*, or -1: one of the paper's five by seed */
+	tagk_real sigma_v;    /* velocity noise, m/s (paper max 0.025) */
+	tagk_real sigma_a;    /* specific-force noise, m/s^2 (paper max 0.0025) */
+	tagk_real duration;   /* s */
+	int every, window;    /* estimate every 20 steps from the last 5 */
+	int gate;             /* apply eq. (15) to estimates before use */
+	tagk_real l_arm, alpha; /* gate bounds */
+	uint64_t (*ticks)(void); /* optional clock for the update times */
+} tagk_trial_config;
+
+void tagk_trial_defaults(tagk_trial_config *c, uint64_t seed);
+
+typedef struct {
+	int traj;
+	tagk_real pos_err_mean;   /* m, over the flight until an abort */
+	tagk_real res_mean;       /* ||A theta^ - b|| / ||b|| over updates */
+	tagk_real res_t1;         /* ... at the first update after each event */
+	tagk_real par_mean;       /* ||theta^ - theta|| / ||theta|| over updates */
+	tagk_real par_t1;
+	int success, aborted;
+	int updates, accepted;
+	uint64_t times[64];       /* ticks per update, when ticks is set */
+	tagk_real upd_t[64];      /* time of each update (first 64) */
+	tagk_real upd_par[64];    /* its relative parameter error (-1 if refused) */
+	tagk_real t_on, t_off, payload_mass;
+} tagk_trial_result;
+
+/* Called once per control step with the measurements a log would hold. */
+typedef void (*tagk_trial_log)(void *ctx, tagk_real t, const tagk_real acc[3],
+    const tagk_real gyro[3], const tagk_real alpha[3], const tagk_real force[3],
+    const tagk_real torque[3], const tagk_real truth[TAGK_NPARAM], const tagk_real pos[3],
+    const tagk_real ref[3]);
+
+/* Fly one trial with est (initialised by the caller, with theta0 the vehicle
+ * without payload: tagk_trial_vehicle). log may be NULL. */
+tagk_status tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est,
+    tagk_trial_result *out, tagk_trial_log log, void *ctx);
+/* The vehicle's parameters without payload. */
+void tagk_trial_vehicle(tagk_real theta[TAGK_NPARAM]);
+
+#endif

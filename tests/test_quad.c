@@ -1,0 +1,141 @@
+/* test_quad.c: the quadrotor model against the Newton-Euler identity, hover,
+ * the LQR, and the determinism of closed-loop trials. */
+#include <math.h>
+#include <string.h>
+#include "testutil.h"
+#include "bodies.h"
+
+/* The accelerations the model computes satisfy the regressor identity
+ * Y(a, omega, alpha) theta = [f; tau] (an independent check: lib/regressor.c
+ * is tested against cross products in test_regressor.c). */
+static void
+test_accel_satisfies_newton_euler(void **state)
+{
+	(void)state;
+	tagk_rng g;
+	tagk_rng_seed(&g, 150);
+	for (int trial = 0; trial < 500; trial++) {
+		tagk_real th[10], f[3], tau[3], w[3], a[3], al[3], Y[60], out[6];
+		random_valid_body(&g, th);
+		fill_gauss(&g, 3, f);
+		fill_gauss(&g, 3, tau);
+		fill_gauss(&g, 3, w);
+		assert_int_equal(tagk_quad_accel(th, f, tau, w, a, al), TAGK_OK);
+		tagk_regressor_rigid(a, w, al, Y);
+		tagk_gemv(6, 10, Y, th, out);
+		const tagk_real want[6] = { f[0], f[1], f[2], tau[0], tau[1], tau[2] };
+		assert_true(rel_err(6, out, want) < TOL_TIGHT * 100);
+	}
+}
+
+/* Hover thrusts keep a body with an offset centre of mass still. */
+static void
+test_hover_is_an_equilibrium(void **state)
+{
+	(void)state;
+	tagk_quad_config c;
+	tagk_quad_defaults(&c);
+	tagk_real th[10], cpos[3] = { (tagk_real)0.005, (tagk_real)-0.003, 0 };
+	tagk_real Ic[9] = { 2e-5, 0, 0, 0, 2e-5, 0, 0, 0, 3e-5 };
+	tagk_theta_from_body((tagk_real)0.05, cpos, Ic, th);
+	tagk_real u[4];
+	tagk_quad_hover(&c, th, u);
+	tagk_real f[3], tau[3], a[3], al[3], zero[3] = { 0, 0, 0 };
+	tagk_quad_wrench(&c, u, f, tau);
+	assert_int_equal(tagk_quad_accel(th, f, tau, zero, a, al), TAGK_OK);
+	assert_true(fabs((double)a[2] - 9.80665) < TOL_TIGHT * 10);
+	assert_true(fabs((double)a[0]) + fabs((double)a[1]) + fabs((double)al[0]) + fabs((double)al[1]) +
+	    fabs((double)al[2]) < TOL_TIGHT * 10);
+	tagk_quad_state x = { { 0, 0, 1 }, { 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 0, 0 } };
+	for (int k = 0; k < 250; k++)
+		assert_int_equal(tagk_quad_step(&c, th, &x, u), TAGK_OK);
+	assert_true(fabs((double)x.p[0]) + fabs((double)x.p[1]) + fabs((double)x.p[2] - 1) < TOL_LOOSE);
+}
+
+/* Free fall: no thrust, the body accelerates at g. */
+static void
+test_free_fall(void **state)
+{
+	(void)state;
+	tagk_quad_config c;
+	tagk_quad_defaults(&c);
+	tagk_real th[10];
+	tagk_trial_vehicle(th);
+	tagk_quad_state x = { { 0, 0, 0 }, { 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 0, 0 } };
+	tagk_real u[4] = { 0, 0, 0, 0 };
+	for (int k = 0; k < 50; k++)
+		assert_int_equal(tagk_quad_step(&c, th, &x, u), TAGK_OK);
+	/* after 1 s: z = -g/2, vz = -g */
+	assert_true(fabs((double)x.p[2] + 9.80665 / 2) < TOL_LOOSE * 10);
+	assert_true(fabs((double)x.v[2] + 9.80665) < TOL_LOOSE * 10);
+}
+
+/* The LQR brings an offset back, with the model it was designed for. */
+static void
+test_lqr_stabilizes(void **state)
+{
+	(void)state;
+	tagk_quad_config c;
+	tagk_quad_defaults(&c);
+	tagk_real th[10];
+	tagk_trial_vehicle(th);
+	tagk_real Q[12] = { 400, 400, 400, 4, 4, 4, 11, 11, 11, 0.25f, 0.25f, 0.25f }, R[4] = { 400, 400, 400, 400 };
+	tagk_lqr l;
+	memset(&l, 0, sizeof(l));
+	assert_int_equal(tagk_lqr_design(&l, &c, th, Q, R), TAGK_OK);
+	tagk_quad_state x = { { 0.1f, -0.1f, 1.1f }, { 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 0, 0 } };
+	tagk_real pr[3] = { 0, 0, 1 }, vr[3] = { 0, 0, 0 }, u[4];
+	for (int k = 0; k < 500; k++) {
+		tagk_lqr_control(&l, &c, &x, pr, vr, u);
+		assert_int_equal(tagk_quad_step(&c, th, &x, u), TAGK_OK);
+	}
+	assert_true(fabs((double)x.p[0]) + fabs((double)x.p[1]) + fabs((double)x.p[2] - 1) < 1e-3);
+}
+
+static void
+fly(uint64_t seed, tagk_trial_result *r)
+{
+	tagk_config cfg;
+	tagk_real th0[10];
+	tagk_trial_vehicle(th0);
+	tagk_config_defaults(&cfg, tagk_method_find("tagk"), 10, 30);
+	cfg.theta0 = th0;
+	size_t len = tagk_workspace_len(&cfg);
+	tagk_real *ws = canary_alloc(len);
+	tagk_estimator e;
+	assert_int_equal(tagk_init(&e, &cfg, ws, len), TAGK_OK);
+	tagk_trial_config tc;
+	tagk_trial_defaults(&tc, seed);
+	tc.gate = 0;
+	assert_int_equal(tagk_trial_run(&tc, &e, r, NULL, NULL), TAGK_OK);
+	assert_true(canary_intact(ws, len));
+	canary_free(ws);
+}
+
+static void
+test_trials_are_deterministic(void **state)
+{
+	(void)state;
+	tagk_trial_result a, b, c;
+	fly(7, &a);
+	fly(7, &b);
+	fly(8, &c);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_true(a.t_on != c.t_on);
+	assert_true(a.updates == 50);
+	assert_true(a.t_on >= 4 && a.t_on <= 6 && a.t_off >= 12 && a.t_off <= 14);
+	assert_true(a.payload_mass >= 0.3 * 0.035 - 1e-9 && a.payload_mass <= 0.5 * 0.035 + 1e-9);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_accel_satisfies_newton_euler),
+		cmocka_unit_test(test_hover_is_an_equilibrium),
+		cmocka_unit_test(test_free_fall),
+		cmocka_unit_test(test_lqr_stabilizes),
+		cmocka_unit_test(test_trials_are_deterministic),
+	};
+	return cmocka_run_group_tests_name("quad", tests, NULL, NULL);
+}
