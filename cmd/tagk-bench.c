@@ -60,7 +60,7 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: tagk-bench timing [-m ROWS] [-n LIST] [--methods LIST] [--updates N]\n"
-	    "                         [--iters T] [--seed S] [--noise SIGMA]\n"
+	    "                         [--iters T] [--seed S] [--noise SIGMA] [--paper]\n"
 	    "                         [--format text|md|csv] [-o FILE]\n"
 	    "       tagk-bench synth [--duration S | --samples N] [--rate HZ] [--seed S]\n"
 	    "                        [--noise-acc X] [--noise-gyro X] [--noise-force X]\n"
@@ -179,6 +179,32 @@ print_rows(const report *r, int updates, int iters, uint64_t seed)
 		    r->fmt == FMT_MD ? "" : "# ", allocs);
 }
 
+/* The paper's Table III shape: per n, the median per update of the paper's
+ * forms, the cheaper forms and TAG-K, and TAG-K's speedups over each. */
+static void
+print_table3(const report *r)
+{
+	static const char *const cols[] = { "rls-low:paper", "rls-high:paper", "kf-low:joseph",
+		"kf-high:joseph", "rls-low:info", "kf-low:info", "tagk" };
+	FILE *o = r->out;
+	fprintf(o, "\n# Table III shape on this host: median us per update at m = 30, and TAG-K's speedups\n"
+	    "# (paper's Teensy 4.1 speedups over RLS and KF: 4.7x at n = 40 to 20.7x at n = 120)\n\n");
+	fprintf(o, "%4s %9s %9s %9s %9s %9s %9s %8s | %8s %8s %8s %8s\n", "n", "rls-lo/p", "rls-hi/p",
+	    "kf-lo/J", "kf-hi/J", "rls/info", "kf/info", "tagk", "x rls/p", "x kf/J", "x rls/i", "x kf/i");
+	for (int i = 0; i < r->nrows; i++) {
+		if (strcmp(r->rows[i].method, "tagk") != 0)
+			continue;
+		int n = r->rows[i].n;
+		double v[7] = { 0 };
+		for (int k = 0; k < 7; k++)
+			for (int j = 0; j < r->nrows; j++)
+				if (r->rows[j].n == n && strcmp(r->rows[j].method, cols[k]) == 0)
+					v[k] = r->rows[j].median / 1e3;
+		fprintf(o, "%4d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %8.2f | %7.1fx %7.1fx %7.1fx %7.1fx\n", n,
+		    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[0] / v[6], v[2] / v[6], v[4] / v[6], v[5] / v[6]);
+	}
+}
+
 static enum fmt
 parse_fmt(const char *s)
 {
@@ -208,12 +234,13 @@ cmd_timing(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "noise", required_argument, NULL, 'z' },
 		{ "iters", required_argument, NULL, 'T' },
+		{ "paper", no_argument, NULL, 'P' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int m = 30, updates = 1000, have_fmt = 0, iters = 0;
+	int m = 30, updates = 1000, have_fmt = 0, iters = 0, paper = 0;
 	uint64_t seed = 1;
 	double noise = 0.01;
 	const char *sizes = DEFAULT_SIZES, *methods = DEFAULT_METHODS, *outname = NULL;
@@ -230,6 +257,12 @@ cmd_timing(int argc, char **argv)
 		case 's': seed = cli_u64("--seed", optarg); break;
 		case 'z': noise = cli_double("--noise", optarg, 0, 1e6); break;
 		case 'T': iters = (int)cli_long("--iters", optarg, 0, 100000); break;
+		case 'P':
+			paper = 1;
+			sizes = "40,60,80,100,120";
+			methods = "rls-low:paper,rls-high:paper,kf-low:joseph,kf-high:joseph,rls-low:info,"
+			    "kf-low:info,tagk";
+			break;
 		case 'f': rep.fmt = parse_fmt(optarg); have_fmt = 1; break;
 		case 'o': outname = optarg; break;
 		case 'h': cli_help(usage);
@@ -312,6 +345,8 @@ cmd_timing(int argc, char **argv)
 		free(times);
 	}
 	print_rows(&rep, updates, iters, seed);
+	if (paper)
+		print_table3(&rep);
 	cli_close(out, outname ? outname : "stdout");
 	partial_output = NULL;
 	return 0;

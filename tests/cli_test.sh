@@ -34,6 +34,7 @@ expect "small timing run" 0 "allocations during all timed updates: 0" "" -- \
 	$B timing --updates 20 -n 10,12 --methods tagk,tagk-naive,rls-low,kf-high
 expect "speedup table" 0 "^ +30 +12 +[0-9.]+ +[0-9.]+ +[0-9.]+x" "" -- \
 	$B timing --updates 20 -n 12 --methods tagk,tagk-naive
+expect "timing --paper: Table III shape" 0 "^ 120 .*x$" "" -- $B timing --paper --updates 3
 expect "markdown" 0 "^\| tagk +\| greedy-gram" "" -- $B timing --updates 5 -n 10 --methods tagk --format md
 expect "csv to a file" 0 "" "" -- $B timing --updates 5 -n 10 --methods tagk,rls -o "$tmp/t.csv"
 expect "csv header" 0 "^method,form,m,n,updates,median_us" "" -- head -1 "$tmp/t.csv"
