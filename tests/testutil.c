@@ -11,28 +11,37 @@ fill_gauss(tagk_rng *g, int k, tagk_real *x)
 		x[i] = tagk_rng_gaussian(g);
 }
 
-double
-rel_err(int n, const tagk_real *x, const tagk_real *y)
+/* ||x - y|| / ||y|| in long double, y given as long doubles. */
+static double
+rel_err_ld(int n, const tagk_real *x, const long double *y)
 {
 	long double num = 0, den = 0;
 	for (int i = 0; i < n; i++) {
-		long double d = (long double)x[i] - (long double)y[i];
+		long double d = (long double)x[i] - y[i];
 		num += d * d;
-		den += (long double)y[i] * (long double)y[i];
+		den += y[i] * y[i];
 	}
 	return (double)sqrtl(num / (den > 0 ? den : 1));
 }
 
 double
+rel_err(int n, const tagk_real *x, const tagk_real *y)
+{
+	long double yl[512];
+	assert_true(n <= 512);
+	for (int i = 0; i < n; i++)
+		yl[i] = y[i];
+	return rel_err_ld(n, x, yl);
+}
+
+double
 rel_err_d(int n, const tagk_real *x, const double *y)
 {
-	long double num = 0, den = 0;
-	for (int i = 0; i < n; i++) {
-		long double d = (long double)x[i] - (long double)y[i];
-		num += d * d;
-		den += (long double)y[i] * (long double)y[i];
-	}
-	return (double)sqrtl(num / (den > 0 ? den : 1));
+	long double yl[512];
+	assert_true(n <= 512);
+	for (int i = 0; i < n; i++)
+		yl[i] = y[i];
+	return rel_err_ld(n, x, yl);
 }
 
 void
