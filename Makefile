@@ -45,7 +45,7 @@ BENCH_CMD := cmd/bench_sim.c
 DEPS_CFLAGS := $(shell pkg-config --cflags hdf5 2>/dev/null)
 DEPS_LIBS := $(shell pkg-config --libs hdf5 2>/dev/null) -lcsv
 BINS := $(CMDS:%=bin/%)
-TESTS := rng linalg kaczmarz rls kf estimator regressor consistency quad
+TESTS := rng linalg kaczmarz rls kf estimator regressor consistency quad mass
 MAN1 := $(sort $(wildcard man/*.1))
 MAN57 := $(sort $(wildcard man/*.5 man/*.7))
 VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)

@@ -247,3 +247,48 @@ tagk_symeig3(const tagk_real S[9], tagk_real w[3])
 	tagk_real scratch[9];
 	return tagk_symeig(3, S, w, NULL, scratch);
 }
+
+void
+tagk_expm(int n, const tagk_real *A, tagk_real *E, tagk_real *scratch)
+{
+	tagk_real *T = scratch, *U = scratch + n * n, norm = 0;
+	for (int j = 0; j < n; j++) {
+		tagk_real c = 0;
+		for (int i = 0; i < n; i++)
+			c += tagk_fabs(A[i * n + j]);
+		if (c > norm)
+			norm = c;
+	}
+	int s = 0;
+	tagk_real scale = 1;
+	while (norm * scale > (tagk_real)0.5 && s < 60) {
+		scale /= 2;
+		s++;
+	}
+	/* E = I + B, T = B; then T <- T B / k and E += T until T is negligible;
+	 * with ||B|| <= 1/2 the k-th term is below 2^-k / k!, so this stops by
+	 * k = 18 in double. */
+	for (int i = 0; i < n * n; i++) {
+		T[i] = A[i] * scale;
+		E[i] = T[i] + (tagk_real)(i % (n + 1) == 0);
+	}
+	for (int k = 2; k < 30; k++) {
+		tagk_matmul(n, n, n, T, A, U);
+		tagk_real tmax = 0, emax = 0, f = scale / (tagk_real)k;
+		for (int i = 0; i < n * n; i++) {
+			T[i] = U[i] * f;
+			E[i] += T[i];
+			if (tagk_fabs(T[i]) > tmax)
+				tmax = tagk_fabs(T[i]);
+			if (tagk_fabs(E[i]) > emax)
+				emax = tagk_fabs(E[i]);
+		}
+		if (tmax <= TAGK_EPS * emax)
+			break;
+	}
+	for (int k = 0; k < s; k++) {
+		tagk_matmul(n, n, n, E, E, U);
+		for (int i = 0; i < n * n; i++)
+			E[i] = U[i];
+	}
+}

@@ -74,6 +74,12 @@ tagk_status tagk_symeig(int n, const tagk_real *S, tagk_real *w, tagk_real *V,
 /* Eigenvalues (ascending) of a symmetric 3 x 3 matrix; no scratch needed. */
 tagk_status tagk_symeig3(const tagk_real S[9], tagk_real w[3]);
 
+/*
+ * E = exp(A) for the n x n matrix A: scaling and squaring, with the Taylor
+ * series of the scaled matrix summed until its terms fall below working
+ * precision. A must be finite; E may not alias A. scratch: 2 n n reals.
+ */
+void tagk_expm(int n, const tagk_real *A, tagk_real *E, tagk_real *scratch);
 /* 1 if all n entries are finite, else 0. */
 int tagk_all_finite(int n, const tagk_real *x);
 

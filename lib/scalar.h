@@ -20,6 +20,8 @@ typedef float tagk_real;
 #define tagk_fabs fabsf
 #define tagk_log logf
 #define tagk_cos cosf
+#define tagk_sin sinf
+#define tagk_atan2 atan2f
 #else
 typedef double tagk_real;
 #define TAGK_EPS DBL_EPSILON
@@ -29,6 +31,8 @@ typedef double tagk_real;
 #define tagk_fabs fabs
 #define tagk_log log
 #define tagk_cos cos
+#define tagk_sin sin
+#define tagk_atan2 atan2
 #endif
 
 /* True when x is neither NaN nor infinite. */

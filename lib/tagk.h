@@ -21,5 +21,9 @@
 #include "synth.h"
 #include "quad.h"
 #include "trial.h"
+#include "so3.h"
+#include "uav.h"
+#include "massest.h"
+#include "uavsim.h"
 
 #endif

@@ -1,0 +1,450 @@
+/*
+ * test_mass.c: the 4-DoF model, the mass estimators of paper 001 and their
+ * simulator, against closed forms, finite differences and the truth.
+ */
+#include <math.h>
+#include <string.h>
+#include "testutil.h"
+
+#ifdef TAGK_FLOAT
+#define TOL_FD 2e-2
+#else
+#define TOL_FD 1e-4
+#endif
+
+static void
+rand_quat(tagk_rng *g, tagk_real q[4])
+{
+	tagk_real d[3];
+	fill_gauss(g, 3, d);
+	tagk_qexp(d, q);
+}
+
+/* Exp and Log are inverse, R(q) is a rotation that equals the sandwich
+ * q (0, v) q*, and the matrix-to-quaternion conversion inverts R(q). */
+static void
+test_so3_identities(void **state)
+{
+	(void)state;
+	tagk_rng g;
+	tagk_rng_seed(&g, 1);
+	for (int t = 0; t < 200; t++) {
+		tagk_real d[3], q[4], e[3], R[9], v[3], o[3], qv[4], tmp[4], qc[4], sw[4], q2[4];
+		fill_gauss(&g, 3, d);
+		for (int i = 0; i < 3; i++)
+			d[i] *= (tagk_real)(t % 4 == 0 ? 1e-6 : 0.9); /* small angles too */
+		tagk_qexp(d, q);
+		tagk_qlog(q, e);
+		for (int i = 0; i < 3; i++)
+			assert_true(fabs((double)(e[i] - d[i])) < TOL_EXACT * (1 + fabs((double)d[i])));
+		tagk_qmatrix(q, R);
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 3; j++) {
+				double s = 0;
+				for (int k = 0; k < 3; k++)
+					s += (double)(R[k * 3 + i] * R[k * 3 + j]);
+				assert_true(fabs(s - (i == j)) < TOL_EXACT);
+			}
+		fill_gauss(&g, 3, v);
+		tagk_qrotate(q, v, o);
+		qv[0] = 0;
+		memcpy(qv + 1, v, sizeof(v));
+		tagk_qmul(q, qv, tmp);
+		tagk_qconj(q, qc);
+		tagk_qmul(tmp, qc, sw);
+		for (int i = 0; i < 3; i++)
+			assert_true(fabs((double)(o[i] - sw[1 + i])) < TOL_EXACT * 10);
+		tagk_qfrommatrix(R, q2);
+		double dd = fabs((double)(q2[0] * q[0] + q2[1] * q[1] + q2[2] * q[2] + q2[3] * q[3]));
+		assert_true(fabs(dd - 1) < TOL_EXACT);
+	}
+}
+
+/* Jr^-1 against central differences of Log(Exp(e) Exp(d)). */
+static void
+test_jr_inv_fd(void **state)
+{
+	(void)state;
+	tagk_rng g;
+	tagk_rng_seed(&g, 2);
+	for (int t = 0; t < 50; t++) {
+		tagk_real e[3], J[9], qe[4];
+		fill_gauss(&g, 3, e);
+		for (int i = 0; i < 3; i++)
+			e[i] /= 2; /* stay clear of pi, where Log wraps */
+		tagk_so3_jr_inv(e, J);
+		tagk_qexp(e, qe);
+		const tagk_real h = (tagk_real)(sizeof(tagk_real) == 4 ? 1e-2 : 1e-5);
+		for (int j = 0; j < 3; j++) {
+			tagk_real d[3] = { 0, 0, 0 }, qp[4], qm[4], lp[3], lm[3];
+			d[j] = h;
+			memcpy(qp, qe, sizeof(qp));
+			tagk_qplus(qp, d);
+			d[j] = -h;
+			memcpy(qm, qe, sizeof(qm));
+			tagk_qplus(qm, d);
+			tagk_qlog(qp, lp);
+			tagk_qlog(qm, lm);
+			for (int i = 0; i < 3; i++)
+				assert_true(fabs((double)((lp[i] - lm[i]) / (2 * h) - J[i * 3 + j])) < TOL_FD * 10);
+		}
+	}
+}
+
+/* exp of a skew matrix is Rodrigues' rotation (also beyond the scaling
+ * threshold), exp of a nilpotent block is I + N, of a diagonal the exps. */
+static void
+test_expm_closed_forms(void **state)
+{
+	(void)state;
+	tagk_real scr[2 * 100], E[100];
+	const double angles[] = { 0.05, 1.0, 5.0 };
+	for (int a = 0; a < 3; a++) {
+		tagk_real w[3] = { (tagk_real)(0.6 * angles[a]), (tagk_real)(-0.48 * angles[a]),
+			(tagk_real)(0.64 * angles[a]) }, S[9], R[9], q[4];
+		tagk_skew(w, S);
+		tagk_expm(3, S, E, scr);
+		tagk_qexp(w, q);
+		tagk_qmatrix(q, R);
+		for (int i = 0; i < 9; i++)
+			assert_true(fabs((double)(E[i] - R[i])) < TOL_EXACT * 10);
+	}
+	tagk_real N[16] = { 0, 2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, D[9] = { 0.5, 0, 0, 0, -2, 0, 0, 0, 3 };
+	tagk_expm(4, N, E, scr);
+	/* N^2 has (0, 2) = 6: exp = I + N + N^2 / 2 */
+	const double want[16] = { 1, 2, 3, 0, 0, 1, 3, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+	for (int i = 0; i < 16; i++)
+		assert_true(fabs((double)E[i] - want[i]) < TOL_EXACT);
+	tagk_expm(3, D, E, scr);
+	for (int i = 0; i < 3; i++)
+		assert_true(fabs((double)E[i * 4] - exp((double)D[i * 4])) < TOL_EXACT * exp((double)D[i * 4]));
+}
+
+/* F = exp(J dt) from tagk_uav_jacobian matches the propagation of
+ * perturbed states, (f(x [+] h e_j) [-] f(x)) / h, to first order in dt. */
+static void
+test_jacobian_matches_propagation(void **state)
+{
+	(void)state;
+	tagk_rng g;
+	tagk_rng_seed(&g, 3);
+	for (int t = 0; t < 20; t++) {
+		tagk_uav_state x;
+		tagk_uav_input u;
+		rand_quat(&g, x.q);
+		fill_gauss(&g, 3, x.r);
+		fill_gauss(&g, 3, x.v);
+		x.m = (tagk_real)(0.5 + tagk_rng_uniform(&g));
+		u.thrust = (tagk_real)(5 + 10 * tagk_rng_uniform(&g));
+		fill_gauss(&g, 3, u.w);
+		const tagk_real dt = (tagk_real)1e-3, h = (tagk_real)(sizeof(tagk_real) == 4 ? 1e-3 : 1e-6);
+		tagk_real J[100], F[100], scr[200];
+		tagk_uav_jacobian(&x, &u, J);
+		for (int i = 0; i < 100; i++)
+			J[i] *= dt;
+		tagk_expm(10, J, F, scr);
+		tagk_uav_state x0 = x;
+		tagk_uav_propagate(&x0, &u, dt);
+		for (int j = 0; j < 10; j++) {
+			tagk_real d[10] = { 0 }, col[10];
+			d[j] = h;
+			tagk_uav_state xp = x;
+			tagk_uav_plus(&xp, d);
+			tagk_uav_propagate(&xp, &u, dt);
+			tagk_uav_minus(&xp, &x0, col);
+			for (int i = 0; i < 10; i++) {
+				double fd = (double)(col[i] / h), an = (double)F[i * 10 + j];
+				/* Euler and exp(J dt) differ by O(|J dt|^2) */
+				assert_true(fabs(fd - an) < 50 * (double)dt * (double)dt * 100 + TOL_FD * 10);
+			}
+		}
+	}
+}
+
+typedef struct {
+	double rmspe, final_err, max_late;
+	int status;
+} flight;
+
+/* Fly the simulator and an estimator from m0 = 1.2 m(0); the RMSPE over the
+ * flight, the relative error at the end, the largest after t_late. */
+static flight
+fly(const char *method, int traj, int beh, uint64_t seed, double noise, double t_late, int window)
+{
+	flight f = { 0, 0, 0, TAGK_OK };
+	tagk_uavsim_config sc;
+	tagk_uavsim_defaults(&sc, traj, beh, seed);
+	sc.sd_att *= (tagk_real)noise;
+	sc.sd_pos *= (tagk_real)noise;
+	sc.sd_vel *= (tagk_real)noise;
+	sc.sd_gyro *= (tagk_real)noise;
+	sc.duration = 8;
+	tagk_uavsim sim;
+	assert_int_equal(tagk_uavsim_init(&sim, &sc), TAGK_OK);
+	tagk_mass_config mc;
+	tagk_mass_defaults(&mc, tagk_mass_method_find(method), (tagk_real)1.2 * sc.m_nom);
+	if (window)
+		mc.window = window;
+	size_t len = tagk_mass_workspace_len(&mc);
+	assert_true(len > 0);
+	tagk_real *ws = canary_alloc(len);
+	tagk_mass_est e;
+	assert_int_equal(tagk_mass_init(&e, &mc, ws, len), TAGK_OK);
+	tagk_uavsim_sample s, prev;
+	double se = 0;
+	long n = 0;
+	for (long k = 0; k < tagk_uavsim_steps(&sim); k++) {
+		assert_int_equal(tagk_uavsim_next(&sim, &s), TAGK_OK);
+		if (k == 0) {
+			assert_int_equal(tagk_mass_start(&e, &s.y), TAGK_OK);
+		} else {
+			tagk_real m;
+			f.status = tagk_mass_update(&e, &prev.u, s.t - prev.t, &s.y, &m);
+			if (f.status != TAGK_OK)
+				break;
+			double r = ((double)m - (double)s.m) / (double)s.m;
+			se += r * r;
+			n++;
+			f.final_err = fabs(r);
+			if ((double)s.t > t_late && fabs(r) > f.max_late)
+				f.max_late = fabs(r);
+		}
+		prev = s;
+	}
+	assert_true(canary_intact(ws, len));
+	canary_free(ws);
+	f.rmspe = sqrt(se / (double)(n ? n : 1));
+	return f;
+}
+
+static const char *const all_methods[] = { "ekf", "msckf", "ukf", "swls" };
+
+/* With almost no sensor noise every method finds the true mass from a 20 %
+ * error, and holds it: the truth is the independent reference. */
+static void
+test_methods_find_the_mass(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		flight f = fly(all_methods[i], TAGK_UAVTRAJ_LOOP, TAGK_MASS_CONSTANT, 7, 0.01, 1.0, 0);
+		assert_int_equal(f.status, TAGK_OK);
+		assert_true(f.max_late < 2e-3);
+	}
+}
+
+/* After a payload is dropped (25 % of the mass at 4 s, an error of 33 %
+ * of the new mass), every method is within 4 % of the new mass from 6 s on
+ * and within 1.5 % at the end. */
+static void
+test_methods_track_a_drop(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		flight f = fly(all_methods[i], TAGK_UAVTRAJ_SQUARE, TAGK_MASS_DROP, 8, 1.0, 6.0, 0);
+		assert_int_equal(f.status, TAGK_OK);
+		print_message("%s: drop: largest error after 6 s %.4f, at the end %.4f\n", all_methods[i],
+		    f.max_late, f.final_err);
+		assert_true(f.max_late < 4e-2);
+		assert_true(f.final_err < 1.5e-2);
+	}
+}
+
+/* The MSCKF uses each measurement once, so its head state is the EKF's
+ * (eqs. 12-14 reduce to eqs. 5-7 on the head): an identity, checked on a
+ * noisy flight. */
+static void
+test_msckf_head_is_ekf(void **state)
+{
+	(void)state;
+	flight a = fly("ekf", TAGK_UAVTRAJ_LEMNISCATE, TAGK_MASS_SWAPS, 9, 1.0, 0, 0);
+	flight b = fly("msckf", TAGK_UAVTRAJ_LEMNISCATE, TAGK_MASS_SWAPS, 9, 1.0, 0, 0);
+	flight c = fly("msckf", TAGK_UAVTRAJ_LEMNISCATE, TAGK_MASS_SWAPS, 9, 1.0, 0, 3);
+	assert_int_equal(a.status, TAGK_OK);
+	assert_true(fabs(a.rmspe - b.rmspe) < TOL_LOOSE * 10 * a.rmspe);
+	assert_true(fabs(a.rmspe - c.rmspe) < TOL_LOOSE * 10 * a.rmspe);
+}
+
+/* SWLS's window only smooths the past: with the oldest state marginalised
+ * exactly, the newest estimate hardly depends on the window's length. */
+static void
+test_swls_window_independence(void **state)
+{
+	(void)state;
+	flight a = fly("swls", TAGK_UAVTRAJ_ZIGZAG, TAGK_MASS_LOAD, 10, 1.0, 0, 2);
+	flight b = fly("swls", TAGK_UAVTRAJ_ZIGZAG, TAGK_MASS_LOAD, 10, 1.0, 0, 20);
+	assert_int_equal(a.status, TAGK_OK);
+	assert_int_equal(b.status, TAGK_OK);
+	assert_true(fabs(a.rmspe - b.rmspe) < 0.1 * a.rmspe);
+}
+
+static void
+start_est(const char *method, tagk_mass_est *e, tagk_real **ws, size_t *len, tagk_uav_meas *y)
+{
+	tagk_mass_config mc;
+	tagk_mass_defaults(&mc, tagk_mass_method_find(method), 1);
+	*len = tagk_mass_workspace_len(&mc);
+	*ws = canary_alloc(*len);
+	assert_int_equal(tagk_mass_init(e, &mc, *ws, *len), TAGK_OK);
+	memset(y, 0, sizeof(*y));
+	y->q[0] = 1;
+	y->r[2] = 1;
+	assert_int_equal(tagk_mass_start(e, y), TAGK_OK);
+}
+
+/* Bad input is refused with the state untouched; a wild measurement makes
+ * the filter diverge, which is reported and sticks until a restart. */
+static void
+test_faults(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		tagk_mass_est e;
+		tagk_real *ws, m;
+		size_t len;
+		tagk_uav_meas y;
+		start_est(all_methods[i], &e, &ws, &len, &y);
+		tagk_uav_input u = { TAGK_UAV_G, { 0, 0, 0 } };
+		for (int k = 0; k < 20; k++)
+			assert_int_equal(tagk_mass_update(&e, &u, (tagk_real)0.01, &y, &m), TAGK_OK);
+		tagk_uav_state before = e.x;
+		tagk_uav_meas bad = y;
+		bad.v[1] = (tagk_real)NAN;
+		assert_int_equal(tagk_mass_update(&e, &u, (tagk_real)0.01, &bad, &m), TAGK_ENONFINITE);
+		bad = y;
+		bad.q[0] = 2; /* not a unit quaternion */
+		assert_int_equal(tagk_mass_update(&e, &u, (tagk_real)0.01, &bad, &m), TAGK_ENONFINITE);
+		tagk_uav_input ub = u;
+		ub.w[2] = (tagk_real)INFINITY;
+		assert_int_equal(tagk_mass_update(&e, &ub, (tagk_real)0.01, &y, &m), TAGK_ENONFINITE);
+		assert_int_equal(tagk_mass_update(&e, &u, 0, &y, &m), TAGK_EINVAL);
+		assert_int_equal(tagk_mass_update(&e, &u, (tagk_real)-0.01, &y, &m), TAGK_EINVAL);
+		assert_memory_equal(&before, &e.x, sizeof(before));
+		/* 1e5 N of thrust while the vehicle is seen hovering: only a mass
+		 * of 1e4 kg explains it, past the bound of 100 m0 */
+		tagk_uav_input huge = u;
+		huge.thrust = (tagk_real)1e5;
+		tagk_status st = TAGK_OK;
+		for (int k = 0; k < 500 && st == TAGK_OK; k++)
+			st = tagk_mass_update(&e, &huge, (tagk_real)0.01, &y, &m);
+		assert_int_equal(st, TAGK_EDIVERGED);
+		assert_int_equal(tagk_mass_update(&e, &u, (tagk_real)0.01, &y, &m), TAGK_EDIVERGED);
+		assert_int_equal(tagk_mass_start(&e, &y), TAGK_OK);
+		assert_int_equal(tagk_mass_update(&e, &u, (tagk_real)0.01, &y, &m), TAGK_OK);
+		assert_true(canary_intact(ws, len));
+		canary_free(ws);
+	}
+}
+
+static void
+test_config_checks(void **state)
+{
+	(void)state;
+	tagk_mass_config mc;
+	tagk_mass_est e;
+	tagk_real ws[4];
+	tagk_mass_defaults(&mc, tagk_mass_method_find("swls"), 1);
+	assert_int_equal(tagk_mass_init(&e, &mc, ws, 4), TAGK_ESPACE);
+	mc.window = 1;
+	assert_int_equal(tagk_mass_workspace_len(&mc), 0);
+	assert_int_equal(tagk_mass_init(&e, &mc, ws, 4), TAGK_EINVAL);
+	tagk_mass_defaults(&mc, tagk_mass_method_find("ekf"), 0);
+	assert_int_equal(tagk_mass_workspace_len(&mc), 0);
+	tagk_mass_defaults(&mc, tagk_mass_method_find("ekf"), 1);
+	mc.r_vel = (tagk_real)NAN;
+	assert_int_equal(tagk_mass_workspace_len(&mc), 0);
+	assert_null(tagk_mass_method_find("nope"));
+	tagk_uav_meas y = { { 1, 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } };
+	tagk_uav_input u = { 1, { 0, 0, 0 } };
+	tagk_mass_defaults(&mc, tagk_mass_method_find("ukf"), 1);
+	tagk_real big[2000];
+	assert_true(tagk_mass_workspace_len(&mc) <= 2000);
+	assert_int_equal(tagk_mass_init(&e, &mc, big, 2000), TAGK_OK);
+	assert_int_equal(tagk_mass_update(&e, &u, (tagk_real)0.01, &y, NULL), TAGK_EINVAL); /* not started */
+}
+
+/* The simulator: mass profiles in closed form, the reference's velocity and
+ * acceleration are its derivatives, the controller tracks every trajectory
+ * under every payload, and a seed gives the same flight twice. */
+static void
+test_simulator(void **state)
+{
+	(void)state;
+	tagk_uavsim s;
+	tagk_uavsim_config c;
+	for (int b = 0; b < TAGK_MASSB_COUNT; b++) {
+		tagk_uavsim_defaults(&c, 0, b, 5);
+		assert_int_equal(tagk_uavsim_init(&s, &c), TAGK_OK);
+		double m0 = (double)tagk_uavsim_mass(&s, 0), m1 = (double)tagk_uavsim_mass(&s, c.duration);
+		assert_true(fabs(m0 - 1) < 1e-12);
+		const double end[] = { 1, 0.7, 1, 0.75, 1.3 };
+		assert_true(fabs(m1 - end[b]) < 0.035 + 1e-6); /* amplitude jitter 10 % */
+	}
+	tagk_uavsim_defaults(&c, TAGK_UAVTRAJ_SQUARE, TAGK_MASS_SWAPS, 5);
+	assert_int_equal(tagk_uavsim_init(&s, &c), TAGK_OK);
+	double lo = 10, hi = 0;
+	for (int k = 0; k <= 200; k++) {
+		double m = (double)tagk_uavsim_mass(&s, (tagk_real)(0.1 * k));
+		lo = m < lo ? m : lo;
+		hi = m > hi ? m : hi;
+	}
+	assert_true(lo < 0.9 && hi > 1.25);
+	for (int tr = 0; tr < TAGK_UAVTRAJ_COUNT; tr++) {
+		tagk_uavsim_defaults(&c, tr, TAGK_MASS_SWAPS, 6);
+		assert_int_equal(tagk_uavsim_init(&s, &c), TAGK_OK);
+		const tagk_real h = (tagk_real)(sizeof(tagk_real) == 4 ? 1e-2 : 1e-5);
+		for (int k = 0; k < 50; k++) {
+			tagk_real t = (tagk_real)(0.37 * k + 0.01), p1[3], v1[3], a1[3], p2[3], v2[3], a2[3], p[3], v[3], a[3];
+			tagk_uavsim_reference(&s, t - h, p1, v1, a1);
+			tagk_uavsim_reference(&s, t + h, p2, v2, a2);
+			tagk_uavsim_reference(&s, t, p, v, a);
+			for (int i = 0; i < 3; i++) {
+				assert_true(fabs((double)((p2[i] - p1[i]) / (2 * h) - v[i])) < TOL_FD * 100);
+				assert_true(fabs((double)((v2[i] - v1[i]) / (2 * h) - a[i])) < TOL_FD * 100);
+			}
+		}
+		tagk_uavsim_sample o;
+		double err = 0;
+		long n = tagk_uavsim_steps(&s);
+		assert_int_equal(n, 2001);
+		for (long k = 0; k < n; k++) {
+			assert_int_equal(tagk_uavsim_next(&s, &o), TAGK_OK);
+			double d = 0;
+			for (int i = 0; i < 3; i++)
+				d += (double)((o.x.r[i] - o.ref[i]) * (o.x.r[i] - o.ref[i]));
+			err += sqrt(d);
+		}
+		assert_int_equal(tagk_uavsim_next(&s, &o), TAGK_EINVAL);
+		assert_true(err / (double)n < 0.2); /* mean tracking error under 20 cm */
+	}
+	tagk_uavsim s2;
+	tagk_uavsim_sample o1, o2;
+	tagk_uavsim_defaults(&c, TAGK_UAVTRAJ_RANDOM, TAGK_MASS_LOAD, 11);
+	assert_int_equal(tagk_uavsim_init(&s, &c), TAGK_OK);
+	assert_int_equal(tagk_uavsim_init(&s2, &c), TAGK_OK);
+	for (int k = 0; k < 300; k++) {
+		assert_int_equal(tagk_uavsim_next(&s, &o1), TAGK_OK);
+		assert_int_equal(tagk_uavsim_next(&s2, &o2), TAGK_OK);
+		assert_memory_equal(&o1, &o2, sizeof(o1));
+	}
+	c.traj = 9;
+	assert_int_equal(tagk_uavsim_init(&s, &c), TAGK_EINVAL);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_so3_identities),
+		cmocka_unit_test(test_jr_inv_fd),
+		cmocka_unit_test(test_expm_closed_forms),
+		cmocka_unit_test(test_jacobian_matches_propagation),
+		cmocka_unit_test(test_methods_find_the_mass),
+		cmocka_unit_test(test_methods_track_a_drop),
+		cmocka_unit_test(test_msckf_head_is_ekf),
+		cmocka_unit_test(test_swls_window_independence),
+		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_config_checks),
+		cmocka_unit_test(test_simulator),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
