@@ -62,8 +62,8 @@ tagk_uavsim_init(tagk_uavsim *s, const tagk_uavsim_config *c)
 		for (int i = 0; i < 3; i++)
 			for (int h = 0; h < 2; h++) {
 				tagk_real *q = p + 6 * i + 3 * h;
-				q[0] = (tagk_real)(i == 2 ? 0.15 : 0.6) * (tagk_real)(0.5 + tagk_rng_uniform(g));
-				q[1] = (tagk_real)(0.3 + 0.7 * tagk_rng_uniform(g)) * (h ? 2 : 1);
+				q[0] = (i == 2 ? (tagk_real)0.15 : (tagk_real)0.6) * ((tagk_real)0.5 + tagk_rng_uniform(g));
+				q[1] = ((tagk_real)0.3 + (tagk_real)0.7 * tagk_rng_uniform(g)) * (tagk_real)(h ? 2 : 1);
 				q[2] = 2 * PI * tagk_rng_uniform(g);
 			}
 		break;

@@ -5,7 +5,7 @@
 # that the same objects link on a bare-metal Cortex-M7. Symbols that lib/
 # defines itself are not external and are left out.
 set -eu
-allowed='^(__aeabi_[a-z0-9]+|memcpy|memset|memmove|strcmp|sqrt|sqrtf|log|logf|cos|cosf|sin|sinf|atan2|atan2f|__stack_chk_fail|__stack_chk_guard)$'
+allowed='^(__aeabi_[a-z0-9]+|memcpy|memset|memmove|strcmp|sqrt|sqrtf|log|logf|cos|cosf|sin|sinf|sincos|sincosf|atan2|atan2f|__stack_chk_fail|__stack_chk_guard)$'
 tmp=${TMPDIR:-/tmp}/tagk-syms.$$
 trap 'rm -f "$tmp".u "$tmp".d' EXIT
 nm -u "$@" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u > "$tmp".u
