@@ -41,7 +41,7 @@ CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
 FMT_HDR := $(sort $(wildcard formats/*.h))
 CMD_COMMON := cmd/cli.c cmd/cmdio.c
-BENCH_CMD := cmd/bench_sim.c
+BENCH_CMD := cmd/bench_sim.c cmd/bench_mass.c
 DEPS_CFLAGS := $(shell pkg-config --cflags hdf5 2>/dev/null)
 DEPS_LIBS := $(shell pkg-config --libs hdf5 2>/dev/null) -lcsv
 BINS := $(CMDS:%=bin/%)
@@ -81,11 +81,13 @@ bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC)
 		cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_count.c $(FMT_SRC) \
 		lib/libtagk.a $(DEPS_LIBS) -lm
 
-# Pipeline commands: cmd/NAME.c over formats/ and lib/.
-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config
+# Pipeline commands: cmd/NAME.c (and the parts EXTRA_stem lists, e.g. EXTRA_estimate) over
+# formats/ and lib/.
+EXTRA_estimate := cmd/estimate_state.c
+bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
-		$< $(CMD_COMMON) $(FMT_SRC) lib/libtagk.a $(DEPS_LIBS) -lm
+		$< $(EXTRA_$*) $(CMD_COMMON) $(FMT_SRC) lib/libtagk.a $(DEPS_LIBS) -lm
 
 # Unit tests: the library sources compiled into each driver with sanitizers,
 # once in double (build/asan) and once in float (build/asan-float).
@@ -222,10 +224,10 @@ build/asan-bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \
 		-O1 -g $(SAN) -o $@ $< $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_none.c $(FMT_SRC) $(LIB_SRC) \
 		$(DEPS_LIBS) -lm
-build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
+build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \
-		-O1 -g $(SAN) -o $@ $< $(CMD_COMMON) $(FMT_SRC) $(LIB_SRC) $(DEPS_LIBS) -lm
+		-O1 -g $(SAN) -o $@ $< $(EXTRA_$*) $(CMD_COMMON) $(FMT_SRC) $(LIB_SRC) $(DEPS_LIBS) -lm
 
 # Leak detection is off for the commands: they exit after one run, with
 # buffers sized once at start still held, on error paths too. Growth per

@@ -10,6 +10,10 @@
  *                       and the peak memory of each, at several log lengths.
  *   tagk-bench device   the microcontroller benchmark (bench/device.c) run on
  *                       this host, to compare its estimates with a device's.
+ *   tagk-bench simulate, table2, merge, ablation: the TAG-K paper's closed-loop
+ *                       experiments (bench_sim.c).
+ *   tagk-bench massflight, rmspe: paper 001's time-varying mass benchmark
+ *                       (bench_mass.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_mass.h"
 #include "bench_sim.h"
 #include "cli.h"
 #include "cmdio.h"
@@ -74,6 +79,11 @@ usage(FILE *f)
 	    "                         [--shard I/N] [--format text|md|csv|trials]\n"
 	    "       tagk-bench merge [--format text|md|csv] FILE...\n"
 	    "       tagk-bench ablation [--trials N] [--noise LEVEL] [--seed S]\n"
+	    "       tagk-bench massflight [--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
+	    "                             [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X] [-o FILE]\n"
+	    "       tagk-bench rmspe [--trials N] [--traj LIST] [--mass LIST] [--methods LIST]\n"
+	    "                        [--duration S] [--seed S] [--m0-error X] [--acc imu|velocity]\n"
+	    "                        [-j JOBS] [--format text|md|csv]\n"
 	    "       tagk-bench --list | --help | --version\n");
 }
 
@@ -664,6 +674,10 @@ main(int argc, char **argv)
 		return bench_merge(argc - 1, argv + 1);
 	if (strcmp(sub, "ablation") == 0)
 		return bench_ablation(argc - 1, argv + 1);
+	if (strcmp(sub, "massflight") == 0)
+		return bench_massflight(argc - 1, argv + 1);
+	if (strcmp(sub, "rmspe") == 0)
+		return bench_rmspe(argc - 1, argv + 1);
 	cli_warn("unknown command '%s'", sub);
 	usage(stderr);
 	return EXIT_USAGE;

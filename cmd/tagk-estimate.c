@@ -13,6 +13,7 @@
 #include <string.h>
 #include "cli.h"
 #include "cmdio.h"
+#include "estimate_state.h"
 #include "../lib/tagk.h"
 
 enum { MAX_SAMPLE_ROWS = 64 };
@@ -33,7 +34,27 @@ usage(FILE *f)
 	    "                     [--iters T] [--burnin B] [--tol X] [--no-warm-start]\n"
 	    "                     [--lambda L] [--p0 P] [--q Q] [--r R] [--form F]\n"
 	    "                     [--max-window N] [-f csv|hdf5] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
+	    "       tagk-estimate -a ekf|msckf|ukf|swls [--m0 KG] [--mass-sd KG]\n"
+	    "                     [--proc-sd ATT,POS,VEL,MASS] [--meas-sd ATT,POS,VEL] [--window N]\n"
+	    "                     [--iters T] [--gauss-newton] [--every K] [--max-gap SEC]\n"
+	    "                     [--map SIGNAL=COLS]... [-f csv|hdf5] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate --list | --help | --version\n");
+}
+
+/* k comma-separated non-negative numbers into out. */
+static void
+parse_list(const char *opt, const char *s, int k, double *out)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", s);
+	int n = 0;
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		if (n == k)
+			cli_die(EXIT_USAGE, "%s: %d numbers expected, got more", opt, k);
+		out[n++] = cli_double(opt, tok, 0, 1e300);
+	}
+	if (n != k)
+		cli_die(EXIT_USAGE, "%s: %d numbers expected, got %d", opt, k, n);
 }
 
 /* "20" samples or "0.4s" seconds. */
@@ -69,6 +90,13 @@ main(int argc, char **argv)
 		{ "form", required_argument, NULL, 3010 },
 		{ "max-window", required_argument, NULL, 3011 },
 		{ "list", no_argument, NULL, 3012 },
+		{ "m0", required_argument, NULL, 3013 },
+		{ "mass-sd", required_argument, NULL, 3014 },
+		{ "proc-sd", required_argument, NULL, 3015 },
+		{ "meas-sd", required_argument, NULL, 3016 },
+		{ "gauss-newton", no_argument, NULL, 3017 },
+		{ "max-gap", required_argument, NULL, 3018 },
+		{ "map", required_argument, NULL, 3019 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -83,16 +111,19 @@ main(int argc, char **argv)
 	/* method options: value and whether given */
 	struct { int set; double v; } seed = { 0, 0 }, iters = { 0, 0 }, burnin = { 0, 0 }, tol = { 0, 0 },
 	    lambda = { 0, 0 }, p0 = { 0, 0 }, q = { 0, 0 }, rr = { 0, 0 };
-	int no_warm = 0;
+	int no_warm = 0, win_set = 0, every_set = 0, state_only = 0;
 	uint64_t seedv = 1;
+	state_opts so;
+	memset(&so, 0, sizeof(so));
+	so.max_gap = 0.5;
 	int c;
 	while ((c = getopt_long(argc, argv, "a:w:k:f:o:vhV", opts, NULL)) != -1) {
 		if (cmdio_input_option(&in, c, optarg))
 			continue;
 		switch (c) {
 		case 'a': method = optarg; break;
-		case 'w': win = parse_count("--window", optarg, &win_s); break;
-		case 'k': every = parse_count("--every", optarg, &every_s); break;
+		case 'w': win = parse_count("--window", optarg, &win_s); win_set = 1; break;
+		case 'k': every = parse_count("--every", optarg, &every_s); every_set = 1; break;
 		case 3001: seed.set = 1; seedv = cli_u64("--seed", optarg); break;
 		case 3002: iters.set = 1; iters.v = (double)cli_long("--iters", optarg, 0, 1000000); break;
 		case 3003: burnin.set = 1; burnin.v = (double)cli_long("--burnin", optarg, 0, 1000000); break;
@@ -104,9 +135,23 @@ main(int argc, char **argv)
 		case 3009: rr.set = 1; rr.v = cli_double("--r", optarg, 1e-300, 1e300); break;
 		case 3010: form = optarg; break;
 		case 3011: max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
+		case 3013: so.m0 = cli_double("--m0", optarg, 1e-9, 1e9); state_only = 1; break;
+		case 3014: so.mass_sd = cli_double("--mass-sd", optarg, 1e-12, 1e9); state_only = 1; break;
+		case 3015: parse_list("--proc-sd", optarg, 4, so.proc); so.proc_set = 1; state_only = 1; break;
+		case 3016: parse_list("--meas-sd", optarg, 3, so.meas); so.meas_set = 1; state_only = 1; break;
+		case 3017: so.gauss_newton = 1; state_only = 1; break;
+		case 3018: so.max_gap = cli_double("--max-gap", optarg, 1e-9, 1e9); state_only = 1; break;
+		case 3019:
+			if (state_map(&so, optarg) != 0)
+				cli_die(EXIT_USAGE, "--map: '%s' is not SIGNAL=COLS with SIGNAL one of t, thrust, gyro, "
+				    "quat, pos, vel", optarg);
+			state_only = 1;
+			break;
 		case 3012:
 			for (int i = 0; i < tagk_method_count(); i++)
 				printf("%-10s %s\n", tagk_method_at(i)->name, tagk_method_at(i)->summary);
+			for (int i = 0; i < tagk_mass_method_count(); i++)
+				printf("%-10s %s\n", tagk_mass_method_at(i)->name, tagk_mass_method_at(i)->summary);
 			cli_close(stdout, "stdout");
 			return 0;
 		case 'v': verbose = 1; break;
@@ -118,9 +163,41 @@ main(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		cli_die(EXIT_USAGE, "one input file at most");
+	const tagk_mass_method *mm = tagk_mass_method_find(method);
+	if (mm) {
+		const char *bad = seed.set ? "--seed" : burnin.set ? "--burnin" : tol.set ? "--tol"
+		    : no_warm ? "--no-warm-start" : lambda.set ? "--lambda" : p0.set ? "--p0"
+		    : (q.set || rr.set) ? "--q and --r" : form ? "--form" : max_window != 1000 ? "--max-window" : NULL;
+		if (bad)
+			cli_die(EXIT_USAGE, "%s applies to the regressor methods, not %s", bad, method);
+		if (win_set && (win_s || win < 2 || win > TAGK_MASS_WINDOW_MAX))
+			cli_die(EXIT_USAGE, "--window: %s takes a number of samples from 2 to %d", method,
+			    TAGK_MASS_WINDOW_MAX);
+		if (every_set && every_s)
+			cli_die(EXIT_USAGE, "--every: %s takes a number of samples", method);
+		if (iters.set && (iters.v < 1 || iters.v > 100))
+			cli_die(EXIT_USAGE, "--iters: %s takes 1 to 100", method);
+		if (so.gauss_newton && mm->kind != TAGK_MASS_SWLS)
+			cli_die(EXIT_USAGE, "--gauss-newton applies to swls, not %s", method);
+		if ((iters.set || so.gauss_newton) && mm->kind != TAGK_MASS_SWLS)
+			cli_die(EXIT_USAGE, "--iters applies to swls and the Kaczmarz methods, not %s", method);
+		if (win_set && mm->kind != TAGK_MASS_MSCKF && mm->kind != TAGK_MASS_SWLS)
+			cli_die(EXIT_USAGE, "--window applies to msckf and swls, not %s", method);
+		so.mt = mm;
+		so.window = win_set ? (int)win : 0;
+		so.iters = iters.set ? (int)iters.v : 0;
+		so.every = every_set ? (long)every : 1;
+		so.verbose = verbose;
+		so.outname = outname;
+		so.in = in;
+		return estimate_state(&so, optind < argc ? argv[optind] : "-");
+	}
 	const tagk_method *mt = tagk_method_find(method);
 	if (!mt)
 		cli_die(EXIT_USAGE, "-a: unknown method '%s' (tagk-estimate --list names them)", method);
+	if (state_only)
+		cli_die(EXIT_USAGE, "--m0, --mass-sd, --proc-sd, --meas-sd, --gauss-newton, --max-gap and --map "
+		    "apply to the state-space methods (ekf, msckf, ukf, swls), not %s", method);
 	int kz = mt->family == TAGK_FAMILY_KACZMARZ, rls = mt->family == TAGK_FAMILY_RLS,
 	    kf = mt->family == TAGK_FAMILY_KF;
 	if (seed.set && !kz) cli_die(EXIT_USAGE, "--seed applies to the Kaczmarz methods, not %s", method);

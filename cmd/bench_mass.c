@@ -1,0 +1,587 @@
+/*
+ * bench_mass.c: tagk-bench massflight and rmspe; see bench_mass.h.
+ *
+ * rmspe flies every (trajectory, mass behaviour, repetition) once with
+ * lib/uavsim.c and runs every method over the same samples: the state-space
+ * methods of lib/massest.h on (thrust, gyro; q, r, v), and the regressor
+ * methods on the 3 x 1 mass rows f = m a that tagk-regress -m mass builds
+ * (the accelerometer and the thrust, or with --acc velocity the velocity's
+ * difference quotient rotated into the body). Each method starts from the
+ * same wrong mass. The RMSPE of eq. 33 is taken over every sample after the
+ * first, the estimate held between updates; the update time is the mean
+ * wall time of one call, measured around that call alone.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "bench_mass.h"
+#include "cli.h"
+#include "cmdio.h"
+#include "../lib/tagk.h"
+
+/* Paper 001, the tables under Fig. 8 (random) and Fig. 9 (lemniscate):
+ * per mass behaviour 0-4, EKF, MSCKF, UKF, SWLS as (update ms, RMSPE). */
+static const double paper_random[5][8] = {
+	{ 0.00451, 0.00960, 0.13954, 0.00961, 0.00678, 0.00994, 0.53873, 0.00463 },
+	{ 0.00498, 0.01100, 0.15324, 0.01100, 0.00738, 0.01174, 0.60580, 0.00568 },
+	{ 0.00495, 0.02739, 0.15501, 0.02743, 0.00748, 0.02762, 0.62461, 0.02765 },
+	{ 0.00497, 0.01338, 0.15458, 0.01337, 0.00746, 0.01386, 0.60814, 0.00978 },
+	{ 0.00500, 0.01117, 0.15501, 0.01118, 0.00748, 0.01170, 0.60964, 0.00715 },
+};
+static const double paper_lemniscate[5][8] = {
+	{ 0.00491, 0.01987, 0.15602, 0.01997, 0.00746, 0.02029, 0.59596, 0.01111 },
+	{ 0.00492, 0.02104, 0.15527, 0.02115, 0.00755, 0.02170, 0.61136, 0.01219 },
+	{ 0.00492, 0.02908, 0.15525, 0.02912, 0.00760, 0.02942, 0.61114, 0.02518 },
+	{ 0.00492, 0.02191, 0.15554, 0.02202, 0.00774, 0.02242, 0.60827, 0.01439 },
+	{ 0.00492, 0.02128, 0.15453, 0.02140, 0.00757, 0.02186, 0.65333, 0.01235 },
+};
+
+#define DEFAULT_METHODS "ekf,msckf,ukf,swls,tagk,rls-low,kf-low"
+enum { MAXM = 16, REG_WINDOW = 5 };
+
+typedef struct {
+	const char *name;
+	const tagk_mass_method *mm;   /* state-space method, or */
+	const tagk_method *rm;        /* regressor method */
+} method;
+
+static int
+find_name(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0 || (s[0] == '0' + i && s[1] == 0))
+			return i;
+	return -1;
+}
+
+/* A comma list of names (or indices) into sel; returns the count. */
+static int
+parse_set(const char *opt, const char *s, const char *const *names, int n, int *sel)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", s);
+	int k = 0;
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		int i = find_name(tok, names, n);
+		if (i < 0) {
+			char all[128] = "";
+			for (int j = 0; j < n; j++)
+				snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", j ? ", " : "", names[j]);
+			cli_die(EXIT_USAGE, "%s: '%s' is not one of %s (or 0-%d)", opt, tok, all, n - 1);
+		}
+		if (k == n)
+			cli_die(EXIT_USAGE, "%s: too many entries", opt);
+		sel[k++] = i;
+	}
+	if (k == 0)
+		cli_die(EXIT_USAGE, "%s: empty list", opt);
+	return k;
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- massflight ------------------------------------------------------ */
+
+int
+bench_massflight(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "traj", required_argument, NULL, 't' },
+		{ "mass", required_argument, NULL, 'm' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "m-nom", required_argument, NULL, 'M' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "thrust-sd", required_argument, NULL, 'T' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int traj = TAGK_UAVTRAJ_LOOP, beh = TAGK_MASS_DRAIN, c;
+	uint64_t seed = 1;
+	double duration = 20, rate = 100, m_nom = 1, noise = 1, thrust_sd = 0;
+	const char *outname = NULL;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		int one[1];
+		switch (c) {
+		case 't': parse_set("--traj", optarg, tagk_uavtraj_names, TAGK_UAVTRAJ_COUNT, one); traj = one[0]; break;
+		case 'm': parse_set("--mass", optarg, tagk_massb_names, TAGK_MASSB_COUNT, one); beh = one[0]; break;
+		case 's': seed = cli_u64("--seed", optarg); break;
+		case 'd': duration = cli_double("--duration", optarg, 0.1, 3600); break;
+		case 'r': rate = cli_double("--rate", optarg, 10, 10000); break;
+		case 'M': m_nom = cli_double("--m-nom", optarg, 1e-3, 1e4); break;
+		case 'n': noise = cli_double("--noise", optarg, 0, 100); break;
+		case 'T': thrust_sd = cli_double("--thrust-sd", optarg, 0, 1); break;
+		case 'o': outname = optarg; break;
+		case 'h':
+			printf("usage: tagk-bench massflight [--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
+			    "                           [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X] [-o FILE]\n");
+			cli_close(stdout, "stdout");
+			return 0;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		cli_die(EXIT_USAGE, "massflight: unexpected argument '%s'", argv[optind]);
+	tagk_uavsim_config sc;
+	tagk_uavsim_defaults(&sc, traj, beh, seed);
+	sc.duration = (tagk_real)duration;
+	sc.dt = (tagk_real)(1 / rate);
+	sc.m_nom = (tagk_real)m_nom;
+	sc.sd_att *= (tagk_real)noise;
+	sc.sd_pos *= (tagk_real)noise;
+	sc.sd_vel *= (tagk_real)noise;
+	sc.sd_gyro *= (tagk_real)noise;
+	sc.sd_acc *= (tagk_real)noise;
+	sc.sd_thrust = (tagk_real)thrust_sd;
+	tagk_uavsim sim;
+	if (tagk_uavsim_init(&sim, &sc) != TAGK_OK)
+		cli_die(EXIT_USAGE, "massflight: the settings are out of range");
+	static const char *const names[] = { "t", "thrust", "gx", "gy", "gz", "ax", "ay", "az", "qw", "qx", "qy",
+		"qz", "px", "py", "pz", "vx", "vy", "vz", "true_m" };
+	enum { NC = sizeof(names) / sizeof(names[0]) };
+	sink *out = cmdio_open_output(outname, TBL_AUTO);
+	cmdio_header(out, NC, names);
+	double err = 0;
+	long n = tagk_uavsim_steps(&sim);
+	for (long k = 0; k < n; k++) {
+		tagk_uavsim_sample s;
+		tagk_status st = tagk_uavsim_next(&sim, &s);
+		if (st != TAGK_OK)
+			cli_die(EXIT_DATA, "massflight: the flight left the envelope at sample %ld: %s", k,
+			    tagk_strerror(st));
+		double row[NC];
+		int i = 0;
+		row[i++] = (double)s.t;
+		row[i++] = (double)s.u.thrust;
+		for (int j = 0; j < 3; j++)
+			row[i++] = (double)s.u.w[j];
+		for (int j = 0; j < 3; j++)
+			row[i++] = (double)s.acc[j];
+		for (int j = 0; j < 4; j++)
+			row[i++] = (double)s.y.q[j];
+		for (int j = 0; j < 3; j++)
+			row[i++] = (double)s.y.r[j];
+		for (int j = 0; j < 3; j++)
+			row[i++] = (double)s.y.v[j];
+		row[i++] = (double)s.m;
+		cmdio_row(out, row);
+		double d = 0;
+		for (int j = 0; j < 3; j++)
+			d += (double)((s.x.r[j] - s.ref[j]) * (s.x.r[j] - s.ref[j]));
+		err += sqrt(d);
+	}
+	cmdio_commit(out);
+	cli_warn("%s, %s, seed %llu: %ld samples at %g Hz, mass %g -> %g kg, mean tracking error %.1f cm",
+	    tagk_uavtraj_names[traj], tagk_massb_names[beh], (unsigned long long)seed, n, rate,
+	    (double)tagk_uavsim_mass(&sim, 0), (double)tagk_uavsim_mass(&sim, sc.duration), 100 * err / (double)n);
+	return 0;
+}
+
+/* ---- rmspe ----------------------------------------------------------- */
+
+typedef struct {
+	double rmspe, ns;     /* RMSPE; wall time of all updates, ns */
+	long updates;
+	int diverged;
+} outcome;
+
+/* The state-space method mm over the flight's samples s[0 .. n-1]. */
+static outcome
+run_state(const tagk_mass_method *mm, const tagk_uavsim_sample *s, long n, double m0)
+{
+	outcome o = { 0, 0, 0, 0 };
+	tagk_mass_config cfg;
+	tagk_mass_defaults(&cfg, mm, (tagk_real)m0);
+	size_t len = tagk_mass_workspace_len(&cfg);
+	tagk_real *ws = malloc(len * sizeof(*ws));
+	tagk_mass_est e;
+	if (!ws || tagk_mass_init(&e, &cfg, ws, len) != TAGK_OK || tagk_mass_start(&e, &s[0].y) != TAGK_OK)
+		cli_die(EXIT_DATA, "rmspe: %s: cannot start", mm->name);
+	double se = 0;
+	for (long k = 1; k < n; k++) {
+		tagk_real m;
+		double t0 = now_s();
+		tagk_status st = tagk_mass_update(&e, &s[k - 1].u, s[k].t - s[k - 1].t, &s[k].y, &m);
+		o.ns += 1e9 * (now_s() - t0);
+		o.updates++;
+		if (st != TAGK_OK) {
+			o.diverged = 1;
+			break;
+		}
+		double r = ((double)m - (double)s[k].m) / (double)s[k].m;
+		se += r * r;
+	}
+	o.rmspe = sqrt(se / (double)(n - 1));
+	free(ws);
+	return o;
+}
+
+/* The regressor method rm on 3 x 1 mass rows over a window of REG_WINDOW
+ * samples, updated at every sample; the estimate is held in between and is
+ * m0 before the first update. */
+static outcome
+run_regressor(const tagk_method *rm, const tagk_uavsim_sample *s, long n, double m0, int velocity)
+{
+	outcome o = { 0, 0, 0, 0 };
+	tagk_config cfg;
+	tagk_real th0 = (tagk_real)m0, th[1], A[3 * REG_WINDOW], b[3 * REG_WINDOW];
+	tagk_config_defaults(&cfg, rm, 1, 3 * REG_WINDOW);
+	cfg.theta0 = &th0;
+	size_t len = tagk_workspace_len(&cfg);
+	tagk_real *ws = malloc(len * sizeof(*ws));
+	tagk_estimator est;
+	if (!ws || tagk_init(&est, &cfg, ws, len) != TAGK_OK)
+		cli_die(EXIT_DATA, "rmspe: %s: cannot start", rm->name);
+	double se = 0, hold = m0;
+	for (long k = 1; k < n; k++) {
+		if (k >= REG_WINDOW) {
+			int m = 0;
+			for (long j = k - REG_WINDOW + 1; j <= k; j++) {
+				tagk_real a[3], f[3] = { 0, 0, 0 };
+				if (velocity) {
+					/* specific force over [t_j-1, t_j] from the measured velocities */
+					tagk_real dv[3], dt = s[j].t - s[j - 1].t;
+					for (int i = 0; i < 3; i++)
+						dv[i] = (s[j].y.v[i] - s[j - 1].y.v[i]) / dt + (i == 2 ? TAGK_UAV_G : 0);
+					tagk_qrotate_t(s[j - 1].y.q, dv, a);
+					f[2] = s[j - 1].u.thrust;
+				} else {
+					memcpy(a, s[j].acc, sizeof(a));
+					f[2] = s[j].u.thrust;
+				}
+				tagk_real Y[3];
+				tagk_regressor_mass(a, Y);
+				for (int i = 0; i < 3; i++, m++) {
+					A[m] = Y[i];
+					b[m] = f[i];
+				}
+			}
+			double t0 = now_s();
+			tagk_status st = tagk_update(&est, A, b, m, th);
+			o.ns += 1e9 * (now_s() - t0);
+			o.updates++;
+			if (st == TAGK_OK)
+				hold = (double)th[0];
+			if (!isfinite(hold) || !(hold > m0 / 100) || !(hold < m0 * 100)) {
+				o.diverged = 1;
+				break;
+			}
+		}
+		double r = (hold - (double)s[k].m) / (double)s[k].m;
+		se += r * r;
+	}
+	o.rmspe = sqrt(se / (double)(n - 1));
+	free(ws);
+	return o;
+}
+
+typedef struct {
+	double rmspe_sum, ns_sum;
+	long updates, flights, diverged;
+} cell;
+
+static uint64_t
+flight_seed(uint64_t seed, int traj, int beh, int trial)
+{
+	/* splitmix64 of the flight's coordinates: independent streams */
+	uint64_t z = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)(traj * 64 + beh) * 0xbf58476d1ce4e5b9ULL +
+	    (uint64_t)trial * 0x94d049bb133111ebULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+typedef struct {
+	int trials, ntraj, nbeh, nm, velocity;
+	int traj[TAGK_UAVTRAJ_COUNT], beh[TAGK_MASSB_COUNT];
+	method ms[MAXM];
+	uint64_t seed;
+	double duration, m0_error;
+} rmspe_cfg;
+
+/* Fly flight number f (of ntraj x nbeh x trials) and append one line per
+ * method to out: "ti,bi,method,diverged,rmspe,ns,updates". */
+static void
+fly_one(const rmspe_cfg *c, long f, tagk_uavsim_sample *buf, FILE *out)
+{
+	int trial = (int)(f % c->trials), bi = (int)(f / c->trials % c->nbeh), ti = (int)(f / c->trials / c->nbeh);
+	tagk_uavsim_config sc;
+	tagk_uavsim_defaults(&sc, c->traj[ti], c->beh[bi], flight_seed(c->seed, c->traj[ti], c->beh[bi], trial));
+	sc.duration = (tagk_real)c->duration;
+	tagk_uavsim sim;
+	if (tagk_uavsim_init(&sim, &sc) != TAGK_OK)
+		cli_die(EXIT_USAGE, "rmspe: the flight settings are out of range");
+	long n = tagk_uavsim_steps(&sim);
+	for (long k = 0; k < n; k++) {
+		tagk_status st = tagk_uavsim_next(&sim, &buf[k]);
+		if (st != TAGK_OK)
+			cli_die(EXIT_DATA, "rmspe: %s/%s flight %d left the envelope: %s", tagk_uavtraj_names[c->traj[ti]],
+			    tagk_massb_names[c->beh[bi]], trial, tagk_strerror(st));
+	}
+	double m0 = (1 + c->m0_error) * (double)buf[0].m;
+	for (int i = 0; i < c->nm; i++) {
+		outcome o = c->ms[i].mm ? run_state(c->ms[i].mm, buf, n, m0)
+		    : run_regressor(c->ms[i].rm, buf, n, m0, c->velocity);
+		fprintf(out, "%d,%d,%d,%d,%.17g,%.17g,%ld\n", ti, bi, i, o.diverged, o.rmspe, o.ns, o.updates);
+	}
+}
+
+static void
+print_tables(const rmspe_cfg *c, const cell *cells, const char *fmt)
+{
+	int csv = strcmp(fmt, "csv") == 0, md = strcmp(fmt, "md") == 0;
+	if (csv)
+		printf("trajectory,mass,method,flights,diverged,update_ms,rmspe,paper_update_ms,paper_rmspe\n");
+	for (int ti = 0; ti < c->ntraj; ti++) {
+		int tr = c->traj[ti];
+		const double (*paper)[8] = tr == TAGK_UAVTRAJ_RANDOM ? paper_random
+		    : tr == TAGK_UAVTRAJ_LEMNISCATE ? paper_lemniscate : NULL;
+		if (!csv) {
+			printf("%s%s%s\n\n", md ? "### " : "", tagk_uavtraj_names[tr],
+			    paper ? (tr == TAGK_UAVTRAJ_RANDOM ? " (paper: Fig. 8)" : " (paper: Fig. 9)") : "");
+			if (md) {
+				printf("| mass |");
+				for (int i = 0; i < c->nm; i++)
+					printf(" %s ms | %s RMSPE |", c->ms[i].name, c->ms[i].name);
+				printf("\n|---|");
+				for (int i = 0; i < c->nm; i++)
+					printf("---:|---:|");
+				printf("\n");
+			} else {
+				printf("%-12s", "mass");
+				for (int i = 0; i < c->nm; i++)
+					printf(" %19s", c->ms[i].name);
+				printf("\n%-12s", "");
+				for (int i = 0; i < c->nm; i++)
+					printf(" %9s %9s", "ms", "RMSPE");
+				printf("\n");
+			}
+		}
+		for (int bi = 0; bi < c->nbeh; bi++) {
+			int b = c->beh[bi];
+			char label[32];
+			snprintf(label, sizeof(label), "%d %s", b, tagk_massb_names[b]);
+			if (!csv)
+				printf(md ? "| %s |" : "%-12s", label);
+			for (int i = 0; i < c->nm; i++) {
+				const cell *g = &cells[(ti * c->nbeh + bi) * c->nm + i];
+				long ok = g->flights - g->diverged;
+				double ms = g->updates ? g->ns_sum / (double)g->updates / 1e6 : (double)NAN;
+				double rm = ok ? g->rmspe_sum / (double)ok : (double)NAN;
+				int pi = -1;
+				if (paper && c->ms[i].mm)
+					pi = (int)c->ms[i].mm->kind;
+				if (csv) {
+					printf("%s,%d,%s,%ld,%ld,%.6g,", tagk_uavtraj_names[tr], b, c->ms[i].name, g->flights,
+					    g->diverged, ms);
+					if (ok)
+						printf("%.6g", rm);
+					if (pi >= 0)
+						printf(",%g,%g\n", paper[b][2 * pi], paper[b][2 * pi + 1]);
+					else
+						printf(",,\n");
+					continue;
+				}
+				char r[32];
+				if (ok)
+					snprintf(r, sizeof(r), "%.5f%s", rm, g->diverged ? "*" : "");
+				else
+					snprintf(r, sizeof(r), "diverged");
+				printf(md ? " %.5f | %s |" : " %9.5f %9s", ms, r);
+			}
+			if (!csv)
+				printf("\n");
+			if (paper && !csv) {
+				if (md)
+					printf("| %d paper |", b);
+				else
+					printf("%-12s", "  paper");
+				for (int i = 0; i < c->nm; i++) {
+					if (c->ms[i].mm) {
+						int pi = (int)c->ms[i].mm->kind;
+						printf(md ? " %.5f | %.5f |" : " %9.5f %9.5f", paper[b][2 * pi], paper[b][2 * pi + 1]);
+					} else {
+						printf(md ? " | |" : " %9s %9s", "", "");
+					}
+				}
+				printf("\n");
+			}
+		}
+		if (!csv)
+			printf("\n");
+	}
+}
+
+int
+bench_rmspe(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "trials", required_argument, NULL, 'N' },
+		{ "traj", required_argument, NULL, 't' },
+		{ "mass", required_argument, NULL, 'm' },
+		{ "methods", required_argument, NULL, 'M' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "m0-error", required_argument, NULL, 'e' },
+		{ "acc", required_argument, NULL, 'A' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static rmspe_cfg c;
+	memset(&c, 0, sizeof(c));
+	c.trials = 10;
+	c.seed = 1;
+	c.duration = 20;
+	c.m0_error = 0.2;
+	c.ntraj = TAGK_UAVTRAJ_COUNT;
+	c.nbeh = TAGK_MASSB_COUNT;
+	for (int i = 0; i < TAGK_UAVTRAJ_COUNT; i++)
+		c.traj[i] = i;
+	for (int i = 0; i < TAGK_MASSB_COUNT; i++)
+		c.beh[i] = i;
+	const char *methods = DEFAULT_METHODS, *fmt = "text";
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu, ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "j:f:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'N': c.trials = (int)cli_long("--trials", optarg, 1, 100000); break;
+		case 't': c.ntraj = parse_set("--traj", optarg, tagk_uavtraj_names, TAGK_UAVTRAJ_COUNT, c.traj); break;
+		case 'm': c.nbeh = parse_set("--mass", optarg, tagk_massb_names, TAGK_MASSB_COUNT, c.beh); break;
+		case 'M': methods = optarg; break;
+		case 'd': c.duration = cli_double("--duration", optarg, 0.1, 3600); break;
+		case 's': c.seed = cli_u64("--seed", optarg); break;
+		case 'e': c.m0_error = cli_double("--m0-error", optarg, -0.9, 10); break;
+		case 'A':
+			if (strcmp(optarg, "imu") && strcmp(optarg, "velocity"))
+				cli_die(EXIT_USAGE, "--acc: '%s' is not imu or velocity", optarg);
+			c.velocity = strcmp(optarg, "velocity") == 0;
+			break;
+		case 'j': jobs = (int)cli_long("--jobs", optarg, 1, 64); break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "md") && strcmp(optarg, "csv"))
+				cli_die(EXIT_USAGE, "--format: '%s' is not text, md or csv", optarg);
+			fmt = optarg;
+			break;
+		case 'h':
+			printf("usage: tagk-bench rmspe [--trials N] [--traj LIST] [--mass LIST] [--methods LIST]\n"
+			    "                      [--duration S] [--seed S] [--m0-error X] [--acc imu|velocity]\n"
+			    "                      [-j JOBS] [--format text|md|csv]\n");
+			cli_close(stdout, "stdout");
+			return 0;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		cli_die(EXIT_USAGE, "rmspe: unexpected argument '%s'", argv[optind]);
+	char mbuf[256];
+	snprintf(mbuf, sizeof(mbuf), "%s", methods);
+	for (char *tok = strtok(mbuf, ","); tok; tok = strtok(NULL, ",")) {
+		if (c.nm == MAXM)
+			cli_die(EXIT_USAGE, "--methods: at most %d", MAXM);
+		method *m = &c.ms[c.nm++];
+		m->mm = tagk_mass_method_find(tok);
+		m->rm = m->mm ? NULL : tagk_method_find(tok);
+		if (!m->mm && !m->rm)
+			cli_die(EXIT_USAGE, "--methods: unknown method '%s' (tagk-estimate --list names them)", tok);
+		m->name = m->mm ? m->mm->name : m->rm->name;
+	}
+	long nflights = (long)c.ntraj * c.nbeh * c.trials;
+	if (jobs > nflights)
+		jobs = (int)nflights;
+	double t0 = now_s();
+	long nsamples = (long)(c.duration * 100 + 0.5) + 1;
+	FILE *parts[64];
+	pid_t pids[64];
+	fflush(stdout);
+	for (int j = 0; j < jobs; j++) {
+		parts[j] = tmpfile();
+		if (!parts[j])
+			cli_die(EXIT_DATA, "rmspe: cannot create a temporary file");
+		pids[j] = fork();
+		if (pids[j] < 0)
+			cli_die(EXIT_DATA, "rmspe: cannot fork");
+		if (pids[j] == 0) {
+			tagk_uavsim_sample *buf = malloc((size_t)nsamples * sizeof(*buf));
+			if (!buf)
+				cli_die(EXIT_DATA, "out of memory");
+			int tty = j == 0 && isatty(2);
+			for (long f = j; f < nflights; f += jobs) {
+				fly_one(&c, f, buf, parts[j]);
+				if (tty)
+					fprintf(stderr, "\rrmspe: %ld/%ld flights", f + 1, nflights);
+			}
+			if (tty)
+				fprintf(stderr, "\r%40s\r", "");
+			if (fflush(parts[j]) != 0)
+				_exit(EXIT_DATA);
+			_exit(0);
+		}
+	}
+	int failed = 0;
+	for (int j = 0; j < jobs; j++) {
+		int status;
+		if (waitpid(pids[j], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			failed = 1;
+	}
+	if (failed)
+		cli_die(EXIT_DATA, "rmspe: a worker failed");
+	cell *cells = calloc((size_t)(c.ntraj * c.nbeh * c.nm), sizeof(*cells));
+	if (!cells)
+		cli_die(EXIT_DATA, "out of memory");
+	long lines = 0;
+	for (int j = 0; j < jobs; j++) {
+		rewind(parts[j]);
+		int ti, bi, mi, dv;
+		double rm, ns;
+		long up;
+		while (fscanf(parts[j], "%d,%d,%d,%d,%lf,%lf,%ld\n", &ti, &bi, &mi, &dv, &rm, &ns, &up) == 7) {
+			cell *g = &cells[(ti * c.nbeh + bi) * c.nm + mi];
+			g->flights++;
+			g->diverged += dv;
+			if (!dv)
+				g->rmspe_sum += rm;
+			g->ns_sum += ns;
+			g->updates += up;
+			lines++;
+		}
+		fclose(parts[j]);
+	}
+	if (lines != nflights * c.nm)
+		cli_die(EXIT_DATA, "rmspe: %ld results of %ld expected", lines, nflights * c.nm);
+	if (strcmp(fmt, "csv") != 0) {
+		printf("%s tagk-bench rmspe: %d flights of %g s at 100 Hz per cell, seed %llu, %d jobs; every method\n"
+		    "%s starts %+g %% off the true mass. ms: mean wall time of one update; RMSPE (eq. 33) over\n"
+		    "%s the flight, mean over flights (* some diverged, left out). Regressor methods: 3 x 1 rows\n"
+		    "%s from the %s, window %d samples, updated every sample.\n\n",
+		    strcmp(fmt, "md") ? "#" : "", c.trials, c.duration, (unsigned long long)c.seed, jobs,
+		    strcmp(fmt, "md") ? "#" : "", 100 * c.m0_error, strcmp(fmt, "md") ? "#" : "",
+		    strcmp(fmt, "md") ? "#" : "", c.velocity ? "velocity's difference quotient" : "accelerometer",
+		    REG_WINDOW);
+	}
+	print_tables(&c, cells, fmt);
+	double wall = now_s() - t0;
+	if (strcmp(fmt, "csv") != 0)
+		printf("%s wall time %.1f s\n", strcmp(fmt, "md") ? "#" : "", wall);
+	else
+		fprintf(stderr, "rmspe: wall time %.1f s\n", wall);
+	free(cells);
+	cli_close(stdout, "stdout");
+	return 0;
+}
