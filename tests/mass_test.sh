@@ -1,0 +1,114 @@
+#!/bin/sh
+# mass_test.sh: the time-varying mass tools through the real binaries:
+# tagk-bench massflight and rmspe, and tagk-estimate's state-space methods
+# (ekf, msckf, ukf, swls): accuracy against the log's true mass, the MSCKF
+# identity, formats, mapping, and the bad-input battery.
+set -u
+BIN=${BIN:-bin}
+. "$(dirname "$0")/lib.sh"
+E=$BIN/tagk-estimate S=$BIN/tagk-bench P=$BIN/tagk-report R=$BIN/tagk-regress
+
+# --- massflight --------------------------------------------------------------
+expect "massflight writes a log" 0 "" "square, drop, seed 3: 801 samples at 100 Hz, mass 1 -> 0.7" -- \
+	$S massflight --traj square --mass drop --seed 3 --duration 8 -o "$tmp/f.csv"
+check "massflight header" test "$(head -1 "$tmp/f.csv")" = \
+	"t,thrust,gx,gy,gz,ax,ay,az,qw,qx,qy,qz,px,py,pz,vx,vy,vz,true_m"
+$S massflight --traj square --mass drop --seed 3 --duration 8 > "$tmp/f2.csv" 2>/dev/null
+check "massflight: same seed, same bytes" cmp -s "$tmp/f.csv" "$tmp/f2.csv"
+$S massflight --traj square --mass drop --seed 4 --duration 8 > "$tmp/f3.csv" 2>/dev/null
+check "massflight: another seed, another flight" sh -c "! cmp -s '$tmp/f.csv' '$tmp/f3.csv'"
+expect "massflight: mass by number" 0 "^t,thrust" "lemniscate, swaps" -- $S massflight --traj 2 --mass 2 --duration 1
+expect "massflight --help" 0 "usage: tagk-bench massflight" "" -- $S massflight --help
+expect "massflight: bad trajectory" 2 "" "--traj: 'circle' is not one of random, loop, lemniscate, zigzag, square" -- \
+	$S massflight --traj circle
+expect "massflight: bad behaviour" 2 "" "--mass: '7' is not one of constant, drain, swaps, drop, load" -- \
+	$S massflight --mass 7
+expect "massflight: stray argument" 2 "" "unexpected argument 'x'" -- $S massflight x
+
+# --- tagk-estimate on the log's signals --------------------------------------
+# RMSPE against true_m, computed here from the raw stream
+rmspe() { awk -F, 'NR > 1 { r = ($2 - $3) / $3; s += r * r; n++ } END { printf "%.6f\n", sqrt(s / n) }' "$1"; }
+for m in ekf msckf ukf swls; do
+	expect "$m: runs on the log" 0 "" "" -- $E -a $m "$tmp/f.csv" -o "$tmp/e_$m.csv"
+	check "$m: one estimate per sample after the first" test "$(wc -l < "$tmp/e_$m.csv")" -eq 801
+	check "$m: header t,m,true_m" test "$(head -1 "$tmp/e_$m.csv")" = "t,m,true_m"
+	r=$(rmspe "$tmp/e_$m.csv")
+	check "$m: RMSPE $r under 5 % through a 25 % payload drop (23 % if it did not track)" awk -v r="$r" 'BEGIN { exit !(r < 0.05) }'
+done
+check "msckf's head is the ekf's (max relative difference < 1e-9)" awk -F, '
+	NR == FNR { a[FNR] = $2; next }
+	FNR > 1 { d = ($2 - a[FNR]) / a[FNR]; if (d < 0) d = -d; if (d > m) m = d }
+	END { exit !(m < 1e-9) }' "$tmp/e_ekf.csv" "$tmp/e_msckf.csv"
+expect "ekf | tagk-report" 0 "rmspe_%" "" -- sh -c "$E -a ekf '$tmp/f.csv' | $P"
+expect "--every 10" 0 "" "" -- $E -a ukf --every 10 "$tmp/f.csv" -o "$tmp/e10.csv"
+check "--every 10 writes 80 rows" test "$(wc -l < "$tmp/e10.csv")" -eq 81
+expect "-v: the hover guess" 0 "" "ekf: m0 1.* \(hover guess from the first thrust\)" -- $E -a ekf -v "$tmp/f.csv" -o /dev/null
+expect "-v: --m0 and the update time" 0 "" "swls: 800 updates, mean .* us each" -- \
+	$E -a swls -v --m0 1.3 --window 4 --iters 2 --gauss-newton "$tmp/f.csv" -o /dev/null
+expect "--proc-sd and --meas-sd" 0 "" "process sd att 0.001 pos 0.02 vel 0.2 mass 0.1; measurement sd att 0.01 pos 0.02 vel 0.03" -- \
+	$E -a ekf -v --proc-sd 0.001,0.02,0.2,0.1 --meas-sd 0.01,0.02,0.03 "$tmp/f.csv" -o /dev/null
+expect "--list names the state-space methods" 0 "^swls +sliding-window least squares" "" -- $E --list
+
+# formats and mapping give the same estimates
+$S massflight --traj square --mass drop --seed 3 --duration 8 -o "$tmp/f.h5" 2>/dev/null
+expect "reads HDF5" 0 "" "" -- $E -a ekf "$tmp/f.h5" -o "$tmp/e_h5.csv"
+check "HDF5 and CSV give the same bytes" cmp -s "$tmp/e_h5.csv" "$tmp/e_ekf.csv"
+sed '1s/px,py,pz/pos_x,pos_y,pos_z/' "$tmp/f.csv" > "$tmp/renamed.csv"
+expect "missing column names --map" 1 "" "no column 'px' for pos \(ekf reads the signals .*--map pos=COLS\)" -- \
+	$E -a ekf "$tmp/renamed.csv"
+expect "--map pos=" 0 "" "" -- $E -a ekf --map pos=pos_x,pos_y,pos_z "$tmp/renamed.csv" -o "$tmp/e_map.csv"
+check "--map gives the same estimates" cmp -s "$tmp/e_map.csv" "$tmp/e_ekf.csv"
+
+# --- bad input ---------------------------------------------------------------
+head -1 "$tmp/f.csv" > "$tmp/hdr.csv"
+expect "header only" 1 "" "hdr.csv: no data rows" -- $E -a ekf "$tmp/hdr.csv"
+head -2 "$tmp/f.csv" > "$tmp/one.csv"
+expect "one sample" 1 "" "one.csv: 1 usable samples: the ekf methods need two or more" -- $E -a ekf "$tmp/one.csv"
+awk -F, -v OFS=, 'NR == 50 { $9 = 0.5 } { print }' "$tmp/f.csv" > "$tmp/badq.csv"
+expect "non-unit quaternion" 1 "" "badq.csv:50: the attitude quaternion is not of unit length" -- $E -a ekf "$tmp/badq.csv"
+expect "non-unit quaternion, --skip-bad" 0 "" "skipped 1 bad rows of" -- $E -a ekf --skip-bad "$tmp/badq.csv" -o /dev/null
+awk -F, -v OFS=, 'NR == 60 { $16 = "nan" } { print }' "$tmp/f.csv" > "$tmp/nan.csv"
+expect "NaN velocity" 1 "" "nan.csv:60: column 'vx': NaN" -- $E -a ukf "$tmp/nan.csv"
+awk -F, -v OFS=, 'NR == 70 { $1 = 0.5 } { print }' "$tmp/f.csv" > "$tmp/back.csv"
+expect "time going back" 1 "" "back.csv:70: time 0.5 does not increase \(previous sample at 0.67\)" -- $E -a swls "$tmp/back.csv"
+awk -F, 'NR < 100 || NR > 400' "$tmp/f.csv" > "$tmp/gap.csv"
+expect "a gap in the log" 1 "" "gap.csv:.*: a gap of 3.* s after t = 0.97.*--max-gap" -- $E -a ekf "$tmp/gap.csv"
+expect "--max-gap lets it through" 0 "" "" -- $E -a ekf --max-gap 5 "$tmp/gap.csv" -o /dev/null
+awk -F, -v OFS=, 'NR > 1 { $2 = $2 * 1e5 } { print }' "$tmp/f.csv" > "$tmp/huge.csv"
+expect "divergence is reported, nothing written" 1 "" \
+	"huge.csv: ekf diverged at t = .*: the mass left \(0.01, 100\) kg.*no estimates written" -- \
+	$E -a ekf --m0 1 "$tmp/huge.csv"
+awk -F, -v OFS=, 'NR == 2 { $2 = 0 } { print }' "$tmp/f.csv" > "$tmp/zero.csv"
+expect "no hover guess from zero thrust" 1 "" "zero.csv:2: the first thrust \(0 N\) gives no hover guess of the mass; give --m0" -- \
+	$E -a ekf "$tmp/zero.csv"
+
+# --- usage errors -------------------------------------------------------------
+expect "regressor option on ekf" 2 "" "--lambda applies to the regressor methods, not ekf" -- $E -a ekf --lambda 0.9 "$tmp/f.csv"
+expect "state option on tagk" 2 "" "--m0, .* apply to the state-space methods .*not tagk" -- $E -a tagk --m0 1 "$tmp/f.csv"
+expect "--window on ekf" 2 "" "--window applies to msckf and swls, not ekf" -- $E -a ekf --window 5 "$tmp/f.csv"
+expect "--window 1" 2 "" "--window: swls takes a number of samples from 2 to 64" -- $E -a swls --window 1 "$tmp/f.csv"
+expect "--window in seconds" 2 "" "--window: msckf takes a number of samples" -- $E -a msckf --window 0.5s "$tmp/f.csv"
+expect "--gauss-newton on ukf" 2 "" "--gauss-newton applies to swls, not ukf" -- $E -a ukf --gauss-newton "$tmp/f.csv"
+expect "--proc-sd count" 2 "" "--proc-sd: 4 numbers expected, got 2" -- $E -a ekf --proc-sd 1,2 "$tmp/f.csv"
+expect "--meas-sd negative" 2 "" "--meas-sd" -- $E -a ekf --meas-sd 1,-2,3 "$tmp/f.csv"
+expect "--map unknown signal" 2 "" "--map: 'acc=ax,ay,az' is not SIGNAL=COLS" -- $E -a ekf --map acc=ax,ay,az "$tmp/f.csv"
+expect "--map column count" 2 "" "--map pos: 3 columns expected, got 2" -- $E -a ekf --map pos=px,py "$tmp/f.csv"
+
+# --- the regressor methods on the same flight --------------------------------
+expect "tagk-regress -m mass | tagk-estimate -a kf-low" 0 "" "" -- \
+	sh -c "$R -m mass --wrench thrust '$tmp/f.csv' | $E -a kf-low --window 5 --every 1 -o '$tmp/kf.csv'"
+r=$(rmspe "$tmp/kf.csv")
+check "kf-low on accelerometer rows: RMSPE $r under 3 %" awk -v r="$r" 'BEGIN { exit !(r < 0.03) }'
+
+# --- rmspe ------------------------------------------------------------------
+expect "rmspe, csv" 0 "^random,0,ekf,1,0,[0-9.e-]+,[0-9.]+,0.00451,0.0096$" "rmspe: wall time" -- \
+	$S rmspe --trials 1 --traj random,loop --mass 0,3 --methods ekf,swls,tagk --duration 3 -j 2 --format csv
+check "rmspe, csv: 12 rows and a header" test "$(wc -l < "$tmp/out")" -eq 13
+check "rmspe: no paper figures for loop" grep -q '^loop,3,swls,1,0,[0-9.e-]*,[0-9.]*,,$' "$tmp/out"
+expect "rmspe, text: the paper's row" 0 "^  paper +0.00491 +0.01987" "" -- \
+	$S rmspe --trials 1 --traj lemniscate --mass 0 --methods ekf --duration 2 -j 1
+expect "rmspe: unknown method" 2 "" "--methods: unknown method 'pf'" -- $S rmspe --methods ekf,pf
+expect "rmspe: bad --acc" 2 "" "--acc: 'gps' is not imu or velocity" -- $S rmspe --acc gps
+expect "rmspe --help" 0 "usage: tagk-bench rmspe" "" -- $S rmspe --help
+
+finish
