@@ -111,6 +111,7 @@ datasets: bin/tagk-bench
 	./bin/tagk-bench $(SYNTH_NOISY) -o datasets/synth-payload-noisy.csv
 	./bin/tagk-bench $(SIM_CLEAN) -o datasets/sim-figure8.csv
 	./bin/tagk-bench $(SIM_NOISY) -o datasets/sim-figure8-noisy.csv
+	./bin/tagk-bench $(UAV_DROP) -o datasets/uav-square-drop.csv
 
 check-datasets: bin/tagk-bench
 	@mkdir -p build/datasets
@@ -118,6 +119,7 @@ check-datasets: bin/tagk-bench
 	@./bin/tagk-bench $(SYNTH_NOISY) -o build/datasets/synth-payload-noisy.csv
 	@./bin/tagk-bench $(SIM_CLEAN) -o build/datasets/sim-figure8.csv 2>/dev/null
 	@./bin/tagk-bench $(SIM_NOISY) -o build/datasets/sim-figure8-noisy.csv 2>/dev/null
+	@./bin/tagk-bench $(UAV_DROP) -o build/datasets/uav-square-drop.csv 2>/dev/null
 	@for f in $(DATASETS); do cmp $$f build/$$f || { echo "check-datasets: $$f differs from what its command makes now"; exit 1; }; done
 	@echo "check-datasets: the bundled logs are what their commands make: ok"
 
@@ -247,7 +249,7 @@ bench-pipeline: $(BINS)
 	./bin/tagk-bench pipeline
 
 demo: $(BINS)
-	@sh bench/demo.sh datasets/synth-payload-noisy.csv
+	@sh bench/demo.sh datasets/synth-payload-noisy.csv datasets/uav-square-drop.csv
 
 tagk.pc: tagk.pc.in lib/tagk.h build/config
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \

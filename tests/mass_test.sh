@@ -107,6 +107,11 @@ check "rmspe, csv: 12 rows and a header" test "$(wc -l < "$tmp/out")" -eq 13
 check "rmspe: no paper figures for loop" grep -q '^loop,3,swls,1,0,[0-9.e-]*,[0-9.]*,,$' "$tmp/out"
 expect "rmspe, text: the paper's row" 0 "^  paper +0.00491 +0.01987" "" -- \
 	$S rmspe --trials 1 --traj lemniscate --mass 0 --methods ekf --duration 2 -j 1
+$S rmspe --trials 2 --traj zigzag --mass 1,2 --methods ekf,ukf,kf-low --duration 2 -j 1 --format csv 2>/dev/null \
+	| cut -d, -f1-5,7 > "$tmp/j1.csv"
+$S rmspe --trials 2 --traj zigzag --mass 1,2 --methods ekf,ukf,kf-low --duration 2 -j 2 --format csv 2>/dev/null \
+	| cut -d, -f1-5,7 > "$tmp/j2.csv"
+check "rmspe: the same RMSPEs with 1 job and 2" sh -c "test -s '$tmp/j1.csv' && cmp -s '$tmp/j1.csv' '$tmp/j2.csv'"
 expect "rmspe: unknown method" 2 "" "--methods: unknown method 'pf'" -- $S rmspe --methods ekf,pf
 expect "rmspe: bad --acc" 2 "" "--acc: 'gps' is not imu or velocity" -- $S rmspe --acc gps
 expect "rmspe --help" 0 "usage: tagk-bench rmspe" "" -- $S rmspe --help
