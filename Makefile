@@ -260,7 +260,7 @@ install: all tagk.pc
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(PKGDIR)
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
 	install -m 644 lib/libtagk.a $(DESTDIR)$(LIBDIR)
-	install -m 644 $(LIB_HDR) $(DESTDIR)$(INCDIR)/tagk
+	install -m 644 $(filter-out %_impl.h,$(LIB_HDR)) $(DESTDIR)$(INCDIR)/tagk
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	for f in $(MAN57); do install -m 644 $$f $(DESTDIR)$(MANDIR)/man$${f##*.}; done
 	install -m 644 tagk.pc $(DESTDIR)$(PKGDIR)
