@@ -39,6 +39,9 @@ check "msckf's head is the ekf's (max relative difference < 1e-9)" awk -F, '
 	NR == FNR { a[FNR] = $2; next }
 	FNR > 1 { d = ($2 - a[FNR]) / a[FNR]; if (d < 0) d = -d; if (d > m) m = d }
 	END { exit !(m < 1e-9) }' "$tmp/e_ekf.csv" "$tmp/e_msckf.csv"
+expect "reads stdin" 0 "" "" -- sh -c "$E -a ekf < '$tmp/f.csv' > '$tmp/e_stdin.csv'"
+check "stdin gives the same estimates" cmp -s "$tmp/e_stdin.csv" "$tmp/e_ekf.csv"
+expect "--help shows the state-space synopsis" 0 "tagk-estimate -a ekf\|msckf\|ukf\|swls \[--m0 KG\]" "" -- $E --help
 expect "ekf | tagk-report" 0 "rmspe_%" "" -- sh -c "$E -a ekf '$tmp/f.csv' | $P"
 expect "--every 10" 0 "" "" -- $E -a ukf --every 10 "$tmp/f.csv" -o "$tmp/e10.csv"
 check "--every 10 writes 80 rows" test "$(wc -l < "$tmp/e10.csv")" -eq 81
