@@ -7,6 +7,7 @@
  * with the previous row's input over t_k - t_k-1 and updates with its own
  * measurement, then writes t_k and the mass.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -26,7 +27,30 @@ static const struct {
 	{ "quat", 4, "qw,qx,qy,qz" },
 	{ "pos", 3, "px,py,pz" },
 	{ "vel", 3, "vx,vy,vz" },
+	{ "rpy", 3, "roll,pitch,yaw" },
 };
+
+/* The Crazyflie uSD logs of the Lee controller (see tagk-regress's preset):
+ * commanded thrust, gyro, the controller's roll-pitch-yaw, and the state
+ * estimate's position (mm) and velocity (mm/s). */
+static const char *const crazyflie[ST_NSIG] = {
+	[ST_T] = "t", [ST_THRUST] = "ctrlLee.thrustSI",
+	[ST_GYRO] = "ctrlLee.omegax,ctrlLee.omegay,ctrlLee.omegaz",
+	[ST_POS] = "stateEstimateZ.x,stateEstimateZ.y,stateEstimateZ.z",
+	[ST_VEL] = "stateEstimateZ.vx,stateEstimateZ.vy,stateEstimateZ.vz",
+	[ST_RPY] = "ctrlLee.rpyx,ctrlLee.rpyy,ctrlLee.rpyz",
+};
+
+/* q = Rz(yaw) Ry(pitch) Rx(roll), body to world. */
+static void
+rpy_quat(double r, double p, double y, tagk_real q[4])
+{
+	double cr = cos(r / 2), sr = sin(r / 2), cp = cos(p / 2), sp = sin(p / 2), cy = cos(y / 2), sy = sin(y / 2);
+	q[0] = (tagk_real)(cr * cp * cy + sr * sp * sy);
+	q[1] = (tagk_real)(sr * cp * cy - cr * sp * sy);
+	q[2] = (tagk_real)(cr * sp * cy + sr * cp * sy);
+	q[3] = (tagk_real)(cr * cp * sy - sr * sp * cy);
+}
 
 int
 state_map(state_opts *o, const char *arg)
@@ -46,7 +70,7 @@ state_map(state_opts *o, const char *arg)
 static void
 lookup(tbl_reader *r, const state_opts *o, int s, int *idx)
 {
-	const char *list = o->map[s] ? o->map[s] : sigs[s].cols;
+	const char *list = o->map[s] ? o->map[s] : o->crazyflie && crazyflie[s] ? crazyflie[s] : sigs[s].cols;
 	char buf[512];
 	snprintf(buf, sizeof(buf), "%s", list);
 	int n = 0;
@@ -55,8 +79,8 @@ lookup(tbl_reader *r, const state_opts *o, int s, int *idx)
 			cli_die(EXIT_USAGE, "--map %s: %d columns expected, got more", sigs[s].name, sigs[s].k);
 		idx[n] = tbl_find(r, tok);
 		if (idx[n] < 0)
-			cli_die(EXIT_DATA, "%s: no column '%s' for %s (%s reads the signals t, thrust, gyro, quat, "
-			    "pos and vel; name other columns with --map %s=COLS)", tbl_name(r), tok, sigs[s].name,
+			cli_die(EXIT_DATA, "%s: no column '%s' for %s (%s reads the signals t, thrust, gyro, quat "
+			    "or rpy, pos and vel; name other columns with --map %s=COLS)", tbl_name(r), tok, sigs[s].name,
 			    o->mt->name, sigs[s].name);
 		tbl_want(r, idx[n]);
 		n++;
@@ -78,8 +102,10 @@ estimate_state(const state_opts *o, const char *path)
 {
 	tbl_reader *r = cmdio_open_input(path, &o->in);
 	int idx[ST_NSIG][4];
+	int rpy = o->map[ST_RPY] || (o->crazyflie && !o->map[ST_QUAT]);
 	for (int s = 0; s < ST_NSIG; s++)
-		lookup(r, o, s, idx[s]);
+		if (s != (rpy ? ST_QUAT : ST_RPY))
+			lookup(r, o, s, idx[s]);
 	int ncols = tbl_ncols(r), ntrue = 0;
 	int *tidx = malloc((size_t)ncols * sizeof(int));
 	double *row = malloc((size_t)ncols * sizeof(double));
@@ -118,11 +144,14 @@ estimate_state(const state_opts *o, const char *path)
 		u.thrust = (tagk_real)row[idx[ST_THRUST][0]];
 		for (int i = 0; i < 3; i++) {
 			u.w[i] = (tagk_real)row[idx[ST_GYRO][i]];
-			y.r[i] = (tagk_real)row[idx[ST_POS][i]];
-			y.v[i] = (tagk_real)row[idx[ST_VEL][i]];
+			y.r[i] = (tagk_real)(row[idx[ST_POS][i]] * o->pos_scale);
+			y.v[i] = (tagk_real)(row[idx[ST_VEL][i]] * o->pos_scale);
 		}
-		for (int i = 0; i < 4; i++)
-			y.q[i] = (tagk_real)row[idx[ST_QUAT][i]];
+		if (rpy)
+			rpy_quat(row[idx[ST_RPY][0]], row[idx[ST_RPY][1]], row[idx[ST_RPY][2]], y.q);
+		else
+			for (int i = 0; i < 4; i++)
+				y.q[i] = (tagk_real)row[idx[ST_QUAT][i]];
 		if (!tagk_uav_meas_ok(&y)) {
 			if (o->in.skip_bad) {
 				skipped++;

@@ -9,7 +9,7 @@
 #include "../formats/table.h"
 #include "../lib/tagk.h"
 
-enum { ST_T, ST_THRUST, ST_GYRO, ST_QUAT, ST_POS, ST_VEL, ST_NSIG };
+enum { ST_T, ST_THRUST, ST_GYRO, ST_QUAT, ST_POS, ST_VEL, ST_RPY, ST_NSIG };
 
 typedef struct {
 	const tagk_mass_method *mt;
@@ -22,7 +22,9 @@ typedef struct {
 	int gauss_newton;
 	long every;              /* write every k-th estimate */
 	double max_gap;          /* s */
-	const char *map[ST_NSIG];
+	const char *map[ST_NSIG]; /* ST_RPY set: attitude from roll, pitch, yaw */
+	int crazyflie;           /* --preset crazyflie: its columns under maps not given */
+	double pos_scale;        /* m per unit of pos (and m/s per unit of vel) */
 	int verbose;
 	const char *outname;
 	tbl_options in;

@@ -37,7 +37,8 @@ usage(FILE *f)
 	    "       tagk-estimate -a ekf|msckf|ukf|swls [--m0 KG] [--mass-sd KG]\n"
 	    "                     [--proc-sd ATT,POS,VEL,MASS] [--meas-sd ATT,POS,VEL] [--window N]\n"
 	    "                     [--iters T] [--gauss-newton] [--every K] [--max-gap SEC]\n"
-	    "                     [--map SIGNAL=COLS]... [-f csv|hdf5] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
+	    "                     [--map SIGNAL=COLS]... [--preset crazyflie] [--pos-unit m|mm]\n"
+	    "                     [-f csv|hdf5|cfusd] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate --list | --help | --version\n");
 }
 
@@ -97,6 +98,8 @@ main(int argc, char **argv)
 		{ "gauss-newton", no_argument, NULL, 3017 },
 		{ "max-gap", required_argument, NULL, 3018 },
 		{ "map", required_argument, NULL, 3019 },
+		{ "preset", required_argument, NULL, 3020 },
+		{ "pos-unit", required_argument, NULL, 3021 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -116,6 +119,7 @@ main(int argc, char **argv)
 	state_opts so;
 	memset(&so, 0, sizeof(so));
 	so.max_gap = 0.5;
+	int pos_unit_set = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "a:w:k:f:o:vhV", opts, NULL)) != -1) {
 		if (cmdio_input_option(&in, c, optarg))
@@ -144,7 +148,20 @@ main(int argc, char **argv)
 		case 3019:
 			if (state_map(&so, optarg) != 0)
 				cli_die(EXIT_USAGE, "--map: '%s' is not SIGNAL=COLS with SIGNAL one of t, thrust, gyro, "
-				    "quat, pos, vel", optarg);
+				    "quat, rpy, pos, vel", optarg);
+			state_only = 1;
+			break;
+		case 3020:
+			if (strcmp(optarg, "crazyflie") != 0)
+				cli_die(EXIT_USAGE, "--preset: '%s' is not crazyflie", optarg);
+			so.crazyflie = 1;
+			state_only = 1;
+			break;
+		case 3021:
+			if (strcmp(optarg, "m") && strcmp(optarg, "mm"))
+				cli_die(EXIT_USAGE, "--pos-unit: '%s' is not m or mm", optarg);
+			so.pos_scale = strcmp(optarg, "mm") == 0 ? 1e-3 : 1;
+			pos_unit_set = 1;
 			state_only = 1;
 			break;
 		case 3012:
@@ -183,6 +200,8 @@ main(int argc, char **argv)
 			cli_die(EXIT_USAGE, "--iters applies to swls and the Kaczmarz methods, not %s", method);
 		if (win_set && mm->kind != TAGK_MASS_MSCKF && mm->kind != TAGK_MASS_SWLS)
 			cli_die(EXIT_USAGE, "--window applies to msckf and swls, not %s", method);
+		if (!pos_unit_set)
+			so.pos_scale = so.crazyflie ? 1e-3 : 1;
 		so.mt = mm;
 		so.window = win_set ? (int)win : 0;
 		so.iters = iters.set ? (int)iters.v : 0;
@@ -196,8 +215,9 @@ main(int argc, char **argv)
 	if (!mt)
 		cli_die(EXIT_USAGE, "-a: unknown method '%s' (tagk-estimate --list names them)", method);
 	if (state_only)
-		cli_die(EXIT_USAGE, "--m0, --mass-sd, --proc-sd, --meas-sd, --gauss-newton, --max-gap and --map "
-		    "apply to the state-space methods (ekf, msckf, ukf, swls), not %s", method);
+		cli_die(EXIT_USAGE, "--m0, --mass-sd, --proc-sd, --meas-sd, --gauss-newton, --max-gap, --map, "
+		    "--preset and --pos-unit apply to the state-space methods (ekf, msckf, ukf, swls), not %s",
+		    method);
 	int kz = mt->family == TAGK_FAMILY_KACZMARZ, rls = mt->family == TAGK_FAMILY_RLS,
 	    kf = mt->family == TAGK_FAMILY_KF;
 	if (seed.set && !kz) cli_die(EXIT_USAGE, "--seed applies to the Kaczmarz methods, not %s", method);

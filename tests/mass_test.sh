@@ -62,6 +62,23 @@ expect "missing column names --map" 1 "" "no column 'px' for pos \(ekf reads the
 expect "--map pos=" 0 "" "" -- $E -a ekf --map pos=pos_x,pos_y,pos_z "$tmp/renamed.csv" -o "$tmp/e_map.csv"
 check "--map gives the same estimates" cmp -s "$tmp/e_map.csv" "$tmp/e_ekf.csv"
 
+# attitude as roll, pitch, yaw, and positions in millimetres
+awk -F, -v OFS=, 'NR == 1 { print $0, "roll", "pitch", "yaw"; next }
+	{ w = $9; x = $10; y = $11; z = $12; sp = 2 * (w * y - z * x)
+	  printf "%s,%.17g,%.17g,%.17g\n", $0, atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y)),
+	      atan2(sp, sqrt(1 - sp * sp)), atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)) }' "$tmp/f.csv" > "$tmp/rpy.csv"
+expect "--map rpy=" 0 "" "" -- $E -a ekf --map rpy=roll,pitch,yaw "$tmp/rpy.csv" -o "$tmp/e_rpy.csv"
+close() { awk -F, -v tol="$3" 'NR == FNR { a[FNR] = $2; next }
+	FNR > 1 { d = ($2 - a[FNR]) / a[FNR]; if (d < 0) d = -d; if (d > m) m = d }
+	END { exit !(m < tol) }' "$1" "$2"; }
+check "roll, pitch, yaw give the quaternion's estimates (to 1e-9)" close "$tmp/e_ekf.csv" "$tmp/e_rpy.csv" 1e-9
+awk -F, -v OFS=, 'NR > 1 { for (i = 13; i <= 18; i++) $i = sprintf("%.17g", $i * 1000) } { print }' "$tmp/f.csv" > "$tmp/mm.csv"
+expect "--pos-unit mm" 0 "" "" -- $E -a ekf --pos-unit mm "$tmp/mm.csv" -o "$tmp/e_mm.csv"
+check "millimetres give the metres' estimates (to 1e-9)" close "$tmp/e_ekf.csv" "$tmp/e_mm.csv" 1e-9
+expect "--preset: unknown" 2 "" "--preset: 'px4' is not crazyflie" -- $E -a ekf --preset px4 "$tmp/f.csv"
+expect "--preset on a log without its columns" 1 "" "no column 'ctrlLee.thrustSI' for thrust" -- \
+	$E -a ekf --preset crazyflie "$tmp/f.csv"
+
 # --- bad input ---------------------------------------------------------------
 head -1 "$tmp/f.csv" > "$tmp/hdr.csv"
 expect "header only" 1 "" "hdr.csv: no data rows" -- $E -a ekf "$tmp/hdr.csv"
