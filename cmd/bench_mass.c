@@ -506,7 +506,14 @@ bench_rmspe(int argc, char **argv)
 	if (jobs > nflights)
 		jobs = (int)nflights;
 	double t0 = now_s();
-	long nsamples = (long)(c.duration * 100 + 0.5) + 1;
+	/* every flight has the same number of samples: ask the simulator */
+	tagk_uavsim_config sc0;
+	tagk_uavsim sim0;
+	tagk_uavsim_defaults(&sc0, c.traj[0], c.beh[0], c.seed);
+	sc0.duration = (tagk_real)c.duration;
+	if (tagk_uavsim_init(&sim0, &sc0) != TAGK_OK)
+		cli_die(EXIT_USAGE, "rmspe: the flight settings are out of range");
+	long nsamples = tagk_uavsim_steps(&sim0);
 	FILE *parts[64];
 	pid_t pids[64];
 	fflush(stdout);

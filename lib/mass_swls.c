@@ -97,7 +97,6 @@ tagk__swls_start(tagk_mass_est *e, const tagk_uav_meas *y)
 		s->prior_H[i * 11] = 1 / P0[i * 11];
 	memset(s->prior_g, 0, 10 * sizeof(tagk_real));
 	s->prior_x = e->x;
-	s->has_prior = 1;
 	s->lambda = (tagk_real)1e-4;
 	s->last_iters = 0;
 }

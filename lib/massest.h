@@ -70,7 +70,6 @@ typedef struct {
 	tagk_real *prior_H;   /* 10 x 10: marginalised information on st[0] */
 	tagk_real *prior_g;   /* 10: its gradient at prior_x */
 	tagk_uav_state prior_x;
-	int has_prior;
 	tagk_real *D, *B, *g, *dx; /* normal equations: diagonal blocks cap x 10 x 10,
 	                            * sub-diagonal (cap - 1) x 10 x 10, gradient, step */
 	tagk_uav_state *save; /* states before a step, for LM's rejections */

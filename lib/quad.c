@@ -2,6 +2,7 @@
 #include <string.h>
 #include "quad.h"
 #include "linalg.h"
+#include "so3.h"
 
 static const tagk_real G0 = (tagk_real)9.80665;
 
@@ -31,14 +32,6 @@ tagk_quad_wrench(const tagk_quad_config *c, const tagk_real u[4], tagk_real f[3]
 	}
 }
 
-static void
-cross(const tagk_real a[3], const tagk_real b[3], tagk_real o[3])
-{
-	o[0] = a[1] * b[2] - a[2] * b[1];
-	o[1] = a[2] * b[0] - a[0] * b[2];
-	o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 tagk_status
 tagk_quad_accel(const tagk_real th[TAGK_NPARAM], const tagk_real f[3], const tagk_real tau[3],
     const tagk_real w[3], tagk_real a[3], tagk_real alpha[3])
@@ -54,11 +47,11 @@ tagk_quad_accel(const tagk_real th[TAGK_NPARAM], const tagk_real f[3], const tag
 			M[(3 + i) * 6 + 3 + j] = I[i * 3 + j];
 		}
 	tagk_real t1[3], t2[3], Iw[3];
-	cross(w, mc, t1);
-	cross(w, t1, t2);
+	tagk_cross(w, mc, t1);
+	tagk_cross(w, t1, t2);
 	for (int i = 0; i < 3; i++)
 		Iw[i] = I[i * 3] * w[0] + I[i * 3 + 1] * w[1] + I[i * 3 + 2] * w[2];
-	cross(w, Iw, t1);
+	tagk_cross(w, Iw, t1);
 	for (int i = 0; i < 3; i++) {
 		r[i] = f[i] - t2[i];
 		r[3 + i] = tau[i] - t1[i];
@@ -74,15 +67,6 @@ tagk_quad_accel(const tagk_real th[TAGK_NPARAM], const tagk_real f[3], const tag
 	return TAGK_OK;
 }
 
-static void
-rotate(const tagk_real q[4], const tagk_real v[3], tagk_real o[3])
-{
-	tagk_real w = q[0], x = q[1], y = q[2], z = q[3];
-	o[0] = (1 - 2 * (y * y + z * z)) * v[0] + 2 * (x * y - w * z) * v[1] + 2 * (x * z + w * y) * v[2];
-	o[1] = 2 * (x * y + w * z) * v[0] + (1 - 2 * (x * x + z * z)) * v[1] + 2 * (y * z - w * x) * v[2];
-	o[2] = 2 * (x * z - w * y) * v[0] + 2 * (y * z + w * x) * v[1] + (1 - 2 * (x * x + y * y)) * v[2];
-}
-
 /* derivative of the 13 state numbers */
 static tagk_status
 deriv(const tagk_quad_config *c, const tagk_real th[TAGK_NPARAM], const tagk_real *s,
@@ -93,7 +77,7 @@ deriv(const tagk_quad_config *c, const tagk_real th[TAGK_NPARAM], const tagk_rea
 	tagk_status st = tagk_quad_accel(th, f, tau, s + 10, a, al);
 	if (st != TAGK_OK)
 		return st;
-	rotate(s + 6, a, va);
+	tagk_qrotate(s + 6, a, va);
 	for (int i = 0; i < 3; i++) {
 		ds[i] = s[3 + i];
 		ds[3 + i] = va[i] - (i == 2 ? G0 : 0);

@@ -1,6 +1,6 @@
 /*
- * so3.h: unit quaternions and rotation vectors, as the mass estimators and
- * their simulator use them (paper 001, eqs. 24-25).
+ * so3.h: unit quaternions and rotation vectors, shared by the quadrotor of
+ * quad.c, the mass estimators and their simulator (paper 001, eqs. 24-25).
  *
  * A quaternion is (w, x, y, z), Hamilton product, and q maps body vectors to
  * the world: v_world = R(q) v_body. Perturbations are on the right, in the
