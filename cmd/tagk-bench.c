@@ -30,6 +30,7 @@
 #include "bench_sim.h"
 #include "cli.h"
 #include "cmdio.h"
+#include "../formats/outfile.h"
 #include "../bench/alloc_count.h"
 #include "../bench/device.h"
 #include "../bench/harness.h"
@@ -49,15 +50,18 @@ typedef struct {
 	char names[MAX_ROWS][32];
 } report;
 
-/* An output file named with -o is removed if the command fails before it
- * is complete, so a failed run never leaves a file that looks whole. */
-static const char *partial_output;
+/* An output file named with -o is written through outfile (temporary and
+ * rename), abandoned if the command fails before it is complete, so a failed
+ * run never leaves a file that looks whole. */
+static outfile timing_out;
+static int timing_out_open;
 
 static void
-remove_partial(void)
+abandon_timing_out(void)
 {
-	if (partial_output)
-		remove(partial_output);
+	if (timing_out_open)
+		outfile_abandon(&timing_out);
+	timing_out_open = 0;
 }
 
 static void
@@ -323,11 +327,14 @@ cmd_timing(int argc, char **argv)
 
 	FILE *out = stdout;
 	if (outname && strcmp(outname, "-") != 0) {
-		out = fopen(outname, "w");
+		char err[1024];
+		if (outfile_begin(&timing_out, outname, err, sizeof(err)) != 0)
+			cli_die(EXIT_DATA, "%s", err);
+		timing_out_open = 1;
+		atexit(abandon_timing_out);
+		out = fopen(outfile_target(&timing_out), "w");
 		if (!out)
 			cli_die(EXIT_DATA, "%s: %s", outname, strerror(errno));
-		partial_output = outname;
-		atexit(remove_partial);
 		if (!have_fmt)
 			rep.fmt = fmt_from_name(outname);
 	}
@@ -358,7 +365,12 @@ cmd_timing(int argc, char **argv)
 	if (paper)
 		print_table3(&rep);
 	cli_close(out, outname ? outname : "stdout");
-	partial_output = NULL;
+	if (timing_out_open) {
+		char err[1024];
+		timing_out_open = 0;
+		if (outfile_commit(&timing_out, err, sizeof(err)) != 0)
+			cli_die(EXIT_DATA, "%s", err);
+	}
 	return 0;
 }
 

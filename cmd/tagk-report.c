@@ -11,6 +11,7 @@
  * first estimate that sees the new truth (the TAG-K paper's "(t+1) error")
  * and the time until that error is back within the tolerance (5 %).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "cmdio.h"
+#include "../formats/outfile.h"
 #include "../lib/tagk.h"
 
 enum fmt { F_TEXT, F_MD, F_CSV, F_JSON };
@@ -235,12 +237,18 @@ main(int argc, char **argv)
 		    nbefore_truth ? " (all come before the first truth row)" : "");
 
 	FILE *o = stdout;
-	char tmpname[4096] = "";
-	if (outname && strcmp(outname, "-") != 0) {
-		snprintf(tmpname, sizeof(tmpname), "%s.tmp%ld", outname, (long)getpid());
-		o = fopen(tmpname, "w");
-		if (!o)
-			cli_die(EXIT_DATA, "%s: cannot create", outname);
+	outfile of;
+	int to_file = outname && strcmp(outname, "-") != 0;
+	if (to_file) {
+		char err[1024];
+		if (outfile_begin(&of, outname, err, sizeof(err)) != 0)
+			cli_die(EXIT_DATA, "%s", err);
+		o = fopen(outfile_target(&of), "w");
+		if (!o) {
+			int e = errno;
+			outfile_abandon(&of);
+			cli_die(EXIT_DATA, "%s: %s", outname, strerror(e));
+		}
 	}
 	long shown = nevents < MAX_EVENTS ? nevents : MAX_EVENTS;
 	const char *pn[TAGK_NPARAM];
@@ -327,17 +335,16 @@ main(int argc, char **argv)
 				    md ? "" : "# ", nevents - 50);
 		}
 	}
-	if (fflush(o) != 0 || ferror(o)) {
-		if (*tmpname)
-			remove(tmpname);
-		cli_die(EXIT_DATA, "%s: write error", outname ? outname : "stdout");
+	if (fflush(o) != 0 || ferror(o) || (to_file && fclose(o) != 0)) {
+		int e = errno;
+		if (to_file)
+			outfile_abandon(&of);
+		cli_die(EXIT_DATA, "%s: write error: %s", to_file ? outname : "stdout", strerror(e));
 	}
-	if (*tmpname) {
-		fclose(o);
-		if (rename(tmpname, outname) != 0) {
-			remove(tmpname);
-			cli_die(EXIT_DATA, "%s: cannot write", outname);
-		}
+	if (to_file) {
+		char err[1024];
+		if (outfile_commit(&of, err, sizeof(err)) != 0)
+			cli_die(EXIT_DATA, "%s", err);
 	}
 	if (nbefore_truth)
 		cli_warn("%ld estimates before the first truth row were not scored", nbefore_truth);

@@ -7,15 +7,19 @@
 #include <unistd.h>
 #include "sink.h"
 #include "hdf5_out.h"
+#include "outfile.h"
 #include "numconv.h"
 
 enum { HOLD = 1 << 20 };
 
 struct sink {
 	tbl_format fmt;
-	FILE *f;             /* CSV: the temporary file or stdout */
-	char *path, *tmp;    /* file outputs */
-	int to_stdout;
+	FILE *f;             /* CSV: the temporary file, stdout or a stream node */
+	const char *name;    /* in messages: the user's path or "stdout" */
+	outfile of;          /* file outputs */
+	int to_stdout;       /* stdout, or a non-regular node written in place:
+	                      * held, then ended by the error marker on failure */
+	int is_file;         /* of is in use */
 	int ncols;
 	char *hold;          /* stdout: held output, until HOLD bytes */
 	size_t held;
@@ -46,7 +50,7 @@ emit(sink *s, const char *p, size_t n)
 			s->held += n;
 			return 0;
 		}
-		if (fwrite(s->hold, 1, s->held, stdout) != s->held)
+		if (fwrite(s->hold, 1, s->held, s->f) != s->held)
 			goto fail;
 		s->flushed = 1;
 		s->held = 0;
@@ -55,10 +59,19 @@ emit(sink *s, const char *p, size_t n)
 		goto fail;
 	return 0;
 fail:
-	snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->to_stdout ? "stdout" : s->path,
-	    strerror(errno));
+	snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));
 	s->failed = 1;
 	return -1;
+}
+
+static void
+free_sink(sink *s)
+{
+	free(s->hold);
+	free(s->last);
+	free(s->text);
+	free(s->tlen);
+	free(s);
 }
 
 sink *
@@ -69,9 +82,9 @@ sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	s->to_stdout = !path || strcmp(path, "-") == 0;
+	int is_stdout = !path || strcmp(path, "-") == 0;
 	if (fmt == TBL_AUTO)
-		fmt = s->to_stdout ? TBL_CSV : tbl_format_from_name(path);
+		fmt = is_stdout ? TBL_CSV : tbl_format_from_name(path);
 	if (fmt == TBL_AUTO)
 		fmt = TBL_CSV;
 	if (fmt == TBL_CFUSD) {
@@ -80,55 +93,54 @@ sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
 		return NULL;
 	}
 	s->fmt = fmt;
-	if (s->to_stdout) {
-		if (fmt == TBL_HDF5) {
-			snprintf(err, errlen, "stdout: HDF5 output needs a file (-o FILE.h5)");
+	s->name = is_stdout ? "stdout" : path;
+	if (!is_stdout) {
+		if (outfile_begin(&s->of, path, err, errlen) != 0) {
 			free(s);
 			return NULL;
 		}
-		s->f = stdout;
+		s->is_file = 1;
+	}
+	s->to_stdout = is_stdout || s->of.direct;
+	if (s->to_stdout) {
+		if (fmt == TBL_HDF5) {
+			snprintf(err, errlen, "%s: HDF5 output needs a regular file (-o FILE.h5)", s->name);
+			goto fail;
+		}
+		s->f = is_stdout ? stdout : fopen(path, "w");
+		if (!s->f) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			goto fail;
+		}
 		s->hold = malloc(HOLD);
 		if (!s->hold) {
 			snprintf(err, errlen, "out of memory");
-			free(s);
-			return NULL;
+			goto fail;
 		}
 		return s;
 	}
-	s->path = strdup(path);
-	size_t tl = strlen(path) + 16;
-	s->tmp = malloc(tl);
-	if (!s->path || !s->tmp) {
-		snprintf(err, errlen, "out of memory");
-		free(s->path);
-		free(s->tmp);
-		free(s);
-		return NULL;
-	}
-	snprintf(s->tmp, tl, "%s.tmp%ld", path, (long)getpid());
 	if (fmt == TBL_HDF5) {
-		s->h5 = h5out_create(s->tmp, err, errlen);
+		s->h5 = h5out_create(outfile_target(&s->of), err, errlen);
 		if (!s->h5) {
 			/* name the user's path, not the temporary one */
-			char *dot = strstr(err, s->tmp);
-			if (dot)
-				snprintf(err, errlen, "%s: cannot create the HDF5 file", path);
-			free(s->path);
-			free(s->tmp);
-			free(s);
-			return NULL;
+			snprintf(err, errlen, "%s: cannot create the HDF5 file", path);
+			goto fail;
 		}
 		return s;
 	}
-	s->f = fopen(s->tmp, "w");
+	s->f = fopen(outfile_target(&s->of), "w");
 	if (!s->f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		free(s->path);
-		free(s->tmp);
-		free(s);
-		return NULL;
+		goto fail;
 	}
 	return s;
+fail:
+	if (s->f && s->f != stdout)
+		fclose(s->f);
+	if (s->is_file)
+		outfile_abandon(&s->of);
+	free_sink(s);
+	return NULL;
 }
 
 int
@@ -159,6 +171,13 @@ sink_header(sink *s, int ncols, const char *const *names)
 		}
 		if (i)
 			s->line[n++] = ',';
+		if (n + l + 2 > sizeof(s->line)) {
+			/* a name longer than the line buffer goes out directly */
+			if (emit(s, s->line, n) != 0 || emit(s, names[i], l) != 0)
+				return -1;
+			n = 0;
+			continue;
+		}
 		memcpy(s->line + n, names[i], l);
 		n += l;
 	}
@@ -212,40 +231,34 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 		ok = 0, rc = -1;
 	if (s->to_stdout) {
 		if (ok) {
-			if (s->held && fwrite(s->hold, 1, s->held, stdout) != s->held)
-				rc = -1, snprintf(s->err, sizeof(s->err), "stdout: write error: %s", strerror(errno));
-			if (fflush(stdout) != 0 || ferror(stdout))
-				rc = -1, snprintf(s->err, sizeof(s->err), "stdout: write error: %s", strerror(errno));
+			if (s->held && fwrite(s->hold, 1, s->held, s->f) != s->held)
+				rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));
+			if (fflush(s->f) != 0 || ferror(s->f))
+				rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));
 		} else if (s->flushed) {
-			fprintf(stdout, "%s %s\n", TBL_ERROR_MARK, why ? why : "failed");
-			fflush(stdout);
+			fprintf(s->f, "%s %s\n", TBL_ERROR_MARK, why ? why : "failed");
+			fflush(s->f);
 		}
-		/* held output of a failed run is dropped: stdout stays empty */
+		/* held output of a failed run is dropped: the stream stays empty */
+		if (s->f != stdout && fclose(s->f) != 0 && ok && rc == 0)
+			rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));
 	} else if (s->fmt == TBL_HDF5) {
 		if (h5out_close(s->h5, ok, s->err, sizeof(s->err)) != 0 && ok)
 			rc = -1;
-		if (ok && rc == 0 && rename(s->tmp, s->path) != 0)
-			rc = -1, snprintf(s->err, sizeof(s->err), "%s: %s", s->path, strerror(errno));
-		if (!ok || rc != 0)
-			remove(s->tmp);
 	} else {
 		if (fflush(s->f) != 0 || ferror(s->f))
-			rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->path, strerror(errno));
+			rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));
 		if (fclose(s->f) != 0 && rc == 0)
-			rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->path, strerror(errno));
-		if (ok && rc == 0 && rename(s->tmp, s->path) != 0)
-			rc = -1, snprintf(s->err, sizeof(s->err), "%s: %s", s->path, strerror(errno));
-		if (!ok || rc != 0)
-			remove(s->tmp);
+			rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));
+	}
+	if (s->is_file) {
+		if (ok && rc == 0)
+			rc = outfile_commit(&s->of, s->err, sizeof(s->err));
+		else
+			outfile_abandon(&s->of);
 	}
 	if (rc != 0 && err)
 		snprintf(err, errlen, "%s", s->err);
-	free(s->hold);
-	free(s->last);
-	free(s->text);
-	free(s->tlen);
-	free(s->path);
-	free(s->tmp);
-	free(s);
+	free_sink(s);
 	return ok ? rc : 0;
 }

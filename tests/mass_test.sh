@@ -45,11 +45,11 @@ expect "--help shows the state-space synopsis" 0 "tagk-estimate -a ekf\|msckf\|u
 expect "ekf | tagk-report" 0 "rmspe_%" "" -- sh -c "$E -a ekf '$tmp/f.csv' | $P"
 expect "--every 10" 0 "" "" -- $E -a ukf --every 10 "$tmp/f.csv" -o "$tmp/e10.csv"
 check "--every 10 writes 80 rows" test "$(wc -l < "$tmp/e10.csv")" -eq 81
-expect "-v: the hover guess" 0 "" "ekf: m0 1.* \(hover guess from the first thrust\)" -- $E -a ekf -v "$tmp/f.csv" -o /dev/null
+expect "-v: the hover guess" 0 "" "ekf: m0 1.* \(hover guess from the first thrust\)" -- $E -a ekf -v "$tmp/f.csv" -o "$tmp/discard.csv"
 expect "-v: --m0 and the update time" 0 "" "swls: 800 updates, mean .* us each" -- \
-	$E -a swls -v --m0 1.3 --window 4 --iters 2 --gauss-newton "$tmp/f.csv" -o /dev/null
+	$E -a swls -v --m0 1.3 --window 4 --iters 2 --gauss-newton "$tmp/f.csv" -o "$tmp/discard.csv"
 expect "--proc-sd and --meas-sd" 0 "" "process sd att 0.001 pos 0.02 vel 0.2 mass 0.1; measurement sd att 0.01 pos 0.02 vel 0.03" -- \
-	$E -a ekf -v --proc-sd 0.001,0.02,0.2,0.1 --meas-sd 0.01,0.02,0.03 "$tmp/f.csv" -o /dev/null
+	$E -a ekf -v --proc-sd 0.001,0.02,0.2,0.1 --meas-sd 0.01,0.02,0.03 "$tmp/f.csv" -o "$tmp/discard.csv"
 expect "--list names the state-space methods" 0 "^swls +sliding-window least squares" "" -- $E --list
 
 # formats and mapping give the same estimates
@@ -86,14 +86,14 @@ head -2 "$tmp/f.csv" > "$tmp/one.csv"
 expect "one sample" 1 "" "one.csv: 1 usable samples: the ekf methods need two or more" -- $E -a ekf "$tmp/one.csv"
 awk -F, -v OFS=, 'NR == 50 { $9 = 0.5 } { print }' "$tmp/f.csv" > "$tmp/badq.csv"
 expect "non-unit quaternion" 1 "" "badq.csv:50: the attitude quaternion is not of unit length" -- $E -a ekf "$tmp/badq.csv"
-expect "non-unit quaternion, --skip-bad" 0 "" "skipped 1 bad rows of" -- $E -a ekf --skip-bad "$tmp/badq.csv" -o /dev/null
+expect "non-unit quaternion, --skip-bad" 0 "" "skipped 1 bad rows of" -- $E -a ekf --skip-bad "$tmp/badq.csv" -o "$tmp/discard.csv"
 awk -F, -v OFS=, 'NR == 60 { $16 = "nan" } { print }' "$tmp/f.csv" > "$tmp/nan.csv"
 expect "NaN velocity" 1 "" "nan.csv:60: column 'vx': NaN" -- $E -a ukf "$tmp/nan.csv"
 awk -F, -v OFS=, 'NR == 70 { $1 = 0.5 } { print }' "$tmp/f.csv" > "$tmp/back.csv"
 expect "time going back" 1 "" "back.csv:70: time 0.5 does not increase \(previous sample at 0.67\)" -- $E -a swls "$tmp/back.csv"
 awk -F, 'NR < 100 || NR > 400' "$tmp/f.csv" > "$tmp/gap.csv"
 expect "a gap in the log" 1 "" "gap.csv:.*: a gap of 3.* s after t = 0.97.*--max-gap" -- $E -a ekf "$tmp/gap.csv"
-expect "--max-gap lets it through" 0 "" "" -- $E -a ekf --max-gap 5 "$tmp/gap.csv" -o /dev/null
+expect "--max-gap lets it through" 0 "" "" -- $E -a ekf --max-gap 5 "$tmp/gap.csv" -o "$tmp/discard.csv"
 awk -F, -v OFS=, 'NR > 1 { $2 = $2 * 1e5 } { print }' "$tmp/f.csv" > "$tmp/huge.csv"
 expect "divergence is reported, nothing written" 1 "" \
 	"huge.csv: ekf diverged at t = .*: the mass left \(0.01, 100\) kg.*no estimates written" -- \
