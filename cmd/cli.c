@@ -32,12 +32,37 @@ cli_prog(void)
 	return prog;
 }
 
+/* Format a message into out (at most outlen bytes, NUL included) as one
+ * line: control characters, which a file name or a column name from a
+ * hostile file may carry, are written as \n, \r, \t or \xHH. */
+static void
+vformat_line(char *out, size_t outlen, const char *fmt, va_list ap)
+{
+	char raw[1024];
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)raw; *p && n + 5 < outlen; p++) {
+		if (*p >= 0x20 && *p != 0x7f) {
+			out[n++] = (char)*p;
+			continue;
+		}
+		out[n++] = '\\';
+		switch (*p) {
+		case '\n': out[n++] = 'n'; break;
+		case '\r': out[n++] = 'r'; break;
+		case '\t': out[n++] = 't'; break;
+		default: n += (size_t)snprintf(out + n, outlen - n, "x%02x", *p); break;
+		}
+	}
+	out[n] = 0;
+}
+
 static void
 vwarn(const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char msg[1400];
+	vformat_line(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "%s: %s\n", prog, msg);
 }
 
 void
@@ -52,10 +77,10 @@ cli_warn(const char *fmt, ...)
 void
 cli_die(int code, const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[1400];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vformat_line(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "%s: %s\n", prog, msg);
 	if (die_hook) {

@@ -39,6 +39,8 @@ typedef struct {
 	int fatal;           /* an error to report once the queue drains */
 	char fatal_msg[800];
 	int opening;         /* stop feeding once the header row is complete */
+	int prev_cr;         /* the last record ended at a CR */
+	int bom_checked;     /* a UTF-8 byte-order mark at the start was dropped */
 	char chunk[CHUNK];   /* bytes read but not yet fed */
 	size_t clen, coff;
 	/* per column, the text and value of the last cell parsed: streams
@@ -107,6 +109,11 @@ on_field(void *s, size_t len, void *data)
 	tbl_reader *r = data;
 	csvin *c = r->impl;
 	const char *txt = s ? s : "";
+	/* libcsv goes on through the rest of the buffer it was given after an
+	 * error was set (a refused header among them): ignore it */
+	if (c->fatal || (c->header_done && !c->cur))
+		return;
+	c->prev_cr = 0;
 	if (c->nfield == 0) {
 		c->rec_line = c->line + 1;
 		c->bad = c->marker = 0;
@@ -122,9 +129,10 @@ on_field(void *s, size_t len, void *data)
 		size_t used = strlen(c->marker_msg);
 		snprintf(c->marker_msg + used, sizeof(c->marker_msg) - used, ",%s", txt);
 	}
-	/* quoted newlines inside the field */
-	for (const char *p = memchr(txt, '\n', len); p; p = memchr(p + 1, '\n', len - (size_t)(p + 1 - txt)))
-		c->line++;
+	/* quoted line ends inside the field: LF, CR LF or a lone CR */
+	for (size_t i = 0; i < len; i++)
+		if (txt[i] == '\n' || (txt[i] == '\r' && (i + 1 == len || txt[i + 1] != '\n')))
+			c->line++;
 	c->rec_bytes += len + 1;
 	int col = c->nfield++;
 	if (!c->header_done) {
@@ -145,7 +153,15 @@ on_field(void *s, size_t len, void *data)
 		return;
 	}
 	double v;
-	if (num_parse(txt, len, &v) != 0) {
+	int prc = num_parse(txt, len, &v);
+	if (prc == NUM_UNDERFLOW) {
+		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%s': '%.24s%s' is too small for a "
+		    "double (below 4.9e-324) and would read as 0", name, txt, len > 24 ? "..." : "");
+		c->bad = 1;
+		c->bad_skippable = 0;
+		return;
+	}
+	if (prc != 0) {
 		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%s': not a number: '%.24s%s'",
 		    name, txt, len > 24 ? "..." : "");
 		c->bad = 1;
@@ -172,16 +188,22 @@ on_record(int ch, void *data)
 {
 	tbl_reader *r = data;
 	csvin *c = r->impl;
-	if (c->nfield == 0) { /* an empty line */
-		if (ch == '\n')
+	/* A line ends at LF, CR LF or a lone CR (old Mac loggers). libcsv
+	 * reports CR LF as a record end at CR and an empty record at LF. */
+	if (c->nfield == 0) { /* an empty line, or the LF of a CR LF */
+		if (ch == '\n' && !c->prev_cr)
 			c->line++;
+		else if (ch == '\r')
+			c->line++;
+		c->prev_cr = ch == '\r';
 		return;
 	}
 	int nf = c->nfield;
 	c->nfield = 0;
 	c->rec_bytes = 0;
-	if (ch == '\n')
+	if (ch == '\n' || ch == '\r')
 		c->line++;
+	c->prev_cr = ch == '\r';
 	if (c->fatal)
 		return;
 	char msg[512];
@@ -255,13 +277,24 @@ fill(tbl_reader *r)
 				return;
 			}
 		}
+		if (!c->bom_checked) {
+			/* a UTF-8 byte-order mark (Excel, PowerShell) is not part of
+			 * the first column's name; the first read holds all three
+			 * bytes unless the input is shorter */
+			c->bom_checked = 1;
+			if (c->clen >= 3 && memcmp(c->chunk, "\xef\xbb\xbf", 3) == 0)
+				c->coff = 3;
+		}
 		/* Feed one line at a time, so that the length limit is checked
 		 * before libcsv buffers a huge field and so that opening can stop
-		 * right after the header. */
+		 * right after the header; a line ends at LF or CR. */
 		const char *start = c->chunk + c->coff;
 		size_t left = c->clen - c->coff;
-		const char *nl = memchr(start, '\n', left);
-		size_t len = nl ? (size_t)(nl - start) + 1 : left;
+		size_t len = 0;
+		while (len < left && start[len] != '\n' && start[len] != '\r')
+			len++;
+		if (len < left)
+			len++;
 		if (csv_parse(&c->p, start, len, on_field, on_record, r) != len) {
 			char msg[512];
 			snprintf(msg, sizeof(msg), "%s:%ld: %s", r->name, c->line + 1,

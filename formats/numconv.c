@@ -218,6 +218,10 @@ slow_parse(const char *s, size_t len, double *out)
 	for (size_t i = 0; i < len; i++)
 		if (tmp[i] == 'x' || tmp[i] == 'X' || tmp[i] == '(')
 			return -1;
+	if (v == 0) /* a nonzero digit in the mantissa: underflow */
+		for (size_t i = 0; i < len && tmp[i] != 'e' && tmp[i] != 'E'; i++)
+			if (tmp[i] >= '1' && tmp[i] <= '9')
+				return NUM_UNDERFLOW;
 	*out = v;
 	return 0;
 }

@@ -17,7 +17,12 @@
 int num_format(char *buf, double x);
 /* Parse all of s[0..len) (no surrounding spaces) as a decimal number,
  * "nan", "inf" or "infinity" (any case, optional sign). Returns 0 and sets
- * *out, or -1 if s is not a number. Overflowing decimals give +-Inf. */
+ * *out, or -1 if s is not a number. Overflowing decimals give +-Inf.
+ * A nonzero decimal too small for a double's subnormal range (1e-400) gives
+ * NUM_UNDERFLOW and leaves *out alone: silently reading it as 0 would turn a
+ * measurement into something else. Subnormal results are exact decimals of
+ * what %.17g writes and are returned as they are. */
+enum { NUM_UNDERFLOW = -2 };
 int num_parse(const char *s, size_t len, double *out);
 
 #endif

@@ -39,6 +39,15 @@ tbl_finish_header(tbl_reader *r, const char *what)
 {
 	if (r->ncols == 0)
 		return tbl_fail(r, "%s: no columns", what);
+	/* pandas' df.to_csv() writes its index as a first column without a
+	 * name; call it "index", as pandas' reset_index() does */
+	if (r->ncols > 1 && !r->cols[0][0] && tbl_find(r, "index") < 0) {
+		char *n = strdup("index");
+		if (!n)
+			return tbl_fail(r, "out of memory");
+		free(r->cols[0]);
+		r->cols[0] = n;
+	}
 	for (int i = 0; i < r->ncols; i++) {
 		if (!r->cols[i][0])
 			return tbl_fail(r, "%s: column %d has no name", what, i + 1);
