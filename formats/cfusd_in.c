@@ -230,6 +230,15 @@ header_u16(tbl_reader *r, int *v)
 	return 0;
 }
 
+/* s is the decimal id */
+static int
+is_id(const char *s, int id)
+{
+	char buf[16];
+	snprintf(buf, sizeof(buf), "%d", id);
+	return strcmp(s, buf) == 0;
+}
+
 int
 tbl_cfusd_open(tbl_reader *r, FILE *f, int seekable)
 {
@@ -309,16 +318,22 @@ tbl_cfusd_open(tbl_reader *r, FILE *f, int seekable)
 		if (header_u16(r, &id) || header_string(r, name, sizeof(name)) || header_u16(r, &nv))
 			return -1;
 		ev->id = (uint16_t)id;
+		for (int k = 0; k < e; k++)
+			if (c->ev[k].id == ev->id)
+				return tbl_fail(r, "%s: two event types have the id %d", r->name, id);
 		if (nv > MAXVARS)
 			return tbl_fail(r, "%s: event '%s' has %d variables (at most %d)", r->name, name,
 			    nv, MAXVARS);
 		ev->nvars = nv;
 		size_t used = strlen(evnames);
-		snprintf(evnames + used, sizeof(evnames) - used, "%s%s", e ? ", " : "", name);
+		snprintf(evnames + used, sizeof(evnames) - used, "%s%s (id %d)", e ? ", " : "", name, id);
 		/* Without --event: the only type, else "fixedFrequency", the
-		 * firmware's periodic logging event. */
-		int pick = r->opt.event ? strcmp(r->opt.event, name) == 0
+		 * firmware's periodic logging event. --event takes a name or an id. */
+		int pick = r->opt.event ? strcmp(r->opt.event, name) == 0 || is_id(r->opt.event, id)
 		    : nev == 1 || strcmp(name, "fixedFrequency") == 0;
+		if (pick && chosen >= 0)
+			return tbl_fail(r, "%s: event types %d and %d are both named '%s': choose one with "
+			    "--event ID", r->name, c->ev[chosen].id, id, name);
 		if (pick)
 			chosen = e;
 		for (int j = 0; j < nv; j++) {
