@@ -42,8 +42,10 @@ FMT_SRC := $(sort $(wildcard formats/*.c))
 FMT_HDR := $(sort $(wildcard formats/*.h))
 CMD_COMMON := cmd/cli.c cmd/cmdio.c
 BENCH_CMD := cmd/bench_sim.c cmd/bench_mass.c
-DEPS_CFLAGS := $(shell pkg-config --cflags hdf5 2>/dev/null)
-DEPS_LIBS := $(shell pkg-config --libs hdf5 2>/dev/null) -lcsv
+# Resolved when a recipe uses them (deferred =), not when
+# the Makefile is read: `make deps demo` installs HDF5 before asking for it.
+DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null)
+DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) -lcsv
 BINS := $(CMDS:%=bin/%)
 TESTS := rng linalg kaczmarz rls kf estimator regressor consistency quad mass
 MAN1 := $(sort $(wildcard man/*.1))
@@ -52,10 +54,16 @@ VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)
 
 include datasets/Makefile.inc
 
+# A missing library is named with its Debian package before any compiler runs.
+build-deps:
+	@sh scripts/check-deps build
+test-deps:
+	@sh scripts/check-deps test
+
 # Keep chained targets (the .elf behind each .hex) instead of deleting them.
 .SECONDARY:
 
-.PHONY: teensy qemu-bench all check test-unit test-float test-numconv test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
+.PHONY: build-deps test-deps teensy qemu-bench all check test-unit test-float test-numconv test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
 
 all: lib/libtagk.a $(BINS)
 
@@ -75,7 +83,7 @@ lib/libtagk.a: $(LIB_OBJ) build/config
 	$(AR) rcs $@ $(LIB_OBJ)
 
 bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_count.c \
-		bench/*.h $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config
+		bench/*.h $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
 		cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_count.c $(FMT_SRC) \
@@ -84,19 +92,19 @@ bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC)
 # Pipeline commands: cmd/NAME.c (and the parts EXTRA_stem lists, e.g. EXTRA_estimate) over
 # formats/ and lib/.
 EXTRA_estimate := cmd/estimate_state.c
-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config
+bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
 		$< $(EXTRA_$*) $(CMD_COMMON) $(FMT_SRC) lib/libtagk.a $(DEPS_LIBS) -lm
 
 # Unit tests: the library sources compiled into each driver with sanitizers,
 # once in double (build/asan) and once in float (build/asan-float).
-build/asan/test_%: tests/test_%.c tests/testutil.c tests/*.h $(LIB_SRC) $(LIB_HDR) $(BENCH_SRC)
+build/asan/test_%: tests/test_%.c tests/testutil.c tests/*.h $(LIB_SRC) $(LIB_HDR) $(BENCH_SRC) | test-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-missing-prototypes -Wno-conversion -Wno-double-promotion \
 		-D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< tests/testutil.c $(LIB_SRC) \
 		bench/naive_kaczmarz.c -lcmocka -lm
-build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h $(LIB_SRC) $(LIB_HDR) $(BENCH_SRC)
+build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h $(LIB_SRC) $(LIB_HDR) $(BENCH_SRC) | test-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-missing-prototypes -Wno-conversion -Wno-double-promotion \
 		-D_POSIX_C_SOURCE=200809L -DTAGK_FLOAT -O1 -g $(SAN) -o $@ $< tests/testutil.c \
@@ -126,7 +134,7 @@ check-datasets: bin/tagk-bench
 test-unit: $(TESTS:%=build/asan/test_%)
 	@set -e; for t in $^; do echo "== $$t"; ./$$t; done
 
-build/asan/test_numconv: tests/test_numconv.c formats/numconv.c formats/numconv.h
+build/asan/test_numconv: tests/test_numconv.c formats/numconv.c formats/numconv.h | test-deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/numconv.c -lcmocka -lm
 
@@ -214,19 +222,19 @@ check-m7:
 		done; \
 	fi
 
-build/mkfixtures: tests/mkfixtures.c
+build/mkfixtures: tests/mkfixtures.c | build-deps
 	@mkdir -p build
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra $(DEPS_CFLAGS) -o $@ $< $(DEPS_LIBS) -lm
 
 # The commands again with ASan and UBSan, for the pipeline battery.
 ASAN_BINS := $(CMDS:%=build/asan-bin/%)
 build/asan-bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_none.c \
-		bench/*.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
+		bench/*.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR) | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \
 		-O1 -g $(SAN) -o $@ $< $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_none.c $(FMT_SRC) $(LIB_SRC) \
 		$(DEPS_LIBS) -lm
-build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
+build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR) | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \
 		-O1 -g $(SAN) -o $@ $< $(EXTRA_$*) $(CMD_COMMON) $(FMT_SRC) $(LIB_SRC) $(DEPS_LIBS) -lm
@@ -239,6 +247,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures
 	@sh tests/cli_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/mass_test.sh
+	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/reliability_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/pipeline_test.sh
 
 bench: $(BINS)

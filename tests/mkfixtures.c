@@ -12,12 +12,20 @@
  *   h5py.h5                 a log as h5py users write it: t (N), acc (N x 3,
  *                           "columns" attribute), gyro (N x 3, no attribute)
  *   rank3.h5, lengths.h5, text.h5   wrong shapes and types
+ *   layouts.h5              "columns" as 1-D arrays (variable and fixed
+ *                           length), a nested group, a compound dataset and
+ *                           a text dataset beside the numbers
+ *   unwritten.h5            2^31 rows declared, 40 written
+ *   declared.h5             2^60 rows declared, 40 written
+ *   longname.h5             a dataset name of 70000 bytes
+ *   dupname.cfusd           two event types named fixedFrequency
  *
  * The encoder here is written from the format description, independently of
  * formats/cfusd_in.c.
  */
 #include <hdf5.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +69,7 @@ save(const char *dir, const char *name, const unsigned char *p, size_t n)
 /* A Crazyflie log of 50 samples at 100 Hz: hovering at thrust 0.39 N with a
  * 0.04 kg vehicle (acc.z = 0.39 / 0.04 / 9.80665 g), gentle rates. */
 static size_t rec0; /* offset of the first record */
+static const char *other_name = "other"; /* the second event type's name */
 
 static size_t
 cfusd(int version, FILE *expected)
@@ -80,7 +89,7 @@ cfusd(int version, FILE *expected)
 	for (int i = 0; i < NV; i++)
 		str(vars[i]);
 	u16(9);
-	str("other");
+	str(other_name);
 	u16(1);
 	str("x(B)");
 	if (expected) {
@@ -186,6 +195,128 @@ h5file(const char *dir, const char *name, int kind)
 	H5Fclose(f);
 }
 
+/* A string attribute "columns" as a 1-D array of names, as h5py writes
+ * attrs['columns'] = ['ax', 'ay', 'az']: variable length, or fixed. */
+static void
+names_attr(hid_t obj, int var, const char *const *names, int n)
+{
+	hsize_t dn = (hsize_t)n;
+	hid_t sp = H5Screate_simple(1, &dn, NULL), st = H5Tcopy(H5T_C_S1);
+	H5Tset_cset(st, H5T_CSET_UTF8);
+	if (var) {
+		H5Tset_size(st, H5T_VARIABLE);
+		hid_t a = H5Acreate2(obj, "columns", st, sp, H5P_DEFAULT, H5P_DEFAULT);
+		H5Awrite(a, st, names);
+		H5Aclose(a);
+	} else {
+		char fixed[8][4] = { { 0 } };
+		for (int i = 0; i < n && i < 8; i++)
+			snprintf(fixed[i], sizeof(fixed[i]), "%s", names[i]);
+		H5Tset_size(st, 4);
+		H5Tset_strpad(st, H5T_STR_NULLPAD);
+		hid_t a = H5Acreate2(obj, "columns", st, sp, H5P_DEFAULT, H5P_DEFAULT);
+		H5Awrite(a, st, fixed);
+		H5Aclose(a);
+	}
+	H5Tclose(st);
+	H5Sclose(sp);
+}
+
+/* Layouts users write (array attributes, nested groups, a compound
+ * dataset, text beside numbers) and damaged ones (rows declared but never
+ * written, a name longer than a line). */
+static void
+h5layouts(const char *dir)
+{
+	char path[4096];
+	enum { N = 40 };
+	double t[N], v3[N][3];
+	for (int i = 0; i < N; i++) {
+		t[i] = i * 0.02;
+		for (int j = 0; j < 3; j++)
+			v3[i][j] = sin(i + j);
+	}
+	hsize_t d1 = N, d2[2] = { N, 3 };
+	snprintf(path, sizeof(path), "%s/layouts.h5", dir);
+	hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+	hid_t s1 = H5Screate_simple(1, &d1, NULL), s2 = H5Screate_simple(2, d2, NULL);
+	hid_t ds = H5Dcreate2(f, "t", H5T_IEEE_F64LE, s1, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, t);
+	H5Dclose(ds);
+	static const char *acc[] = { "ax", "ay", "az" }, *gyr[] = { "wx", "wy", "wz" };
+	ds = H5Dcreate2(f, "acc", H5T_IEEE_F64LE, s2, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v3);
+	names_attr(ds, 1, acc, 3);
+	H5Dclose(ds);
+	ds = H5Dcreate2(f, "gyro", H5T_IEEE_F32LE, s2, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v3);
+	names_attr(ds, 0, gyr, 3);
+	H5Dclose(ds);
+	hid_t g = H5Gcreate2(f, "imu", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	ds = H5Dcreate2(g, "mag", H5T_IEEE_F64LE, s2, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v3);
+	H5Dclose(ds);
+	H5Gclose(g);
+	struct rec { int32_t id; double thrust; float torque[3]; };
+	struct rec recs[N];
+	for (int i = 0; i < N; i++) {
+		recs[i].id = i;
+		recs[i].thrust = 0.3 + 0.001 * i;
+		for (int j = 0; j < 3; j++)
+			recs[i].torque[j] = (float)(1e-4 * (i + j));
+	}
+	hid_t ct = H5Tcreate(H5T_COMPOUND, sizeof(struct rec));
+	hsize_t three = 3;
+	hid_t arr = H5Tarray_create2(H5T_NATIVE_FLOAT, 1, &three);
+	H5Tinsert(ct, "id", offsetof(struct rec, id), H5T_NATIVE_INT32);
+	H5Tinsert(ct, "thrust", offsetof(struct rec, thrust), H5T_NATIVE_DOUBLE);
+	H5Tinsert(ct, "torque", offsetof(struct rec, torque), arr);
+	ds = H5Dcreate2(f, "motor", ct, s1, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	H5Dwrite(ds, ct, H5S_ALL, H5S_ALL, H5P_DEFAULT, recs);
+	H5Dclose(ds);
+	H5Tclose(arr);
+	H5Tclose(ct);
+	hid_t st = H5Tcopy(H5T_C_S1);
+	H5Tset_size(st, 8);
+	char txt[N][8];
+	for (int i = 0; i < N; i++)
+		snprintf(txt[i], 8, "row%d", i);
+	ds = H5Dcreate2(f, "label", st, s1, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	H5Dwrite(ds, st, H5S_ALL, H5S_ALL, H5P_DEFAULT, txt);
+	H5Dclose(ds);
+	H5Tclose(st);
+	H5Fclose(f);
+
+	/* 2^31 rows declared (within the row limit), 40 written; and 2^60 */
+	for (int big = 0; big < 2; big++) {
+		snprintf(path, sizeof(path), "%s/%s.h5", dir, big ? "declared" : "unwritten");
+		f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+		hsize_t huge = (hsize_t)1 << (big ? 60 : 31), maxd = H5S_UNLIMITED, chunk = 64;
+		hid_t sh = H5Screate_simple(1, &huge, &maxd), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+		H5Pset_chunk(dcpl, 1, &chunk);
+		ds = H5Dcreate2(f, "t", H5T_IEEE_F64LE, sh, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+		hsize_t start = 0, cnt = N;
+		H5Sselect_hyperslab(sh, H5S_SELECT_SET, &start, NULL, &cnt, NULL);
+		H5Dwrite(ds, H5T_NATIVE_DOUBLE, s1, sh, H5P_DEFAULT, t);
+		H5Dclose(ds);
+		H5Pclose(dcpl);
+		H5Sclose(sh);
+		H5Fclose(f);
+	}
+
+	/* a dataset name of 70000 bytes */
+	snprintf(path, sizeof(path), "%s/longname.h5", dir);
+	f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+	static char longname[70001];
+	memset(longname, 'x', 70000);
+	ds = H5Dcreate2(f, longname, H5T_IEEE_F64LE, s1, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, t);
+	H5Dclose(ds);
+	H5Fclose(f);
+	H5Sclose(s1);
+	H5Sclose(s2);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -217,9 +348,14 @@ main(int argc, char **argv)
 	save(dir, "truncated.cfusd", copy, cut + 4);
 	n = cfusd(1, NULL);
 	save(dir, "v1.cfusd", buf, n);
+	other_name = "fixedFrequency"; /* two event types of one name */
+	n = cfusd(2, NULL);
+	save(dir, "dupname.cfusd", buf, n);
+	other_name = "other";
 	h5file(dir, "h5py.h5", 0);
 	h5file(dir, "rank3.h5", 1);
 	h5file(dir, "lengths.h5", 2);
 	h5file(dir, "text.h5", 3);
+	h5layouts(dir);
 	return 0;
 }

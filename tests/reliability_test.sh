@@ -1,0 +1,109 @@
+#!/bin/sh
+# reliability_test.sh: the classes of defect that fuzzing and a hostile
+# bad-input battery found, one regression check each, through the real
+# binaries. Everything happens inside this script's temporary directory.
+set -u
+BIN=${BIN:-bin}
+. "$(dirname "$0")/lib.sh"
+R=$BIN/tagk-regress E=$BIN/tagk-estimate F=$BIN/tagk-filter P=$BIN/tagk-report S=$BIN/tagk-bench
+
+MKFIX=${MKFIX:-build/mkfixtures}
+"$MKFIX" "$tmp" || { echo "FAIL mkfixtures"; exit 1; }
+$S synth --duration 2 --seed 3 -o "$tmp/syn.csv" || { echo "FAIL synth"; exit 1; }
+head -21 "$tmp/syn.csv" > "$tmp/small.csv"
+
+# --- -o onto a node that is not a regular file stays that node ------------
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+	expect "-o onto a character device" 0 "" "" -- $F "$tmp/small.csv" -o "$tmp/null"
+	check "the character device is still one" test -c "$tmp/null"
+	expect "tagk-report -o onto a character device" 0 "" "" -- sh -c "$R '$tmp/small.csv' | $E | $P -o '$tmp/null'"
+	check "... still a character device" test -c "$tmp/null"
+	expect "tagk-bench timing -o onto a character device" 0 "" "" -- \
+		$S timing -n 10 --methods rk --updates 3 -o "$tmp/null"
+	check "... still a character device" test -c "$tmp/null"
+	expect "a failing command with -o onto a character device" 1 "" "not a number" -- \
+		sh -c "printf 'a,b\n1,x\n' | $F -o '$tmp/null'"
+	check "... still a character device" test -c "$tmp/null"
+else
+	echo "skip -o onto a character device: mknod needs root"
+fi
+mkfifo "$tmp/fifo"
+# a time limit, so that a tagk which never opens the FIFO fails the test
+# instead of leaving the reader blocked for ever
+timeout 20 cat "$tmp/fifo" > "$tmp/fifo.out" &
+expect "-o onto a FIFO" 0 "" "" -- $F "$tmp/small.csv" -o "$tmp/fifo"
+wait
+check "the FIFO is still a FIFO" test -p "$tmp/fifo"
+check "the reader of the FIFO got every row" test "$(wc -l < "$tmp/fifo.out")" -eq 21
+expect "-o onto a directory" 1 "" "^tagk-filter: $tmp: is a directory$" -- $F "$tmp/small.csv" -o "$tmp"
+mkfifo "$tmp/fifo.h5"
+expect "HDF5 output onto a FIFO" 1 "" "fifo.h5: HDF5 output needs a regular file" -- \
+	$F "$tmp/small.csv" -o "$tmp/fifo.h5"
+
+# --- SIGTERM and SIGINT remove the temporary -----------------------------
+for sig in TERM INT; do
+	mkfifo "$tmp/slow.$sig"
+	( head -5 "$tmp/small.csv"; sleep 3 ) > "$tmp/slow.$sig" &
+	feeder=$!
+	# an asynchronous command starts with SIGINT ignored; perl (in every
+	# Debian) restores the default disposition, as an interactive shell has
+	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' $F -o "$tmp/killed.csv" < "$tmp/slow.$sig" &
+	pid=$!
+	sleep 1
+	kill -$sig $pid
+	wait $pid 2>/dev/null
+	kill $feeder 2>/dev/null; wait $feeder 2>/dev/null
+	check "SIG$sig leaves no temporary and no output" \
+		sh -c "! ls '$tmp'/killed.csv* >/dev/null 2>&1"
+done
+
+# --- CSV: line ends, byte-order mark, headers, numbers -------------------
+tr '\n' '\r' < "$tmp/small.csv" > "$tmp/cr.csv"
+expect "CR-only line ends are read" 0 "" "" -- $F "$tmp/cr.csv" -o "$tmp/cr.out"
+check "CR-only: every row, every cell as with LF" cmp -s "$tmp/cr.out" "$tmp/small.csv"
+sed 's/$/\r/' "$tmp/small.csv" > "$tmp/crlf.csv"
+expect "CR LF line ends are read" 0 "" "" -- $F "$tmp/crlf.csv" -o "$tmp/crlf.out"
+check "CR LF: every row as with LF" cmp -s "$tmp/crlf.out" "$tmp/small.csv"
+printf 'a,b\r1,2\r3,x\r' > "$tmp/crbad.csv"
+expect "CR-only: line numbers in errors" 1 "" "crbad.csv:3: column 'b': not a number" -- $F "$tmp/crbad.csv"
+printf 'a,a\r1,2\r3,4\r5,6\r' > "$tmp/crdup.csv"
+expect "CR-only with a duplicate column" 1 "" "crdup.csv: duplicate column 'a'$" -- $F "$tmp/crdup.csv"
+printf 'a,,c\r1,2,3\r4,5,6\r' > "$tmp/crempty.csv"
+expect "CR-only with an empty column name" 1 "" "crempty.csv: column 2 has no name$" -- $F "$tmp/crempty.csv"
+printf '"t\nx","t\nx"\n1,2\n' > "$tmp/nlname.csv"
+expect "a quoted newline in a column name: a one-line message" 1 "" '^tagk-regress: .*t\\nx' -- $R "$tmp/nlname.csv"
+check "... and only one line" test "$(wc -l < "$tmp/err")" -eq 1
+printf '\357\273\277' > "$tmp/bom.csv"; cat "$tmp/small.csv" >> "$tmp/bom.csv"
+expect "a UTF-8 byte-order mark" 0 "" "" -- $F "$tmp/bom.csv" -o "$tmp/bom.out"
+check "... is dropped" cmp -s "$tmp/bom.out" "$tmp/small.csv"
+printf ',a,b\n0,1,2\n1,3,4\n' > "$tmp/pandas.csv"
+expect "pandas' unnamed index column is named index" 0 "^index,a,b$" "" -- $F "$tmp/pandas.csv"
+printf 'a,b\n1,1e-400\n' > "$tmp/under.csv"
+expect "a number that underflows to zero" 1 "" "under.csv:2: column 'b': '1e-400' is too small for a double" -- $F "$tmp/under.csv"
+printf 'a,b\n1,4.9406564584124654e-324\n' > "$tmp/subn.csv"
+expect "a subnormal that round-trips is kept" 0 "^1,4.9406564584124654e-324$|^1,5e-324$" "" -- $F "$tmp/subn.csv"
+
+# --- HDF5: layouts users write, and damaged files -------------------------
+expect "HDF5: columns as arrays, nested groups, compound fields, text skipped" 0 \
+	"^ax,ay,az,wx,wy,wz,imu/mag.0,imu/mag.1,imu/mag.2,id,thrust,torque.0,torque.1,torque.2,t$" "" -- \
+	sh -c "$F '$tmp/layouts.h5' | head -1"
+expect "HDF5: compound fields read as numbers (int32, double, float[3])" 0 "^1,0.301,9.99999974737875[0-9]*e-05,0.000199999994947575[0-9]*,0.000300000014249235[0-9]*,0.02$" "" -- \
+	sh -c "$F '$tmp/layouts.h5' | sed -n 3p | cut -d, -f10-"
+expect "HDF5: 2^31 rows declared, 40 written" 1 "" "unwritten.h5: dataset 't' declares 2147483648 rows but only part of it was written" -- \
+	$F "$tmp/unwritten.h5"
+expect "HDF5: 2^60 rows declared" 1 "" "declared.h5: dataset 't' declares 1152921504606846976 rows, more than the limit" -- \
+	$F "$tmp/declared.h5"
+expect "HDF5: a 70000-byte dataset name" 1 "" "longname.h5: a dataset path is longer than 1023 bytes" -- \
+	$F "$tmp/longname.h5"
+awk 'BEGIN { printf "t,"; for (i = 0; i < 70000; i++) printf "x"; printf "\n0,1\n" }' > "$tmp/longcol.csv"
+expect "a 70000-byte column name to HDF5" 1 "" "line longer than the limit" -- $F "$tmp/longcol.csv" -o "$tmp/longcol.h5"
+head -c 3000 "$tmp/layouts.h5" > "$tmp/cut.h5"
+expect "HDF5: a truncated file" 1 "" "cut.h5: (not a readable HDF5 file|malformed HDF5 file|cannot)" -- $F "$tmp/cut.h5"
+check "... leaves no output" test ! -s "$tmp/out"
+
+# --- Crazyflie uSD: ambiguous event selections ---------------------------
+expect "cfusd: two event types of one name" 1 "" "dupname.cfusd: event types 7 and 9 are both named 'fixedFrequency': choose one with --event ID" -- \
+	$F "$tmp/dupname.cfusd"
+expect "cfusd: --event by id" 0 "^t,x$" "" -- sh -c "$F --event 9 '$tmp/dupname.cfusd' | head -1"
+
+finish
