@@ -55,6 +55,8 @@ VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)
 include datasets/Makefile.inc
 
 # A missing library is named with its Debian package before any compiler runs.
+.DEFAULT_GOAL := all
+
 build-deps:
 	@sh scripts/check-deps build
 test-deps:
