@@ -226,7 +226,7 @@ sink_error(const sink *s)
 int
 sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 {
-	int rc = 0;
+	int rc = 0, want = ok;
 	if (ok && s->failed)
 		ok = 0, rc = -1;
 	if (s->to_stdout) {
@@ -260,5 +260,5 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 	if (rc != 0 && err)
 		snprintf(err, errlen, "%s", s->err);
 	free_sink(s);
-	return ok ? rc : 0;
+	return want ? rc : 0;
 }
