@@ -234,7 +234,7 @@ main(int argc, char **argv)
 		cli_die(EXIT_USAGE, "--form: '%s' is not auto, info or %s", form, rls ? "paper" : "joseph");
 
 	tbl_reader *r = cmdio_open_input(optind < argc ? argv[optind] : "-", &in);
-	int it = tbl_find(r, "t"), ib = tbl_find(r, "b");
+	int it = tbl_find(r, "t"), ib = tbl_find(r, "b"), irow = tbl_find(r, "row");
 	int iy[TAGK_NPARAM], n = 0;
 	for (int j = 0; j < TAGK_NPARAM; j++) {
 		char name[32];
@@ -248,6 +248,8 @@ main(int argc, char **argv)
 		    "for the rigid body) and b, as tagk-regress writes", tbl_name(r));
 	tbl_want(r, it);
 	tbl_want(r, ib);
+	if (irow >= 0)
+		tbl_want(r, irow);
 	for (int j = 0; j < n; j++)
 		tbl_want(r, iy[j]);
 	int ntrue = 0, *tidx = malloc((size_t)tbl_ncols(r) * sizeof(int));
@@ -329,6 +331,15 @@ main(int argc, char **argv)
 			/* sample complete: it is ring[head] */
 			sample *s = &ring[head];
 			s->rows = cur_rows;
+			/* a sample cut short (a stream cut inside it, rows lost) is
+			 * refused wherever it is: its equations would be used as if
+			 * whole. The row column numbers each sample's rows 0, 1, ... */
+			if (irow >= 0 && rows_per && cur_rows != rows_per) {
+				char a[32];
+				fmt_double(a, s->t);
+				cli_die(EXIT_DATA, "%s: the sample at t = %s has %d rows, the first had %d: "
+				    "the stream was cut or rows were lost", tbl_name(r), a, cur_rows, rows_per);
+			}
 			head = (head + 1) % cap;
 			if (fill < cap)
 				fill++;
@@ -412,6 +423,12 @@ main(int argc, char **argv)
 			s->t = t;
 			for (int j = 0; j < ntrue; j++)
 				s->truth[j] = rowbuf[tidx[j]];
+		}
+		if (irow >= 0 && rowbuf[irow] != (double)cur_rows) {
+			char a[32];
+			fmt_double(a, rowbuf[irow]);
+			cli_die(EXIT_DATA, "%s: row %s of a sample where row %d belongs: the stream was cut "
+			    "or rows were lost or reordered", tbl_where(r), a, cur_rows);
 		}
 		for (int j = 0; j < n; j++)
 			s->Y[cur_rows * n + j] = rowbuf[iy[j]];

@@ -15,6 +15,20 @@
 #include "table_impl.h"
 
 enum { CHUNK = 16384 };
+enum { MARK_NONE, MARK_ERROR, MARK_STREAM, MARK_END };
+
+/* Which marker line a record's first field starts, if any. */
+static int
+marker_kind(const char *txt)
+{
+	if (strncmp(txt, TBL_ERROR_MARK, strlen(TBL_ERROR_MARK)) == 0)
+		return MARK_ERROR;
+	if (strncmp(txt, TBL_STREAM_MARK, strlen(TBL_STREAM_MARK)) == 0)
+		return MARK_STREAM;
+	if (strncmp(txt, TBL_END_MARK, strlen(TBL_END_MARK)) == 0)
+		return MARK_END;
+	return MARK_NONE;
+}
 
 typedef struct {
 	FILE *f;
@@ -28,7 +42,7 @@ typedef struct {
 	int bad;             /* the current record has a bad wanted cell */
 	int bad_skippable;   /* ... and skip_bad may skip it */
 	char bad_msg[256];
-	int marker;          /* the record is an upstream error marker */
+	int marker;          /* the record is a marker line (enum below) */
 	char marker_msg[256];
 	/* queue of complete rows */
 	double *q;
@@ -39,6 +53,9 @@ typedef struct {
 	int fatal;           /* an error to report once the queue drains */
 	char fatal_msg[800];
 	int opening;         /* stop feeding once the header row is complete */
+	int declared;        /* the stream began with TBL_STREAM_MARK */
+	int ended;           /* ... and its TBL_END_MARK has been read */
+	long long records;   /* data records read, skipped ones included */
 	int prev_cr;         /* the last record ended at a CR */
 	int bom_checked;     /* a UTF-8 byte-order mark at the start was dropped */
 	char chunk[CHUNK];   /* bytes read but not yet fed */
@@ -120,11 +137,12 @@ on_field(void *s, size_t len, void *data)
 		if (c->header_done)
 			for (int i = 0; i < r->ncols; i++)
 				c->cur[i] = NAN;
-		if (strncmp(txt, TBL_ERROR_MARK, strlen(TBL_ERROR_MARK)) == 0) {
-			c->marker = 1;
+		c->marker = marker_kind(txt);
+		if (c->marker == MARK_ERROR)
 			snprintf(c->marker_msg, sizeof(c->marker_msg), "%s",
 			    txt + strlen(TBL_ERROR_MARK) + (txt[strlen(TBL_ERROR_MARK)] == ' '));
-		}
+		else if (c->marker)
+			snprintf(c->marker_msg, sizeof(c->marker_msg), "%s", txt);
 	} else if (c->marker) {
 		size_t used = strlen(c->marker_msg);
 		snprintf(c->marker_msg + used, sizeof(c->marker_msg) - used, ",%s", txt);
@@ -136,6 +154,8 @@ on_field(void *s, size_t len, void *data)
 	c->rec_bytes += len + 1;
 	int col = c->nfield++;
 	if (!c->header_done) {
+		if (c->marker)
+			return;
 		if (tbl_add_col(r, txt, len) != 0)
 			set_fatal(r, "out of memory");
 		return;
@@ -207,10 +227,43 @@ on_record(int ch, void *data)
 	if (c->fatal)
 		return;
 	char msg[512];
-	if (c->marker) {
+	if (c->marker == MARK_ERROR) {
 		snprintf(msg, sizeof(msg), "%s:%ld: the command upstream failed: %s", r->name,
 		    c->rec_line, c->marker_msg);
 		set_fatal(r, msg);
+		return;
+	}
+	if (c->marker == MARK_STREAM) {
+		if (c->header_done || c->declared) {
+			snprintf(msg, sizeof(msg), "%s:%ld: a second stream begins here (two streams "
+			    "joined with cat?)", r->name, c->rec_line);
+			set_fatal(r, msg);
+		}
+		c->declared = 1;
+		return;
+	}
+	if (c->ended) {
+		snprintf(msg, sizeof(msg), "%s:%ld: data after the stream's end marker (%s)", r->name,
+		    c->rec_line, TBL_END_MARK);
+		set_fatal(r, msg);
+		return;
+	}
+	if (c->marker == MARK_END) {
+		char *end;
+		const char *p = c->marker_msg + strlen(TBL_END_MARK);
+		errno = 0;
+		long long n = strtoll(p, &end, 10);
+		if (!c->header_done || nf != 1 || end == p || errno || n < 0 || strcmp(end, " rows") != 0) {
+			snprintf(msg, sizeof(msg), "%s:%ld: a malformed end marker: '%.40s'", r->name,
+			    c->rec_line, c->marker_msg);
+			set_fatal(r, msg);
+		} else if (n != c->records) {
+			snprintf(msg, sizeof(msg), "%s:%ld: the end marker counts %lld rows but %lld were "
+			    "read: rows were removed or added after tagk wrote the stream (delete the "
+			    "marker lines to read it as plain CSV)", r->name, c->rec_line, n, c->records);
+			set_fatal(r, msg);
+		}
+		c->ended = 1;
 		return;
 	}
 	if (!c->header_done) {
@@ -234,6 +287,7 @@ on_record(int ch, void *data)
 		set_fatal(r, msg);
 		return;
 	}
+	c->records++;
 	if (c->bad) {
 		if (c->bad_skippable && r->opt.skip_bad) {
 			r->skipped++;
@@ -267,6 +321,13 @@ fill(tbl_reader *r)
 				}
 				csv_fini(&c->p, on_field, on_record, r);
 				c->eof = 1;
+				if (c->declared && !c->ended && c->header_done) {
+					char msg[512];
+					snprintf(msg, sizeof(msg), "%s: the stream was cut: it declares itself "
+					    "a tagk stream but ends without its end marker (%s), so the command "
+					    "that wrote it stopped early", r->name, TBL_END_MARK);
+					set_fatal(r, msg);
+				}
 				return;
 			}
 			if (memchr(c->chunk, 0, c->clen)) {

@@ -35,6 +35,14 @@ typedef struct tbl_reader tbl_reader;
  * output has begun; readers turn it into an error. */
 #define TBL_ERROR_MARK "#tagk-error:"
 
+/* A CSV stream that starts with the line "#tagk-stream: 1" (the
+ * declaration) promises to end with "#tagk-end: N rows", N its data rows.
+ * A reader refuses a declared stream that ends without that marker, whose
+ * count differs, or that goes on after it: it was cut or altered. Streams
+ * without the declaration are read as plain CSV. See tagk-formats(5). */
+#define TBL_STREAM_MARK "#tagk-stream:"
+#define TBL_END_MARK "#tagk-end:"
+
 /* Open path ("-" for standard input). On failure returns NULL with a
  * one-line message in err. */
 tbl_reader *tbl_open(const char *path, const tbl_options *opt, char *err, size_t errlen);
