@@ -221,12 +221,31 @@ check_storage(child *c, hid_t ds, const char *name, hsize_t n, hsize_t rowbytes)
 
 /* Column names from a pandas pickle of a list of strings (the
  * "values_block_N_kind" attribute of a to_hdf table): the strings are the
- * pickle's (SHORT_)BINUNICODE operands, in order. */
+ * pickle's UNICODE (protocol 0) or (SHORT_)BINUNICODE operands, in order. */
 static int
 pickle_strings(const unsigned char *p, size_t n, char *out, size_t outlen)
 {
 	int cnt = 0;
 	size_t used = 0;
+	if (n > 0 && p[0] != 0x80) {
+		/* protocol 0 (what PyTables writes): opcodes one after the other;
+		 * V, S, p, g, I, F, L take the rest of the line as argument, V
+		 * being a string */
+		for (size_t i = 0; i < n; i++) {
+			if (!strchr("VSpgIFL", p[i]) || p[i] == 0)
+				continue;
+			size_t e = i + 1;
+			while (e < n && p[e] != '\n')
+				e++;
+			if (p[i] == 'V') {
+				used += (size_t)snprintf(out + used, used < outlen ? outlen - used : 0, "%s%.*s",
+				    cnt ? "," : "", (int)(e - i - 1), (const char *)p + i + 1);
+				cnt++;
+			}
+			i = e;
+		}
+		return used < outlen ? cnt : -1;
+	}
 	for (size_t i = 0; i < n; i++) {
 		size_t len = 0, hdr = 0;
 		if (p[i] == 0x8c && i + 1 < n) /* SHORT_BINUNICODE */
@@ -482,6 +501,11 @@ visit(hid_t obj, const char *name, const H5O_info_t *info, void *data)
 {
 	visit_ctx *v = data;
 	if (info->type != H5O_TYPE_DATASET || strcmp(name, ".") == 0)
+		return 0;
+	/* PyTables keeps the index of a table "x" in a group "_i_x" (pandas'
+	 * to_hdf(format="table", data_columns=...)): search structures, not
+	 * signals */
+	if (strncmp(name, "_i_", 3) == 0 || strstr(name, "/_i_"))
 		return 0;
 	if (strlen(name) >= MAX_NAME) {
 		v->rc = cfail(v->c, "%s: a dataset path is longer than %d bytes", v->c->path, MAX_NAME - 1);
