@@ -106,4 +106,54 @@ expect "cfusd: two event types of one name" 1 "" "dupname.cfusd: event types 7 a
 	$F "$tmp/dupname.cfusd"
 expect "cfusd: --event by id" 0 "^t,x$" "" -- sh -c "$F --event 9 '$tmp/dupname.cfusd' | head -1"
 
+# --- HDF5 written by pandas and h5py themselves ------------------------------
+PY=/usr/bin/python3
+if [ -x $PY ] && $PY -c 'import pandas, tables, h5py' 2>/dev/null; then
+	$PY - "$tmp" <<'PYEOF' 2>/dev/null
+import sys, warnings
+import numpy as np, pandas as pd, h5py
+warnings.simplefilter("ignore")
+d = sys.argv[1]
+df = pd.DataFrame({"t": np.arange(5) * 0.1, "ax": np.arange(5) * 1.5, "n": np.arange(5, dtype=np.int64)})
+df.to_hdf(d + "/pfix.h5", key="log", mode="w", format="fixed")
+df.to_hdf(d + "/ptab.h5", key="log", mode="w", format="table", data_columns=["t"])
+with h5py.File(d + "/harr.h5", "w") as f:
+    f["t"] = np.arange(4) * 0.1
+    f.create_dataset("acc", data=np.ones((4, 3))).attrs["columns"] = ["ax", "ay", "az"]
+    f.create_dataset("gyr", data=np.zeros((4, 3))).attrs.create("columns", np.array([b"gx", b"gy", b"gz"]))
+PYEOF
+	expect "pandas to_hdf, fixed format" 0 "^index,t,ax,n 4,0.4,6,4 $" "" -- \
+		sh -c "$F --group log '$tmp/pfix.h5' | sed -n '1p;6p' | tr '\n' ' '"
+	expect "pandas to_hdf, table format with an indexed data column" 0 "^index,ax,n,t 4,6,4,0.4 $" "" -- \
+		sh -c "$F --group log '$tmp/ptab.h5' | sed -n '1p;6p' | tr '\n' ' '"
+	expect "h5py: columns attributes as arrays of str and bytes" 0 "^ax,ay,az,gx,gy,gz,t$" "" -- \
+		sh -c "$F '$tmp/harr.h5' | head -1"
+else
+	echo "skip pandas and h5py files: /usr/bin/python3 with pandas, tables and h5py is not installed"
+fi
+
+# --- Streams cut or altered -----------------------------------------------
+E=$BIN/tagk-estimate
+$BIN/tagk-regress datasets/synth-payload.csv -o "$tmp/reg.csv"
+expect "a whole regressor stream is estimated" 0 "" "" -- $E "$tmp/reg.csv" -o "$tmp/est.csv"
+head -n 3000 "$tmp/reg.csv" > "$tmp/reg-cut.csv"
+expect "a stream cut inside its last sample" 1 "" "reg-cut.csv: the sample at t = 9.98 has 5 rows, the first had 6: the stream was cut" -- \
+	$E "$tmp/reg-cut.csv"
+sed 100d "$tmp/reg.csv" > "$tmp/reg-hole.csv"
+expect "a row lost inside a sample" 1 "" "reg-hole.csv:100: row 3 of a sample where row 2 belongs" -- $E "$tmp/reg-hole.csv"
+{ head -1 "$tmp/reg.csv"; sed 1,4d "$tmp/reg.csv"; } > "$tmp/reg-head.csv"
+expect "a stream that starts inside a sample" 1 "" "reg-head.csv:2: row 3 of a sample where row 0 belongs" -- $E "$tmp/reg-head.csv"
+{ echo '#tagk-stream: 1'; head -n 3001 "$tmp/reg.csv"; } > "$tmp/decl-cut.csv"
+expect "a declared stream cut at a sample boundary" 1 "" "decl-cut.csv: the stream was cut: it declares itself a tagk stream but ends without its end marker" -- \
+	$E "$tmp/decl-cut.csv"
+{ cat "$tmp/decl-cut.csv"; echo '#tagk-end: 3000 rows'; } > "$tmp/decl.csv"
+expect "a declared stream with its end marker" 0 "" "" -- $E "$tmp/decl.csv" -o "$tmp/decl-est.csv"
+{ cat "$tmp/decl-cut.csv"; echo '#tagk-end: 3006 rows'; } > "$tmp/decl-count.csv"
+expect "an end marker that counts other rows" 1 "" "decl-count.csv:3003: the end marker counts 3006 rows but 3000 were read" -- \
+	$E "$tmp/decl-count.csv"
+{ cat "$tmp/decl.csv"; sed -n 2p "$tmp/reg.csv"; } > "$tmp/decl-after.csv"
+expect "rows after the end marker" 1 "" "decl-after.csv:3004: data after the stream's end marker" -- $E "$tmp/decl-after.csv"
+{ cat "$tmp/decl.csv" "$tmp/decl.csv"; } > "$tmp/decl-twice.csv"
+expect "two declared streams joined" 1 "" "decl-twice.csv:3004: a second stream begins here" -- $E "$tmp/decl-twice.csv"
+
 finish
