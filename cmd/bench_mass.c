@@ -63,10 +63,10 @@ find_name(const char *s, const char *const *names, int n)
 static int
 parse_set(const char *opt, const char *s, const char *const *names, int n, int *sel)
 {
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", s);
-	int k = 0;
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+	char buf[256], *items[64];
+	int nk = cli_split(opt, s, buf, sizeof(buf), items, 64), k = 0;
+	for (int e = 0; e < nk; e++) {
+		const char *tok = items[e];
 		int i = find_name(tok, names, n);
 		if (i < 0) {
 			char all[128] = "";
@@ -490,11 +490,10 @@ bench_rmspe(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_die(EXIT_USAGE, "rmspe: unexpected argument '%s'", argv[optind]);
-	char mbuf[256];
-	snprintf(mbuf, sizeof(mbuf), "%s", methods);
-	for (char *tok = strtok(mbuf, ","); tok; tok = strtok(NULL, ",")) {
-		if (c.nm == MAXM)
-			cli_die(EXIT_USAGE, "--methods: at most %d", MAXM);
+	char mbuf[256], *mitems[MAXM];
+	int nmi = cli_split("--methods", methods, mbuf, sizeof(mbuf), mitems, MAXM);
+	for (int mi = 0; mi < nmi; mi++) {
+		const char *tok = mitems[mi];
 		method *m = &c.ms[c.nm++];
 		m->mm = tagk_mass_method_find(tok);
 		m->rm = m->mm ? NULL : tagk_method_find(tok);

@@ -86,20 +86,24 @@ fly(const tagk_method *mt, const tagk_trial_config *tc, tagk_trial_result *r,
 	return tagk_trial_run(tc, &est, r, log, ctx);
 }
 
+/* levels holds 4: each level at most once */
 static int
 parse_noise(const char *s, int *levels)
 {
-	int n = 0;
-	char buf[128];
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+	char buf[128], *items[4];
+	int n = cli_split("--noise", s, buf, sizeof(buf), items, 4);
+	for (int j = 0; j < n; j++) {
+		const char *t = items[j];
 		int k = -1;
 		for (int i = 0; i < 4; i++)
 			if (strcmp(t, noise_names[i]) == 0)
 				k = i;
 		if (k < 0)
 			cli_die(EXIT_USAGE, "--noise: '%s' is not none, low, medium or high", t);
-		levels[n++] = k;
+		for (int i = 0; i < j; i++)
+			if (levels[i] == k)
+				cli_die(EXIT_USAGE, "--noise: '%s' is given twice", t);
+		levels[j] = k;
 	}
 	return n;
 }
@@ -107,14 +111,15 @@ parse_noise(const char *s, int *levels)
 static int
 parse_methods(const char *s, const tagk_method **out)
 {
-	int n = 0;
-	char buf[512];
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (char *t = strtok(buf, ","); t && n < 16; t = strtok(NULL, ",")) {
-		out[n] = tagk_method_find(t);
-		if (!out[n])
-			cli_die(EXIT_USAGE, "--methods: unknown method '%s'", t);
-		n++;
+	char buf[512], *items[16];
+	int n = cli_split("--methods", s, buf, sizeof(buf), items, 16);
+	for (int j = 0; j < n; j++) {
+		out[j] = tagk_method_find(items[j]);
+		if (!out[j])
+			cli_die(EXIT_USAGE, "--methods: unknown method '%s'", items[j]);
+		for (int i = 0; i < j; i++)
+			if (out[i] == out[j])
+				cli_die(EXIT_USAGE, "--methods: '%s' is given twice", items[j]);
 	}
 	return n;
 }
@@ -249,12 +254,17 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+enum { MAX_AGGS = 256 };
+
+/* The aggregate of (noise, method) in a[MAX_AGGS], added if new. */
 static agg *
 find_agg(agg *a, int *na, int noise, const char *method)
 {
 	for (int i = 0; i < *na; i++)
 		if (a[i].noise == noise && strcmp(a[i].method, method) == 0)
 			return &a[i];
+	if (*na == MAX_AGGS)
+		cli_die(EXIT_DATA, "more than %d (noise, method) pairs", MAX_AGGS);
 	agg *g = &a[(*na)++];
 	memset(g, 0, sizeof(*g));
 	g->noise = noise;
@@ -402,7 +412,7 @@ bench_table2(int argc, char **argv)
 	int nm = parse_methods(methods, ms);
 	int raw = strcmp(fmt, "trials") == 0 || nshards > 1;
 	double t0 = (double)ns_now() / 1e9;
-	static agg aggs[64];
+	static agg aggs[MAX_AGGS];
 	int na = 0;
 	long done = 0, total = 0;
 	for (int l = 0; l < nl; l++)
@@ -477,7 +487,7 @@ bench_merge(int argc, char **argv)
 	}
 	if (first >= argc)
 		cli_die(EXIT_USAGE, "merge: name the shard files (tagk-bench table2 --shard I/N output)");
-	static agg aggs[64];
+	static agg aggs[MAX_AGGS];
 	int na = 0;
 	char line[8192];
 	long n = 0;
@@ -502,6 +512,8 @@ bench_merge(int argc, char **argv)
 					nv = j;
 			if (nv < 0)
 				cli_die(EXIT_DATA, "%s: unknown noise level '%s'", argv[i], noise);
+			if (!tagk_method_find(method))
+				cli_die(EXIT_DATA, "%s: unknown method '%s' (not a table2 trial line?)", argv[i], method);
 			memset(&r, 0, sizeof(r));
 			r.pos_err_mean = (tagk_real)pos;
 			r.res_mean = (tagk_real)res;

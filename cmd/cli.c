@@ -91,6 +91,29 @@ cli_die(int code, const char *fmt, ...)
 	exit(code);
 }
 
+int
+cli_split(const char *opt, const char *s, char *buf, size_t buflen, char **items, int max)
+{
+	size_t l = strlen(s);
+	if (l >= buflen)
+		cli_die(EXIT_USAGE, "%s: the list is longer than %zu characters", opt, buflen - 1);
+	memcpy(buf, s, l + 1);
+	int n = 0;
+	for (char *p = buf;;) {
+		char *comma = strchr(p, ',');
+		if (comma)
+			*comma = 0;
+		if (!*p)
+			cli_die(EXIT_USAGE, "%s: an empty item in '%s'", opt, s);
+		if (n == max)
+			cli_die(EXIT_USAGE, "%s: at most %d items, got more", opt, max);
+		items[n++] = p;
+		if (!comma)
+			return n;
+		p = comma + 1;
+	}
+}
+
 long
 cli_long(const char *opt, const char *s, long lo, long hi)
 {

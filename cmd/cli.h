@@ -29,6 +29,12 @@ long cli_long(const char *opt, const char *s, long lo, long hi);
 double cli_double(const char *opt, const char *s, double lo, double hi);
 uint64_t cli_u64(const char *opt, const char *s);
 
+/* Split a comma-separated option value into at most max items, which point
+ * into buf (a copy of s, buflen bytes). Dies with exit 2 naming the option
+ * on an empty item, more than max items or a value too long for buf:
+ * nothing is dropped silently. Returns the number of items (at least 1). */
+int cli_split(const char *opt, const char *s, char *buf, size_t buflen, char **items, int max);
+
 /* --help and --version, the same in every command: print the usage (to
  * stdout) or "NAME VERSION (scalar type)" and exit 0. */
 _Noreturn void cli_help(void (*usage)(FILE *));

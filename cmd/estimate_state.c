@@ -71,10 +71,12 @@ static void
 lookup(tbl_reader *r, const state_opts *o, int s, int *idx)
 {
 	const char *list = o->map[s] ? o->map[s] : o->crazyflie && crazyflie[s] ? crazyflie[s] : sigs[s].cols;
-	char buf[512];
-	snprintf(buf, sizeof(buf), "%s", list);
+	char buf[512], *items[8], opt[64];
+	snprintf(opt, sizeof(opt), "--map %s", sigs[s].name);
+	int ni = cli_split(opt, list, buf, sizeof(buf), items, 8);
 	int n = 0;
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+	for (int j = 0; j < ni; j++) {
+		const char *tok = items[j];
 		if (n == sigs[s].k)
 			cli_die(EXIT_USAGE, "--map %s: %d columns expected, got more", sigs[s].name, sigs[s].k);
 		idx[n] = tbl_find(r, tok);

@@ -287,22 +287,16 @@ cmd_timing(int argc, char **argv)
 		cli_die(EXIT_USAGE, "timing: unexpected argument '%s'", argv[optind]);
 
 	/* Parse and check every list entry before any timing starts. */
-	int ns[64], nn = 0;
-	char buf[1024];
-	snprintf(buf, sizeof(buf), "%s", sizes);
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-		if (nn == 64)
-			cli_die(EXIT_USAGE, "-n: at most 64 sizes");
-		ns[nn++] = (int)cli_long("-n", tok, 1, 512);
-	}
-	if (nn == 0)
-		cli_die(EXIT_USAGE, "-n: no sizes given");
+	int ns[64];
+	char buf[1024], *sitems[64];
+	int nn = cli_split("-n", sizes, buf, sizeof(buf), sitems, 64);
+	for (int i = 0; i < nn; i++)
+		ns[i] = (int)cli_long("-n", sitems[i], 1, 512);
 	char mbuf[1024], *mlist[64];
-	int nm = 0;
-	snprintf(mbuf, sizeof(mbuf), "%s", methods);
-	for (char *tok = strtok(mbuf, ","); tok; tok = strtok(NULL, ",")) {
-		if (nm == 64)
-			cli_die(EXIT_USAGE, "--methods: at most 64 methods");
+	char *mitems[64];
+	int nmi = cli_split("--methods", methods, mbuf, sizeof(mbuf), mitems, 64), nm = 0;
+	for (int mi = 0; mi < nmi; mi++) {
+		char *tok = mitems[mi];
 		char base[64];
 		snprintf(base, sizeof(base), "%s", tok);
 		char *colon = strchr(base, ':');
@@ -556,12 +550,10 @@ cmd_pipeline(int argc, char **argv)
 	if (!tagk_method_find(method))
 		cli_die(EXIT_USAGE, "-a: unknown method '%s'", method);
 	long ns[16];
-	int nn = 0;
-	char buf[512];
-	snprintf(buf, sizeof(buf), "%s", samples);
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","))
-		if (nn < 16)
-			ns[nn++] = cli_long("--samples", tok, 1, 100000000);
+	char buf[512], *items[16];
+	int nn = cli_split("--samples", samples, buf, sizeof(buf), items, 16);
+	for (int i = 0; i < nn; i++)
+		ns[i] = cli_long("--samples", items[i], 1, 100000000);
 	int want_csv = strstr(formats, "csv") != NULL, want_h5 = strstr(formats, "hdf5") != NULL;
 	if (!want_csv && !want_h5)
 		cli_die(EXIT_USAGE, "--formats: name csv, hdf5 or both");
@@ -626,11 +618,10 @@ cmd_device(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "n:u:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n': {
-			char buf[256];
-			int k = 0;
-			snprintf(buf, sizeof(buf), "%s", optarg);
-			for (char *tok = strtok(buf, ","); tok && k < 16; tok = strtok(NULL, ","))
-				sizes[k++] = (int)cli_long("--sizes", tok, 1, 120);
+			char buf[256], *items[16];
+			int k = cli_split("--sizes", optarg, buf, sizeof(buf), items, 16);
+			for (int i = 0; i < k; i++)
+				sizes[i] = (int)cli_long("--sizes", items[i], 1, 120);
 			sizes[k] = 0;
 			break;
 		}

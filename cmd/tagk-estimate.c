@@ -46,14 +46,10 @@ usage(FILE *f)
 static void
 parse_list(const char *opt, const char *s, int k, double *out)
 {
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", s);
-	int n = 0;
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-		if (n == k)
-			cli_die(EXIT_USAGE, "%s: %d numbers expected, got more", opt, k);
-		out[n++] = cli_double(opt, tok, 0, 1e300);
-	}
+	char buf[256], *items[8];
+	int n = cli_split(opt, s, buf, sizeof(buf), items, k < 8 ? k : 8);
+	for (int i = 0; i < n; i++)
+		out[i] = cli_double(opt, items[i], 0, 1e300);
 	if (n != k)
 		cli_die(EXIT_USAGE, "%s: %d numbers expected, got %d", opt, k, n);
 }

@@ -54,10 +54,11 @@ parse_spec(const char *opt, const char *arg, spec *s, double lo, double hi)
 static void
 mark_cols(tbl_reader *r, const char *opt, const char *list, double v, double *per_col)
 {
-	char buf[512];
-	snprintf(buf, sizeof(buf), "%s", list);
-	char *save;
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	static char buf[TBL_MAX_LINE + 1];
+	static char *items[TBL_MAX_LINE / 2 + 1];
+	int n = cli_split(opt, list, buf, sizeof(buf), items, TBL_MAX_LINE / 2 + 1);
+	for (int j = 0; j < n; j++) {
+		const char *tok = items[j];
 		int i = tbl_find(r, tok);
 		if (i < 0)
 			cli_die(EXIT_USAGE, "%s: %s has no column '%s'", opt, tbl_name(r), tok);

@@ -15,7 +15,7 @@ expect "unknown method" 2 "" "tagk-bench: --methods: unknown method 'foo'" -- $B
 expect "bad integer" 2 "" "tagk-bench: --updates: 'ten' is not an integer" -- $B timing --updates ten
 expect "zero updates" 2 "" "tagk-bench: --updates: 0 is outside" -- $B timing --updates 0
 expect "negative size" 2 "" "tagk-bench: -n: -5 is outside" -- $B timing -n -5
-expect "empty size list" 2 "" "tagk-bench: -n: no sizes given" -- $B timing -n ,
+expect "empty size list" 2 "" "tagk-bench: -n: an empty item in" -- $B timing -n ,
 expect "bad form suffix" 2 "" "tagk-bench: --methods: 'rls-low:fast': an RLS form is paper or info" -- \
 	$B timing -n 10 --methods rls-low:fast --updates 2
 expect "bad KF form" 2 "" "'kf-low:paper': a KF form is joseph or info" -- \

@@ -132,6 +132,16 @@ else
 	echo "skip pandas and h5py files: /usr/bin/python3 with pandas, tables and h5py is not installed"
 fi
 
+# --- List options: one bounded parser, nothing dropped ----------------------
+expect "table2 --noise with five levels" 2 "" "^tagk-bench: --noise: at most 4 items, got more$" -- \
+	$BIN/tagk-bench table2 --noise none,none,none,none,none
+expect "an empty list item" 2 "" "^tagk-bench: --noise: an empty item in 'low,,high'$" -- \
+	$BIN/tagk-bench table2 --noise low,,high
+expect "pipeline --samples: 17 sizes are refused, not cut to 16" 2 "" "--samples: at most 16 items" -- \
+	$BIN/tagk-bench pipeline --samples 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
+awk 'BEGIN { for (i = 0; i < 70; i++) printf "trial,low,m%d,0,1,figure8,1,1,1,1,1,1,0,\n", i }' > "$tmp/shard70.txt"
+expect "merge of 70 method names" 1 "" "shard70.txt: unknown method 'm0'" -- $BIN/tagk-bench merge "$tmp/shard70.txt"
+
 # --- Streams cut or altered -----------------------------------------------
 E=$BIN/tagk-estimate
 $BIN/tagk-regress datasets/synth-payload.csv -o "$tmp/reg.csv"
