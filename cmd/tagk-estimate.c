@@ -308,6 +308,7 @@ main(int argc, char **argv)
 	cmdio_header(out, 1 + n + ntrue, onames);
 
 	long nsamples = 0, updates = 0, refused[8] = { 0 };
+	tagk_status first_refusal = TAGK_OK;
 	int head = 0, fill = 0, rows_per = 0;
 	double t_last_run = -INFINITY;
 	sample cur = { .t = NAN };
@@ -392,6 +393,8 @@ main(int argc, char **argv)
 				t_last_run = last->t;
 				updates++;
 				if (st != TAGK_OK) {
+					if (!first_refusal)
+						first_refusal = st;
 					refused[st < 8 ? st : 7]++;
 				} else {
 					orow[0] = last->t;
@@ -441,7 +444,7 @@ main(int argc, char **argv)
 		nref += refused[i];
 	if (nref == updates)
 		cli_die(EXIT_DATA, "%s: every update (%ld) was refused; the first reason: %s", tbl_name(r),
-		    updates, tagk_strerror((tagk_status)(refused[TAGK_EZERO] ? TAGK_EZERO : TAGK_ENONFINITE)));
+		    updates, tagk_strerror(first_refusal));
 	cmdio_commit(out);
 	for (int i = 1; i < 8; i++)
 		if (refused[i])

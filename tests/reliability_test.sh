@@ -142,6 +142,11 @@ expect "pipeline --samples: 17 sizes are refused, not cut to 16" 2 "" "--samples
 awk 'BEGIN { for (i = 0; i < 70; i++) printf "trial,low,m%d,0,1,figure8,1,1,1,1,1,1,0,\n", i }' > "$tmp/shard70.txt"
 expect "merge of 70 method names" 1 "" "shard70.txt: unknown method 'm0'" -- $BIN/tagk-bench merge "$tmp/shard70.txt"
 
+# --- Refusals name their real reason -----------------------------------------
+awk 'BEGIN { print "t,row,Y_m,b"; for (i = 0; i < 30; i++) for (r = 0; r < 3; r++) printf "%d,%d,%s,1e300\n", i, r, r ? "1" : "1e200" }' > "$tmp/div.csv"
+expect "every update diverges: the message says so" 1 "" "every update \(2\) was refused; the first reason: update diverged" -- \
+	$BIN/tagk-estimate -a tagk "$tmp/div.csv"
+
 # --- Streams cut or altered -----------------------------------------------
 E=$BIN/tagk-estimate
 $BIN/tagk-regress datasets/synth-payload.csv -o "$tmp/reg.csv"
