@@ -257,7 +257,6 @@ main(int argc, char **argv)
 
 	/* Window storage: a ring of samples. */
 	int cap = win_s ? max_window : (int)win;
-	int m_max = cap * MAX_SAMPLE_ROWS;
 	sample *ring = calloc((size_t)cap, sizeof(*ring));
 	double *rowbuf = malloc((size_t)tbl_ncols(r) * sizeof(double));
 	if (!ring || !rowbuf || !tidx)
@@ -365,13 +364,19 @@ main(int argc, char **argv)
 			    : (nsamples - (long)cap) % (long)every == 0;
 			if (full && due && nsamples >= (win_s ? 1 : cap)) {
 				if (!ready) {
-					cfg.m_max = win_s ? m_max : cap * MAX_SAMPLE_ROWS;
+					/* every sample of a stream with a row column has
+					 * rows_per rows (checked above); size the window, and
+					 * the Kaczmarz Gram cache (m_max^2), from that rather
+					 * than from the largest sample allowed */
+					cfg.m_max = cap * (irow >= 0 ? rows_per : MAX_SAMPLE_ROWS);
 					size_t len = tagk_workspace_len(&cfg);
 					ws = malloc(len * sizeof(*ws));
 					A = malloc((size_t)cfg.m_max * (size_t)n * sizeof(*A));
 					bb = malloc((size_t)cfg.m_max * sizeof(*bb));
 					if (!ws || !A || !bb)
-						cli_die(EXIT_DATA, "out of memory");
+						cli_die(EXIT_DATA, "out of memory for a window of up to %d rows (%.0f MB of "
+						    "workspace); use a smaller --window%s", cfg.m_max,
+						    (double)len * (double)sizeof(*ws) / 1e6, win_s ? " or --max-window" : "");
 					tagk_status st = tagk_init(&est, &cfg, ws, len);
 					if (st != TAGK_OK)
 						cli_die(EXIT_USAGE, "%s: %s", method, tagk_strerror(st));

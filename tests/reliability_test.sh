@@ -151,6 +151,8 @@ expect "every update diverges: the message says so" 1 "" "every update \(2\) was
 E=$BIN/tagk-estimate
 $BIN/tagk-regress datasets/synth-payload.csv -o "$tmp/reg.csv"
 expect "a whole regressor stream is estimated" 0 "" "" -- $E "$tmp/reg.csv" -o "$tmp/est.csv"
+expect "Kaczmarz with a 0.1 s window" 0 "" "" -- $E -a tagk --window 0.1s "$tmp/reg.csv" -o "$tmp/w01.csv"
+expect "Kaczmarz with a 1000-sample window" 0 "" "" -- $E -a tagk --window 1000 "$tmp/reg.csv" -o "$tmp/w1000.csv"
 head -n 3000 "$tmp/reg.csv" > "$tmp/reg-cut.csv"
 expect "a stream cut inside its last sample" 1 "" "reg-cut.csv: the sample at t = 9.98 has 5 rows, the first had 6: the stream was cut" -- \
 	$E "$tmp/reg-cut.csv"
