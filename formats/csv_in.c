@@ -440,6 +440,9 @@ tbl_csv_open(tbl_reader *r, FILE *f)
 	c->opening = 0;
 	if (c->fatal)
 		return tbl_fail(r, "%s", c->fatal_msg);
+	if (!c->header_done && c->declared)
+		return tbl_fail(r, "%s: the stream was cut before its header: it declares itself a "
+		    "tagk stream but ends there", r->name);
 	if (!c->header_done)
 		return tbl_fail(r, "%s: empty input: no header row", r->name);
 	return 0;

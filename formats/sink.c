@@ -21,6 +21,7 @@ struct sink {
 	                      * held, then ended by the error marker on failure */
 	int is_file;         /* of is in use */
 	int ncols;
+	long long rows;      /* data rows written, for the end marker */
 	char *hold;          /* stdout: held output, until HOLD bytes */
 	size_t held;
 	int flushed;         /* stdout: some output has been released */
@@ -161,7 +162,8 @@ sink_header(sink *s, int ncols, const char *const *names)
 			return s->failed = 1, -1;
 		return 0;
 	}
-	size_t n = 0;
+	/* the declaration that makes a reader insist on the end marker */
+	size_t n = (size_t)snprintf(s->line, sizeof(s->line), "%s 1\n", TBL_STREAM_MARK);
 	for (int i = 0; i < ncols; i++) {
 		size_t l = strlen(names[i]);
 		if (n + l + 2 > sizeof(s->line)) {
@@ -214,6 +216,7 @@ sink_row(sink *s, const double *v)
 		n += s->tlen[i];
 	}
 	s->line[n++] = '\n';
+	s->rows++;
 	return emit(s, s->line, n);
 }
 
@@ -229,6 +232,12 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 	int rc = 0, want = ok;
 	if (ok && s->failed)
 		ok = 0, rc = -1;
+	if (ok && s->fmt != TBL_HDF5 && s->ncols > 0) {
+		char end[64];
+		int n = snprintf(end, sizeof(end), "%s %lld rows\n", TBL_END_MARK, s->rows);
+		if (emit(s, end, (size_t)n) != 0)
+			ok = 0, rc = -1;
+	}
 	if (s->to_stdout) {
 		if (ok) {
 			if (s->held && fwrite(s->hold, 1, s->held, s->f) != s->held)

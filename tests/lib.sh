@@ -51,6 +51,19 @@ check() {
 	fi
 }
 
+# plain FILE: a stream tagk wrote, without its declaration and end marker
+# lines: what a hand-made CSV file looks like (tagk-formats(5)).
+plain() {
+	grep -v '^#tagk-' "$1"
+}
+
+# same_rows A B: A and B hold the same header and rows, marker lines aside.
+same_rows() {
+	plain "$1" > "$tmp/same_rows.a"
+	plain "$2" > "$tmp/same_rows.b"
+	cmp -s "$tmp/same_rows.a" "$tmp/same_rows.b"
+}
+
 finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]

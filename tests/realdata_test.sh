@@ -19,12 +19,14 @@ if [ ! -f "$D/log201" ] || [ ! -f "$D/log182" ]; then
 	exit 0
 fi
 
-median_mass() { awk -F, 'NR > 1 { print $2 }' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# the awk helpers read tagk's streams: marker lines skipped, then the header
+median_mass() { awk -F, '/^#tagk-/ { next } !h { h = 1; next } { print $2 }' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = (a - b) / b; if (d < 0) d = -d; exit !(d < p / 100) }'; }
-all_finite() { awk -F, 'NR > 1 { for (i = 1; i <= NF; i++) if ($i !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) bad = 1 } END { exit bad }' "$1"; }
+all_finite() { awk -F, '/^#tagk-/ { next } !h { h = 1; next } { for (i = 1; i <= NF; i++) if ($i !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) bad = 1 } END { exit bad }' "$1"; }
 
 for log in 201 182; do
-	$F "$D/log$log" > "$tmp/raw$log.csv" || { echo "FAIL reading log$log"; exit 1; }
+	$F "$D/log$log" -o "$tmp/raw$log.tagk" || { echo "FAIL reading log$log"; exit 1; }
+	plain "$tmp/raw$log.tagk" > "$tmp/raw$log.csv"
 	hover=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "ctrlLee.thrustSI") T = i; if ($i == "acc.z") Z = i }; next }
 		{ st += $T; sz += $Z * 9.80665 } END { printf "%.6f", st / sz }' "$tmp/raw$log.csv")
 	echo "log$log: hover thrust / hover specific force = $hover kg"
