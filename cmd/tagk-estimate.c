@@ -32,7 +32,7 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: tagk-estimate [-a METHOD] [--window N[s]] [--every K[s]] [--seed S]\n"
 	    "                     [--iters T] [--burnin B] [--tol X] [--no-warm-start]\n"
-	    "                     [--lambda L] [--p0 P] [--q Q] [--r R] [--form F]\n"
+	    "                     [--lambda L] [--p0 P] [--q Q] [--r R] [--form F] [--outlier X]\n"
 	    "                     [--max-window N] [-f csv|hdf5] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a ekf|msckf|ukf|swls [--m0 KG] [--mass-sd KG]\n"
 	    "                     [--proc-sd ATT,POS,VEL,MASS] [--meas-sd ATT,POS,VEL] [--window N]\n"
@@ -96,6 +96,7 @@ main(int argc, char **argv)
 		{ "map", required_argument, NULL, 3019 },
 		{ "preset", required_argument, NULL, 3020 },
 		{ "pos-unit", required_argument, NULL, 3021 },
+		{ "outlier", required_argument, NULL, 3022 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -109,7 +110,7 @@ main(int argc, char **argv)
 	int win_s = 0, every_s = 0, verbose = 0, max_window = 1000;
 	/* method options: value and whether given */
 	struct { int set; double v; } seed = { 0, 0 }, iters = { 0, 0 }, burnin = { 0, 0 }, tol = { 0, 0 },
-	    lambda = { 0, 0 }, p0 = { 0, 0 }, q = { 0, 0 }, rr = { 0, 0 };
+	    lambda = { 0, 0 }, p0 = { 0, 0 }, q = { 0, 0 }, rr = { 0, 0 }, outlier = { 0, 0 };
 	int no_warm = 0, win_set = 0, every_set = 0, state_only = 0;
 	uint64_t seedv = 1;
 	state_opts so;
@@ -134,6 +135,7 @@ main(int argc, char **argv)
 		case 3008: q.set = 1; q.v = cli_double("--q", optarg, 0, 1e300); break;
 		case 3009: rr.set = 1; rr.v = cli_double("--r", optarg, 1e-300, 1e300); break;
 		case 3010: form = optarg; break;
+		case 3022: outlier.set = 1; outlier.v = cli_double("--outlier", optarg, 0, 1e300); break;
 		case 3011: max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
 		case 3013: so.m0 = cli_double("--m0", optarg, 1e-9, 1e9); state_only = 1; break;
 		case 3014: so.mass_sd = cli_double("--mass-sd", optarg, 1e-12, 1e9); state_only = 1; break;
@@ -180,7 +182,8 @@ main(int argc, char **argv)
 	if (mm) {
 		const char *bad = seed.set ? "--seed" : burnin.set ? "--burnin" : tol.set ? "--tol"
 		    : no_warm ? "--no-warm-start" : lambda.set ? "--lambda" : p0.set ? "--p0"
-		    : (q.set || rr.set) ? "--q and --r" : form ? "--form" : max_window != 1000 ? "--max-window" : NULL;
+		    : (q.set || rr.set) ? "--q and --r" : form ? "--form" : outlier.set ? "--outlier"
+		    : max_window != 1000 ? "--max-window" : NULL;
 		if (bad)
 			cli_die(EXIT_USAGE, "%s applies to the regressor methods, not %s", bad, method);
 		if (win_set && (win_s || win < 2 || win > TAGK_MASS_WINDOW_MAX))
@@ -225,6 +228,7 @@ main(int argc, char **argv)
 	if ((q.set || rr.set) && !kf) cli_die(EXIT_USAGE, "--q and --r apply to the KF methods, not %s", method);
 	if (p0.set && kz) cli_die(EXIT_USAGE, "--p0 applies to the RLS and KF methods, not %s", method);
 	if (form && kz) cli_die(EXIT_USAGE, "--form applies to the RLS and KF methods, not %s", method);
+	if (outlier.set && kz) cli_die(EXIT_USAGE, "--outlier applies to the RLS and KF methods, not %s", method);
 	if (form && strcmp(form, "auto") && strcmp(form, "info") &&
 	    !(rls && strcmp(form, "paper") == 0) && !(kf && strcmp(form, "joseph") == 0))
 		cli_die(EXIT_USAGE, "--form: '%s' is not auto, info or %s", form, rls ? "paper" : "joseph");
@@ -281,12 +285,14 @@ main(int argc, char **argv)
 	} else if (rls) {
 		if (lambda.set) cfg.u.rls.lambda = (tagk_real)lambda.v;
 		if (p0.set) cfg.u.rls.p0 = (tagk_real)p0.v;
+		if (outlier.set) cfg.u.rls.outlier = (tagk_real)outlier.v;
 		if (form) cfg.u.rls.form = strcmp(form, "paper") == 0 ? TAGK_RLS_PAPER
 		    : strcmp(form, "info") == 0 ? TAGK_RLS_INFO : TAGK_RLS_AUTO;
 	} else {
 		if (q.set) cfg.u.kf.q = (tagk_real)q.v;
 		if (rr.set) cfg.u.kf.r = (tagk_real)rr.v;
 		if (p0.set) cfg.u.kf.p0 = (tagk_real)p0.v;
+		if (outlier.set) cfg.u.kf.outlier = (tagk_real)outlier.v;
 		if (form) cfg.u.kf.form = strcmp(form, "joseph") == 0 ? TAGK_KF_JOSEPH
 		    : strcmp(form, "info") == 0 ? TAGK_KF_INFO : TAGK_KF_AUTO;
 	}
@@ -306,7 +312,7 @@ main(int argc, char **argv)
 	sink *out = cmdio_open_output(outname, TBL_AUTO);
 	cmdio_header(out, 1 + n + ntrue, onames);
 
-	long nsamples = 0, updates = 0, refused[8] = { 0 };
+	long nsamples = 0, updates = 0, refused[TAGK_NSTATUS] = { 0 };
 	tagk_status first_refusal = TAGK_OK;
 	int head = 0, fill = 0, rows_per = 0;
 	double t_last_run = -INFINITY;
@@ -400,7 +406,7 @@ main(int argc, char **argv)
 				if (st != TAGK_OK) {
 					if (!first_refusal)
 						first_refusal = st;
-					refused[st < 8 ? st : 7]++;
+					refused[st]++;
 				} else {
 					orow[0] = last->t;
 					for (int j = 0; j < n; j++)
@@ -445,13 +451,13 @@ main(int argc, char **argv)
 		cli_die(EXIT_DATA, "%s: %ld samples, fewer than the window of %g%s: no estimate", tbl_name(r),
 		    nsamples, win, win_s ? " s" : "");
 	long nref = 0;
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < TAGK_NSTATUS; i++)
 		nref += refused[i];
 	if (nref == updates)
 		cli_die(EXIT_DATA, "%s: every update (%ld) was refused; the first reason: %s", tbl_name(r),
 		    updates, tagk_strerror(first_refusal));
 	cmdio_commit(out);
-	for (int i = 1; i < 8; i++)
+	for (int i = 1; i < TAGK_NSTATUS; i++)
 		if (refused[i])
 			cli_warn("%ld of %ld updates refused (no estimate written): %s", refused[i], updates,
 			    tagk_strerror((tagk_status)i));

@@ -10,6 +10,7 @@ tagk_kf_defaults(tagk_kf_config *cfg, tagk_real q, tagk_real r)
 	cfg->r = r;
 	cfg->p0 = 10;
 	cfg->form = TAGK_KF_AUTO;
+	cfg->outlier = (tagk_real)TAGK_OUTLIER_DEFAULT;
 }
 
 double
@@ -55,7 +56,7 @@ tagk_kf_init(tagk_kf *f, const tagk_kf_config *cfg, int n, int m_max,
 		return TAGK_EINVAL;
 	if (!(cfg->q >= 0) || !(cfg->r > 0) || !(cfg->p0 > 0) ||
 	    !tagk_isfinite(cfg->q) || !tagk_isfinite(cfg->r) || !tagk_isfinite(cfg->p0) ||
-	    (unsigned)cfg->form > TAGK_KF_INFO)
+	    (unsigned)cfg->form > TAGK_KF_INFO || !(cfg->outlier >= 0))
 		return TAGK_EINVAL;
 	if (theta0 && !tagk_all_finite(n, theta0))
 		return TAGK_ENONFINITE;
@@ -94,6 +95,7 @@ tagk_kf_reset(tagk_kf *f)
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++)
 			f->P[i * n + j] = i == j ? f->cfg.p0 : 0;
+	tagk_outlier_init(&f->outlier, f->cfg.outlier);
 }
 
 /* Joseph form: the candidate P is left in Pm and the step in g. */
@@ -212,6 +214,11 @@ tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m)
 			return TAGK_ENOTPD;
 	if (!tagk_all_finite(n, g) || !tagk_all_finite(n * n, Pm))
 		return TAGK_EDIVERGED;
+	tagk_real nis = tagk_outlier_nis(m, n, A, f->e, g, f->cfg.r);
+	st = tagk_outlier_check(&f->outlier, nis);
+	if (st != TAGK_OK)
+		return st;
+	tagk_outlier_accept(&f->outlier, nis);
 	memcpy(f->P, Pm, sizeof(*Pm) * (size_t)n * (size_t)n);
 	for (int j = 0; j < n; j++)
 		f->theta[j] += g[j];

@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include "scalar.h"
 #include "status.h"
+#include "outlier.h"
 
 typedef enum { TAGK_KF_AUTO, TAGK_KF_JOSEPH, TAGK_KF_INFO } tagk_kf_form_t;
 
@@ -42,6 +43,8 @@ typedef struct {
 	tagk_real r;  /* measurement noise per row, > 0 */
 	tagk_real p0; /* P0 = p0 I, > 0 */
 	tagk_kf_form_t form;
+	tagk_real outlier; /* innovation gate limit (outlier.h): 0 off, default
+	                    TAGK_OUTLIER_DEFAULT */
 } tagk_kf_config;
 
 void tagk_kf_defaults(tagk_kf_config *cfg, tagk_real q, tagk_real r);
@@ -61,6 +64,7 @@ typedef struct {
 	                      (Joseph form only) */
 	tagk_real *e;      /* m_max innovation */
 	tagk_real *g;      /* n step */
+	tagk_outlier outlier;
 } tagk_kf;
 
 /* Multiply-adds of one update in form f (JOSEPH or INFO) for an m x n window:
@@ -75,7 +79,8 @@ const char *tagk_kf_form_name(tagk_kf_form_t f);
 size_t tagk_kf_workspace_len(const tagk_kf_config *cfg, int n, int m_max);
 tagk_status tagk_kf_init(tagk_kf *f, const tagk_kf_config *cfg, int n, int m_max,
     const tagk_real *theta0, tagk_real *ws, size_t len);
-/* One block update; on failure theta and P are unchanged. An all-zero window
+/* One block update; on failure (TAGK_EOUTLIER from the innovation gate
+ * among others) theta and P are unchanged. An all-zero window
  * is TAGK_EZERO: refused, so that P is not inflated by Q without data. */
 tagk_status tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m);
 void tagk_kf_reset(tagk_kf *f);

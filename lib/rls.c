@@ -9,6 +9,7 @@ tagk_rls_defaults(tagk_rls_config *cfg, tagk_real lambda)
 	cfg->lambda = lambda;
 	cfg->p0 = 1000;
 	cfg->form = TAGK_RLS_AUTO;
+	cfg->outlier = (tagk_real)TAGK_OUTLIER_DEFAULT;
 }
 
 double
@@ -56,7 +57,7 @@ tagk_rls_init(tagk_rls *r, const tagk_rls_config *cfg, int n, int m_max,
 	if (!r || !cfg || !ws || n < 1 || m_max < 1)
 		return TAGK_EINVAL;
 	if (!(cfg->lambda > 0 && cfg->lambda <= 1) || !(cfg->p0 > 0) ||
-	    !tagk_isfinite(cfg->p0) || (unsigned)cfg->form > TAGK_RLS_INFO)
+	    !tagk_isfinite(cfg->p0) || (unsigned)cfg->form > TAGK_RLS_INFO || !(cfg->outlier >= 0))
 		return TAGK_EINVAL;
 	if (theta0 && !tagk_all_finite(n, theta0))
 		return TAGK_ENONFINITE;
@@ -94,10 +95,11 @@ tagk_rls_reset(tagk_rls *r)
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++)
 			r->P[i * n + j] = i == j ? d : 0;
+	tagk_outlier_init(&r->outlier, r->cfg.outlier);
 }
 
 static tagk_status
-paper_update(tagk_rls *r, const tagk_real *A, int m)
+paper_update(tagk_rls *r, const tagk_real *A, int m, tagk_real *nis)
 {
 	const int n = r->n;
 	const tagk_real lam = r->cfg.lambda;
@@ -115,6 +117,11 @@ paper_update(tagk_rls *r, const tagk_real *A, int m)
 	/* step = K e = (A P)^T S^-1 e = W^T (L^-1 e) */
 	tagk_trsm_lower(m, 1, S, r->e);
 	tagk_gemv_t(m, n, AP, r->e, g);
+	/* the whitened error: e^T S^-1 e = |L^-1 e|^2, the gate's d^2 */
+	tagk_real d2 = 0;
+	for (int i = 0; i < m; i++)
+		d2 += r->e[i] * r->e[i];
+	*nis = d2 / (tagk_real)m;
 	/* P_new = (P - W^T W) / lambda, formed on the upper triangle. */
 	tagk_real trace = 0, trace0 = r->cfg.p0 * (tagk_real)n;
 	for (int i = 0; i < n; i++) {
@@ -139,7 +146,7 @@ paper_update(tagk_rls *r, const tagk_real *A, int m)
 }
 
 static tagk_status
-info_update(tagk_rls *r, const tagk_real *A, int m)
+info_update(tagk_rls *r, const tagk_real *A, int m, tagk_real *nis)
 {
 	const int n = r->n;
 	const tagk_real lam = r->cfg.lambda;
@@ -157,6 +164,7 @@ info_update(tagk_rls *r, const tagk_real *A, int m)
 	if (st != TAGK_OK)
 		return st;
 	tagk_cholesky_solve(n, 1, Ln, g);
+	*nis = tagk_outlier_nis(m, n, A, r->e, g, lam);
 	return TAGK_OK;
 }
 
@@ -171,14 +179,18 @@ tagk_rls_update(tagk_rls *r, const tagk_real *A, const tagk_real *b, int m)
 	const int n = r->n;
 
 	tagk_residual(m, n, A, r->theta, b, r->e);
-	st = r->form == TAGK_RLS_PAPER ? paper_update(r, A, m)
-	                                             : info_update(r, A, m);
+	tagk_real nis;
+	st = r->form == TAGK_RLS_PAPER ? paper_update(r, A, m, &nis) : info_update(r, A, m, &nis);
 	if (st != TAGK_OK)
 		return st;
 	if (!tagk_all_finite(n, r->g))
 		return TAGK_EDIVERGED;
 	if (!tagk_all_finite(n * n, r->Pn))
 		return TAGK_EDIVERGED;
+	st = tagk_outlier_check(&r->outlier, nis);
+	if (st != TAGK_OK)
+		return st;
+	tagk_outlier_accept(&r->outlier, nis);
 	memcpy(r->P, r->Pn, sizeof(*r->P) * (size_t)n * (size_t)n);
 	for (int j = 0; j < n; j++)
 		r->theta[j] += r->g[j];

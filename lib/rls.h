@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include "scalar.h"
 #include "status.h"
+#include "outlier.h"
 
 typedef enum { TAGK_RLS_AUTO, TAGK_RLS_PAPER, TAGK_RLS_INFO } tagk_rls_form_t;
 
@@ -43,6 +44,8 @@ typedef struct {
 	tagk_real lambda; /* forgetting factor, 0 < lambda <= 1 */
 	tagk_real p0;     /* P0 = p0 I, p0 > 0 */
 	tagk_rls_form_t form;
+	tagk_real outlier; /* innovation gate limit (outlier.h): 0 off, default
+	                      TAGK_OUTLIER_DEFAULT */
 } tagk_rls_config;
 
 void tagk_rls_defaults(tagk_rls_config *cfg, tagk_real lambda);
@@ -60,6 +63,7 @@ typedef struct {
 	                      info: n x n, factor of the candidate information */
 	tagk_real *e;      /* m_max: prediction error */
 	tagk_real *g;      /* n: step */
+	tagk_outlier outlier;
 } tagk_rls;
 
 /* Multiply-adds of one update in form f (PAPER or INFO) for an m x n window:
@@ -73,9 +77,10 @@ size_t tagk_rls_workspace_len(const tagk_rls_config *cfg, int n, int m_max);
 tagk_status tagk_rls_init(tagk_rls *r, const tagk_rls_config *cfg, int n, int m_max,
     const tagk_real *theta0, tagk_real *ws, size_t len);
 /* One block update with A (m x n), b (m). On failure (TAGK_ENONFINITE,
- * TAGK_EZERO for an all-zero window, TAGK_ENOTPD, TAGK_EDIVERGED) theta and P
- * are unchanged. An all-zero window is refused rather than applied so that
- * forgetting never runs without data. */
+ * TAGK_EZERO for an all-zero window, TAGK_ENOTPD, TAGK_EDIVERGED,
+ * TAGK_EOUTLIER from the innovation gate) theta and P are unchanged. An
+ * all-zero window is refused rather than applied so that forgetting never
+ * runs without data. */
 tagk_status tagk_rls_update(tagk_rls *r, const tagk_real *A, const tagk_real *b, int m);
 void tagk_rls_reset(tagk_rls *r);
 /* "paper" or "info". */

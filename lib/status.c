@@ -12,6 +12,7 @@ tagk_strerror(tagk_status s)
 	case TAGK_EZERO: return "window carries no information (all rows zero)";
 	case TAGK_ENOTPD: return "matrix not positive definite";
 	case TAGK_EDIVERGED: return "update diverged (non-finite result)";
+	case TAGK_EOUTLIER: return "outlier: prediction error far outside the filter's prediction (--outlier)";
 	}
 	return "unknown status";
 }

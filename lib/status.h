@@ -15,8 +15,11 @@ typedef enum {
 	TAGK_ENONFINITE, /* NaN or Inf in the input window */
 	TAGK_EZERO,      /* the window carries no information (all rows zero) */
 	TAGK_ENOTPD,     /* a matrix that must be positive definite is not */
-	TAGK_EDIVERGED   /* the update produced a non-finite or unbounded result */
+	TAGK_EDIVERGED,  /* the update produced a non-finite or unbounded result */
+	TAGK_EOUTLIER    /* the innovation gate refused the window (outlier.h) */
 } tagk_status;
+
+#define TAGK_NSTATUS 8   /* number of tagk_status values */
 
 /* A short, static, human-readable description of s (never NULL). */
 const char *tagk_strerror(tagk_status s);

@@ -15,6 +15,7 @@
 #include "regressor.h"
 #include "consistency.h"
 #include "kaczmarz.h"
+#include "outlier.h"
 #include "rls.h"
 #include "kf.h"
 #include "estimator.h"

@@ -10,7 +10,7 @@ R=$BIN/tagk-regress E=$BIN/tagk-estimate F=$BIN/tagk-filter P=$BIN/tagk-report S
 MKFIX=${MKFIX:-build/mkfixtures}
 "$MKFIX" "$tmp" || { echo "FAIL mkfixtures"; exit 1; }
 $S synth --duration 2 --seed 3 -o "$tmp/syn.csv" || { echo "FAIL synth"; exit 1; }
-head -21 "$tmp/syn.csv" > "$tmp/small.csv"
+plain "$tmp/syn.csv" | head -21 > "$tmp/small.csv"
 
 # --- -o onto a node that is not a regular file stays that node ------------
 if mknod "$tmp/null" c 1 3 2>/dev/null; then
@@ -34,7 +34,8 @@ timeout 20 cat "$tmp/fifo" > "$tmp/fifo.out" &
 expect "-o onto a FIFO" 0 "" "" -- $F "$tmp/small.csv" -o "$tmp/fifo"
 wait
 check "the FIFO is still a FIFO" test -p "$tmp/fifo"
-check "the reader of the FIFO got every row" test "$(wc -l < "$tmp/fifo.out")" -eq 21
+check "the reader of the FIFO got every row" same_rows "$tmp/fifo.out" "$tmp/small.csv"
+check "... and the end marker that says the stream is whole" test "$(tail -1 "$tmp/fifo.out")" = "#tagk-end: 20 rows"
 expect "-o onto a directory" 1 "" "^tagk-filter: $tmp: is a directory$" -- $F "$tmp/small.csv" -o "$tmp"
 mkfifo "$tmp/fifo.h5"
 expect "HDF5 output onto a FIFO" 1 "" "fifo.h5: HDF5 output needs a regular file" -- \
@@ -60,10 +61,10 @@ done
 # --- CSV: line ends, byte-order mark, headers, numbers -------------------
 tr '\n' '\r' < "$tmp/small.csv" > "$tmp/cr.csv"
 expect "CR-only line ends are read" 0 "" "" -- $F "$tmp/cr.csv" -o "$tmp/cr.out"
-check "CR-only: every row, every cell as with LF" cmp -s "$tmp/cr.out" "$tmp/small.csv"
+check "CR-only: every row, every cell as with LF" same_rows "$tmp/cr.out" "$tmp/small.csv"
 sed 's/$/\r/' "$tmp/small.csv" > "$tmp/crlf.csv"
 expect "CR LF line ends are read" 0 "" "" -- $F "$tmp/crlf.csv" -o "$tmp/crlf.out"
-check "CR LF: every row as with LF" cmp -s "$tmp/crlf.out" "$tmp/small.csv"
+check "CR LF: every row as with LF" same_rows "$tmp/crlf.out" "$tmp/small.csv"
 printf 'a,b\r1,2\r3,x\r' > "$tmp/crbad.csv"
 expect "CR-only: line numbers in errors" 1 "" "crbad.csv:3: column 'b': not a number" -- $F "$tmp/crbad.csv"
 printf 'a,a\r1,2\r3,4\r5,6\r' > "$tmp/crdup.csv"
@@ -75,7 +76,7 @@ expect "a quoted newline in a column name: a one-line message" 1 "" '^tagk-regre
 check "... and only one line" test "$(wc -l < "$tmp/err")" -eq 1
 printf '\357\273\277' > "$tmp/bom.csv"; cat "$tmp/small.csv" >> "$tmp/bom.csv"
 expect "a UTF-8 byte-order mark" 0 "" "" -- $F "$tmp/bom.csv" -o "$tmp/bom.out"
-check "... is dropped" cmp -s "$tmp/bom.out" "$tmp/small.csv"
+check "... is dropped" same_rows "$tmp/bom.out" "$tmp/small.csv"
 printf ',a,b\n0,1,2\n1,3,4\n' > "$tmp/pandas.csv"
 expect "pandas' unnamed index column is named index" 0 "^index,a,b$" "" -- $F "$tmp/pandas.csv"
 printf 'a,b\n1,1e-400\n' > "$tmp/under.csv"
@@ -86,9 +87,9 @@ expect "a subnormal that round-trips is kept" 0 "^1,4.9406564584124654e-324$|^1,
 # --- HDF5: layouts users write, and damaged files -------------------------
 expect "HDF5: columns as arrays, nested groups, compound fields, text skipped" 0 \
 	"^ax,ay,az,wx,wy,wz,imu/mag.0,imu/mag.1,imu/mag.2,id,thrust,torque.0,torque.1,torque.2,t$" "" -- \
-	sh -c "$F '$tmp/layouts.h5' | head -1"
+	sh -c "$F '$tmp/layouts.h5' | sed -n 2p"
 expect "HDF5: compound fields read as numbers (int32, double, float[3])" 0 "^1,0.301,9.99999974737875[0-9]*e-05,0.000199999994947575[0-9]*,0.000300000014249235[0-9]*,0.02$" "" -- \
-	sh -c "$F '$tmp/layouts.h5' | sed -n 3p | cut -d, -f10-"
+	sh -c "$F '$tmp/layouts.h5' | sed -n 4p | cut -d, -f10-"
 expect "HDF5: 2^31 rows declared, 40 written" 1 "" "unwritten.h5: dataset 't' declares 2147483648 rows but only part of it was written" -- \
 	$F "$tmp/unwritten.h5"
 expect "HDF5: 2^60 rows declared" 1 "" "declared.h5: dataset 't' declares 1152921504606846976 rows, more than the limit" -- \
@@ -104,7 +105,7 @@ check "... leaves no output" test ! -s "$tmp/out"
 # --- Crazyflie uSD: ambiguous event selections ---------------------------
 expect "cfusd: two event types of one name" 1 "" "dupname.cfusd: event types 7 and 9 are both named 'fixedFrequency': choose one with --event ID" -- \
 	$F "$tmp/dupname.cfusd"
-expect "cfusd: --event by id" 0 "^t,x$" "" -- sh -c "$F --event 9 '$tmp/dupname.cfusd' | head -1"
+expect "cfusd: --event by id" 0 "^t,x$" "" -- sh -c "$F --event 9 '$tmp/dupname.cfusd' | sed -n 2p"
 
 # --- HDF5 written by pandas and h5py themselves ------------------------------
 PY=/usr/bin/python3
@@ -123,11 +124,13 @@ with h5py.File(d + "/harr.h5", "w") as f:
     f.create_dataset("gyr", data=np.zeros((4, 3))).attrs.create("columns", np.array([b"gx", b"gy", b"gz"]))
 PYEOF
 	expect "pandas to_hdf, fixed format" 0 "^index,t,ax,n 4,0.4,6,4 $" "" -- \
-		sh -c "$F --group log '$tmp/pfix.h5' | sed -n '1p;6p' | tr '\n' ' '"
+		sh -c "$F --group log '$tmp/pfix.h5' | sed -n '2p;7p' | tr '\n' ' '"
 	expect "pandas to_hdf, table format with an indexed data column" 0 "^index,ax,n,t 4,6,4,0.4 $" "" -- \
-		sh -c "$F --group log '$tmp/ptab.h5' | sed -n '1p;6p' | tr '\n' ' '"
+		sh -c "$F --group log '$tmp/ptab.h5' | sed -n '2p;7p' | tr '\n' ' '"
+	expect "pandas reads a tagk stream with comment='#'" 0 "^200 26$" "" -- \
+		$PY -c "import sys, pandas as pd; d = pd.read_csv(sys.argv[1], comment='#'); print(len(d), len(d.columns))" "$tmp/syn.csv"
 	expect "h5py: columns attributes as arrays of str and bytes" 0 "^ax,ay,az,gx,gy,gz,t$" "" -- \
-		sh -c "$F '$tmp/harr.h5' | head -1"
+		sh -c "$F '$tmp/harr.h5' | sed -n 2p"
 else
 	echo "skip pandas and h5py files: /usr/bin/python3 with pandas, tables and h5py is not installed"
 fi
@@ -147,20 +150,43 @@ awk 'BEGIN { print "t,row,Y_m,b"; for (i = 0; i < 30; i++) for (r = 0; r < 3; r+
 expect "every update diverges: the message says so" 1 "" "every update \(2\) was refused; the first reason: update diverged" -- \
 	$BIN/tagk-estimate -a tagk "$tmp/div.csv"
 
+# --- One gross outlier in a regressor stream ---------------------------------
+$BIN/tagk-regress datasets/synth-payload.csv | grep -v '^#tagk-' \
+	| awk -F, -v OFS=, 'NR == 2000 { $13 = 1e300 } { print }' > "$tmp/outlier.csv"
+# largest |estimate| over the parameter columns 2..11
+maxabs() { awk -F, '/^#/ { next } !h { h = 1; next } { for (i = 2; i <= 11; i++) { v = $i < 0 ? -$i : $i; if (v > m) m = v } } END { print m + 0 }' "$1"; }
+for a in rls-low kf-low; do
+	expect "$a: a b of 1e300 is refused and counted" 0 "" "5 of 996 updates refused \(no estimate written\): outlier" -- \
+		$BIN/tagk-estimate -a $a --every 1 "$tmp/outlier.csv" -o "$tmp/outlier-$a.csv"
+	check "... and no later estimate explodes (max |theta| $(maxabs "$tmp/outlier-$a.csv"))" \
+		awk -v m="$(maxabs "$tmp/outlier-$a.csv")" 'BEGIN { exit !(m < 1) }'
+	$BIN/tagk-estimate -a $a --every 1 --outlier 0 "$tmp/outlier.csv" -o "$tmp/outlier-off.csv" 2>/dev/null
+	check "... while with --outlier 0 it does (max |theta| $(maxabs "$tmp/outlier-off.csv"))" \
+		awk -v m="$(maxabs "$tmp/outlier-off.csv")" 'BEGIN { exit !(m > 1e200) }'
+done
+expect "--outlier on a Kaczmarz method" 2 "" "--outlier applies to the RLS and KF methods, not tagk" -- \
+	$BIN/tagk-estimate -a tagk --outlier 10 "$tmp/outlier.csv"
+
 # --- Streams cut or altered -----------------------------------------------
 E=$BIN/tagk-estimate
 $BIN/tagk-regress datasets/synth-payload.csv -o "$tmp/reg.csv"
 expect "a whole regressor stream is estimated" 0 "" "" -- $E "$tmp/reg.csv" -o "$tmp/est.csv"
 expect "Kaczmarz with a 0.1 s window" 0 "" "" -- $E -a tagk --window 0.1s "$tmp/reg.csv" -o "$tmp/w01.csv"
 expect "Kaczmarz with a 1000-sample window" 0 "" "" -- $E -a tagk --window 1000 "$tmp/reg.csv" -o "$tmp/w1000.csv"
-head -n 3000 "$tmp/reg.csv" > "$tmp/reg-cut.csv"
+head -n 3002 "$tmp/reg.csv" > "$tmp/reg-cutdecl.csv"
+expect "tagk's own stream cut by head" 1 "" "reg-cutdecl.csv: the stream was cut: it declares itself a tagk stream but ends without its end marker" -- \
+	$E "$tmp/reg-cutdecl.csv"
+check "... and nothing is written" test ! -s "$tmp/out"
+# the same cuts of a hand-made (undeclared) stream: the row column tells
+plain "$tmp/reg.csv" > "$tmp/reg-plain.csv"
+head -n 3000 "$tmp/reg-plain.csv" > "$tmp/reg-cut.csv"
 expect "a stream cut inside its last sample" 1 "" "reg-cut.csv: the sample at t = 9.98 has 5 rows, the first had 6: the stream was cut" -- \
 	$E "$tmp/reg-cut.csv"
-sed 100d "$tmp/reg.csv" > "$tmp/reg-hole.csv"
+sed 100d "$tmp/reg-plain.csv" > "$tmp/reg-hole.csv"
 expect "a row lost inside a sample" 1 "" "reg-hole.csv:100: row 3 of a sample where row 2 belongs" -- $E "$tmp/reg-hole.csv"
-{ head -1 "$tmp/reg.csv"; sed 1,4d "$tmp/reg.csv"; } > "$tmp/reg-head.csv"
+{ head -1 "$tmp/reg-plain.csv"; sed 1,4d "$tmp/reg-plain.csv"; } > "$tmp/reg-head.csv"
 expect "a stream that starts inside a sample" 1 "" "reg-head.csv:2: row 3 of a sample where row 0 belongs" -- $E "$tmp/reg-head.csv"
-{ echo '#tagk-stream: 1'; head -n 3001 "$tmp/reg.csv"; } > "$tmp/decl-cut.csv"
+{ echo '#tagk-stream: 1'; head -n 3001 "$tmp/reg-plain.csv"; } > "$tmp/decl-cut.csv"
 expect "a declared stream cut at a sample boundary" 1 "" "decl-cut.csv: the stream was cut: it declares itself a tagk stream but ends without its end marker" -- \
 	$E "$tmp/decl-cut.csv"
 { cat "$tmp/decl-cut.csv"; echo '#tagk-end: 3000 rows'; } > "$tmp/decl.csv"
@@ -168,9 +194,14 @@ expect "a declared stream with its end marker" 0 "" "" -- $E "$tmp/decl.csv" -o 
 { cat "$tmp/decl-cut.csv"; echo '#tagk-end: 3006 rows'; } > "$tmp/decl-count.csv"
 expect "an end marker that counts other rows" 1 "" "decl-count.csv:3003: the end marker counts 3006 rows but 3000 were read" -- \
 	$E "$tmp/decl-count.csv"
-{ cat "$tmp/decl.csv"; sed -n 2p "$tmp/reg.csv"; } > "$tmp/decl-after.csv"
+{ cat "$tmp/decl.csv"; sed -n 2p "$tmp/reg-plain.csv"; } > "$tmp/decl-after.csv"
 expect "rows after the end marker" 1 "" "decl-after.csv:3004: data after the stream's end marker" -- $E "$tmp/decl-after.csv"
 { cat "$tmp/decl.csv" "$tmp/decl.csv"; } > "$tmp/decl-twice.csv"
 expect "two declared streams joined" 1 "" "decl-twice.csv:3004: a second stream begins here" -- $E "$tmp/decl-twice.csv"
+head -1 "$tmp/reg.csv" > "$tmp/decl-only.csv"
+expect "a declared stream cut before its header" 1 "" "decl-only.csv: the stream was cut before its header" -- $E "$tmp/decl-only.csv"
+expect "a tagk stream read back by tagk" 0 "" "" -- \
+	sh -c "$BIN/tagk-filter '$tmp/small.csv' | $BIN/tagk-filter -o '$tmp/roundtrip.csv'"
+check "... and tagk's markers round-trip through tagk-filter" same_rows "$tmp/roundtrip.csv" "$tmp/small.csv"
 
 finish

@@ -64,34 +64,6 @@ test_lambda1_is_batch_ls(void **state)
 	}
 }
 
-/* Solve S x = v (n x n) by Gaussian elimination with partial pivoting in
- * long double: an oracle sharing nothing with the library's Cholesky. */
-static void
-gauss_solve(int n, long double *S, long double *v)
-{
-	for (int k = 0; k < n; k++) {
-		int p = k;
-		for (int i = k + 1; i < n; i++)
-			if (fabsl(S[i * n + k]) > fabsl(S[p * n + k]))
-				p = i;
-		for (int j = 0; j < n; j++) {
-			long double t = S[k * n + j]; S[k * n + j] = S[p * n + j]; S[p * n + j] = t;
-		}
-		long double t = v[k]; v[k] = v[p]; v[p] = t;
-		for (int i = k + 1; i < n; i++) {
-			long double f = S[i * n + k] / S[k * n + k];
-			for (int j = k; j < n; j++)
-				S[i * n + j] -= f * S[k * n + j];
-			v[i] -= f * v[k];
-		}
-	}
-	for (int k = n - 1; k >= 0; k--) {
-		for (int j = k + 1; j < n; j++)
-			v[k] -= S[k * n + j] * v[j];
-		v[k] /= S[k * n + k];
-	}
-}
-
 /* With forgetting, the paper form is exactly weighted least squares with
  * weights lambda^(K-1-k) on window k and prior weight lambda^K / p0. The
  * information form is checked against its recursion written out plainly

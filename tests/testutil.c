@@ -127,3 +127,31 @@ canary_free(tagk_real *buf)
 {
 	free(buf);
 }
+
+/* Solve S x = v (n x n) by Gaussian elimination with partial pivoting in
+ * long double: an oracle sharing nothing with the library's Cholesky. */
+void
+gauss_solve(int n, long double *S, long double *v)
+{
+	for (int k = 0; k < n; k++) {
+		int p = k;
+		for (int i = k + 1; i < n; i++)
+			if (fabsl(S[i * n + k]) > fabsl(S[p * n + k]))
+				p = i;
+		for (int j = 0; j < n; j++) {
+			long double t = S[k * n + j]; S[k * n + j] = S[p * n + j]; S[p * n + j] = t;
+		}
+		long double t = v[k]; v[k] = v[p]; v[p] = t;
+		for (int i = k + 1; i < n; i++) {
+			long double f = S[i * n + k] / S[k * n + k];
+			for (int j = k; j < n; j++)
+				S[i * n + j] -= f * S[k * n + j];
+			v[i] -= f * v[k];
+		}
+	}
+	for (int k = n - 1; k >= 0; k--) {
+		for (int j = k + 1; j < n; j++)
+			v[k] -= S[k * n + j] * v[j];
+		v[k] /= S[k * n + k];
+	}
+}

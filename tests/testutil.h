@@ -42,6 +42,9 @@ void oracle_lsq(int m, int n, const tagk_real *A, const tagk_real *b,
 /* Workspace with canary words behind it: returns a buffer of len reals
  * followed by CANARY_WORDS guard reals filled with a fixed bit pattern. */
 #define CANARY_WORDS 16
+/* Solve S x = v (n x n, row-major) in place, v becoming x, by Gaussian
+ * elimination with partial pivoting in long double (S is destroyed). */
+void gauss_solve(int n, long double *S, long double *v);
 tagk_real *canary_alloc(size_t len);
 /* 1 if every canary word behind buf (len reals) still holds the pattern. */
 int canary_intact(const tagk_real *buf, size_t len);
