@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "estimate_state.h"
+#include "excitation.h"
 #include "../lib/tagk.h"
 
 enum { MAX_SAMPLE_ROWS = 64 };
@@ -33,7 +34,7 @@ usage(FILE *f)
 	    "usage: tagk-estimate [-a METHOD] [--window N[s]] [--every K[s]] [--seed S]\n"
 	    "                     [--iters T] [--burnin B] [--tol X] [--no-warm-start]\n"
 	    "                     [--lambda L] [--p0 P] [--q Q] [--r R] [--form F] [--outlier X]\n"
-	    "                     [--max-window N] [-f csv|hdf5] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
+	    "                     [--max-window N] [-f csv|hdf5] [--skip-bad] [-q] [-v] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a ekf|msckf|ukf|swls [--m0 KG] [--mass-sd KG]\n"
 	    "                     [--proc-sd ATT,POS,VEL,MASS] [--meas-sd ATT,POS,VEL] [--window N]\n"
 	    "                     [--iters T] [--gauss-newton] [--every K] [--max-gap SEC]\n"
@@ -98,6 +99,7 @@ main(int argc, char **argv)
 		{ "pos-unit", required_argument, NULL, 3021 },
 		{ "outlier", required_argument, NULL, 3022 },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -107,7 +109,7 @@ main(int argc, char **argv)
 	tbl_options in = { 0 };
 	const char *method = "tagk", *outname = NULL, *form = NULL;
 	double win = 5, every = 20;
-	int win_s = 0, every_s = 0, verbose = 0, max_window = 1000;
+	int win_s = 0, every_s = 0, verbose = 0, quiet = 0, max_window = 1000;
 	/* method options: value and whether given */
 	struct { int set; double v; } seed = { 0, 0 }, iters = { 0, 0 }, burnin = { 0, 0 }, tol = { 0, 0 },
 	    lambda = { 0, 0 }, p0 = { 0, 0 }, q = { 0, 0 }, rr = { 0, 0 }, outlier = { 0, 0 };
@@ -118,7 +120,7 @@ main(int argc, char **argv)
 	so.max_gap = 0.5;
 	int pos_unit_set = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "a:w:k:f:o:vhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:w:k:f:o:qvhV", opts, NULL)) != -1) {
 		if (cmdio_input_option(&in, c, optarg))
 			continue;
 		switch (c) {
@@ -170,6 +172,7 @@ main(int argc, char **argv)
 			cli_close(stdout, "stdout");
 			return 0;
 		case 'v': verbose = 1; break;
+		case 'q': quiet = 1; break;
 		case 'o': outname = optarg; break;
 		case 'h': cli_help(usage);
 		case 'V': cli_version();
@@ -312,6 +315,8 @@ main(int argc, char **argv)
 	sink *out = cmdio_open_output(outname, TBL_AUTO);
 	cmdio_header(out, 1 + n + ntrue, onames);
 
+	excitation exc;
+	excitation_init(&exc, n);
 	long nsamples = 0, updates = 0, refused[TAGK_NSTATUS] = { 0 };
 	tagk_status first_refusal = TAGK_OK;
 	int head = 0, fill = 0, rows_per = 0;
@@ -443,6 +448,7 @@ main(int argc, char **argv)
 		for (int j = 0; j < n; j++)
 			s->Y[cur_rows * n + j] = rowbuf[iy[j]];
 		s->b[cur_rows] = rowbuf[ib];
+		excitation_add(&exc, s->Y + cur_rows * n);
 		cur_rows++;
 	}
 	if (nsamples == 0)
@@ -463,6 +469,17 @@ main(int argc, char **argv)
 			    tagk_strerror((tagk_status)i));
 	if (tbl_skipped(r))
 		cli_warn("skipped %ld bad rows", tbl_skipped(r));
+	/* the information the data hold against the prior's (excitation.h) */
+	double eps = rls ? 1 / (double)cfg.u.rls.p0 : kf ? (double)cfg.u.kf.r / (double)cfg.u.kf.p0 : 0;
+	char what[512];
+	int unexcited = quiet ? 0 : excitation_report(&exc, eps, what, sizeof(what));
+	if (unexcited == n)
+		cli_warn("the data did not excite any parameter: their information is below the prior's "
+		    "in every direction (are the units right?), so the estimates stay at the prior "
+		    "(-q silences this note)");
+	else if (unexcited > 0)
+		cli_warn("the data did not excite %s: the estimate there stays at its %s (-q silences "
+		    "this note)", what, kz ? "initial value" : "prior");
 	tbl_close(r);
 	return 0;
 }

@@ -198,6 +198,25 @@ expect "an end marker that counts other rows" 1 "" "decl-count.csv:3003: the end
 expect "rows after the end marker" 1 "" "decl-after.csv:3004: data after the stream's end marker" -- $E "$tmp/decl-after.csv"
 { cat "$tmp/decl.csv" "$tmp/decl.csv"; } > "$tmp/decl-twice.csv"
 expect "two declared streams joined" 1 "" "decl-twice.csv:3004: a second stream begins here" -- $E "$tmp/decl-twice.csv"
+# --- Parameters the data do not excite: one note, -q silences it -------------
+awk -F, -v OFS=, 'NR > 1 { for (i = 3; i <= 13; i++) $i = $i * 1e-12 } { print }' "$tmp/reg-plain.csv" > "$tmp/tiny.csv"
+for a in rls-low kf-low; do
+	expect "$a on data scaled by 1e-12: the note says nothing was excited" 0 "" \
+		"^tagk-estimate: the data did not excite any parameter: .*are the units right" -- $E -a $a "$tmp/tiny.csv" -o "$tmp/tiny-est.csv"
+done
+awk -F, -v OFS=, 'NR > 1 { $4 = 0; $9 = 0 } { print }' "$tmp/reg-plain.csv" > "$tmp/rank.csv"
+for a in rls-low kf-low tagk; do
+	expect "$a with columns Y_mcx and Y_Iyy zero: the note names mcx and Iyy" 0 "" \
+		"^tagk-estimate: the data did not excite mcx, Iyy: the estimate there stays at its (prior|initial value)" -- \
+		$E -a $a "$tmp/rank.csv" -o "$tmp/rank-est.csv"
+	check "... once" test "$(grep -c 'did not excite' "$tmp/err")" -eq 1
+done
+awk -F, -v OFS=, 'NR > 1 { $4 = $5 } { print }' "$tmp/reg-plain.csv" > "$tmp/combo.csv"
+expect "Y_mcx equal to Y_mcy: a combination" 0 "" "did not excite mcx, mcy \(in combination: not each alone\)" -- \
+	$E -a rls-low "$tmp/combo.csv" -o "$tmp/combo-est.csv"
+expect "-q silences the note" 0 "" "" -- $E -q -a rls-low "$tmp/rank.csv" -o "$tmp/rank-est.csv"
+expect "a well-excited stream gets no note" 0 "" "" -- $E -a rls-low "$tmp/reg-plain.csv" -o "$tmp/est2.csv"
+
 head -1 "$tmp/reg.csv" > "$tmp/decl-only.csv"
 expect "a declared stream cut before its header" 1 "" "decl-only.csv: the stream was cut before its header" -- $E "$tmp/decl-only.csv"
 expect "a tagk stream read back by tagk" 0 "" "" -- \

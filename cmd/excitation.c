@@ -1,0 +1,56 @@
+/* excitation.c: unexcited parameter directions; see excitation.h. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "excitation.h"
+
+void
+excitation_init(excitation *x, int n)
+{
+	memset(x, 0, sizeof(*x));
+	x->n = n;
+}
+
+void
+excitation_add(excitation *x, const double *y)
+{
+	const int n = x->n;
+	for (int i = 0; i < n; i++)
+		for (int j = i; j < n; j++)
+			x->G[i * n + j] += y[i] * y[j];
+}
+
+int
+excitation_report(const excitation *x, double eps, char *buf, size_t len)
+{
+	const int n = x->n;
+	tagk_real S[TAGK_NPARAM * TAGK_NPARAM], w[TAGK_NPARAM], V[TAGK_NPARAM * TAGK_NPARAM],
+	    scratch[TAGK_NPARAM * TAGK_NPARAM];
+	for (int i = 0; i < n; i++)
+		for (int j = i; j < n; j++)
+			S[i * n + j] = S[j * n + i] = (tagk_real)x->G[i * n + j];
+	buf[0] = 0;
+	if (tagk_symeig(n, S, w, V, scratch) != TAGK_OK)
+		return 0; /* non-finite sums: reported elsewhere as bad input */
+	if (eps <= 0)
+		eps = 1e-10 * (double)w[n - 1];
+	int found = 0, combo = 0, named[TAGK_NPARAM] = { 0 };
+	for (int k = 0; k < n && (double)w[k] < eps; k++) {
+		int in = 0;
+		for (int j = 0; j < n; j++)
+			if (fabs((double)V[j * n + k]) >= 0.3)
+				named[j] = 1, in++;
+		combo |= in > 1;
+		found++;
+	}
+	if (found == n)
+		return found; /* the caller says "any parameter" */
+	size_t used = 0;
+	for (int j = 0, c = 0; j < n; j++)
+		if (named[j] && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", c++ ? ", " : "",
+			    tagk_param_names[j]);
+	if (combo && used < len)
+		snprintf(buf + used, len - used, " (in combination: not each alone)");
+	return found;
+}

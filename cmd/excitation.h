@@ -1,0 +1,33 @@
+/*
+ * excitation.h: which parameters a regressor stream leaves undetermined.
+ *
+ * tagk-estimate adds every row y of the stream to G = sum y y^T. A direction
+ * v (unit eigenvector of G, eigenvalue g) is not excited when the data's
+ * information along it is below the prior's: g < eps, with eps = 1 / p0 for
+ * RLS (P0 = p0 I), r / p0 for KF (information A^T A / r against P0^-1), and
+ * 1e-10 times G's largest eigenvalue for the Kaczmarz methods (no prior:
+ * their steps never leave the rows' span). The estimate along such a
+ * direction stays at its prior (initial) value whatever the method reports.
+ * Forgetting is ignored: G counts every row of the log once.
+ */
+#ifndef TAGK_EXCITATION_H
+#define TAGK_EXCITATION_H
+
+#include <stddef.h>
+#include "../lib/tagk.h"
+
+typedef struct {
+	int n;
+	double G[TAGK_NPARAM * TAGK_NPARAM];
+} excitation;
+
+void excitation_init(excitation *x, int n);
+void excitation_add(excitation *x, const double *y);
+/* eps <= 0: relative to the largest eigenvalue (see above). Writes into
+ * buf the parameters with a weight of at least 0.3 in an unexcited
+ * direction ("mcx, Iyy", with a remark when a direction mixes several; empty when
+ * no direction is excited) and returns the number of unexcited directions
+ * (0: everything excited, buf empty; n: nothing excited). */
+int excitation_report(const excitation *x, double eps, char *buf, size_t len);
+
+#endif
