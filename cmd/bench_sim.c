@@ -226,6 +226,11 @@ bench_simulate(int argc, char **argv)
 
 /* --- table2 and merge --------------------------------------------------- */
 
+/* A shard file (table2 --shard or --format trials) starts with
+ * "#tagk-shard: I/N SETTINGS" and ends with "#tagk-end: K trials". */
+#define SHARD_MARK "#tagk-shard:"
+#define SHARD_END_MARK "#tagk-end:"
+
 /* one trial line: trial,noise,method,seed,traj,pos,res,res1,par,par1,success,aborted,times */
 static void
 print_trial(FILE *o, int noise, const char *method, int trial, uint64_t seed, const tagk_trial_result *r)
@@ -419,8 +424,20 @@ bench_table2(int argc, char **argv)
 		for (int t = shard; t < trials; t += nshards)
 			total += nm;
 	int tty = isatty(2);
-	if (raw)
+	long ntrial_lines = 0;
+	if (raw) {
+		/* provenance, so that merge can refuse a duplicate, a missing shard
+		 * or a shard of another run */
+		printf("%s %d/%d trials=%d seed=%llu noise=", SHARD_MARK, shard, nshards, trials,
+		    (unsigned long long)seed);
+		for (int l = 0; l < nl; l++)
+			printf("%s%s", l ? "," : "", noise_names[levels[l]]);
+		printf(" methods=");
+		for (int i = 0; i < nm; i++)
+			printf("%s%s", i ? "," : "", ms[i]->name);
+		printf(" gate=%s\n", gate_mode == 0 ? "none" : gate_mode == 1 ? "baselines" : "all");
 		printf("kind,noise,method,trial,seed,traj,pos_err,res_mean,res_t1,par_mean,par_t1,success,aborted,times_ns\n");
+	}
 	for (int l = 0; l < nl; l++) {
 		for (int t = shard; t < trials; t += nshards) {
 			uint64_t s = trial_seed(seed, levels[l], t);
@@ -438,6 +455,7 @@ bench_table2(int argc, char **argv)
 					    tagk_strerror(st));
 				if (raw) {
 					print_trial(stdout, levels[l], ms[i]->name, t, s, &r);
+					ntrial_lines++;
 				} else {
 					agg *g = find_agg(aggs, &na, levels[l], ms[i]->name);
 					add_result(g, &r);
@@ -456,6 +474,8 @@ bench_table2(int argc, char **argv)
 	}
 	if (tty)
 		fprintf(stderr, "\r%40s\r", "");
+	if (raw)
+		printf("%s %ld trials\n", SHARD_END_MARK, ntrial_lines);
 	if (!raw) {
 		int csv = strcmp(fmt, "csv") == 0;
 		if (!csv)
@@ -476,6 +496,24 @@ bench_table2(int argc, char **argv)
 	return 0;
 }
 
+/* The first setting (space-separated key=value) in which a and b differ,
+ * copied into wa and wb; 0 if they are equal. */
+static int
+first_difference(const char *a, const char *b, char *wa, char *wb, size_t len)
+{
+	while (*a || *b) {
+		size_t la = strcspn(a, " "), lb = strcspn(b, " ");
+		if (la != lb || strncmp(a, b, la) != 0) {
+			snprintf(wa, len, "%.*s", (int)la, a);
+			snprintf(wb, len, "%.*s", (int)lb, b);
+			return 1;
+		}
+		a += la + (a[la] == ' ');
+		b += lb + (b[lb] == ' ');
+	}
+	return 0;
+}
+
 int
 bench_merge(int argc, char **argv)
 {
@@ -488,14 +526,49 @@ bench_merge(int argc, char **argv)
 	if (first >= argc)
 		cli_die(EXIT_USAGE, "merge: name the shard files (tagk-bench table2 --shard I/N output)");
 	static agg aggs[MAX_AGGS];
-	int na = 0;
-	char line[8192];
+	int na = 0, nshards = 0;
+	const char **given = NULL; /* given[I]: the file holding shard I */
+	char settings[1024] = "", line[8192];
+	const char *settings_from = NULL;
 	long n = 0;
 	for (int i = first; i < argc; i++) {
 		FILE *f = fopen(argv[i], "r");
 		if (!f)
 			cli_die(EXIT_DATA, "%s: %s", argv[i], strerror(errno));
+		int idx, cnt;
+		char set[1024];
+		if (!fgets(line, sizeof(line), f) || sscanf(line, SHARD_MARK " %d/%d %1023[^\n]", &idx, &cnt, set) != 3
+		    || cnt < 1 || idx < 0 || idx >= cnt)
+			cli_die(EXIT_DATA, "%s: not a shard file: it does not start with a '%s I/N ...' line "
+			    "(tagk-bench table2 --shard I/N or --format trials writes one)", argv[i], SHARD_MARK);
+		if (!given) {
+			nshards = cnt;
+			snprintf(settings, sizeof(settings), "%s", set);
+			settings_from = argv[i];
+			given = calloc((size_t)cnt, sizeof(*given));
+			if (!given)
+				cli_die(EXIT_DATA, "out of memory");
+		} else {
+			char wa[256], wb[256];
+			if (cnt != nshards)
+				cli_die(EXIT_DATA, "%s: shard %d/%d of a run split %d ways, but %s is of one split %d ways",
+				    argv[i], idx, cnt, cnt, settings_from, nshards);
+			if (first_difference(set, settings, wa, wb, sizeof(wa)))
+				cli_die(EXIT_DATA, "%s: a shard of another run: %s where %s has %s", argv[i], wa,
+				    settings_from, wb);
+		}
+		if (given[idx])
+			cli_die(EXIT_DATA, "shard %d/%d given twice: %s and %s", idx, nshards, given[idx], argv[i]);
+		given[idx] = argv[i];
+		long lines = 0, declared = -1;
 		while (fgets(line, sizeof(line), f)) {
+			if (declared >= 0)
+				cli_die(EXIT_DATA, "%s: lines after its '%s' line", argv[i], SHARD_END_MARK);
+			if (strncmp(line, SHARD_END_MARK, strlen(SHARD_END_MARK)) == 0) {
+				if (sscanf(line, SHARD_END_MARK " %ld trials", &declared) != 1 || declared < 0)
+					cli_die(EXIT_DATA, "%s: a malformed '%s' line", argv[i], SHARD_END_MARK);
+				continue;
+			}
 			if (strncmp(line, "trial,", 6) != 0)
 				continue;
 			char noise[16], method[32], traj[16], times[4096] = "";
@@ -514,6 +587,9 @@ bench_merge(int argc, char **argv)
 				cli_die(EXIT_DATA, "%s: unknown noise level '%s'", argv[i], noise);
 			if (!tagk_method_find(method))
 				cli_die(EXIT_DATA, "%s: unknown method '%s' (not a table2 trial line?)", argv[i], method);
+			if (trial < 0 || trial % nshards != idx)
+				cli_die(EXIT_DATA, "%s: trial %d does not belong to shard %d/%d", argv[i], trial, idx,
+				    nshards);
 			memset(&r, 0, sizeof(r));
 			r.pos_err_mean = (tagk_real)pos;
 			r.res_mean = (tagk_real)res;
@@ -525,10 +601,27 @@ bench_merge(int argc, char **argv)
 			agg *g = find_agg(aggs, &na, nv, method);
 			add_result(g, &r);
 			add_times(g, times);
+			lines++;
 			n++;
 		}
+		if (ferror(f))
+			cli_die(EXIT_DATA, "%s: read error", argv[i]);
 		fclose(f);
+		if (declared < 0)
+			cli_die(EXIT_DATA, "%s: cut: it has no '%s N trials' line (the run that wrote it stopped "
+			    "early?)", argv[i], SHARD_END_MARK);
+		if (declared != lines)
+			cli_die(EXIT_DATA, "%s: %ld trial lines, but its '%s' line counts %ld", argv[i], lines,
+			    SHARD_END_MARK, declared);
 	}
+	for (int i = 0; i < nshards; i++)
+		if (!given[i]) {
+			int have = 0;
+			for (int j = 0; j < nshards; j++)
+				have += given[j] != NULL;
+			cli_die(EXIT_DATA, "shard %d/%d is missing (%d of %d given)", i, nshards, have, nshards);
+		}
+	free(given);
 	if (n == 0)
 		cli_die(EXIT_DATA, "merge: no trial lines in the files given");
 	print_table(aggs, na, fmt);

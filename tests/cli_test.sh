@@ -68,7 +68,8 @@ expect "table2: bad shard" 2 "" "--shard: '2/2' is not I/N" -- $B table2 --shard
 expect "table2: bad noise" 2 "" "--noise: 'loud' is not none, low, medium or high" -- $B table2 --noise loud
 expect "table2: bad gate" 2 "" "--gate: 'some' is not none, baselines or all" -- $B table2 --gate some
 expect "merge: no files" 2 "" "merge: name the shard files" -- $B merge
-expect "merge: no trial lines" 1 "" "merge: no trial lines" -- $B merge "$tmp/single.csv"
+expect "merge: a table, not a shard" 1 "" "single.csv: not a shard file: it does not start with a '#tagk-shard: I/N ...' line" -- \
+	$B merge "$tmp/single.csv"
 expect "simulate: a flight log" 0 "" "figure-8, tagk: payload [0-9.]+ kg on at [0-9.]+ s, off at [0-9.]+ s" -- \
 	$B simulate --traj figure-8 --seed 2 -o "$tmp/sim.csv"
 expect "simulate: the log goes through the pipeline" 0 "2 truth changes" "" -- \

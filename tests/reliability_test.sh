@@ -142,8 +142,33 @@ expect "an empty list item" 2 "" "^tagk-bench: --noise: an empty item in 'low,,h
 	$BIN/tagk-bench table2 --noise low,,high
 expect "pipeline --samples: 17 sizes are refused, not cut to 16" 2 "" "--samples: at most 16 items" -- \
 	$BIN/tagk-bench pipeline --samples 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
-awk 'BEGIN { for (i = 0; i < 70; i++) printf "trial,low,m%d,0,1,figure8,1,1,1,1,1,1,0,\n", i }' > "$tmp/shard70.txt"
+awk 'BEGIN { print "#tagk-shard: 0/1 trials=1 seed=1 noise=low methods=tagk gate=baselines"
+	for (i = 0; i < 70; i++) printf "trial,low,m%d,0,1,figure8,1,1,1,1,1,1,0,\n", i }' > "$tmp/shard70.txt"
 expect "merge of 70 method names" 1 "" "shard70.txt: unknown method 'm0'" -- $BIN/tagk-bench merge "$tmp/shard70.txt"
+
+# --- merge: every shard of one run, once, whole ------------------------------
+for i in 0 1 2; do
+	$S table2 --trials 6 --noise none --methods tagk,rls-low --shard $i/3 > "$tmp/sh$i.csv"
+done
+$S table2 --trials 6 --noise none --methods tagk,rls-low --shard 2/3 --seed 9 > "$tmp/sh2-seed9.csv"
+$S table2 --trials 6 --noise none --methods tagk --shard 2/3 > "$tmp/sh2-tagk.csv"
+$S table2 --trials 6 --noise none --methods tagk,rls-low --shard 1/2 > "$tmp/half1.csv"
+grep -v '^#tagk-end' "$tmp/sh2.csv" > "$tmp/sh2-cut.csv"
+sed '$d' "$tmp/sh2.csv" | sed '$d' > "$tmp/sh2-short.csv"; tail -1 "$tmp/sh2.csv" >> "$tmp/sh2-short.csv"
+expect "merge of three shards" 0 "^none +tagk +6 " "" -- $S merge "$tmp/sh0.csv" "$tmp/sh1.csv" "$tmp/sh2.csv"
+expect "merge: a shard given twice" 1 "" "^tagk-bench: shard 1/3 given twice: .*sh1.csv and .*sh1.csv$" -- \
+	$S merge "$tmp/sh0.csv" "$tmp/sh1.csv" "$tmp/sh1.csv" "$tmp/sh2.csv"
+expect "merge: a shard missing" 1 "" "^tagk-bench: shard 2/3 is missing \(2 of 3 given\)$" -- $S merge "$tmp/sh0.csv" "$tmp/sh1.csv"
+expect "merge: a shard of another seed" 1 "" "sh2-seed9.csv: a shard of another run: seed=9 where .*sh0.csv has seed=1" -- \
+	$S merge "$tmp/sh0.csv" "$tmp/sh1.csv" "$tmp/sh2-seed9.csv"
+expect "merge: a shard with other methods" 1 "" "sh2-tagk.csv: a shard of another run: methods=tagk where .*sh0.csv has methods=tagk,rls-low" -- \
+	$S merge "$tmp/sh0.csv" "$tmp/sh1.csv" "$tmp/sh2-tagk.csv"
+expect "merge: a shard of a run split otherwise" 1 "" "half1.csv: shard 1/2 of a run split 2 ways, but .*sh0.csv is of one split 3 ways" -- \
+	$S merge "$tmp/sh0.csv" "$tmp/half1.csv"
+expect "merge: a cut shard" 1 "" "sh2-cut.csv: cut: it has no '#tagk-end: N trials' line" -- \
+	$S merge "$tmp/sh0.csv" "$tmp/sh1.csv" "$tmp/sh2-cut.csv"
+expect "merge: a shard that lost a trial line" 1 "" "sh2-short.csv: 3 trial lines, but its '#tagk-end:' line counts 4" -- \
+	$S merge "$tmp/sh0.csv" "$tmp/sh1.csv" "$tmp/sh2-short.csv"
 
 # --- Refusals name their real reason -----------------------------------------
 awk 'BEGIN { print "t,row,Y_m,b"; for (i = 0; i < 30; i++) for (r = 0; r < 3; r++) printf "%d,%d,%s,1e300\n", i, r, r ? "1" : "1e200" }' > "$tmp/div.csv"
