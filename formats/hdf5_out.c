@@ -19,6 +19,12 @@ struct h5out {
 h5out *
 h5out_create(const char *path, char *err, size_t errlen)
 {
+	/* When H5Fclose fails (a full disk, a file size limit), libhdf5's own
+	 * exit handler tries to close the file again and crashes (exit 139
+	 * with 1.10.8). Without the handler, the process exits with the file
+	 * still open, which is harmless: the temporary is unlinked anyway. The
+	 * library is closed by hand after a clean H5Fclose (h5out_close). */
+	H5dont_atexit();
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	h5out *h = calloc(1, sizeof(*h));
 	if (!h) {
@@ -98,7 +104,7 @@ flush_rows(h5out *h, char *err, size_t errlen)
 	return 0;
 fail:
 	H5Sclose(mspace);
-	snprintf(err, errlen, "HDF5 write failed (disk full?)");
+	snprintf(err, errlen, "HDF5 write failed (disk full or file too large?)");
 	return -1;
 }
 
@@ -121,9 +127,12 @@ h5out_close(h5out *h, int ok, char *err, size_t errlen)
 	for (int c = 0; h->ds && c < h->ncols; c++)
 		if (h->ds[c] > 0)
 			H5Dclose(h->ds[c]);
-	if (H5Fclose(h->file) < 0 && ok && rc == 0) {
-		snprintf(err, errlen, "HDF5 file close failed");
+	if (H5Fclose(h->file) < 0) {
+		if (ok && rc == 0)
+			snprintf(err, errlen, "HDF5 write failed (disk full or file too large?)");
 		rc = -1;
+	} else {
+		H5close();
 	}
 	free(h->ds);
 	free(h->buf);

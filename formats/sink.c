@@ -65,6 +65,15 @@ fail:
 	return -1;
 }
 
+/* HDF5 writer messages do not know the user's path: put it in front. */
+static void
+name_h5_error(sink *s)
+{
+	char t[sizeof(s->err)];
+	snprintf(t, sizeof(t), "%.200s: %.300s", s->name, s->err);
+	memcpy(s->err, t, sizeof(t));
+}
+
 static void
 free_sink(sink *s)
 {
@@ -159,7 +168,7 @@ sink_header(sink *s, int ncols, const char *const *names)
 		s->last[i] = (double)NAN; /* NaN never compares equal: no stale text */
 	if (s->fmt == TBL_HDF5) {
 		if (h5out_header(s->h5, ncols, names, s->err, sizeof(s->err)) != 0)
-			return s->failed = 1, -1;
+			return name_h5_error(s), s->failed = 1, -1;
 		return 0;
 	}
 	/* the declaration that makes a reader insist on the end marker */
@@ -194,7 +203,7 @@ sink_row(sink *s, const double *v)
 		return -1;
 	if (s->fmt == TBL_HDF5) {
 		if (h5out_row(s->h5, v, s->err, sizeof(s->err)) != 0)
-			return s->failed = 1, -1;
+			return name_h5_error(s), s->failed = 1, -1;
 		return 0;
 	}
 	size_t n = 0;
@@ -253,7 +262,7 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 			rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));
 	} else if (s->fmt == TBL_HDF5) {
 		if (h5out_close(s->h5, ok, s->err, sizeof(s->err)) != 0 && ok)
-			rc = -1;
+			rc = -1, name_h5_error(s);
 	} else {
 		if (fflush(s->f) != 0 || ferror(s->f))
 			rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));

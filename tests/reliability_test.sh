@@ -102,6 +102,18 @@ head -c 3000 "$tmp/layouts.h5" > "$tmp/cut.h5"
 expect "HDF5: a truncated file" 1 "" "cut.h5: (not a readable HDF5 file|malformed HDF5 file|cannot)" -- $F "$tmp/cut.h5"
 check "... leaves no output" test ! -s "$tmp/out"
 
+# a full disk, simulated with a file size limit (SIGXFSZ ignored, so that
+# write fails with EFBIG as on ENOSPC): a clean error, no crash, no file
+$S synth --duration 60 -o "$tmp/big.csv"
+for lim in 64 600; do
+	expect "HDF5 -o past a ${lim} KiB file size limit" 1 "" "^tagk-filter: $tmp/full.h5: HDF5 write failed \(disk full or file too large\?\)$" -- \
+		sh -c "trap '' XFSZ; ulimit -f $lim; exec $F '$tmp/big.csv' -o '$tmp/full.h5'"
+	check "... leaves no file and no temporary" sh -c "! ls '$tmp'/full.h5* >/dev/null 2>&1"
+done
+expect "CSV -o past a file size limit" 1 "" "^tagk-filter: $tmp/full.csv: write error: File too large$" -- \
+	sh -c "trap '' XFSZ; ulimit -f 64; exec $F '$tmp/big.csv' -o '$tmp/full.csv'"
+check "... leaves no file and no temporary" sh -c "! ls '$tmp'/full.csv* >/dev/null 2>&1"
+
 # --- Crazyflie uSD: ambiguous event selections ---------------------------
 expect "cfusd: two event types of one name" 1 "" "dupname.cfusd: event types 7 and 9 are both named 'fixedFrequency': choose one with --event ID" -- \
 	$F "$tmp/dupname.cfusd"
