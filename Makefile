@@ -65,7 +65,7 @@ test-deps:
 # Keep chained targets (the .elf behind each .hex) instead of deleting them.
 .SECONDARY:
 
-.PHONY: build-deps test-deps teensy qemu-bench all check test-unit test-float test-numconv test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
+.PHONY: test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-numconv test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
 
 all: lib/libtagk.a $(BINS)
 
@@ -112,8 +112,35 @@ build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h $(LIB_SRC) $(
 		-D_POSIX_C_SOURCE=200809L -DTAGK_FLOAT -O1 -g $(SAN) -o $@ $< tests/testutil.c \
 		$(LIB_SRC) bench/naive_kaczmarz.c -lcmocka -lm
 
+# --- fuzzing ---------------------------------------------------------------
+# One harness per reader (tests/fuzz/fuzz_*.c). `make check` replays the
+# regression corpus tests/fuzz/corpus/TARGET with the usual compiler and the
+# sanitizers; `make fuzz` runs libFuzzer (clang) FUZZ_SECONDS per target,
+# two at a time with -j2, and prints executions per target.
+FUZZ_TARGETS := csv stream hdf5 cfusd
+FUZZ_SECONDS ?= 60
+FUZZ_SRC := tests/fuzz/fuzz_table.c $(FMT_SRC) $(LIB_SRC)
+FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
+build/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g $(SAN) -o $@ $< \
+		tests/fuzz/replay.c $(FUZZ_SRC) $(DEPS_LIBS) -lm
+test-fuzz-replay: $(FUZZ_TARGETS:%=build/fuzz-replay/%)
+	@for t in $(FUZZ_TARGETS); do build/fuzz-replay/$$t tests/fuzz/corpus/$$t || exit 1; done
+build/fuzz/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | build-deps
+	@command -v clang >/dev/null || { echo "make fuzz needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev)"; exit 1; }
+	@mkdir -p $(dir $@)
+	clang -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(FUZZ_SRC) $(DEPS_LIBS) -lm
+fuzz-seeds: build/mkfixtures $(BINS)
+	@sh tests/fuzz/seeds.sh
+fuzz-%: build/fuzz/% fuzz-seeds
+	@sh tests/fuzz/run $(FUZZ_SECONDS) $*
+fuzz: $(FUZZ_TARGETS:%=fuzz-%)
+	@echo "fuzz: every target ran $(FUZZ_SECONDS) s without a finding (build/fuzz/summary.txt)"
+
 # test-cli runs last: its closing "N passed, N failed" line ends the output.
-check: test-unit test-float test-numconv check-lib check-m7 check-datasets
+check: test-unit test-float test-numconv check-lib check-m7 check-datasets test-fuzz-replay
 	@$(MAKE) --no-print-directory test-cli
 
 datasets: bin/tagk-bench

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "../formats/table.h"
 #include "../lib/tagk.h"
 
 static const char *prog = "tagk";
@@ -40,21 +41,7 @@ vformat_line(char *out, size_t outlen, const char *fmt, va_list ap)
 {
 	char raw[1024];
 	vsnprintf(raw, sizeof(raw), fmt, ap);
-	size_t n = 0;
-	for (const unsigned char *p = (const unsigned char *)raw; *p && n + 5 < outlen; p++) {
-		if (*p >= 0x20 && *p != 0x7f) {
-			out[n++] = (char)*p;
-			continue;
-		}
-		out[n++] = '\\';
-		switch (*p) {
-		case '\n': out[n++] = 'n'; break;
-		case '\r': out[n++] = 'r'; break;
-		case '\t': out[n++] = 't'; break;
-		default: n += (size_t)snprintf(out + n, outlen - n, "x%02x", *p); break;
-		}
-	}
-	out[n] = 0;
+	tbl_one_line(out, outlen, raw);
 }
 
 static void

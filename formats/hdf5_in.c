@@ -639,9 +639,12 @@ child_stream(child *c)
 static _Noreturn void
 run_child(int fd, const char *path, const char *group)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM };
+	/* never run the parent's handlers, nor a sanitizer's or fuzzer's crash
+	 * handler: a crash of libhdf5 ends the child, which the parent reports */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM, SIGSEGV, SIGBUS, SIGFPE,
+		SIGILL, SIGABRT };
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], SIG_DFL); /* never run the parent's handlers */
+		signal(sigs[i], SIG_DFL);
 	child c;
 	memset(&c, 0, sizeof(c));
 	c.fd = fd;

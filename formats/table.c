@@ -7,13 +7,37 @@
 #include <sys/stat.h>
 #include "table_impl.h"
 
+void
+tbl_one_line(char *out, size_t outlen, const char *in)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)in; *p && n + 5 < outlen; p++) {
+		if (*p >= 0x20 && *p != 0x7f) {
+			out[n++] = (char)*p;
+			continue;
+		}
+		out[n++] = '\\';
+		switch (*p) {
+		case '\n': out[n++] = 'n'; break;
+		case '\r': out[n++] = 'r'; break;
+		case '\t': out[n++] = 't'; break;
+		default: n += (size_t)snprintf(out + n, outlen - n, "x%02x", *p); break;
+		}
+	}
+	if (outlen)
+		out[n] = 0;
+}
+
 int
 tbl_fail(tbl_reader *r, const char *fmt, ...)
 {
+	char raw[sizeof(r->err)];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* cell text and names from the file may hold line breaks */
+	tbl_one_line(r->err, sizeof(r->err), raw);
 	r->failed = 1;
 	return -1;
 }

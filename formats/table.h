@@ -65,6 +65,11 @@ const char *tbl_where(tbl_reader *r);
 /* Rows skipped under skip_bad. */
 long tbl_skipped(const tbl_reader *r);
 
+/* Copy in to out (outlen bytes with the NUL) as one line: control
+ * characters become \n, \r, \t or \xHH. Every message of the readers and
+ * of the commands goes through it. */
+void tbl_one_line(char *out, size_t outlen, const char *in);
+
 /* Parse a format name ("csv", "hdf5", "cfusd"); -1 if unknown. */
 int tbl_format_parse(const char *s);
 /* The format a file name suggests by its extension, or TBL_AUTO. */

@@ -1,0 +1,109 @@
+/* fuzz_table.c: the table-reader contract under arbitrary input; see fuzz_table.h. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "fuzz_table.h"
+
+/* A NaN with a payload no reader produces: a cell still holding it after
+ * tbl_next returned a row was never written. */
+static const uint64_t SENTINEL = 0x7ff4deadbeef1234ull;
+
+static void
+violation(const char *what, const char *detail)
+{
+	fprintf(stderr, "fuzz_table: contract violation: %s%s%s\n", what, detail ? ": " : "",
+	    detail ? detail : "");
+	abort();
+}
+
+static void
+check_message(const char *m)
+{
+	if (!m || !m[0])
+		violation("an empty error message", NULL);
+	if (strpbrk(m, "\n\r"))
+		violation("an error message spans lines", m);
+}
+
+static int
+stream_column(const char *name)
+{
+	return strcmp(name, "t") == 0 || strcmp(name, "row") == 0 || strcmp(name, "b") == 0 ||
+	    strcmp(name, "m") == 0 || strncmp(name, "Y_", 2) == 0 || strncmp(name, "true_", 5) == 0;
+}
+
+void
+fuzz_table(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want, int skip_bad,
+    int ignore_crc)
+{
+	int fd = memfd_create("tagk-fuzz", 0);
+	if (fd < 0)
+		abort();
+	for (size_t done = 0; done < size;) {
+		ssize_t w = write(fd, data + done, size - done);
+		if (w <= 0)
+			abort();
+		done += (size_t)w;
+	}
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		abort();
+	char path[64], err[1024];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	tbl_options o;
+	memset(&o, 0, sizeof(o));
+	o.format = fmt;
+	o.skip_bad = skip_bad;
+	o.ignore_crc = ignore_crc;
+	tbl_reader *r = tbl_open(path, &o, err, sizeof(err));
+	if (!r) {
+		check_message(err);
+		close(fd);
+		return;
+	}
+	int nc = tbl_ncols(r);
+	if (nc <= 0)
+		violation("a reader opened with no columns", NULL);
+	char *wanted = calloc((size_t)nc, 1);
+	double *row = malloc((size_t)nc * sizeof(*row));
+	if (!wanted || !row)
+		abort();
+	for (int i = 0; i < nc; i++) {
+		const char *name = tbl_col(r, i);
+		if (!name)
+			violation("a column without a name", NULL);
+		wanted[i] = want == WANT_ALL || (want == WANT_ALTERNATE && i % 2 == 0) ||
+		    (want == WANT_STREAM && stream_column(name));
+		if (wanted[i])
+			tbl_want(r, i);
+	}
+	for (long rows = 0;; rows++) {
+		for (int i = 0; i < nc; i++)
+			memcpy(&row[i], &SENTINEL, sizeof(SENTINEL));
+		int rc = tbl_next(r, row);
+		if (rc < 0) {
+			check_message(tbl_error(r));
+			break;
+		}
+		if (rc == 0)
+			break;
+		if (rc != 1)
+			violation("tbl_next returned neither 1, 0 nor -1", NULL);
+		for (int i = 0; i < nc; i++) {
+			if (memcmp(&row[i], &SENTINEL, sizeof(SENTINEL)) == 0)
+				violation("a cell left unwritten", tbl_col(r, i));
+			if (wanted[i] && !isfinite(row[i]))
+				violation("a wanted cell is not finite", tbl_col(r, i));
+			if (!wanted[i] && !isnan(row[i]))
+				violation("an unwanted cell is not NaN", tbl_col(r, i));
+		}
+		check_message(tbl_where(r));
+	}
+	tbl_close(r);
+	free(wanted);
+	free(row);
+	close(fd);
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# tests/fuzz/seeds.sh: seed inputs for `make fuzz`, in build/fuzz/seeds/TARGET:
+# the heads of the bundled logs, tagk's own streams (declared, with markers),
+# and the HDF5 and Crazyflie fixtures the tests build (tests/mkfixtures.c).
+# Generated, not committed: only inputs that once failed are kept, in
+# tests/fuzz/corpus/TARGET.
+set -eu
+S=build/fuzz/seeds
+rm -rf "$S"
+mkdir -p "$S/csv" "$S/stream" "$S/hdf5" "$S/cfusd"
+fx=$(mktemp -d)
+trap 'rm -rf "$fx"' EXIT
+build/mkfixtures "$fx"
+for f in datasets/*.csv; do
+	head -c 3000 "$f" > "$S/csv/$(basename "$f")"
+done
+printf 'a,b\r1,2\r3,4\r' > "$S/csv/cr-only.csv"
+printf '\357\273\277t,x\r\n0,1\r\n' > "$S/csv/bom-crlf.csv"
+printf ',a,b\n0,1,2\n1,"3",4e-400\n' > "$S/csv/pandas-index.csv"
+bin/tagk-regress datasets/synth-payload.csv 2>/dev/null | head -40 > "$S/stream/reg-head.csv"
+bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress > "$S/stream/reg-declared.csv"
+bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress | bin/tagk-estimate --window 2 --every 1 \
+	> "$S/stream/est-declared.csv"
+printf '#tagk-stream: 1\nt,m\n0,1\n#tagk-error: upstream failed\n' > "$S/stream/error-marker.csv"
+cp "$fx"/*.h5 "$S/hdf5/"
+bin/tagk-bench synth --duration 0.05 -o "$S/hdf5/synth.h5" 2>/dev/null
+cp "$fx"/*.cfusd "$S/cfusd/"
