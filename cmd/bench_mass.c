@@ -114,7 +114,7 @@ bench_massflight(int argc, char **argv)
 	double duration = 20, rate = 100, m_nom = 1, noise = 1, thrust_sd = 0;
 	const char *outname = NULL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "o:h", opts)) != -1) {
 		int one[1];
 		switch (c) {
 		case 't': parse_set("--traj", optarg, tagk_uavtraj_names, TAGK_UAVTRAJ_COUNT, one); traj = one[0]; break;
@@ -459,7 +459,7 @@ bench_rmspe(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu, ch;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "j:f:h", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "j:f:h", opts)) != -1) {
 		switch (ch) {
 		case 'N': c.trials = (int)cli_long("--trials", optarg, 1, 100000); break;
 		case 't': c.ntraj = parse_set("--traj", optarg, tagk_uavtraj_names, TAGK_UAVTRAJ_COUNT, c.traj); break;

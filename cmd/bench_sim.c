@@ -172,7 +172,7 @@ bench_simulate(int argc, char **argv)
 	double duration = 20;
 	int noise = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:a:o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "s:a:o:h", opts)) != -1) {
 		switch (c) {
 		case 's': seed = cli_u64("--seed", optarg); break;
 		case 't':
@@ -385,7 +385,7 @@ bench_table2(int argc, char **argv)
 	uint64_t seed = 1;
 	const char *methods = default_methods, *fmt = "text";
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "f:h", opts)) != -1) {
 		switch (c) {
 		case 'N': trials = (int)cli_long("--trials", optarg, 1, 1000000); break;
 		case 'n': nl = parse_noise(optarg, levels); break;
@@ -644,7 +644,7 @@ bench_ablation(int argc, char **argv)
 	int trials = 100, levels[4] = { 0 }, c;
 	uint64_t seed = 1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'N': trials = (int)cli_long("--trials", optarg, 1, 1000000); break;
 		case 'n':

@@ -27,6 +27,27 @@ cli_init(const char *argv0)
 	}
 }
 
+int
+cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+	char spec[128];
+	snprintf(spec, sizeof(spec), ":%s", shortopts);
+	opterr = 0; /* getopt's own messages carry the path, not the name */
+	int c = getopt_long(argc, argv, spec, longopts, NULL);
+	if (c != '?' && c != ':')
+		return c;
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	int is_long = arg && strncmp(arg, "--", 2) == 0;
+	char opt[64];
+	if (is_long || !optopt)
+		snprintf(opt, sizeof(opt), "%.*s", (int)strcspn(arg, "="), arg);
+	else
+		snprintf(opt, sizeof(opt), "-%c", optopt);
+	if (c == ':')
+		cli_die(EXIT_USAGE, "option '%s' needs an argument (%s --help)", opt, prog);
+	cli_die(EXIT_USAGE, "unknown option '%s' (%s --help lists the options)", opt, prog);
+}
+
 const char *
 cli_prog(void)
 {

@@ -6,6 +6,7 @@
 #ifndef TAGK_CLI_H
 #define TAGK_CLI_H
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -22,6 +23,12 @@ _Noreturn void cli_die(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* "prog: message" on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* getopt_long with tagk's messages: an unknown option or a missing
+ * argument dies with exit 2 and one line starting with the command's name
+ * ("tagk-estimate: unknown option '--bogus' (tagk-estimate --help lists
+ * the options)"), not getopt's, which starts with the path it was run by. */
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
 
 /* Parse the whole string as a number in [lo, hi]; on failure die with exit 2
  * naming the option: "prog: --updates: 'abc' is not an integer". */

@@ -262,7 +262,7 @@ cmd_timing(int argc, char **argv)
 	rep.fmt = FMT_TEXT;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:n:u:s:f:o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "m:n:u:s:f:o:h", opts)) != -1) {
 		switch (c) {
 		case 'm': m = (int)cli_long("-m", optarg, 1, 512); break;
 		case 'n': sizes = optarg; break;
@@ -392,7 +392,7 @@ cmd_synth(int argc, char **argv)
 	int payload = 1, alpha = 1, c;
 	const char *outname = NULL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "o:h", opts)) != -1) {
 		switch (c) {
 		case 'd': duration = cli_double("--duration", optarg, 1e-6, 1e9); break;
 		case 'N': samples = cli_long("--samples", optarg, 1, 2000000000); break;
@@ -534,7 +534,7 @@ cmd_pipeline(int argc, char **argv)
 	const char *samples = "100000,1000000", *formats = "csv,hdf5", *method = "tagk", *dir = NULL;
 	int keep = 0, c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "a:h", opts)) != -1) {
 		switch (c) {
 		case 'N': samples = optarg; break;
 		case 'F': formats = optarg; break;
@@ -615,7 +615,7 @@ cmd_device(int argc, char **argv)
 	static int sizes[17] = { 40, 60, 80, 100, 120, 0 };
 	int updates = 20, c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:u:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "n:u:h", opts)) != -1) {
 		switch (c) {
 		case 'n': {
 			char buf[256], *items[16];

@@ -120,7 +120,7 @@ main(int argc, char **argv)
 	so.max_gap = 0.5;
 	int pos_unit_set = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "a:w:k:f:o:qvhV", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "a:w:k:f:o:qvhV", opts)) != -1) {
 		if (cmdio_input_option(&in, c, optarg))
 			continue;
 		switch (c) {

@@ -96,7 +96,7 @@ main(int argc, char **argv)
 	const char *outname = NULL, *tcol = "t";
 	static spec low[MAXSPEC], noise[MAXSPEC];
 	int c;
-	while ((c = getopt_long(argc, argv, "f:o:hV", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "f:o:hV", opts)) != -1) {
 		if (cmdio_input_option(&in, c, optarg))
 			continue;
 		switch (c) {

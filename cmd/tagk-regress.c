@@ -230,7 +230,7 @@ main(int argc, char **argv)
 	double tscale = 1, max_gap = 0.1;
 	const preset *pre = NULL;
 	int c;
-	while ((c = getopt_long(argc, argv, "m:f:o:hV", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "m:f:o:hV", opts)) != -1) {
 		if (cmdio_input_option(&in, c, optarg))
 			continue;
 		switch (c) {

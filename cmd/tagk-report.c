@@ -73,7 +73,7 @@ main(int argc, char **argv)
 	int have_fmt = 0;
 	enum fmt fmt = F_TEXT;
 	int c;
-	while ((c = getopt_long(argc, argv, "f:o:hV", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "f:o:hV", opts)) != -1) {
 		if (cmdio_input_option(&in, c, optarg))
 			continue;
 		switch (c) {

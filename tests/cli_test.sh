@@ -10,7 +10,8 @@ expect "timing --help" 0 "^usage: tagk-bench timing" "" -- $B timing --help
 expect "version" 0 "^tagk-bench [0-9]+\.[0-9]+\.[0-9]+ \((double|float)\)" "" -- $B --version
 expect "no arguments is usage" 2 "" "^usage:" -- $B
 expect "unknown command" 2 "" "tagk-bench: unknown command 'frobnicate'" -- $B frobnicate
-expect "unknown option" 2 "" "usage:" -- $B timing --bogus
+expect "unknown option: one line naming the command" 2 "" "^tagk-bench: unknown option '--bogus' \(tagk-bench --help lists the options\)$" -- $B timing --bogus
+check "... and only that line" test "$(wc -l < "$tmp/err")" -eq 1
 expect "unknown method" 2 "" "tagk-bench: --methods: unknown method 'foo'" -- $B timing --methods foo
 expect "bad integer" 2 "" "tagk-bench: --updates: 'ten' is not an integer" -- $B timing --updates ten
 expect "zero updates" 2 "" "tagk-bench: --updates: 0 is outside" -- $B timing --updates 0

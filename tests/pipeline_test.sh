@@ -86,7 +86,9 @@ expect "bad report format" 2 "" "--format: 'xml' is not one of" -- $P --format x
 for c in tagk-regress tagk-estimate tagk-filter tagk-report; do
 	expect "$c --help" 0 "^usage: $c" "" -- $BIN/$c --help
 	expect "$c --version" 0 "^$c [0-9]" "" -- $BIN/$c --version
-	expect "$c bad option" 2 "" "usage: $c" -- $BIN/$c --no-such-option
+	expect "$c bad option" 2 "" "^$c: unknown option '--no-such-option' \($c --help lists the options\)$" -- $BIN/$c --no-such-option
+	expect "$c bad short option" 2 "" "^$c: unknown option '-Z'" -- $BIN/$c -Z
+	expect "$c option without its argument" 2 "" "^$c: option '-o' needs an argument" -- $BIN/$c -o
 done
 expect "estimate --list" 0 "^kf-high " "" -- $E --list
 expect "regress --list-presets" 0 "^crazyflie " "" -- $R --list-presets
