@@ -1,5 +1,6 @@
 /*
- * tagk-report: score an estimate stream against the truth.
+ * tagk-report: score an estimate stream against the truth, or summarise it
+ * when it has none (report_summary.h).
  *
  * The truth is the stream's own true_<param> columns, or a --truth file
  * (columns t and true_<param> or <param>) joined by time: each estimate is
@@ -19,10 +20,11 @@
 #include <unistd.h>
 #include "cli.h"
 #include "cmdio.h"
+#include "report_summary.h"
+#include "../formats/sink.h"
 #include "../formats/outfile.h"
 #include "../lib/tagk.h"
 
-enum fmt { F_TEXT, F_MD, F_CSV, F_JSON };
 enum { MAX_EVENTS = 10000 };
 
 typedef struct {
@@ -43,7 +45,52 @@ usage(FILE *f)
 	    "       tagk-report --help | --version\n");
 }
 
-static enum fmt
+/* The report goes to stdout or, through a temporary renamed on success,
+ * to -o FILE. */
+typedef struct {
+	FILE *o;
+	outfile of;
+	int to_file;
+	const char *name;
+} report_out;
+
+static void
+out_open(report_out *w, const char *outname)
+{
+	w->o = stdout;
+	w->name = "stdout";
+	w->to_file = outname && strcmp(outname, "-") != 0;
+	if (!w->to_file)
+		return;
+	char err[1024];
+	w->name = outname;
+	if (outfile_begin(&w->of, outname, err, sizeof(err)) != 0)
+		cli_die(EXIT_DATA, "%s", err);
+	w->o = fopen(outfile_target(&w->of), "w");
+	if (!w->o) {
+		int e = errno;
+		outfile_abandon(&w->of);
+		cli_die(EXIT_DATA, "%s: %s", outname, strerror(e));
+	}
+}
+
+static void
+out_close(report_out *w)
+{
+	if (fflush(w->o) != 0 || ferror(w->o) || (w->to_file && fclose(w->o) != 0)) {
+		int e = errno;
+		if (w->to_file)
+			outfile_abandon(&w->of);
+		cli_die(EXIT_DATA, "%s: write error: %s", w->name, strerror(e));
+	}
+	if (w->to_file) {
+		char err[1024];
+		if (outfile_commit(&w->of, err, sizeof(err)) != 0)
+			cli_die(EXIT_DATA, "%s", err);
+	}
+}
+
+static enum report_fmt
 fmt_parse(const char *s)
 {
 	if (strcmp(s, "text") == 0) return F_TEXT;
@@ -71,7 +118,7 @@ main(int argc, char **argv)
 	const char *truthfile = NULL, *outname = NULL;
 	double tol = 5;
 	int have_fmt = 0;
-	enum fmt fmt = F_TEXT;
+	enum report_fmt fmt = F_TEXT;
 	int c;
 	while ((c = cli_getopt(argc, argv, "f:o:hV", opts)) != -1) {
 		if (cmdio_input_option(&in, c, optarg))
@@ -139,12 +186,27 @@ main(int argc, char **argv)
 			cli_die(EXIT_DATA, "%s: no truth rows", truthfile);
 		tnext_ok = 1;
 	} else {
+		int ntrue = 0;
 		for (int j = 0; j < np; j++) {
 			snprintf(name, sizeof(name), "true_%s", tagk_param_names[j]);
-			itr[j] = tbl_find(r, name);
+			ntrue += (itr[j] = tbl_find(r, name)) >= 0;
+		}
+		if (ntrue == 0) {
+			/* no truth at all: summarise the estimates instead */
+			summary *s = summary_read(r, it, np, ip);
+			report_out w;
+			out_open(&w, outname);
+			summary_print(w.o, fmt, tbl_name(r), s);
+			out_close(&w);
+			summary_free(s);
+			tbl_close(r);
+			return 0;
+		}
+		for (int j = 0; j < np; j++) {
+			snprintf(name, sizeof(name), "true_%s", tagk_param_names[j]);
 			if (itr[j] < 0)
-				cli_die(EXIT_DATA, "%s: no column %s: give the truth with --truth FILE, or keep the "
-				    "true_* columns along the pipeline", tbl_name(r), name);
+				cli_die(EXIT_DATA, "%s: no column %s (the stream has some true_* columns but not "
+				    "all): give the truth with --truth FILE", tbl_name(r), name);
 			tbl_want(r, itr[j]);
 		}
 	}
@@ -236,20 +298,9 @@ main(int argc, char **argv)
 		cli_die(EXIT_DATA, "%s: no estimates to score%s", tbl_name(r),
 		    nbefore_truth ? " (all come before the first truth row)" : "");
 
-	FILE *o = stdout;
-	outfile of;
-	int to_file = outname && strcmp(outname, "-") != 0;
-	if (to_file) {
-		char err[1024];
-		if (outfile_begin(&of, outname, err, sizeof(err)) != 0)
-			cli_die(EXIT_DATA, "%s", err);
-		o = fopen(outfile_target(&of), "w");
-		if (!o) {
-			int e = errno;
-			outfile_abandon(&of);
-			cli_die(EXIT_DATA, "%s: %s", outname, strerror(e));
-		}
-	}
+	report_out w;
+	out_open(&w, outname);
+	FILE *o = w.o;
 	long shown = nevents < MAX_EVENTS ? nevents : MAX_EVENTS;
 	const char *pn[TAGK_NPARAM];
 	for (int j = 0; j < np; j++)
@@ -335,17 +386,7 @@ main(int argc, char **argv)
 				    md ? "" : "# ", nevents - 50);
 		}
 	}
-	if (fflush(o) != 0 || ferror(o) || (to_file && fclose(o) != 0)) {
-		int e = errno;
-		if (to_file)
-			outfile_abandon(&of);
-		cli_die(EXIT_DATA, "%s: write error: %s", to_file ? outname : "stdout", strerror(e));
-	}
-	if (to_file) {
-		char err[1024];
-		if (outfile_commit(&of, err, sizeof(err)) != 0)
-			cli_die(EXIT_DATA, "%s", err);
-	}
+	out_close(&w);
 	if (nbefore_truth)
 		cli_warn("%ld estimates before the first truth row were not scored", nbefore_truth);
 	tbl_close(r);

@@ -66,8 +66,38 @@ expect "a window larger than the data" 1 "" "30 samples, fewer than the window o
 	$E --window 40 "$tmp/small.reg"
 expect "not a regressor stream" 1 "" "not a regressor stream" -- $E "$tmp/small.csv"
 expect "not an estimate stream" 1 "" "not an estimate stream" -- $P "$tmp/small.csv"
-expect "estimate without truth" 1 "" "no column true_m: give the truth with --truth FILE" -- \
-	sh -c "$R '$tmp/syn.csv' | $E | cut -d, -f1-11 | $P"
+# without truth: a summary, checked against NumPy's quantiles (or sort and awk)
+$R "$tmp/syn.csv" | $E -a kf-low --every 1 | grep -v '^#tagk-' | cut -d, -f1-11 > "$tmp/notruth.csv"
+expect "estimate without truth: a summary" 0 "^# .*notruth.csv: [0-9]+ estimates, .*no truth: a summary" "" -- $P "$tmp/notruth.csv"
+$P --format csv "$tmp/notruth.csv" > "$tmp/summary.csv"
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+	/usr/bin/python3 - "$tmp/notruth.csv" > "$tmp/summary.np" <<'PYEOF'
+import sys, numpy as np
+d = np.genfromtxt(sys.argv[1], delimiter=",", names=True)
+for p in d.dtype.names[1:]:
+    x = d[p]
+    q1, med, q3 = np.percentile(x, [25, 50, 75])
+    print(p, len(x), repr(med), repr(q1), repr(q3), repr(x[0]), repr(x[-1]))
+PYEOF
+	check "summary: n, median, quartiles, first and last equal NumPy's (to 1e-9)" awk '
+		NR == FNR { n[$1] = $2; for (i = 3; i <= 7; i++) v[$1, i] = $i; next }
+		FNR > 1 { split($0, f, ","); seen++
+			if (f[2] != n[f[1]]) bad = 1
+			k[3] = 3; k[4] = 4; k[5] = 5; k[6] = 7; k[7] = 8
+			for (i = 3; i <= 7; i++) { a = v[f[1], i]; b = f[k[i]]; d = a - b; if (d < 0) d = -d
+				s = a < 0 ? -a : a; if (d > 1e-9 * s + 1e-300) bad = 1 } }
+		END { exit bad || seen != 10 }' FS=' ' "$tmp/summary.np" FS=',' "$tmp/summary.csv"
+else
+	med=$(tail -n +2 "$tmp/notruth.csv" | cut -d, -f2 | sort -g | awk '{ a[NR] = $1 } END { h = (NR - 1) / 2; l = int(h); print a[l + 1] + (h - l) * (a[l + 2] - a[l + 1]) }')
+	check "summary: the median of m equals sort and awk's ($med)" \
+		awk -v m="$med" -F, '$1 == "m" { d = $3 - m; if (d < 0) d = -d; exit !(d <= 1e-9 * m) }' "$tmp/summary.csv"
+fi
+expect "summary: JSON" 0 '"iqr": ' "" -- $P --format json "$tmp/notruth.csv"
+expect "summary: Markdown" 0 '^\| m \| [0-9]+ \|' "" -- $P --format md "$tmp/notruth.csv"
+awk -F, 'NR == 1 || NR < 20 || NR > 40' "$tmp/notruth.csv" > "$tmp/gappy.csv"
+expect "summary: a gap in the estimates is counted" 0 "1 gap longer than 1.5 times" "" -- $P "$tmp/gappy.csv"
+expect "some truth columns but not all" 1 "" "has some true_\* columns but not all" -- \
+	sh -c "$R '$tmp/syn.csv' | $E | cut -d, -f1-12 | $P"
 expect "directory as input" 1 "" "is a directory" -- $R "$tmp"
 expect "-o leaves no file on failure" 1 "" "NaN" -- $R "$tmp/nan.csv" -o "$tmp/out.csv"
 check "  ... and no file was left" test ! -e "$tmp/out.csv"
