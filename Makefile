@@ -65,7 +65,7 @@ test-deps:
 # Keep chained targets (the .elf behind each .hex) instead of deleting them.
 .SECONDARY:
 
-.PHONY: test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-numconv test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
+.PHONY: FORCE test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-numconv test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
 
 all: lib/libtagk.a $(BINS)
 
@@ -275,6 +275,7 @@ build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(F
 # The real-data suite may skip, so the pipeline battery's count comes last.
 test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures
 	@sh tests/cli_test.sh
+	@sh tests/install_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/mass_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/reliability_test.sh
@@ -290,16 +291,28 @@ bench-pipeline: $(BINS)
 demo: $(BINS)
 	@sh bench/demo.sh datasets/synth-payload-noisy.csv datasets/uav-square-drop.csv
 
-tagk.pc: tagk.pc.in lib/tagk.h build/config
+# The install paths, compared on every run like build/config, so that
+# tagk.pc follows a new PREFIX, LIBDIR or INCDIR.
+build/paths: FORCE
+	@mkdir -p build
+	@echo '$(PREFIX) $(LIBDIR) $(INCDIR)' | cmp -s - $@ || echo '$(PREFIX) $(LIBDIR) $(INCDIR)' > $@
+
+# Headers: the public API in include/tagk, the benchmarks' simulators in
+# include/tagk/sim (tagk_sim.h), the internals (*_impl.h) nowhere.
+SIM_HDR := lib/tagk_sim.h lib/synth.h lib/quad.h lib/trial.h lib/uavsim.h
+PUB_HDR := $(filter-out %_impl.h $(SIM_HDR),$(LIB_HDR))
+
+tagk.pc: tagk.pc.in lib/tagk.h build/config build/paths
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
 		-e 's|@VERSION@|$(VERSION)|' -e 's|@CFLAGS@|$(DEFS)|' tagk.pc.in > $@
 
 install: all tagk.pc
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/tagk \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/tagk/sim \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(PKGDIR)
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
 	install -m 644 lib/libtagk.a $(DESTDIR)$(LIBDIR)
-	install -m 644 $(filter-out %_impl.h,$(LIB_HDR)) $(DESTDIR)$(INCDIR)/tagk
+	install -m 644 $(PUB_HDR) $(DESTDIR)$(INCDIR)/tagk
+	install -m 644 $(SIM_HDR) $(DESTDIR)$(INCDIR)/tagk/sim
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	for f in $(MAN57); do install -m 644 $$f $(DESTDIR)$(MANDIR)/man$${f##*.}; done
 	install -m 644 tagk.pc $(DESTDIR)$(PKGDIR)

@@ -22,7 +22,7 @@
 #include "bench_mass.h"
 #include "cli.h"
 #include "cmdio.h"
-#include "../lib/tagk.h"
+#include "../lib/tagk_sim.h"
 
 /* Paper 001, the tables under Fig. 8 (random) and Fig. 9 (lemniscate):
  * per mass behaviour 0-4, EKF, MSCKF, UKF, SWLS as (update ms, RMSPE). */

@@ -10,7 +10,7 @@
 #include "bench_sim.h"
 #include "cli.h"
 #include "cmdio.h"
-#include "../lib/tagk.h"
+#include "../lib/tagk_sim.h"
 #include "../lib/trial.h"
 
 static const char *const noise_names[4] = { "none", "low", "medium", "high" };

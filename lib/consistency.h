@@ -23,6 +23,10 @@
 #include "inertia.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Reasons a gate rejects, OR-ed together; 0 means the estimate passes. */
 enum {
 	TAGK_GATE_NONFINITE = 1 << 0,
@@ -46,5 +50,9 @@ tagk_status tagk_pseudo_min_eig(const tagk_real theta[TAGK_NPARAM], tagk_real *l
  * for a negative floor; out is untouched on failure. */
 tagk_status tagk_project(const tagk_real theta[TAGK_NPARAM], tagk_real floor,
     tagk_real out[TAGK_NPARAM]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -23,6 +23,10 @@
 #include "kf.h"
 #include "rls.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { TAGK_FAMILY_KACZMARZ, TAGK_FAMILY_RLS, TAGK_FAMILY_KF } tagk_family;
 
 typedef struct tagk_method tagk_method;
@@ -81,5 +85,9 @@ void tagk_reset(tagk_estimator *est);
 /* Which implementation form est runs: "greedy-gram" or "random" (Kaczmarz),
  * "paper" or "info" (RLS), "joseph" or "info" (KF). */
 const char *tagk_form(const tagk_estimator *est);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

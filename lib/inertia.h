@@ -10,6 +10,10 @@
 
 #include "scalar.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TAGK_NPARAM 10
 
 enum {
@@ -34,5 +38,9 @@ int tagk_theta_to_body(const tagk_real theta[TAGK_NPARAM], tagk_real c[3], tagk_
 void tagk_pseudo_inertia(const tagk_real theta[TAGK_NPARAM], tagk_real J[16]);
 /* The inverse map: theta from a symmetric 4 x 4 J (I = tr(S) 1 - S). */
 void tagk_theta_from_pseudo(const tagk_real J[16], tagk_real theta[TAGK_NPARAM]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -25,6 +25,10 @@
 #include "rng.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
 	TAGK_KZ_RK,
 	TAGK_KZ_GRK,
@@ -76,5 +80,9 @@ tagk_status tagk_kz_init(tagk_kz *k, const tagk_kz_config *cfg, int n, int m_max
 tagk_status tagk_kz_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m);
 /* Back to theta0 and the configured seed. */
 void tagk_kz_reset(tagk_kz *k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

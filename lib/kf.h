@@ -36,6 +36,10 @@
 #include "status.h"
 #include "outlier.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { TAGK_KF_AUTO, TAGK_KF_JOSEPH, TAGK_KF_INFO } tagk_kf_form_t;
 
 typedef struct {
@@ -84,5 +88,9 @@ tagk_status tagk_kf_init(tagk_kf *f, const tagk_kf_config *cfg, int n, int m_max
  * is TAGK_EZERO: refused, so that P is not inflated by Q without data. */
 tagk_status tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m);
 void tagk_kf_reset(tagk_kf *f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

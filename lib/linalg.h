@@ -13,6 +13,10 @@
 #include "scalar.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* x . y over n entries. Inline: it is the innermost loop of every method.
  * Four independent partial sums cut the loop overhead and the dependency
  * chain of the additions; the order of the sums is fixed, so the result is
@@ -88,5 +92,9 @@ int tagk_all_finite(int n, const tagk_real *x);
  * [1, m_max], TAGK_ENONFINITE for NaN or Inf, TAGK_EZERO when every entry of
  * A is zero; TAGK_OK otherwise. */
 tagk_status tagk_check_window(const tagk_real *A, const tagk_real *b, int m, int m_max, int n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -28,6 +28,10 @@
 #include "status.h"
 #include "uav.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { TAGK_MASS_EKF, TAGK_MASS_MSCKF, TAGK_MASS_UKF, TAGK_MASS_SWLS } tagk_mass_kind;
 
 typedef struct {
@@ -125,5 +129,9 @@ tagk_status tagk_mass_update(tagk_mass_est *est, const tagk_uav_input *u, tagk_r
  * covariance (NAN for SWLS, which keeps no marginal covariance). */
 tagk_real tagk_mass_value(const tagk_mass_est *est);
 tagk_real tagk_mass_sd(const tagk_mass_est *est);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

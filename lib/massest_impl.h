@@ -6,6 +6,10 @@
 #define TAGK_MASSEST_IMPL_H
 #include "massest.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Per method: workspace length, wiring, start (after est->x is set from
  * the first measurement) and one sample. step may return TAGK_OK,
  * TAGK_ENOTPD (taken as divergence by the front end) or TAGK_EDIVERGED. */
@@ -29,5 +33,9 @@ void tagk__mass_q(const tagk_mass_config *c, tagk_real q[10]);
 /* The start covariance of the head state (10 x 10, diagonal): R for q, r, v
  * and sd_m0^2 for the mass. */
 void tagk__mass_p0(const tagk_mass_config *c, tagk_real P[100]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

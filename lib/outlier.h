@@ -27,6 +27,10 @@
 #include "scalar.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TAGK_OUTLIER_DEFAULT 1e6
 #define TAGK_OUTLIER_RUN 16
 
@@ -45,5 +49,9 @@ tagk_status tagk_outlier_check(tagk_outlier *gt, tagk_real nis);
 /* Record an accepted update's nis in the running scale (after a run of
  * refusals, restart the scale from it). */
 void tagk_outlier_accept(tagk_outlier *gt, tagk_real nis);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

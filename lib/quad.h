@@ -18,6 +18,10 @@
 #include "inertia.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
 	tagk_real p[3], v[3], q[4], w[3];
 } tagk_quad_state;
@@ -60,5 +64,9 @@ tagk_status tagk_lqr_design(tagk_lqr *l, const tagk_quad_config *c, const tagk_r
 /* Thrusts for state x tracking reference position pr and velocity vr. */
 void tagk_lqr_control(const tagk_lqr *l, const tagk_quad_config *c, const tagk_quad_state *x,
     const tagk_real pr[3], const tagk_real vr[3], tagk_real u[4]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,10 +15,18 @@
 
 #include "inertia.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Y: 6 x 10 row-major. */
 void tagk_regressor_rigid(const tagk_real a[3], const tagk_real omega[3],
     const tagk_real alpha[3], tagk_real Y[6 * TAGK_NPARAM]);
 /* Y: 3 x 1. */
 void tagk_regressor_mass(const tagk_real a[3], tagk_real Y[3]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

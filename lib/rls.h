@@ -38,6 +38,10 @@
 #include "status.h"
 #include "outlier.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { TAGK_RLS_AUTO, TAGK_RLS_PAPER, TAGK_RLS_INFO } tagk_rls_form_t;
 
 typedef struct {
@@ -85,5 +89,9 @@ tagk_status tagk_rls_update(tagk_rls *r, const tagk_real *A, const tagk_real *b,
 void tagk_rls_reset(tagk_rls *r);
 /* "paper" or "info". */
 const char *tagk_rls_form_name(tagk_rls_form_t f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #include <stdint.h>
 #include "scalar.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
 	uint64_t s[4];
 } tagk_rng;
@@ -24,5 +28,9 @@ tagk_real tagk_rng_uniform(tagk_rng *g);
 tagk_real tagk_rng_gaussian(tagk_rng *g);
 /* splitmix64 step, exposed so callers can derive independent seeds. */
 uint64_t tagk_splitmix64(uint64_t *x);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

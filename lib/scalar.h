@@ -11,6 +11,10 @@
 #include <math.h>
 #include <float.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #ifdef TAGK_FLOAT
 typedef float tagk_real;
 #define TAGK_EPS FLT_EPSILON
@@ -37,5 +41,9 @@ typedef double tagk_real;
 
 /* True when x is neither NaN nor infinite. */
 static inline int tagk_isfinite(tagk_real x) { return isfinite(x); }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

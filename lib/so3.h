@@ -14,6 +14,10 @@
 #define TAGK_SO3_H
 #include "scalar.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* o = a x b. o may not alias a or b. */
 void tagk_cross(const tagk_real a[3], const tagk_real b[3], tagk_real o[3]);
 /* The 3 x 3 matrix [a]x with [a]x b = a x b. */
@@ -45,5 +49,9 @@ void tagk_qminus(const tagk_real q1[4], const tagk_real q2[4], tagk_real d[3]);
  * of rotation residuals. Exact in closed form.
  */
 void tagk_so3_jr_inv(const tagk_real e[3], tagk_real J[9]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 #ifndef TAGK_STATUS_H
 #define TAGK_STATUS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
 	TAGK_OK = 0,
 	TAGK_EINVAL,     /* bad argument: size out of range, null pointer, bad option */
@@ -23,5 +27,9 @@ typedef enum {
 
 /* A short, static, human-readable description of s (never NULL). */
 const char *tagk_strerror(tagk_status s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

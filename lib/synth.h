@@ -17,6 +17,10 @@
 #include <stdint.h>
 #include "inertia.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
 	uint64_t seed;
 	tagk_real rate;          /* samples per second */
@@ -45,5 +49,9 @@ typedef struct {
 
 /* Sample k (t = k / rate). */
 void tagk_synth_at(const tagk_synth_config *c, long k, tagk_synth_sample *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

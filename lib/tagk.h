@@ -1,6 +1,8 @@
 /*
- * tagk.h: the whole public interface of libtagk, the numerical core of tagk.
- * Pure C11: no allocation, no I/O, no exit, no clocks; builds for a Cortex-M7.
+ * tagk.h: the public interface of libtagk, the numerical core of tagk:
+ * regressors, the estimators of the papers, the consistency gate, the UAV
+ * mass estimators. Pure C11: no allocation, no I/O, no exit, no clocks;
+ * builds for a Cortex-M7. The benchmarks' simulators are in tagk_sim.h.
  */
 #ifndef TAGK_H
 #define TAGK_H
@@ -19,12 +21,16 @@
 #include "rls.h"
 #include "kf.h"
 #include "estimator.h"
-#include "synth.h"
-#include "quad.h"
-#include "trial.h"
 #include "so3.h"
 #include "uav.h"
 #include "massest.h"
-#include "uavsim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -22,6 +22,10 @@
 #include "estimator.h"
 #include "quad.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { TAGK_TRAJ_FIG8, TAGK_TRAJ_CIRCLE, TAGK_TRAJ_SPIRAL, TAGK_TRAJ_HELIX, TAGK_TRAJ_ELLIPSE,
 	TAGK_TRAJ_RANDOM, TAGK_TRAJ_COUNT };
 extern const char *const tagk_traj_names[TAGK_TRAJ_COUNT];
@@ -67,5 +71,9 @@ tagk_status tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est,
     tagk_trial_result *out, tagk_trial_log log, void *ctx);
 /* The vehicle's parameters without payload. */
 void tagk_trial_vehicle(tagk_real theta[TAGK_NPARAM]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #define TAGK_UAV_H
 #include "scalar.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { TAGK_UAV_NE = 10, TAGK_UAV_NY = 9 };
 
 #define TAGK_UAV_G ((tagk_real)9.80665)
@@ -46,5 +50,9 @@ void tagk_uav_innovation(const tagk_uav_meas *y, const tagk_uav_state *x, tagk_r
 /* 1 when every number of x is finite and the quaternion has unit length to
  * within 1e-3; the checks made on a measurement before it is used. */
 int tagk_uav_meas_ok(const tagk_uav_meas *y);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -32,6 +32,10 @@
 #include "status.h"
 #include "uav.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { TAGK_UAVTRAJ_RANDOM, TAGK_UAVTRAJ_LOOP, TAGK_UAVTRAJ_LEMNISCATE, TAGK_UAVTRAJ_ZIGZAG,
 	TAGK_UAVTRAJ_SQUARE, TAGK_UAVTRAJ_COUNT };
 enum { TAGK_MASS_CONSTANT, TAGK_MASS_DRAIN, TAGK_MASS_SWAPS, TAGK_MASS_DROP, TAGK_MASS_LOAD,
@@ -89,5 +93,9 @@ tagk_status tagk_uavsim_next(tagk_uavsim *s, tagk_uavsim_sample *out);
 tagk_real tagk_uavsim_mass(const tagk_uavsim *s, tagk_real t);
 void tagk_uavsim_reference(const tagk_uavsim *s, tagk_real t, tagk_real p[3], tagk_real v[3],
     tagk_real a[3]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

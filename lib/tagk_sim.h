@@ -1,0 +1,24 @@
+/*
+ * tagk_sim.h: the simulators behind tagk-bench, not part of the estimation
+ * API: synthetic regressor logs (synth.h), the closed-loop quadrotor of the
+ * TAG-K paper's experiment (quad.h, trial.h) and the UAV flights of the
+ * time-varying-mass paper (uavsim.h). Installed under include/tagk/sim.
+ */
+#ifndef TAGK_SIM_H
+#define TAGK_SIM_H
+
+#include "tagk.h"
+#include "synth.h"
+#include "quad.h"
+#include "trial.h"
+#include "uavsim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
