@@ -131,7 +131,7 @@ main(int argc, char **argv)
 
 	tbl_reader *r = cmdio_open_input(optind < argc ? argv[optind] : "-", &in);
 	int nc = tbl_ncols(r);
-	tbl_want_all(r);
+	tbl_want_numeric(r);
 	int it = tbl_find(r, tcol);
 	int need_time = nlow > 0 || isfinite(from) || isfinite(to);
 	if (it < 0 && need_time)
@@ -153,19 +153,42 @@ main(int argc, char **argv)
 		cli_die(EXIT_DATA, "%s: --physical and --project need an estimate stream with column m "
 		    "(and mcx ... Izz for the rigid body), as tagk-estimate writes", tbl_name(r));
 
+	/* text columns (a name, a flight mode) are known after the first row:
+	 * they are dropped, unless an option asked for them */
+	int rc = tbl_next(r, row);
+	if (rc < 0)
+		cli_die(EXIT_DATA, "%s", tbl_error(r));
 	const char **names = malloc((size_t)nc * sizeof(*names));
-	for (int i = 0; i < nc; i++)
-		names[i] = tbl_col(r, i);
+	int *keep = malloc((size_t)nc * sizeof(*keep)), nkeep = 0;
+	double *orow = malloc((size_t)nc * sizeof(*orow));
+	if (!names || !keep || !orow)
+		cli_die(EXIT_DATA, "out of memory");
+	for (int i = 0; i < nc; i++) {
+		if (!tbl_is_text(r, i)) {
+			names[nkeep] = tbl_col(r, i);
+			keep[nkeep++] = i;
+			continue;
+		}
+		const char *why = i == it && need_time ? "the time column" : cut[i] > 0 ? "a --lowpass column"
+		    : sig[i] > 0 ? "a --noise column" : NULL;
+		for (int j = 0; j < np && !why; j++)
+			if (i == ip[j] && (physical || project))
+				why = "an estimate column";
+		if (why)
+			cli_die(EXIT_DATA, "%s: column '%s' is text, but it is %s", tbl_name(r), tbl_col(r, i), why);
+		cli_warn("%s: column '%s' is text: left out", tbl_name(r), tbl_col(r, i));
+	}
+	if (nkeep == 0)
+		cli_die(EXIT_DATA, "%s: every column is text", tbl_name(r));
 	sink *out = cmdio_open_output(outname, TBL_AUTO);
-	cmdio_header(out, nc, names);
+	cmdio_header(out, nkeep, names);
 
 	tagk_rng g;
 	tagk_rng_seed(&g, seed);
 	long nin = 0, kept_rows = 0, seen = 0, rejected = 0, dropped = 0, projected = 0, estimates = 0;
 	double tprev = NAN, held[TAGK_NPARAM];
 	int have_held = 0, first_lp = 1;
-	int rc;
-	while ((rc = tbl_next(r, row)) == 1) {
+	for (; rc == 1; rc = tbl_next(r, row)) {
 		nin++;
 		if (it >= 0 && (row[it] < from || row[it] > to))
 			continue;
@@ -227,7 +250,9 @@ main(int argc, char **argv)
 				}
 			}
 		}
-		cmdio_row(out, row);
+		for (int k = 0; k < nkeep; k++)
+			orow[k] = row[keep[k]];
+		cmdio_row(out, orow);
 		kept_rows++;
 	}
 	if (rc < 0)

@@ -181,6 +181,12 @@ on_field(void *s, size_t len, void *data)
 		c->bad_skippable = 0;
 		return;
 	}
+	if (prc != 0 && r->want_numeric && c->records == 0) {
+		/* a text column: ignored, as the caller asked */
+		r->text[col] = 1;
+		r->want[col] = 0;
+		return;
+	}
 	if (prc != 0) {
 		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%s': not a number: '%.24s%s'",
 		    name, txt, len > 24 ? "..." : "");
@@ -253,7 +259,7 @@ on_record(int ch, void *data)
 		const char *p = c->marker_msg + strlen(TBL_END_MARK);
 		errno = 0;
 		long long n = strtoll(p, &end, 10);
-		if (!c->header_done || nf != 1 || end == p || errno || n < 0 || strcmp(end, " rows") != 0) {
+		if (!c->header_done || nf != 1 || end == p || errno || n < 0 || (strcmp(end, " rows") != 0 && strcmp(end, " row") != 0)) {
 			snprintf(msg, sizeof(msg), "%s:%ld: a malformed end marker: '%.40s'", r->name,
 			    c->rec_line, c->marker_msg);
 			set_fatal(r, msg);

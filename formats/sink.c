@@ -243,7 +243,8 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 		ok = 0, rc = -1;
 	if (ok && s->fmt != TBL_HDF5 && s->ncols > 0) {
 		char end[64];
-		int n = snprintf(end, sizeof(end), "%s %lld rows\n", TBL_END_MARK, s->rows);
+		int n = snprintf(end, sizeof(end), "%s %lld %s\n", TBL_END_MARK, s->rows,
+		    s->rows == 1 ? "row" : "rows");
 		if (emit(s, end, (size_t)n) != 0)
 			ok = 0, rc = -1;
 	}

@@ -80,7 +80,8 @@ tbl_finish_header(tbl_reader *r, const char *what)
 				return tbl_fail(r, "%s: duplicate column '%s'", what, r->cols[i]);
 	}
 	r->want = calloc((size_t)r->ncols, 1);
-	return r->want ? 0 : tbl_fail(r, "out of memory");
+	r->text = calloc((size_t)r->ncols, 1);
+	return r->want && r->text ? 0 : tbl_fail(r, "out of memory");
 }
 
 int
@@ -110,6 +111,7 @@ free_reader(tbl_reader *r)
 		free(r->cols[i]);
 	free(r->cols);
 	free(r->want);
+	free(r->text);
 	free(r->name);
 	free(r);
 }
@@ -237,6 +239,19 @@ void
 tbl_want_all(tbl_reader *r)
 {
 	memset(r->want, 1, (size_t)r->ncols);
+}
+
+void
+tbl_want_numeric(tbl_reader *r)
+{
+	tbl_want_all(r);
+	r->want_numeric = 1;
+}
+
+int
+tbl_is_text(const tbl_reader *r, int col)
+{
+	return col >= 0 && col < r->ncols && r->text[col];
 }
 
 int

@@ -15,6 +15,8 @@ struct tbl_reader {
 	int ncols;
 	char **cols;
 	char *want;          /* ncols flags */
+	char *text;          /* ncols flags: a text column (tbl_want_numeric) */
+	int want_numeric;    /* tbl_want_numeric was called */
 	long skipped;
 	char err[768];
 	char where[600];

@@ -51,6 +51,18 @@ head -c 1500 "$tmp/syn.h5" > "$tmp/trunc.h5"
 expect "truncated HDF5 file" 1 "" "trunc.h5: not a readable HDF5 file \(truncated or damaged\?\)" -- $R "$tmp/trunc.h5"
 expect "wrong dataset shape (3-D)" 1 "" "rank3.h5: dataset 'cube' has 3 dimensions" -- $R "$tmp/rank3.h5"
 expect "datasets of different lengths" 1 "" "lengths.h5: dataset 't' has 40 rows but 'short' has 35" -- $R "$tmp/lengths.h5"
+# text columns (a flight mode, a name) are ignored unless asked for
+awk -F, -v OFS=, 'NR == 1 { print $1, "mode", substr($0, index($0, ",") + 1); next }
+	{ print $1, (NR < 10 ? "hover" : "cruise"), substr($0, index($0, ",") + 1) }' "$tmp/small.csv" > "$tmp/mode.csv"
+expect "tagk-filter leaves a text column out, with a note" 0 "" "^tagk-filter: .*mode.csv: column 'mode' is text: left out$" -- \
+	$F "$tmp/mode.csv" -o "$tmp/mode-out.csv"
+check "... and passes every other column and row" same_rows "$tmp/mode-out.csv" "$tmp/small.csv"
+expect "tagk-filter refuses a text column it is asked to filter" 1 "" "column 'mode' is text, but it is a --noise column" -- \
+	$F --noise mode=1 "$tmp/mode.csv"
+expect "tagk-regress ignores a text column" 0 "" "" -- sh -c "$R '$tmp/mode.csv' > '$tmp/mode.reg'"
+check "... and writes what it writes without it" sh -c "$R '$tmp/small.csv' | cmp -s - '$tmp/mode.reg'"
+expect "a text column mapped as a signal is an error" 1 "" "column 'mode': not a number: 'hover'" -- \
+	$R --map t=mode "$tmp/mode.csv"
 expect "a text dataset is skipped" 0 "^t$" "" -- sh -c "$F '$tmp/text.h5' | sed -n 2p"
 expect "cfusd with a bad CRC" 1 "" "badcrc.cfusd: CRC-32 mismatch .*--ignore-crc" -- \
 	$R --preset crazyflie "$tmp/badcrc.cfusd"
