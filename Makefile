@@ -45,7 +45,7 @@ BENCH_CMD := cmd/bench_sim.c cmd/bench_mass.c
 # Resolved when a recipe uses them (deferred =), not when
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null)
-DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) -lcsv
+DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) -lcsv -lz
 BINS := $(CMDS:%=bin/%)
 TESTS := rng linalg kaczmarz rls kf outlier estimator regressor consistency quad mass
 MAN1 := $(sort $(wildcard man/*.1))

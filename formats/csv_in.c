@@ -13,6 +13,7 @@
 #include <string.h>
 #include "numconv.h"
 #include "table_impl.h"
+#include "gz.h"
 
 enum { CHUNK = 16384 };
 enum { MARK_NONE, MARK_ERROR, MARK_STREAM, MARK_END };
@@ -321,7 +322,7 @@ fill(tbl_reader *r)
 			if (c->clen == 0) {
 				if (ferror(c->f)) {
 					char msg[512];
-					snprintf(msg, sizeof(msg), "%s: read error: %s", r->name, strerror(errno));
+					snprintf(msg, sizeof(msg), "%s: read error: %s", r->name, gz_strerror(errno));
 					set_fatal(r, msg);
 					return;
 				}

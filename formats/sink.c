@@ -8,6 +8,7 @@
 #include "sink.h"
 #include "hdf5_out.h"
 #include "outfile.h"
+#include "gz.h"
 #include "numconv.h"
 
 enum { HOLD = 1 << 20 };
@@ -112,12 +113,18 @@ sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
 		s->is_file = 1;
 	}
 	s->to_stdout = is_stdout || s->of.direct;
+	int gz = !is_stdout && gz_name(path);
+	if (gz && fmt == TBL_HDF5) {
+		snprintf(err, errlen, "%s: HDF5 output is not gzip-compressed (write FILE.h5, or CSV as "
+		    "FILE.csv.gz)", s->name);
+		goto fail;
+	}
 	if (s->to_stdout) {
 		if (fmt == TBL_HDF5) {
 			snprintf(err, errlen, "%s: HDF5 output needs a regular file (-o FILE.h5)", s->name);
 			goto fail;
 		}
-		s->f = is_stdout ? stdout : fopen(path, "w");
+		s->f = is_stdout ? stdout : gz ? gz_open_write(path) : fopen(path, "w");
 		if (!s->f) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			goto fail;
@@ -138,7 +145,7 @@ sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
 		}
 		return s;
 	}
-	s->f = fopen(outfile_target(&s->of), "w");
+	s->f = gz ? gz_open_write(outfile_target(&s->of)) : fopen(outfile_target(&s->of), "w");
 	if (!s->f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "table_impl.h"
+#include "gz.h"
 
 void
 tbl_one_line(char *out, size_t outlen, const char *in)
@@ -96,11 +97,24 @@ tbl_format_parse(const char *s)
 tbl_format
 tbl_format_from_name(const char *path)
 {
-	const char *dot = path ? strrchr(path, '.') : NULL;
-	if (!dot || strchr(dot, '/'))
+	if (!path)
 		return TBL_AUTO;
-	if (strcmp(dot, ".csv") == 0) return TBL_CSV;
-	if (strcmp(dot, ".h5") == 0 || strcmp(dot, ".hdf5") == 0) return TBL_HDF5;
+	/* the extension before a final ".gz" counts: run.csv.gz is CSV */
+	size_t n = strlen(path);
+	if (gz_name(path))
+		n -= 3;
+	const char *dot = NULL;
+	for (size_t i = n; i-- > 0 && path[i] != '/';)
+		if (path[i] == '.') {
+			dot = path + i;
+			break;
+		}
+	if (!dot)
+		return TBL_AUTO;
+	size_t len = (size_t)(path + n - dot);
+	if (len == 4 && strncmp(dot, ".csv", 4) == 0) return TBL_CSV;
+	if ((len == 3 && strncmp(dot, ".h5", 3) == 0) || (len == 5 && strncmp(dot, ".hdf5", 5) == 0))
+		return TBL_HDF5;
 	return TBL_AUTO;
 }
 
@@ -132,7 +146,7 @@ tbl_open(const char *path, const tbl_options *opt, char *err, size_t errlen)
 	tbl_format fmt = r->opt.format;
 
 	FILE *f = NULL;
-	int seekable = 0;
+	int seekable = 0, is_gz = 0;
 	if (fmt != TBL_HDF5) {
 		f = is_stdin ? stdin : fopen(path, "rb");
 		if (!f) {
@@ -148,6 +162,16 @@ tbl_open(const char *path, const tbl_options *opt, char *err, size_t errlen)
 			return NULL;
 		}
 		seekable = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+		FILE *g = gz_wrap_read(f, &is_gz, err, errlen);
+		if (!g) {
+			if (f != stdin)
+				fclose(f);
+			free_reader(r);
+			return NULL;
+		}
+		f = g;
+		if (is_gz)
+			seekable = 0;
 	}
 	if (fmt == TBL_AUTO) {
 		/* Peek at the magic bytes: 0xBC is a Crazyflie uSD log, the HDF5
@@ -163,6 +187,13 @@ tbl_open(const char *path, const tbl_options *opt, char *err, size_t errlen)
 		if (c != EOF)
 			ungetc(c, f);
 		if (fmt == TBL_HDF5) {
+			if (is_gz) {
+				snprintf(err, errlen, "%s: a gzip-compressed HDF5 file: gunzip it first (HDF5 "
+				    "is read with random access)", r->name);
+				fclose(f);
+				free_reader(r);
+				return NULL;
+			}
 			if (is_stdin || !seekable) {
 				snprintf(err, errlen, "%s: HDF5 input must be a file, not a pipe", r->name);
 				free_reader(r);

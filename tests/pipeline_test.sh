@@ -51,6 +51,17 @@ head -c 1500 "$tmp/syn.h5" > "$tmp/trunc.h5"
 expect "truncated HDF5 file" 1 "" "trunc.h5: not a readable HDF5 file \(truncated or damaged\?\)" -- $R "$tmp/trunc.h5"
 expect "wrong dataset shape (3-D)" 1 "" "rank3.h5: dataset 'cube' has 3 dimensions" -- $R "$tmp/rank3.h5"
 expect "datasets of different lengths" 1 "" "lengths.h5: dataset 't' has 40 rows but 'short' has 35" -- $R "$tmp/lengths.h5"
+# gzip: read by magic bytes, written by the .gz extension
+gzip -c "$tmp/syn.csv" > "$tmp/syn.csv.gz"
+expect "gzip input gives the same regressor stream" 0 "" "" -- sh -c "$R '$tmp/syn.csv.gz' > '$tmp/r_gz.csv'"
+check "... byte for byte" sh -c "$R '$tmp/syn.csv' | cmp -s - '$tmp/r_gz.csv'"
+expect "gzip on standard input" 0 "" "" -- sh -c "$R < '$tmp/syn.csv.gz' | cmp -s - '$tmp/r_gz.csv'"
+expect "-o FILE.csv.gz writes gzip" 0 "" "" -- $R "$tmp/syn.csv" -o "$tmp/r.csv.gz"
+check "... which gunzip reads back to the plain stream" sh -c "gzip -dc '$tmp/r.csv.gz' | cmp -s - '$tmp/r_gz.csv'"
+head -c 2000 "$tmp/syn.csv.gz" > "$tmp/cut.csv.gz"
+expect "a truncated .gz file" 1 "" "cut.csv.gz: read error: gzip data cut short" -- $R "$tmp/cut.csv.gz"
+expect "HDF5 output is not compressed" 1 "" "x.h5.gz: HDF5 output is not gzip-compressed" -- $R "$tmp/syn.csv" -o "$tmp/x.h5.gz"
+
 # text columns (a flight mode, a name) are ignored unless asked for
 awk -F, -v OFS=, 'NR == 1 { print $1, "mode", substr($0, index($0, ",") + 1); next }
 	{ print $1, (NR < 10 ? "hover" : "cruise"), substr($0, index($0, ",") + 1) }' "$tmp/small.csv" > "$tmp/mode.csv"

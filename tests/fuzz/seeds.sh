@@ -15,6 +15,7 @@ for f in datasets/*.csv; do
 	head -c 3000 "$f" > "$S/csv/$(basename "$f")"
 done
 printf 'a,b\r1,2\r3,4\r' > "$S/csv/cr-only.csv"
+head -c 3000 datasets/synth-payload.csv | gzip -c > "$S/csv/synth-head.csv.gz"
 printf '\357\273\277t,x\r\n0,1\r\n' > "$S/csv/bom-crlf.csv"
 printf ',a,b\n0,1,2\n1,"3",4e-400\n' > "$S/csv/pandas-index.csv"
 bin/tagk-regress datasets/synth-payload.csv 2>/dev/null | head -40 > "$S/stream/reg-head.csv"
