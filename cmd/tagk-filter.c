@@ -7,8 +7,10 @@
  * nearest consistent one. On logs: --from/--to cut a time range, --lowpass
  * smooths columns with a first-order filter, --decimate keeps every K-th
  * row, --noise adds seeded Gaussian noise. The steps run in that order:
- * cut, low-pass, decimate, noise, project, gate. With no step it converts
- * formats (a Crazyflie uSD log or HDF5 file to CSV, CSV to HDF5 with -o).
+ * cut, join, low-pass, decimate, noise, project, gate. --join puts other
+ * per-topic files on this stream's time base (join.h). With no step it
+ * converts formats (a Crazyflie uSD log or HDF5 file to CSV, CSV to HDF5
+ * with -o).
  */
 #include <getopt.h>
 #include <math.h>
@@ -16,9 +18,10 @@
 #include <string.h>
 #include "cli.h"
 #include "cmdio.h"
+#include "join.h"
 #include "../lib/tagk.h"
 
-enum { MAXSPEC = 64 };
+enum { MAXSPEC = 64, MAXJOIN = 16 };
 
 typedef struct {
 	char cols[512];
@@ -31,7 +34,8 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: tagk-filter [--physical] [--project] [--l-arm L] [--alpha A] [--floor F]\n"
 	    "                   [--from T] [--to T] [--lowpass COLS=HZ]... [--decimate K]\n"
-	    "                   [--noise COLS=SIGMA]... [--seed S] [--time-col NAME]\n"
+	    "                   [--noise COLS=SIGMA]... [--seed S] [--time-col NAME] [--stamp SEC,NSEC]\n"
+	    "                   [--join FILE[:PREFIX]]... [--join-gap T] [--join-hold]\n"
 	    "                   [-f csv|hdf5|cfusd] [--skip-bad] [--ignore-crc] [--group G]\n"
 	    "                   [--event E] [-o FILE] [FILE|-]\n"
 	    "       tagk-filter --help | --version\n");
@@ -83,6 +87,10 @@ main(int argc, char **argv)
 		{ "noise", required_argument, NULL, 4010 },
 		{ "seed", required_argument, NULL, 4011 },
 		{ "time-col", required_argument, NULL, 4012 },
+		{ "join", required_argument, NULL, 4013 },
+		{ "join-gap", required_argument, NULL, 4014 },
+		{ "join-hold", no_argument, NULL, 4015 },
+		{ "stamp", required_argument, NULL, 4016 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -93,7 +101,9 @@ main(int argc, char **argv)
 	int physical = 0, project = 0, decimate = 1, nlow = 0, nnoise = 0;
 	double l_arm = 0.0325, alpha = 1e-4, floor_ev = 0, from = -INFINITY, to = INFINITY;
 	uint64_t seed = 1;
-	const char *outname = NULL, *tcol = "t";
+	const char *outname = NULL, *tcol = "t", *stamp = NULL, *joins[MAXJOIN];
+	int njoin = 0, join_hold = 0;
+	double join_gap = 0;
 	static spec low[MAXSPEC], noise[MAXSPEC];
 	int c;
 	while ((c = cli_getopt(argc, argv, "f:o:hV", opts)) != -1) {
@@ -118,6 +128,13 @@ main(int argc, char **argv)
 			break;
 		case 4011: seed = cli_u64("--seed", optarg); break;
 		case 4012: tcol = optarg; break;
+		case 4013:
+			if (njoin == MAXJOIN) cli_die(EXIT_USAGE, "--join: at most %d files", MAXJOIN);
+			joins[njoin++] = optarg;
+			break;
+		case 4014: join_gap = cli_double("--join-gap", optarg, 1e-300, 1e300); break;
+		case 4015: join_hold = 1; break;
+		case 4016: stamp = optarg; break;
 		case 'o': outname = optarg; break;
 		case 'h': cli_help(usage);
 		case 'V': cli_version();
@@ -132,10 +149,22 @@ main(int argc, char **argv)
 	tbl_reader *r = cmdio_open_input(optind < argc ? argv[optind] : "-", &in);
 	int nc = tbl_ncols(r);
 	tbl_want_numeric(r);
-	int it = tbl_find(r, tcol);
-	int need_time = nlow > 0 || isfinite(from) || isfinite(to);
-	if (it < 0 && need_time)
-		cli_die(EXIT_DATA, "%s: no time column '%s' (name it with --time-col)", tbl_name(r), tcol);
+	if ((join_gap > 0 || join_hold) && njoin == 0)
+		cli_die(EXIT_USAGE, "--join-gap and --join-hold apply to --join");
+	join_time jt = { tcol, stamp };
+	int it = tbl_find(r, tcol), it2 = -1;
+	int need_time = nlow > 0 || isfinite(from) || isfinite(to) || njoin > 0 || stamp;
+	if (need_time)
+		join_time_cols(r, &jt, &it, &it2);
+	if (stamp && tbl_find(r, tcol) >= 0)
+		cli_die(EXIT_DATA, "%s: --stamp makes a column '%s', which the stream has already (rename "
+		    "it with --time-col)", tbl_name(r), tcol);
+	join_src *js[MAXJOIN];
+	int njcols = 0;
+	for (int k = 0; k < njoin; k++) {
+		js[k] = join_load(joins[k], &jt, &in, join_gap, join_hold);
+		njcols += join_ncols(js[k]);
+	}
 	double *cut = calloc((size_t)nc, sizeof(double)), *sig = calloc((size_t)nc, sizeof(double));
 	double *state = calloc((size_t)nc, sizeof(double)), *row = malloc((size_t)nc * sizeof(double));
 	if (!cut || !sig || !state || !row)
@@ -158,14 +187,18 @@ main(int argc, char **argv)
 	int rc = tbl_next(r, row);
 	if (rc < 0)
 		cli_die(EXIT_DATA, "%s", tbl_error(r));
-	const char **names = malloc((size_t)nc * sizeof(*names));
-	int *keep = malloc((size_t)nc * sizeof(*keep)), nkeep = 0;
-	double *orow = malloc((size_t)nc * sizeof(*orow));
+	const char **names = malloc((size_t)(nc + 1 + njcols) * sizeof(*names));
+	int *keep = malloc((size_t)nc * sizeof(*keep)), nkeep = 0, nout = 0;
+	double *orow = malloc((size_t)(nc + 1 + njcols) * sizeof(*orow));
 	if (!names || !keep || !orow)
 		cli_die(EXIT_DATA, "out of memory");
+	if (stamp)
+		names[nout++] = tcol; /* the combined time comes first */
 	for (int i = 0; i < nc; i++) {
+		if (stamp && (i == it || i == it2))
+			continue;
 		if (!tbl_is_text(r, i)) {
-			names[nkeep] = tbl_col(r, i);
+			names[nout++] = tbl_col(r, i);
 			keep[nkeep++] = i;
 			continue;
 		}
@@ -178,22 +211,47 @@ main(int argc, char **argv)
 			cli_die(EXIT_DATA, "%s: column '%s' is text, but it is %s", tbl_name(r), tbl_col(r, i), why);
 		cli_warn("%s: column '%s' is text: left out", tbl_name(r), tbl_col(r, i));
 	}
-	if (nkeep == 0)
+	if (nkeep == 0 && !stamp)
 		cli_die(EXIT_DATA, "%s: every column is text", tbl_name(r));
+	for (int k = 0; k < njoin; k++)
+		for (int c2 = 0; c2 < join_ncols(js[k]); c2++)
+			names[nout++] = join_name(js[k], c2);
+	for (int a = 0; a < nout; a++)
+		for (int b = a + 1; b < nout; b++)
+			if (strcmp(names[a], names[b]) == 0)
+				cli_die(EXIT_DATA, "two output columns named '%s': give the joined file a prefix "
+				    "(--join FILE:PREFIX)", names[a]);
 	sink *out = cmdio_open_output(outname, TBL_AUTO);
-	cmdio_header(out, nkeep, names);
+	cmdio_header(out, nout, names);
 
 	tagk_rng g;
 	tagk_rng_seed(&g, seed);
 	long nin = 0, kept_rows = 0, seen = 0, rejected = 0, dropped = 0, projected = 0, estimates = 0;
 	double tprev = NAN, held[TAGK_NPARAM];
 	int have_held = 0, first_lp = 1;
+	double tlast = -INFINITY;
+	long join_dropped_rows = 0;
 	for (; rc == 1; rc = tbl_next(r, row)) {
 		nin++;
-		if (it >= 0 && (row[it] < from || row[it] > to))
+		double tv = it < 0 ? (double)NAN : row[it] + (it2 >= 0 ? 1e-9 * row[it2] : 0);
+		if (it >= 0 && (tv < from || tv > to))
 			continue;
+		if (njoin) {
+			if (!(tv > tlast))
+				cli_die(EXIT_DATA, "%s: time does not increase, so --join cannot run", tbl_where(r));
+			tlast = tv;
+			int ok = 1, o = (stamp ? 1 : 0) + nkeep;
+			for (int k = 0; k < njoin; k++) {
+				ok &= join_at(js[k], tv, orow + o);
+				o += join_ncols(js[k]);
+			}
+			if (!ok) {
+				join_dropped_rows++;
+				continue;
+			}
+		}
 		if (nlow) {
-			double dt = first_lp ? 0 : row[it] - tprev;
+			double dt = first_lp ? 0 : tv - tprev;
 			if (!first_lp && !(dt > 0))
 				cli_die(EXIT_DATA, "%s: time does not increase, so --lowpass cannot run",
 				    tbl_where(r));
@@ -207,7 +265,7 @@ main(int argc, char **argv)
 				row[i] = state[i];
 			}
 			first_lp = 0;
-			tprev = row[it];
+			tprev = tv;
 		}
 		if (seen++ % decimate != 0)
 			continue;
@@ -250,8 +308,11 @@ main(int argc, char **argv)
 				}
 			}
 		}
+		int o = 0;
+		if (stamp)
+			orow[o++] = tv;
 		for (int k = 0; k < nkeep; k++)
-			orow[k] = row[keep[k]];
+			orow[o++] = row[keep[k]];
 		cmdio_row(out, orow);
 		kept_rows++;
 	}
@@ -262,6 +323,9 @@ main(int argc, char **argv)
 	if (kept_rows == 0 && physical && rejected == estimates)
 		cli_die(EXIT_DATA, "%s: no row left: eq. 15 rejected all %ld estimates (L_arm %g m, "
 		    "alpha %g kg m^2)", tbl_name(r), estimates, l_arm, alpha);
+	if (kept_rows == 0 && join_dropped_rows)
+		cli_die(EXIT_DATA, "%s: no row left: every row fell outside a joined file's time span or "
+		    "in one of its gaps (--join-gap)", tbl_name(r));
 	if (kept_rows == 0)
 		cli_die(EXIT_DATA, "%s: no row left after filtering (%ld read)", tbl_name(r), nin);
 	cmdio_commit(out);
@@ -274,6 +338,15 @@ main(int argc, char **argv)
 		cli_warn("projected %ld of %ld estimates onto the physically consistent set", projected, estimates);
 	if (tbl_skipped(r))
 		cli_warn("skipped %ld bad rows", tbl_skipped(r));
+	for (int k = 0; k < njoin; k++) {
+		long outside, gaps;
+		join_dropped(js[k], &outside, &gaps);
+		if (outside || gaps) {
+			cli_warn("--join %s: dropped %ld rows outside its time span and %ld in its gaps "
+			    "longer than %.4g", join_path(js[k]), outside, gaps, join_max_gap(js[k]));
+		}
+		join_free(js[k]);
+	}
 	tbl_close(r);
 	return 0;
 }
