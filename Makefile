@@ -277,6 +277,7 @@ build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(F
 test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures
 	@sh tests/cli_test.sh
 	@sh tests/install_test.sh
+	@sh tests/options_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/mass_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/reliability_test.sh

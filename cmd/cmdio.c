@@ -81,3 +81,16 @@ cmdio_commit(sink *s)
 	if (sink_close(s, 1, NULL, err, sizeof(err)) != 0)
 		cli_die(EXIT_DATA, "%s", err);
 }
+
+void
+cmdio_input_help(FILE *f)
+{
+	fprintf(f,
+	    "  -f, --input-format F   csv, hdf5 or cfusd (default: by the file's first bytes)\n"
+	    "      --skip-bad         skip rows whose wanted cells are empty, NaN or Inf\n"
+	    "      --ignore-crc       Crazyflie uSD: read a log whose CRC-32 does not match\n"
+	    "      --group G          HDF5: the group holding the datasets (default /)\n"
+	    "      --event E          Crazyflie uSD: the event type to read, by name or id\n"
+	    "  -h, --help             this help\n"
+	    "  -V, --version          the version\n");
+}

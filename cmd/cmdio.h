@@ -20,6 +20,9 @@
 	{ "group", required_argument, NULL, 1003 }, \
 	{ "event", required_argument, NULL, 1004 }
 
+/* The --help lines of the input options, --help and --version. */
+void cmdio_input_help(FILE *f);
+
 /* 1 if c (a getopt_long code) was an input option and has been applied. */
 int cmdio_input_option(tbl_options *o, int c, const char *arg);
 

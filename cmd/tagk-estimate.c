@@ -40,7 +40,37 @@ usage(FILE *f)
 	    "                     [--iters T] [--gauss-newton] [--every K] [--max-gap SEC]\n"
 	    "                     [--map SIGNAL=COLS]... [--preset crazyflie] [--pos-unit m|mm]\n"
 	    "                     [-f csv|hdf5|cfusd] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
-	    "       tagk-estimate --list | --help | --version\n");
+	    "       tagk-estimate --list | --help | --version\n"
+	    "Regressor rows (or, for ekf ... swls, a log's signals) to estimates.\n"
+	    "  -a, --method M         the method (--list names them; default tagk)\n"
+	    "  -w, --window N[s]      samples (or seconds) per update (default 5)\n"
+	    "  -k, --every K[s]       an estimate every K samples or seconds (default 20)\n"
+	    "      --seed S           Kaczmarz: random row selection seed\n"
+	    "      --iters T          Kaczmarz: iterations per update; swls: Gauss-Newton iterations\n"
+	    "      --burnin B         Kaczmarz: iterations before tail averaging\n"
+	    "      --tol X            Kaczmarz: stop when the residual falls below X\n"
+	    "      --no-warm-start    Kaczmarz: start each window from zero\n"
+	    "      --lambda L         RLS: forgetting factor in (0, 1]\n"
+	    "      --p0 P             RLS, KF: initial covariance P0 = p0 I\n"
+	    "      --q Q              KF: process noise Q = q I\n"
+	    "      --r R              KF: measurement noise R = r I\n"
+	    "      --form F           RLS: paper, info, auto; KF: joseph, info, auto\n"
+	    "      --outlier X        RLS, KF: innovation gate, 0 off (default 1e6)\n"
+	    "      --max-window N     the largest window in samples (default 1000)\n"
+	    "      --m0 KG            state-space: initial mass (default: hover guess)\n"
+	    "      --mass-sd KG       state-space: its standard deviation\n"
+	    "      --proc-sd A,P,V,M  state-space: process noise of attitude, position, velocity, mass\n"
+	    "      --meas-sd A,P,V    state-space: measurement noise of attitude, position, velocity\n"
+	    "      --gauss-newton     swls: Gauss-Newton iterations instead of one step\n"
+	    "      --max-gap SEC      state-space: a longer gap in time is an error (default 0.5)\n"
+	    "      --map SIGNAL=COLS  state-space: read SIGNAL from COLS\n"
+	    "      --preset NAME      state-space: a log layout (crazyflie)\n"
+	    "      --pos-unit U       state-space: position in m or mm\n"
+	    "      --list             list the methods and exit\n"
+	    "  -q, --quiet            no note on parameters the data did not excite\n"
+	    "  -v, --verbose          the form used, settings and update times\n"
+	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
+	cmdio_input_help(f);
 }
 
 /* k comma-separated non-negative numbers into out. */

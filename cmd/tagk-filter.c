@@ -38,7 +38,26 @@ usage(FILE *f)
 	    "                   [--join FILE[:PREFIX]]... [--join-gap T] [--join-hold]\n"
 	    "                   [-f csv|hdf5|cfusd] [--skip-bad] [--ignore-crc] [--group G]\n"
 	    "                   [--event E] [-o FILE] [FILE|-]\n"
-	    "       tagk-filter --help | --version\n");
+	    "       tagk-filter --help | --version\n"
+	    "Transform a stream: cut, join, low-pass, decimate, noise, project, gate.\n"
+	    "      --physical         eq. (15) gate on estimates; hold the last valid one\n"
+	    "      --project          replace inconsistent estimates by the nearest consistent ones\n"
+	    "      --l-arm L          the gate's arm length bound in m (default 0.0325)\n"
+	    "      --alpha A          the gate's inertia bound in kg m^2 (default 1e-4)\n"
+	    "      --floor F          --project: the smallest eigenvalue kept (default 0)\n"
+	    "      --from T           drop rows before time T\n"
+	    "      --to T             drop rows after time T\n"
+	    "      --lowpass COLS=HZ  first-order low-pass of COLS at HZ\n"
+	    "      --decimate K       keep every K-th row\n"
+	    "      --noise COLS=SIGMA add Gaussian noise to COLS\n"
+	    "      --seed S           the noise seed (default 1)\n"
+	    "      --time-col NAME    the time column (default t)\n"
+	    "      --stamp SEC,NSEC   time = SEC + 1e-9 NSEC, in every file\n"
+	    "      --join FILE[:PRE]  interpolate FILE's columns onto this time base, named PRE+name\n"
+	    "      --join-gap T       longest interval of a joined file interpolated across\n"
+	    "      --join-hold        take the last sample instead of interpolating\n"
+	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
+	cmdio_input_help(f);
 }
 
 static void

@@ -75,7 +75,21 @@ usage(FILE *f)
 	    "                    [--time-unit s|ms|us] [--wrench force|thrust|rotors] [--vehicle FILE]\n"
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
 	    "                    [--group G] [--event E] [-o FILE] [FILE|-]\n"
-	    "       tagk-regress --list-presets | --help | --version\n");
+	    "       tagk-regress --list-presets | --help | --version\n"
+	    "Log to regressor rows (t, row, Y_*, b) of the Newton-Euler equations.\n"
+	    "  -m, --model M          rigid-body (10 parameters, default) or mass\n"
+	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust...) from COLS\n"
+	    "      --preset NAME      a log layout's columns and units (--list-presets names them)\n"
+	    "      --acc-unit U       specific force in mps2 (default) or g\n"
+	    "      --gyro-unit U      angular velocity in rad (default) or deg per second\n"
+	    "      --time-unit U      time in s (default), ms or us\n"
+	    "      --wrench W         force and torque from force (default), thrust or rotors\n"
+	    "      --vehicle FILE     rotor geometry and coefficients, for --wrench rotors\n"
+	    "      --alpha-window K   differentiate the gyro over 2K+1 samples when alpha is absent\n"
+	    "      --max-gap SEC      a longer gap in time is an error (default 0.5)\n"
+	    "      --list-presets     list the presets and exit\n"
+	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
+	cmdio_input_help(f);
 }
 
 static int

@@ -42,7 +42,13 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: tagk-report [--truth FILE] [--tolerance PCT] [--format text|md|csv|json]\n"
 	    "                   [-f csv|hdf5] [--skip-bad] [-o FILE] [FILE|-]\n"
-	    "       tagk-report --help | --version\n");
+	    "       tagk-report --help | --version\n"
+	    "Score estimates against the truth, or summarise them without it.\n"
+	    "      --truth FILE       the truth (t, true_* or the parameter names), joined by time\n"
+	    "      --tolerance PCT    recovery threshold of the relative error (default 5)\n"
+	    "      --format F         text (default), md, csv or json\n"
+	    "  -o, --output FILE      write FILE (its extension .md, .csv or .json sets the format)\n");
+	cmdio_input_help(f);
 }
 
 /* The report goes to stdout or, through a temporary renamed on success,

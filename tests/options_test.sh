@@ -1,0 +1,23 @@
+#!/bin/sh
+# options_test.sh: every command's options, three ways: the getopt table
+# in its source, its --help (one line per option) and its man page
+# (SYNOPSIS and OPTIONS). An option added to one and not the others fails.
+set -u
+BIN=${BIN:-bin}
+. "$(dirname "$0")/lib.sh"
+for c in tagk-regress tagk-estimate tagk-filter tagk-report; do
+	src=cmd/$c.c
+	{
+		grep -oE '\{ "[a-z0-9-]+", (no|required|optional)_argument' "$src"
+		grep -q CMDIO_INPUT_OPTIONS "$src" && grep -oE '\{ "[a-z0-9-]+", (no|required|optional)_argument' cmd/cmdio.h
+	} | sed -E 's/^\{ "([^"]+)".*/--\1/' | sort -u > "$tmp/$c.src"
+	"$BIN/$c" --help | grep -E '^  ' | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u > "$tmp/$c.help"
+	awk '/^\.SH / { keep = ($2 == "SYNOPSIS" || $2 == "OPTIONS") } keep' "man/$c.1" \
+		| grep -oE -- '\\-\\-[a-z0-9][a-z0-9-]*' | sed 's/\\-/-/g' | sort -u > "$tmp/$c.man"
+	check "$c: --help lists every option of the source, and no other ($(comm -3 "$tmp/$c.src" "$tmp/$c.help" | tr -d '\t' | tr '\n' ' '))" \
+		cmp -s "$tmp/$c.src" "$tmp/$c.help"
+	check "$c: the man page lists every option of the source, and no other ($(comm -3 "$tmp/$c.src" "$tmp/$c.man" | tr -d '\t' | tr '\n' ' '))" \
+		cmp -s "$tmp/$c.src" "$tmp/$c.man"
+	check "$c: --help lines fit 100 columns" sh -c "! '$BIN/$c' --help | awk 'length > 100' | grep -q ."
+done
+finish
