@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "bench_mass.h"
 #include "cli.h"
+#include "progress.h"
 #include "cmdio.h"
 #include "../lib/tagk_sim.h"
 
@@ -440,9 +441,12 @@ bench_rmspe(int argc, char **argv)
 		{ "acc", required_argument, NULL, 'A' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	progress_mode pmode = PROGRESS_AUTO;
 	static rmspe_cfg c;
 	memset(&c, 0, sizeof(c));
 	c.trials = 10;
@@ -459,7 +463,7 @@ bench_rmspe(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int jobs = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu, ch;
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "j:f:h", opts)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "j:f:qh", opts)) != -1) {
 		switch (ch) {
 		case 'N': c.trials = (int)cli_long("--trials", optarg, 1, 100000); break;
 		case 't': c.ntraj = parse_set("--traj", optarg, tagk_uavtraj_names, TAGK_UAVTRAJ_COUNT, c.traj); break;
@@ -474,6 +478,8 @@ bench_rmspe(int argc, char **argv)
 			c.velocity = strcmp(optarg, "velocity") == 0;
 			break;
 		case 'j': jobs = (int)cli_long("--jobs", optarg, 1, 64); break;
+		case 'P': pmode = PROGRESS_LINES; break;
+		case 'q': pmode = PROGRESS_QUIET; break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "md") && strcmp(optarg, "csv"))
 				cli_die(EXIT_USAGE, "--format: '%s' is not text, md or csv", optarg);
@@ -482,7 +488,7 @@ bench_rmspe(int argc, char **argv)
 		case 'h':
 			printf("usage: tagk-bench rmspe [--trials N] [--traj LIST] [--mass LIST] [--methods LIST]\n"
 			    "                      [--duration S] [--seed S] [--m0-error X] [--acc imu|velocity]\n"
-			    "                      [-j JOBS] [--format text|md|csv]\n");
+			    "                      [-j JOBS] [--format text|md|csv] [--progress] [-q]\n");
 			cli_close(stdout, "stdout");
 			return 0;
 		default: return EXIT_USAGE;
@@ -527,14 +533,15 @@ bench_rmspe(int argc, char **argv)
 			tagk_uavsim_sample *buf = malloc((size_t)nsamples * sizeof(*buf));
 			if (!buf)
 				cli_die(EXIT_DATA, "out of memory");
-			int tty = j == 0 && isatty(2);
+			/* the first worker speaks for all: its flights times jobs */
+			progress pg;
+			progress_init(&pg, "rmspe: flights", nflights, j == 0 ? pmode : PROGRESS_QUIET);
+			long mine = 0;
 			for (long f = j; f < nflights; f += jobs) {
 				fly_one(&c, f, buf, parts[j]);
-				if (tty)
-					fprintf(stderr, "\rrmspe: %ld/%ld flights", f + 1, nflights);
+				progress_step(&pg, ++mine * jobs < nflights ? mine * jobs : nflights);
 			}
-			if (tty)
-				fprintf(stderr, "\r%40s\r", "");
+			progress_end(&pg);
 			if (fflush(parts[j]) != 0)
 				_exit(EXIT_DATA);
 			_exit(0);

@@ -7,9 +7,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include "bench_sim.h"
 #include "cli.h"
 #include "cmdio.h"
+#include "progress.h"
 #include "../lib/tagk_sim.h"
 #include "../lib/trial.h"
 
@@ -366,6 +368,73 @@ add_result(agg *g, const tagk_trial_result *r)
 	g->aborted += r->aborted;
 }
 
+/* Parse one trial line of a shard into aggs; the trial number into *trial.
+ * Dies naming what (the file) on a malformed line. */
+static void
+take_trial_line(const char *what, const char *line, agg *aggs, int *na, int *trial)
+{
+	char noise[16], method[32], traj[16], times[4096] = "";
+	int success, aborted, nv = -1;
+	unsigned long long seed;
+	tagk_trial_result r;
+	double pos, res, res1, par, par1;
+	int k = sscanf(line, "trial,%15[^,],%31[^,],%d,%llu,%15[^,],%lf,%lf,%lf,%lf,%lf,%d,%d,%4095s",
+	    noise, method, trial, &seed, traj, &pos, &res, &res1, &par, &par1, &success, &aborted, times);
+	if (k < 12)
+		cli_die(EXIT_DATA, "%s: not a table2 trial line: %.60s", what, line);
+	for (int j = 0; j < 4; j++)
+		if (strcmp(noise, noise_names[j]) == 0)
+			nv = j;
+	if (nv < 0)
+		cli_die(EXIT_DATA, "%s: unknown noise level '%s'", what, noise);
+	if (!tagk_method_find(method))
+		cli_die(EXIT_DATA, "%s: unknown method '%s' (not a table2 trial line?)", what, method);
+	memset(&r, 0, sizeof(r));
+	r.pos_err_mean = (tagk_real)pos;
+	r.res_mean = (tagk_real)res;
+	r.res_t1 = (tagk_real)res1;
+	r.par_mean = (tagk_real)par;
+	r.par_t1 = (tagk_real)par1;
+	r.success = success;
+	r.aborted = aborted;
+	agg *g = find_agg(aggs, na, nv, method);
+	add_result(g, &r);
+	add_times(g, times);
+}
+
+typedef struct {
+	int nl, ntr, nm, shard, nshards, gate_mode;
+	const int *levels;
+	const tagk_method *const *ms;
+	uint64_t seed;
+} t2_run;
+
+/* Fly units [from, to) of the run (unit = (level, trial, method), in that
+ * order) and write one trial line each to o. */
+static void
+t2_units(const t2_run *u, long from, long to, FILE *o, progress *pg, int scale)
+{
+	for (long k = from; k < to; k++) {
+		int i = (int)(k % u->nm), tt = (int)(k / u->nm % u->ntr), l = (int)(k / u->nm / u->ntr);
+		int t = u->shard + tt * u->nshards;
+		uint64_t s = trial_seed(u->seed, u->levels[l], t);
+		tagk_trial_config tc;
+		tagk_trial_defaults(&tc, s);
+		noise_sigmas(u->levels[l], &tc.sigma_v, &tc.sigma_a);
+		/* the paper gates the baselines, not TAG-K */
+		tc.gate = u->gate_mode == 2 || (u->gate_mode == 1 && strcmp(u->ms[i]->name, "tagk") != 0);
+		tc.ticks = ns_now;
+		tagk_trial_result r;
+		tagk_status st = fly(u->ms[i], &tc, &r, NULL, NULL);
+		if (st != TAGK_OK)
+			cli_die(EXIT_DATA, "trial %d (%s, %s): %s", t, noise_names[u->levels[l]], u->ms[i]->name,
+			    tagk_strerror(st));
+		print_trial(o, u->levels[l], u->ms[i]->name, t, s, &r);
+		if (pg)
+			progress_step(pg, (k - from + 1) * scale);
+	}
+}
+
 int
 bench_table2(int argc, char **argv)
 {
@@ -377,15 +446,19 @@ bench_table2(int argc, char **argv)
 		{ "shard", required_argument, NULL, 'S' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "gate", required_argument, NULL, 'g' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int gate_mode = 1; /* 0 none, 1 baselines (the paper), 2 all */
-	int trials = 500, levels[4] = { 0, 1, 2, 3 }, nl = 4, shard = 0, nshards = 1, c;
+	int trials = 500, levels[4] = { 0, 1, 2, 3 }, nl = 4, shard = 0, nshards = 1, jobs = 1, c;
+	progress_mode pmode = PROGRESS_AUTO;
 	uint64_t seed = 1;
 	const char *methods = default_methods, *fmt = "text";
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "f:h", opts)) != -1) {
+	while ((c = cli_getopt(argc, argv, "f:j:qh", opts)) != -1) {
 		switch (c) {
 		case 'N': trials = (int)cli_long("--trials", optarg, 1, 1000000); break;
 		case 'n': nl = parse_noise(optarg, levels); break;
@@ -406,8 +479,12 @@ bench_table2(int argc, char **argv)
 			else if (strcmp(optarg, "all") == 0) gate_mode = 2;
 			else cli_die(EXIT_USAGE, "--gate: '%s' is not none, baselines or all", optarg);
 			break;
+		case 'j': jobs = (int)cli_long("--jobs", optarg, 1, 64); break;
+		case 'P': pmode = PROGRESS_LINES; break;
+		case 'q': pmode = PROGRESS_QUIET; break;
 		case 'h': printf("usage: tagk-bench table2 [--trials N] [--noise LEVELS] [--methods LIST] "
-		    "[--seed S] [--shard I/N] [--gate none|baselines|all] [--format text|md|csv|trials]\n"); return 0;
+		    "[--seed S] [--shard I/N] [--gate none|baselines|all] [--format text|md|csv|trials] "
+		    "[-j JOBS] [--progress] [-q]\n"); return 0;
 		default: return EXIT_USAGE;
 		}
 	}
@@ -417,14 +494,53 @@ bench_table2(int argc, char **argv)
 	int nm = parse_methods(methods, ms);
 	int raw = strcmp(fmt, "trials") == 0 || nshards > 1;
 	double t0 = (double)ns_now() / 1e9;
+	int ntr = trials > shard ? (trials - shard + nshards - 1) / nshards : 0;
+	long total = (long)nl * ntr * nm;
+	if (jobs > total)
+		jobs = total > 0 ? (int)total : 1;
+	t2_run u = { nl, ntr, nm, shard, nshards, gate_mode, levels, ms, seed };
+	/* Workers fly contiguous ranges of units into temporary files, read
+	 * back in order: the trial lines come out as one job writes them. */
+	FILE *parts[64];
+	pid_t pids[64];
+	progress pg;
+	progress_init(&pg, "table2", total, pmode);
+	fflush(stdout);
+	for (int j = 0; j < jobs; j++) {
+		parts[j] = tmpfile();
+		if (!parts[j])
+			cli_die(EXIT_DATA, "table2: cannot create a temporary file");
+		long from = total * j / jobs, to = total * (j + 1) / jobs;
+		if (jobs == 1) {
+			t2_units(&u, from, to, parts[j], &pg, 1);
+			break;
+		}
+		pids[j] = fork();
+		if (pids[j] < 0)
+			cli_die(EXIT_DATA, "table2: cannot fork");
+		if (pids[j] == 0) {
+			/* the first worker speaks for all: its share times jobs */
+			t2_units(&u, from, to, parts[j], j == 0 ? &pg : NULL, jobs);
+			if (j == 0)
+				progress_end(&pg);
+			_exit(fflush(parts[j]) == 0 ? 0 : EXIT_DATA);
+		}
+	}
+	if (jobs > 1) {
+		int failed = 0;
+		for (int j = 0; j < jobs; j++) {
+			int status;
+			if (waitpid(pids[j], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+				failed = 1;
+		}
+		if (failed)
+			cli_die(EXIT_DATA, "table2: a worker failed");
+	}
+	progress_end(&pg);
 	static agg aggs[MAX_AGGS];
 	int na = 0;
-	long done = 0, total = 0;
-	for (int l = 0; l < nl; l++)
-		for (int t = shard; t < trials; t += nshards)
-			total += nm;
-	int tty = isatty(2);
-	long ntrial_lines = 0;
+	long nlines = 0;
+	char line[8192];
 	if (raw) {
 		/* provenance, so that merge can refuse a duplicate, a missing shard
 		 * or a shard of another run */
@@ -438,44 +554,23 @@ bench_table2(int argc, char **argv)
 		printf(" gate=%s\n", gate_mode == 0 ? "none" : gate_mode == 1 ? "baselines" : "all");
 		printf("kind,noise,method,trial,seed,traj,pos_err,res_mean,res_t1,par_mean,par_t1,success,aborted,times_ns\n");
 	}
-	for (int l = 0; l < nl; l++) {
-		for (int t = shard; t < trials; t += nshards) {
-			uint64_t s = trial_seed(seed, levels[l], t);
-			for (int i = 0; i < nm; i++) {
-				tagk_trial_config tc;
-				tagk_trial_defaults(&tc, s);
-				noise_sigmas(levels[l], &tc.sigma_v, &tc.sigma_a);
-				/* the paper gates the baselines, not TAG-K */
-				tc.gate = gate_mode == 2 || (gate_mode == 1 && strcmp(ms[i]->name, "tagk") != 0);
-				tc.ticks = ns_now;
-				tagk_trial_result r;
-				tagk_status st = fly(ms[i], &tc, &r, NULL, NULL);
-				if (st != TAGK_OK)
-					cli_die(EXIT_DATA, "trial %d (%s, %s): %s", t, noise_names[levels[l]], ms[i]->name,
-					    tagk_strerror(st));
-				if (raw) {
-					print_trial(stdout, levels[l], ms[i]->name, t, s, &r);
-					ntrial_lines++;
-				} else {
-					agg *g = find_agg(aggs, &na, levels[l], ms[i]->name);
-					add_result(g, &r);
-					char buf[64 * 24] = "";
-					size_t u = 0;
-					for (int k = 0; k < r.updates && k < 64; k++)
-						u += (size_t)snprintf(buf + u, sizeof(buf) - u, "%s%llu", k ? ";" : "",
-						    (unsigned long long)r.times[k]);
-					add_times(g, buf);
-				}
-				done++;
-				if (tty && done % 50 == 0)
-					fprintf(stderr, "\rtable2: %ld/%ld trials", done, total);
+	for (int j = 0; j < jobs; j++) {
+		rewind(parts[j]);
+		while (fgets(line, sizeof(line), parts[j])) {
+			if (raw) {
+				fputs(line, stdout);
+			} else {
+				int trial;
+				take_trial_line("table2", line, aggs, &na, &trial);
 			}
+			nlines++;
 		}
+		fclose(parts[j]);
 	}
-	if (tty)
-		fprintf(stderr, "\r%40s\r", "");
+	if (nlines != total)
+		cli_die(EXIT_DATA, "table2: %ld of %ld trials came back from the workers", nlines, total);
 	if (raw)
-		printf("%s %ld trials\n", SHARD_END_MARK, ntrial_lines);
+		printf("%s %ld trials\n", SHARD_END_MARK, nlines);
 	if (!raw) {
 		int csv = strcmp(fmt, "csv") == 0;
 		if (!csv)
@@ -488,9 +583,10 @@ bench_table2(int argc, char **argv)
 		print_table(aggs, na, fmt);
 		double wall = (double)ns_now() / 1e9 - t0;
 		if (csv)
-			fprintf(stderr, "table2: wall time %.1f s\n", wall);
+			fprintf(stderr, "table2: wall time %.1f s (%d job%s)\n", wall, jobs, jobs == 1 ? "" : "s");
 		else
-			printf("\n# wall time %.1f s\n", wall);
+			printf("\n# wall time %.1f s (%d job%s%s)\n", wall, jobs, jobs == 1 ? "" : "s",
+			    jobs > 1 ? "; the timing columns are from jobs sharing the cores" : "");
 	}
 	cli_close(stdout, "stdout");
 	return 0;
@@ -571,36 +667,11 @@ bench_merge(int argc, char **argv)
 			}
 			if (strncmp(line, "trial,", 6) != 0)
 				continue;
-			char noise[16], method[32], traj[16], times[4096] = "";
-			int trial, success, aborted, nv = -1;
-			unsigned long long seed;
-			tagk_trial_result r;
-			double pos, res, res1, par, par1;
-			int k = sscanf(line, "trial,%15[^,],%31[^,],%d,%llu,%15[^,],%lf,%lf,%lf,%lf,%lf,%d,%d,%4095s",
-			    noise, method, &trial, &seed, traj, &pos, &res, &res1, &par, &par1, &success, &aborted, times);
-			if (k < 12)
-				cli_die(EXIT_DATA, "%s: not a table2 trial line: %.60s", argv[i], line);
-			for (int j = 0; j < 4; j++)
-				if (strcmp(noise, noise_names[j]) == 0)
-					nv = j;
-			if (nv < 0)
-				cli_die(EXIT_DATA, "%s: unknown noise level '%s'", argv[i], noise);
-			if (!tagk_method_find(method))
-				cli_die(EXIT_DATA, "%s: unknown method '%s' (not a table2 trial line?)", argv[i], method);
+			int trial;
+			take_trial_line(argv[i], line, aggs, &na, &trial);
 			if (trial < 0 || trial % nshards != idx)
 				cli_die(EXIT_DATA, "%s: trial %d does not belong to shard %d/%d", argv[i], trial, idx,
 				    nshards);
-			memset(&r, 0, sizeof(r));
-			r.pos_err_mean = (tagk_real)pos;
-			r.res_mean = (tagk_real)res;
-			r.res_t1 = (tagk_real)res1;
-			r.par_mean = (tagk_real)par;
-			r.par_t1 = (tagk_real)par1;
-			r.success = success;
-			r.aborted = aborted;
-			agg *g = find_agg(aggs, &na, nv, method);
-			add_result(g, &r);
-			add_times(g, times);
 			lines++;
 			n++;
 		}
@@ -631,6 +702,50 @@ bench_merge(int argc, char **argv)
 
 /* --- ablation: Fig. 3b ---------------------------------------------------- */
 
+/* Per method of the ablation: sums of the relative parameter error before,
+ * at and after the events, and the aborted trials. */
+typedef struct {
+	double sb, s1, s5;
+	long nb, n1, n5, ab;
+} abl_sum;
+
+static const char *const abl_names[4] = { "rk", "tark", "grk", "tagk" };
+
+/* Fly units [from, to) (unit = method * trials + trial) into sums. */
+static void
+abl_units(long from, long to, int trials, int level, uint64_t seed, abl_sum *sum, progress *pg, int scale)
+{
+	for (long k = from; k < to; k++) {
+		int m = (int)(k / trials), t = (int)(k % trials);
+		abl_sum *a = &sum[m];
+		tagk_trial_config tc;
+		tagk_trial_defaults(&tc, trial_seed(seed, level, t));
+		noise_sigmas(level, &tc.sigma_v, &tc.sigma_a);
+		tc.gate = 0;
+		tagk_trial_result r;
+		if (pg)
+			progress_step(pg, (k - from + 1) * scale);
+		if (fly(tagk_method_find(abl_names[m]), &tc, &r, NULL, NULL) != TAGK_OK || r.aborted) {
+			a->ab++;
+			continue;
+		}
+		tagk_real ev[2] = { r.t_on, r.t_off };
+		int nu = r.updates < 64 ? r.updates : 64;
+		for (int e = 0; e < 2; e++) {
+			int first = -1;
+			for (int u = 0; u < nu && first < 0; u++)
+				if (r.upd_t[u] >= ev[e])
+					first = u;
+			if (first > 0 && r.upd_par[first - 1] >= 0)
+				a->sb += (double)r.upd_par[first - 1], a->nb++;
+			if (first >= 0 && r.upd_par[first] >= 0)
+				a->s1 += (double)r.upd_par[first], a->n1++;
+			if (first >= 0 && first + 4 < nu && r.upd_par[first + 4] >= 0)
+				a->s5 += (double)r.upd_par[first + 4], a->n5++;
+		}
+	}
+}
+
 int
 bench_ablation(int argc, char **argv)
 {
@@ -638,13 +753,17 @@ bench_ablation(int argc, char **argv)
 		{ "trials", required_argument, NULL, 'N' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int trials = 100, levels[4] = { 0 }, c;
+	int trials = 100, levels[4] = { 0 }, jobs = 1, c;
+	progress_mode pmode = PROGRESS_AUTO;
 	uint64_t seed = 1;
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
+	while ((c = cli_getopt(argc, argv, "j:qh", opts)) != -1) {
 		switch (c) {
 		case 'N': trials = (int)cli_long("--trials", optarg, 1, 1000000); break;
 		case 'n':
@@ -652,46 +771,77 @@ bench_ablation(int argc, char **argv)
 				cli_die(EXIT_USAGE, "--noise: one level");
 			break;
 		case 's': seed = cli_u64("--seed", optarg); break;
-		case 'h': printf("usage: tagk-bench ablation [--trials N] [--noise LEVEL] [--seed S]\n"); return 0;
+		case 'j': jobs = (int)cli_long("--jobs", optarg, 1, 64); break;
+		case 'P': pmode = PROGRESS_LINES; break;
+		case 'q': pmode = PROGRESS_QUIET; break;
+		case 'h': printf("usage: tagk-bench ablation [--trials N] [--noise LEVEL] [--seed S] [-j JOBS] "
+		    "[--progress] [-q]\n"); return 0;
 		default: return EXIT_USAGE;
 		}
 	}
-	const char *names[4] = { "rk", "tark", "grk", "tagk" };
+	long total = 4L * trials;
+	if (jobs > total)
+		jobs = (int)total;
+	/* workers sum contiguous ranges of (method, trial); the parent adds
+	 * their sums, read back in the workers' order */
+	abl_sum sum[4];
+	memset(sum, 0, sizeof(sum));
+	progress pg;
+	progress_init(&pg, "ablation", total, pmode);
+	if (jobs == 1) {
+		abl_units(0, total, trials, levels[0], seed, sum, &pg, 1);
+	} else {
+		FILE *parts[64];
+		pid_t pids[64];
+		fflush(stdout);
+		for (int j = 0; j < jobs; j++) {
+			if (!(parts[j] = tmpfile()))
+				cli_die(EXIT_DATA, "ablation: cannot create a temporary file");
+			pids[j] = fork();
+			if (pids[j] < 0)
+				cli_die(EXIT_DATA, "ablation: cannot fork");
+			if (pids[j] == 0) {
+				abl_sum part[4];
+				memset(part, 0, sizeof(part));
+				abl_units(total * j / jobs, total * (j + 1) / jobs, trials, levels[0], seed, part,
+				    j == 0 ? &pg : NULL, jobs);
+				if (j == 0)
+					progress_end(&pg);
+				int ok = fwrite(part, sizeof(part), 1, parts[j]) == 1 && fflush(parts[j]) == 0;
+				_exit(ok ? 0 : EXIT_DATA);
+			}
+		}
+		int failed = 0;
+		for (int j = 0; j < jobs; j++) {
+			int status;
+			abl_sum part[4];
+			if (waitpid(pids[j], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+				failed = 1;
+				continue;
+			}
+			rewind(parts[j]);
+			if (fread(part, sizeof(part), 1, parts[j]) != 1)
+				failed = 1;
+			fclose(parts[j]);
+			for (int m = 0; !failed && m < 4; m++) {
+				sum[m].sb += part[m].sb, sum[m].s1 += part[m].s1, sum[m].s5 += part[m].s5;
+				sum[m].nb += part[m].nb, sum[m].n1 += part[m].n1, sum[m].n5 += part[m].n5;
+				sum[m].ab += part[m].ab;
+			}
+		}
+		if (failed)
+			cli_die(EXIT_DATA, "ablation: a worker failed");
+	}
+	progress_end(&pg);
 	printf("# tagk-bench ablation: relative parameter error around payload events, %d trials, noise %s,\n"
 	    "# no gate; before: the last update before an event; t+1: the first after it; settled: the\n"
 	    "# fifth after it (2 s later); means over both events of every trial that did not abort\n\n",
 	    trials, noise_names[levels[0]]);
 	printf("%-6s %10s %10s %10s %8s\n", "method", "before", "t+1", "settled", "aborted");
 	for (int m = 0; m < 4; m++) {
-		double sb = 0, s1 = 0, s5 = 0;
-		long nb = 0, n1 = 0, n5 = 0, ab = 0;
-		for (int t = 0; t < trials; t++) {
-			tagk_trial_config tc;
-			tagk_trial_defaults(&tc, trial_seed(seed, levels[0], t));
-			noise_sigmas(levels[0], &tc.sigma_v, &tc.sigma_a);
-			tc.gate = 0;
-			tagk_trial_result r;
-			if (fly(tagk_method_find(names[m]), &tc, &r, NULL, NULL) != TAGK_OK || r.aborted) {
-				ab++;
-				continue;
-			}
-			tagk_real ev[2] = { r.t_on, r.t_off };
-			int nu = r.updates < 64 ? r.updates : 64;
-			for (int e = 0; e < 2; e++) {
-				int first = -1;
-				for (int u = 0; u < nu && first < 0; u++)
-					if (r.upd_t[u] >= ev[e])
-						first = u;
-				if (first > 0 && r.upd_par[first - 1] >= 0)
-					sb += (double)r.upd_par[first - 1], nb++;
-				if (first >= 0 && r.upd_par[first] >= 0)
-					s1 += (double)r.upd_par[first], n1++;
-				if (first >= 0 && first + 4 < nu && r.upd_par[first + 4] >= 0)
-					s5 += (double)r.upd_par[first + 4], n5++;
-			}
-		}
-		printf("%-6s %10.3g %10.3g %10.3g %8ld\n", names[m], nb ? sb / (double)nb : 0.0,
-		    n1 ? s1 / (double)n1 : 0.0, n5 ? s5 / (double)n5 : 0.0, ab);
+		const abl_sum *a = &sum[m];
+		printf("%-6s %10.3g %10.3g %10.3g %8ld\n", abl_names[m], a->nb ? a->sb / (double)a->nb : 0.0,
+		    a->n1 ? a->s1 / (double)a->n1 : 0.0, a->n5 ? a->s5 / (double)a->n5 : 0.0, a->ab);
 	}
 	cli_close(stdout, "stdout");
 	return 0;

@@ -55,7 +55,7 @@ expect "closed pipe is quiet" 0 "^rk " "" -- sh -c "$B --list | head -1"
 # --- the closed-loop experiments ---
 expect "table2: a small run, the paper's rows beside ours" 0 "^ +paper +500 +0\.84 " "" -- \
 	$B table2 --trials 2 --noise none
-expect "table2: wall time printed" 0 "^# wall time [0-9.]+ s$" "" -- $B table2 --trials 1 --noise none --methods tagk
+expect "table2: wall time printed" 0 "^# wall time [0-9.]+ s \(1 job\)$" "" -- $B table2 --trials 1 --noise none --methods tagk
 $B table2 --trials 6 --noise none,high --shard 0/2 > "$tmp/s0.csv"
 $B table2 --trials 6 --noise none,high --shard 1/2 > "$tmp/s1.csv"
 $B table2 --trials 6 --noise none,high --format trials > "$tmp/all.csv"
@@ -65,6 +65,17 @@ check "table2: two shards merged equal one run (all but the timing columns)" \
 	sh -c "cmp -s '$tmp/m_shards.csv' '$tmp/m_all.csv' && [ \$(wc -l < '$tmp/m_all.csv') -eq 11 ]"
 $B table2 --trials 6 --noise none,high --format csv 2>/dev/null | cut -d, -f1-10 > "$tmp/single.csv"
 check "table2: merge prints what a single run prints" cmp -s "$tmp/single.csv" "$tmp/m_all.csv"
+$B table2 --trials 6 --noise none,high --format csv -j 2 2>/dev/null | cut -d, -f1-10 > "$tmp/single-j2.csv"
+check "table2 -j 2 prints what one job prints (all but the timing columns)" cmp -s "$tmp/single.csv" "$tmp/single-j2.csv"
+$B table2 --trials 6 --noise none,high --format trials -j 3 > "$tmp/all-j3.csv"
+cut -d, -f1-13 "$tmp/all.csv" > "$tmp/all.cut"; cut -d, -f1-13 "$tmp/all-j3.csv" > "$tmp/all-j3.cut"
+check "table2 --format trials -j 3: the trial lines of one job, in order" cmp -s "$tmp/all.cut" "$tmp/all-j3.cut"
+expect "table2 --progress: lines with the time left, no carriage return" 0 "" "^table2: [0-9]+/600 \([0-9]+ %\), [0-9]+ s elapsed, about [0-9]+:[0-9]+ left$" -- \
+	sh -c "$B table2 --trials 60 --noise none,high --progress --format csv > /dev/null"
+check "... and not one carriage return" sh -c "! grep -q \"\$(printf '\\r')\" '$tmp/err'"
+expect "table2 -q: no progress" 0 "*" "^table2: wall time" -- $B table2 --trials 2 --noise none -q --format csv
+$B ablation --trials 6 > "$tmp/abl1.txt"; $B ablation --trials 6 -j 2 > "$tmp/abl2.txt"
+check "ablation -j 2 prints what one job prints" cmp -s "$tmp/abl1.txt" "$tmp/abl2.txt"
 expect "table2: bad shard" 2 "" "--shard: '2/2' is not I/N" -- $B table2 --shard 2/2
 expect "table2: bad noise" 2 "" "--noise: 'loud' is not none, low, medium or high" -- $B table2 --noise loud
 expect "table2: bad gate" 2 "" "--gate: 'some' is not none, baselines or all" -- $B table2 --gate some

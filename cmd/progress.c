@@ -1,0 +1,53 @@
+/* progress.c: progress and time left on stderr; see progress.h. */
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+#include "progress.h"
+
+static double
+now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void
+progress_init(progress *p, const char *what, long total, progress_mode mode)
+{
+	p->what = what;
+	p->total = total;
+	p->mode = mode;
+	p->tty = isatty(2);
+	p->t0 = p->last = now();
+	p->shown = 0;
+}
+
+void
+progress_step(progress *p, long done)
+{
+	if (p->mode == PROGRESS_QUIET || done <= 0)
+		return;
+	double t = now();
+	int in_place = p->mode == PROGRESS_AUTO && p->tty;
+	double every = in_place ? 0.25 : p->mode == PROGRESS_LINES ? 2 : 10;
+	if (t - p->last < every && done < p->total)
+		return;
+	if (!in_place && done >= p->total)
+		return; /* the command's own summary follows */
+	p->last = t;
+	double el = t - p->t0, left = el / (double)done * (double)(p->total - done);
+	long s = (long)(left + 0.5);
+	fprintf(stderr, "%s%s: %ld/%ld (%.0f %%), %.0f s elapsed, about %ld:%02ld left%s", in_place ? "\r" : "",
+	    p->what, done, p->total, 100.0 * (double)done / (double)p->total, el, s / 60, s % 60,
+	    in_place ? "   " : "\n");
+	p->shown |= in_place;
+}
+
+void
+progress_end(progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r%70s\r", "");
+	p->shown = 0;
+}
