@@ -89,6 +89,57 @@ mark_cols(tbl_reader *r, const char *opt, const char *list, double v, double *pe
 	}
 }
 
+/* Why eq. (15) rejected estimates, and by how much at worst. */
+typedef struct {
+	long n[5];       /* per TAGK_GATE_* bit */
+	double c_max;    /* largest ||c|| among the centre-of-mass rejections */
+	double ev_min;   /* smallest eigenvalue of I among the not-definite ones */
+	double ev_max;   /* largest eigenvalue among the lambda_max ones */
+} gate_stats;
+
+static void
+tally_rejection(gate_stats *g, unsigned why, const tagk_real *th, int np)
+{
+	for (int b = 0; b < 5; b++)
+		if (why & (1u << b))
+			g->n[b]++;
+	if (np != TAGK_NPARAM || (why & TAGK_GATE_NONFINITE))
+		return;
+	if ((why & TAGK_GATE_COM) && th[0] > 0) {
+		double c2 = 0;
+		for (int i = 1; i <= 3; i++)
+			c2 += ((double)th[i] / (double)th[0]) * ((double)th[i] / (double)th[0]);
+		if (sqrt(c2) > g->c_max)
+			g->c_max = sqrt(c2);
+	}
+	tagk_real I[9], w[3];
+	tagk_theta_inertia(th, I);
+	if (tagk_symeig3(I, w) != TAGK_OK)
+		return;
+	if ((why & TAGK_GATE_NOTPD) && (double)w[0] < g->ev_min)
+		g->ev_min = (double)w[0];
+	if ((why & TAGK_GATE_LMAX) && (double)w[2] > g->ev_max)
+		g->ev_max = (double)w[2];
+}
+
+/* "m <= 0 in 3; ||c|| > L_arm in 50 (largest 0.051 m: --l-arm 0.0325) ..." */
+static void
+gate_reasons(const gate_stats *g, double l_arm, double alpha, char *buf, size_t len)
+{
+	size_t u = 0;
+	buf[0] = 0;
+#define ADD(...) (u += (size_t)snprintf(buf + (u < len ? u : len - 1), u < len ? len - u : 1, __VA_ARGS__))
+	if (g->n[0]) ADD("%snot finite in %ld", u ? "; " : "", g->n[0]);
+	if (g->n[1]) ADD("%sm <= 0 in %ld", u ? "; " : "", g->n[1]);
+	if (g->n[2]) ADD("%s||c|| > L_arm in %ld (largest %.3g m against --l-arm %g)", u ? "; " : "", g->n[2],
+	    g->c_max, l_arm);
+	if (g->n[3]) ADD("%sinertia not positive definite in %ld (smallest eigenvalue %.3g kg m^2)",
+	    u ? "; " : "", g->n[3], g->ev_min);
+	if (g->n[4]) ADD("%slambda_max > alpha in %ld (largest %.3g kg m^2 against --alpha %g)", u ? "; " : "",
+	    g->n[4], g->ev_max, alpha);
+#undef ADD
+}
+
 int
 main(int argc, char **argv)
 {
@@ -247,6 +298,7 @@ main(int argc, char **argv)
 	tagk_rng_seed(&g, seed);
 	long nin = 0, kept_rows = 0, seen = 0, rejected = 0, dropped = 0, projected = 0, estimates = 0;
 	double tprev = NAN, held[TAGK_NPARAM];
+	gate_stats gs = { { 0 }, 0, INFINITY, 0 };
 	int have_held = 0, first_lp = 1;
 	double tlast = -INFINITY;
 	long join_dropped_rows = 0;
@@ -310,8 +362,11 @@ main(int argc, char **argv)
 				}
 			}
 			if (physical) {
-				int ok = np == 1 ? th[0] > 0 && isfinite((double)th[0])
-				    : tagk_gate(th, (tagk_real)l_arm, (tagk_real)alpha) == 0;
+				unsigned why = np == 1 ? (th[0] > 0 && isfinite((double)th[0]) ? 0u : TAGK_GATE_MASS)
+				    : tagk_gate(th, (tagk_real)l_arm, (tagk_real)alpha);
+				int ok = why == 0;
+				if (!ok)
+					tally_rejection(&gs, why, th, np);
 				if (ok) {
 					for (int j = 0; j < np; j++)
 						held[j] = row[ip[j]];
@@ -339,18 +394,23 @@ main(int argc, char **argv)
 		cli_die(EXIT_DATA, "%s", tbl_error(r));
 	if (nin == 0)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
+	char reasons[512];
+	gate_reasons(&gs, l_arm, alpha, reasons, sizeof(reasons));
 	if (kept_rows == 0 && physical && rejected == estimates)
-		cli_die(EXIT_DATA, "%s: no row left: eq. 15 rejected all %ld estimates (L_arm %g m, "
-		    "alpha %g kg m^2)", tbl_name(r), estimates, l_arm, alpha);
+		cli_die(EXIT_DATA, "%s: no row left: eq. 15 rejected all %ld estimates: %s", tbl_name(r),
+		    estimates, reasons);
 	if (kept_rows == 0 && join_dropped_rows)
 		cli_die(EXIT_DATA, "%s: no row left: every row fell outside a joined file's time span or "
 		    "in one of its gaps (--join-gap)", tbl_name(r));
 	if (kept_rows == 0)
 		cli_die(EXIT_DATA, "%s: no row left after filtering (%ld read)", tbl_name(r), nin);
 	cmdio_commit(out);
-	if (physical)
-		cli_warn("rejected %ld of %ld estimates (eq. 15, L_arm %g m, alpha %g kg m^2): held the last "
-		    "valid one", rejected, estimates, l_arm, alpha);
+	if (physical && rejected)
+		cli_warn("rejected %ld of %ld estimates (eq. 15), held the last valid one: %s", rejected,
+		    estimates, reasons);
+	else if (physical)
+		cli_warn("rejected 0 of %ld estimates (eq. 15, L_arm %g m, alpha %g kg m^2)", estimates, l_arm,
+		    alpha);
 	if (dropped)
 		cli_warn("dropped %ld rejected estimates that came before the first valid one", dropped);
 	if (project)

@@ -267,8 +267,13 @@ expect "filter --project makes estimates consistent" 0 "" "projected 10 of 10 es
 	$F --project '$tmp/bad_est.csv' > /dev/null"
 expect "filter on a mass stream holds the last valid estimate" 0 "^2,0.04$" "rejected 1 of 4" -- \
 	sh -c "printf 't,m\n1,0.04\n2,-0.02\n3,0.04\n4,0.05\n' | $F --physical | sed -n 4p"
-expect "filter --physical with no valid estimate" 1 "" "no row left: eq. 15 rejected all 1 estimates" -- \
+expect "filter --physical with no valid estimate" 1 "" "no row left: eq. 15 rejected all 1 estimates: m <= 0 in 1$" -- \
 	sh -c "printf 't,m\n1,-1\n' | $F --physical"
+# a body with c = (0.04, 0, 0) m and inertia eigenvalues up to 2e-4: each
+# condition named with its worst value and the option that sets the bound
+expect "filter --physical says which condition failed and by how much" 1 "" \
+	"rejected all 1 estimates: \|\|c\|\| > L_arm in 1 \(largest 0.04 m against --l-arm 0.0325\); lambda_max > alpha in 1 \(largest 0.0002 kg m\^2 against --alpha 0.0001\)" -- \
+	sh -c "printf 't,m,mcx,mcy,mcz,Ixx,Ixy,Iyy,Ixz,Iyz,Izz\n1,1,0.04,0,0,2e-4,0,1e-4,0,0,1e-4\n' | $F --physical"
 # A failure after output has begun: the stream ends with an error marker,
 # and the next command turns it into an error of its own.
 $S synth --duration 60 | grep -v '^#tagk-' > "$tmp/big.csv"
