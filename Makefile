@@ -44,8 +44,8 @@ CMD_COMMON := cmd/cli.c cmd/cmdio.c
 BENCH_CMD := cmd/bench_sim.c cmd/bench_mass.c cmd/progress.c
 # Resolved when a recipe uses them (deferred =), not when
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
-DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null)
-DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) -lcsv -lz
+DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null)
+DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz
 BINS := $(CMDS:%=bin/%)
 TESTS := rng linalg kaczmarz rls kf outlier estimator regressor consistency quad mass
 MAN1 := $(sort $(wildcard man/*.1))
@@ -94,7 +94,7 @@ bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC)
 # Pipeline commands: cmd/NAME.c (and the parts EXTRA_stem lists, e.g. EXTRA_estimate) over
 # formats/ and lib/.
 EXTRA_estimate := cmd/estimate_state.c cmd/excitation.c
-EXTRA_report := cmd/report_summary.c
+EXTRA_report := cmd/report_summary.c cmd/report_plot.c
 EXTRA_filter := cmd/join.c
 bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin

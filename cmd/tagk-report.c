@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "report_summary.h"
+#include "report_plot.h"
 #include "../formats/sink.h"
 #include "../formats/outfile.h"
 #include "../lib/tagk.h"
@@ -41,12 +42,16 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: tagk-report [--truth FILE] [--tolerance PCT] [--format text|md|csv|json]\n"
-	    "                   [-f csv|hdf5] [--skip-bad] [-o FILE] [FILE|-]\n"
+	    "                   [--plot FILE.png|svg|pdf] [--plot-params LIST] [--plot-size WxH]\n"
+	    "                   [-f csv|hdf5] [--skip-bad] [-o FILE] [FILE|-]...\n"
 	    "       tagk-report --help | --version\n"
 	    "Score estimates against the truth, or summarise them without it.\n"
 	    "      --truth FILE       the truth (t, true_* or the parameter names), joined by time\n"
 	    "      --tolerance PCT    recovery threshold of the relative error (default 5)\n"
 	    "      --format F         text (default), md, csv or json\n"
+	    "      --plot FILE        also draw the estimates against time (several inputs: one line each)\n"
+	    "      --plot-params LIST the parameters plotted, one panel each (default m; all)\n"
+	    "      --plot-size WxH    the figure's size in pixels, or points for PDF (default 960x540)\n"
 	    "  -o, --output FILE      write FILE (its extension .md, .csv or .json sets the format)\n");
 	cmdio_input_help(f);
 }
@@ -114,6 +119,9 @@ main(int argc, char **argv)
 		{ "truth", required_argument, NULL, 5001 },
 		{ "tolerance", required_argument, NULL, 5002 },
 		{ "format", required_argument, NULL, 5003 },
+		{ "plot", required_argument, NULL, 5004 },
+		{ "plot-params", required_argument, NULL, 5005 },
+		{ "plot-size", required_argument, NULL, 5006 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -121,7 +129,8 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	tbl_options in = { 0 };
-	const char *truthfile = NULL, *outname = NULL;
+	const char *truthfile = NULL, *outname = NULL, *plotname = NULL, *plot_params = "m";
+	int plot_w = 960, plot_h = 0;
 	double tol = 5;
 	int have_fmt = 0;
 	enum report_fmt fmt = F_TEXT;
@@ -133,22 +142,69 @@ main(int argc, char **argv)
 		case 5001: truthfile = optarg; break;
 		case 5002: tol = cli_double("--tolerance", optarg, 0, 1e6); break;
 		case 5003: fmt = fmt_parse(optarg); have_fmt = 1; break;
+		case 5004: plotname = optarg; break;
+		case 5005: plot_params = optarg; break;
+		case 5006:
+			if (sscanf(optarg, "%dx%d", &plot_w, &plot_h) != 2 || plot_w < 200 || plot_h < 150 ||
+			    plot_w > 20000 || plot_h > 20000)
+				cli_die(EXIT_USAGE, "--plot-size: '%s' is not WxH with 200 <= W, 150 <= H, both <= 20000",
+				    optarg);
+			break;
 		case 'o': outname = optarg; break;
 		case 'h': cli_help(usage);
 		case 'V': cli_version();
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
-	if (argc - optind > 1)
-		cli_die(EXIT_USAGE, "one input file at most");
+	if (argc - optind > 1 && !plotname)
+		cli_die(EXIT_USAGE, "one input file at most (several go on one figure with --plot)");
+	if (!plotname && (strcmp(plot_params, "m") || plot_h))
+		cli_die(EXIT_USAGE, "--plot-params and --plot-size apply to --plot");
 	if (outname && !have_fmt) {
 		const char *dot = strrchr(outname, '.');
 		if (dot && strcmp(dot, ".md") == 0) fmt = F_MD;
 		else if (dot && strcmp(dot, ".csv") == 0) fmt = F_CSV;
 		else if (dot && strcmp(dot, ".json") == 0) fmt = F_JSON;
 	}
+	const char *input = optind < argc ? argv[optind] : "-";
+	if (plotname) {
+		int nin = argc - optind, dash = nin == 0;
+		for (int i = 0; i < nin; i++)
+			if (strcmp(argv[optind + i], "-") == 0 && dash++)
+				cli_die(EXIT_USAGE, "standard input (-) named twice");
+		/* standard input is read twice, by the plot and by the report:
+		 * spool it to an unnamed temporary file */
+		char spool[64] = "";
+		if (dash) {
+			FILE *sp = tmpfile();
+			if (!sp)
+				cli_die(EXIT_DATA, "cannot spool standard input: %s", strerror(errno));
+			char buf[65536];
+			size_t n;
+			while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
+				if (fwrite(buf, 1, n, sp) != n)
+					cli_die(EXIT_DATA, "cannot spool standard input: %s", strerror(errno));
+			if (ferror(stdin) || fflush(sp) != 0)
+				cli_die(EXIT_DATA, "stdin: read error");
+			snprintf(spool, sizeof(spool), "/proc/self/fd/%d", fileno(sp));
+		}
+		plot *pl = plot_new(plot_params);
+		for (int i = 0; i < (nin ? nin : 1); i++) {
+			const char *path = nin ? argv[optind + i] : "-";
+			tbl_options o = in;
+			if (strcmp(path, "-") == 0)
+				path = spool, o.name = "stdin";
+			plot_read(pl, path, &o);
+		}
+		plot_write(pl, plotname, plot_w, plot_h ? plot_h : 540);
+		plot_free(pl);
+		if (nin > 1)
+			return 0; /* several streams: the figure only */
+		if (strcmp(input, "-") == 0)
+			input = strdup(spool), in.name = "stdin";
+	}
 
-	tbl_reader *r = cmdio_open_input(optind < argc ? argv[optind] : "-", &in);
+	tbl_reader *r = cmdio_open_input(input, &in);
 	int it = tbl_find(r, "t"), ip[TAGK_NPARAM], itr[TAGK_NPARAM], np = 0;
 	for (int j = 0; j < TAGK_NPARAM; j++)
 		ip[j] = tbl_find(r, tagk_param_names[j]);

@@ -136,7 +136,7 @@ tbl_open(const char *path, const tbl_options *opt, char *err, size_t errlen)
 	static const tbl_options defaults = { 0 };
 	tbl_reader *r = calloc(1, sizeof(*r));
 	int is_stdin = !path || strcmp(path, "-") == 0;
-	if (!r || !(r->name = strdup(is_stdin ? "stdin" : path))) {
+	if (!r || !(r->name = strdup(opt && opt->name ? opt->name : is_stdin ? "stdin" : path))) {
 		snprintf(err, errlen, "out of memory");
 		if (r)
 			free(r);

@@ -23,6 +23,7 @@ typedef struct {
 	int ignore_crc;      /* cfusd: accept a CRC-32 mismatch */
 	const char *group;   /* hdf5: group holding the datasets (default "/") */
 	const char *event;   /* cfusd: event type to read (default: the only one) */
+	const char *name;    /* the input's name in messages (default: path, or "stdin") */
 } tbl_options;
 
 typedef struct tbl_reader tbl_reader;

@@ -127,6 +127,34 @@ expect "a window larger than the data" 1 "" "30 samples, fewer than the window o
 	$E --window 40 "$tmp/small.reg"
 expect "not a regressor stream" 1 "" "not a regressor stream" -- $E "$tmp/small.csv"
 expect "not an estimate stream" 1 "" "not an estimate stream" -- $P "$tmp/small.csv"
+# plots: PNG, SVG and PDF of the requested size, several streams on one figure
+$R "$tmp/syn.csv" | $E -a kf-low --every 1 > "$tmp/p_kf.csv"
+$R "$tmp/syn.csv" | $E -a tagk --every 1 > "$tmp/p_tagk.csv"
+# the width and height a PNG's IHDR chunk declares (bytes 17-24, big-endian)
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%dx%d", (($1 * 256 + $2) * 256 + $3) * 256 + $4, (($5 * 256 + $6) * 256 + $7) * 256 + $8 }'; }
+expect "--plot: two methods on one PNG" 0 "" "" -- $P --plot "$tmp/fig.png" "$tmp/p_kf.csv" "$tmp/p_tagk.csv"
+check "... a PNG (signature) of 960x540 ($(png_size "$tmp/fig.png"))" \
+	sh -c "[ \"\$(od -An -tx1 -N8 '$tmp/fig.png' | tr -d ' ')\" = 89504e470d0a1a0a ] && [ '$(png_size "$tmp/fig.png")' = 960x540 ]"
+expect "--plot-size and four panels" 0 "*" "" -- \
+	$P --plot "$tmp/fig4.png" --plot-params m,mcx,Ixx,Izz --plot-size 800x1000 "$tmp/p_kf.csv"
+check "... 800x1000 ($(png_size "$tmp/fig4.png"))" test "$(png_size "$tmp/fig4.png")" = 800x1000
+expect "--plot with one stream: the report is printed too" 0 "rmspe_%" "" -- sh -c "$P --plot '$tmp/fig.svg' < '$tmp/p_kf.csv'"
+check "... and stdin, read twice, says stdin" grep -q "^# stdin: " "$tmp/out"
+if /usr/bin/python3 -c 'import xml' 2>/dev/null; then
+	check "... an SVG that parses as XML, 960 by 540" /usr/bin/python3 -c "
+import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+sys.exit(not (r.tag.endswith('svg') and r.get('width').startswith('960') and r.get('height').startswith('540')))" "$tmp/fig.svg"
+fi
+expect "--plot to PDF" 0 "*" "" -- $P --plot "$tmp/fig.pdf" "$tmp/p_kf.csv"
+check "... a PDF with a 960 x 540 page" sh -c "head -c 5 '$tmp/fig.pdf' | grep -q '%PDF-' && grep -aq 'MediaBox \[ *0 0 960 540 *\]' '$tmp/fig.pdf'"
+expect "--plot: an unknown extension" 2 "" "--plot: '.*fig.gif' does not end in .png, .svg or .pdf" -- $P --plot "$tmp/fig.gif" "$tmp/p_kf.csv"
+expect "--plot-params: an unknown parameter" 2 "" "--plot-params: 'mass' is not a parameter" -- \
+	$P --plot "$tmp/f.png" --plot-params mass "$tmp/p_kf.csv"
+expect "several inputs without --plot" 2 "" "one input file at most \(several go on one figure with --plot\)" -- \
+	$P "$tmp/p_kf.csv" "$tmp/p_tagk.csv"
+check "a failed plot leaves no file" test ! -e "$tmp/f.png"
+
 # without truth: a summary, checked against NumPy's quantiles (or sort and awk)
 $R "$tmp/syn.csv" | $E -a kf-low --every 1 | grep -v '^#tagk-' | cut -d, -f1-11 > "$tmp/notruth.csv"
 expect "estimate without truth: a summary" 0 "^# .*notruth.csv: [0-9]+ estimates, .*no truth: a summary" "" -- $P "$tmp/notruth.csv"
