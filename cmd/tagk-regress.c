@@ -268,7 +268,9 @@ main(int argc, char **argv)
 				    "t, acc, acc_world, gyro, alpha, quat, force, torque, thrust, rotors", optarg);
 			char cols[16][128];
 			int k = split_cols(eq + 1, cols, 16);
-			if (sig[s].k && k != sig[s].k)
+			/* one name for a k-column signal: an N x k dataset, whose
+			 * columns NAME.0 ... are looked up once the input is open */
+			if (sig[s].k && k != sig[s].k && k != 1)
 				cli_die(EXIT_USAGE, "--map: %s takes %d column%s, '%s' names %d", sig[s].name,
 				    sig[s].k, sig[s].k > 1 ? "s" : "", eq + 1, k);
 			user_map[s] = eq + 1;
@@ -335,6 +337,18 @@ main(int argc, char **argv)
 	for (int s = 0; s < NSIG; s++) {
 		char cols[16][128];
 		nk[s] = *map[s] ? split_cols(map[s], cols, 16) : 0;
+		if (nk[s] == 1 && sig[s].k > 1) {
+			/* an N x k dataset (HDF5 imu/acc) read as NAME.0 ... NAME.k-1 */
+			char base[128];
+			snprintf(base, sizeof(base), "%.100s", cols[0]);
+			for (int j = 0; j < sig[s].k; j++)
+				snprintf(cols[j], sizeof(cols[j]), "%.100s.%d", base, j);
+			if (tbl_find(r, cols[0]) < 0)
+				cli_die(EXIT_DATA, "%s: --map %s=%s: no %d-column dataset '%s' (columns %s.0 ... %s.%d), "
+				    "and %s takes %d columns", tbl_name(r), sig[s].name, base, sig[s].k, base, base, base,
+				    sig[s].k - 1, sig[s].name, sig[s].k);
+			nk[s] = sig[s].k;
+		}
 		have[s] = nk[s] > 0;
 		missing[s][0] = 0;
 		for (int j = 0; j < nk[s]; j++) {

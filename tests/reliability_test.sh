@@ -22,7 +22,7 @@ if mknod "$tmp/null" c 1 3 2>/dev/null; then
 		$S timing -n 10 --methods rk --updates 3 -o "$tmp/null"
 	check "... still a character device" test -c "$tmp/null"
 	expect "a failing command with -o onto a character device" 1 "" "not a number" -- \
-		sh -c "printf 'a,b\n1,x\n' | $F -o '$tmp/null'"
+		sh -c "printf 'a,b\n1,2\n3,x\n' | $F -o '$tmp/null'"
 	check "... still a character device" test -c "$tmp/null"
 else
 	echo "skip -o onto a character device: mknod needs root"
@@ -90,6 +90,12 @@ expect "HDF5: columns as arrays, nested groups, compound fields, text skipped" 0
 	sh -c "$F '$tmp/layouts.h5' | sed -n 2p"
 expect "HDF5: compound fields read as numbers (int32, double, float[3])" 0 "^1,0.301,9.99999974737875[0-9]*e-05,0.000199999994947575[0-9]*,0.000300000014249235[0-9]*,0.02$" "" -- \
 	sh -c "$F '$tmp/layouts.h5' | sed -n 4p | cut -d, -f10-"
+expect "--map by a nested N x 3 dataset's path" 0 "" "" -- \
+	sh -c "$R --wrench thrust --map gyro=imu/mag --map torque=torque '$tmp/layouts.h5' > '$tmp/map-path.csv'"
+check "... reads what the columns named one by one read" sh -c \
+	"$R --wrench thrust --map gyro=imu/mag.0,imu/mag.1,imu/mag.2 --map torque=torque.0,torque.1,torque.2 '$tmp/layouts.h5' | cmp -s - '$tmp/map-path.csv'"
+expect "--map by a path that is no dataset" 1 "" "--map gyro=imu/nope: no 3-column dataset 'imu/nope'" -- \
+	$R --wrench thrust --map gyro=imu/nope "$tmp/layouts.h5"
 expect "HDF5: 2^31 rows declared, 40 written" 1 "" "unwritten.h5: dataset 't' declares 2147483648 rows but only part of it was written" -- \
 	$F "$tmp/unwritten.h5"
 expect "HDF5: 2^60 rows declared" 1 "" "declared.h5: dataset 't' declares 1152921504606846976 rows, more than the limit" -- \
