@@ -95,7 +95,8 @@ bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC)
 # formats/ and lib/.
 EXTRA_estimate := cmd/estimate_state.c cmd/excitation.c
 EXTRA_report := cmd/report_summary.c cmd/report_plot.c
-EXTRA_filter := cmd/join.c
+EXTRA_filter := cmd/join.c cmd/vehicle.c
+EXTRA_regress := cmd/vehicle.c
 bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "join.h"
+#include "vehicle.h"
 #include "../lib/tagk.h"
 
 enum { MAXSPEC = 64, MAXJOIN = 16 };
@@ -32,7 +33,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: tagk-filter [--physical] [--project] [--l-arm L] [--alpha A] [--floor F]\n"
+	    "usage: tagk-filter [--physical] [--project] [--l-arm L] [--alpha A] [--vehicle FILE] [--floor F]\n"
 	    "                   [--from T] [--to T] [--lowpass COLS=HZ]... [--decimate K]\n"
 	    "                   [--noise COLS=SIGMA]... [--seed S] [--time-col NAME] [--stamp SEC,NSEC]\n"
 	    "                   [--join FILE[:PREFIX]]... [--join-gap T] [--join-hold]\n"
@@ -44,6 +45,7 @@ usage(FILE *f)
 	    "      --project          replace inconsistent estimates by the nearest consistent ones\n"
 	    "      --l-arm L          the gate's arm length bound in m (default 0.0325)\n"
 	    "      --alpha A          the gate's inertia bound in kg m^2 (default 1e-4)\n"
+	    "      --vehicle FILE     the gate's bounds from a vehicle file (its l_arm and alpha lines)\n"
 	    "      --floor F          --project: the smallest eigenvalue kept (default 0)\n"
 	    "      --from T           drop rows before time T\n"
 	    "      --to T             drop rows after time T\n"
@@ -161,6 +163,7 @@ main(int argc, char **argv)
 		{ "join-gap", required_argument, NULL, 4014 },
 		{ "join-hold", no_argument, NULL, 4015 },
 		{ "stamp", required_argument, NULL, 4016 },
+		{ "vehicle", required_argument, NULL, 4017 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -172,7 +175,8 @@ main(int argc, char **argv)
 	double l_arm = 0.0325, alpha = 1e-4, floor_ev = 0, from = -INFINITY, to = INFINITY;
 	uint64_t seed = 1;
 	const char *outname = NULL, *tcol = "t", *stamp = NULL, *joins[MAXJOIN];
-	int njoin = 0, join_hold = 0;
+	int njoin = 0, join_hold = 0, l_arm_set = 0, alpha_set = 0;
+	const char *vehfile = NULL;
 	double join_gap = 0;
 	static spec low[MAXSPEC], noise[MAXSPEC];
 	int c;
@@ -182,8 +186,8 @@ main(int argc, char **argv)
 		switch (c) {
 		case 4001: physical = 1; break;
 		case 4002: project = 1; break;
-		case 4003: l_arm = cli_double("--l-arm", optarg, 0, 1e6); break;
-		case 4004: alpha = cli_double("--alpha", optarg, 0, 1e12); break;
+		case 4003: l_arm = cli_double("--l-arm", optarg, 0, 1e6); l_arm_set = 1; break;
+		case 4004: alpha = cli_double("--alpha", optarg, 0, 1e12); alpha_set = 1; break;
 		case 4005: floor_ev = cli_double("--floor", optarg, 0, 1e6); break;
 		case 4006: from = cli_double("--from", optarg, -1e300, 1e300); break;
 		case 4007: to = cli_double("--to", optarg, -1e300, 1e300); break;
@@ -205,6 +209,7 @@ main(int argc, char **argv)
 		case 4014: join_gap = cli_double("--join-gap", optarg, 1e-300, 1e300); break;
 		case 4015: join_hold = 1; break;
 		case 4016: stamp = optarg; break;
+		case 4017: vehfile = optarg; break;
 		case 'o': outname = optarg; break;
 		case 'h': cli_help(usage);
 		case 'V': cli_version();
@@ -215,6 +220,19 @@ main(int argc, char **argv)
 		cli_die(EXIT_USAGE, "one input file at most");
 	if (!(from <= to))
 		cli_die(EXIT_USAGE, "--from %g is after --to %g", from, to);
+	if (vehfile) {
+		/* the vehicle's bounds, unless --l-arm or --alpha overrides one */
+		if (!physical)
+			cli_die(EXIT_USAGE, "--vehicle applies to --physical");
+		vehicle v;
+		vehicle_read(vehfile, &v, 0);
+		if (isnan(v.gate_l_arm) && isnan(v.gate_alpha))
+			cli_die(EXIT_DATA, "%s: no 'l_arm' or 'alpha' line for the physical gate", vehfile);
+		if (!l_arm_set && !isnan(v.gate_l_arm))
+			l_arm = v.gate_l_arm;
+		if (!alpha_set && !isnan(v.gate_alpha))
+			alpha = v.gate_alpha;
+	}
 
 	tbl_reader *r = cmdio_open_input(optind < argc ? argv[optind] : "-", &in);
 	int nc = tbl_ncols(r);

@@ -155,6 +155,17 @@ expect "several inputs without --plot" 2 "" "one input file at most \(several go
 	$P "$tmp/p_kf.csv" "$tmp/p_tagk.csv"
 check "a failed plot leaves no file" test ! -e "$tmp/f.png"
 
+# the gate's bounds from a vehicle file: a 1 kg quadrotor's body passes
+printf '# a 1 kg quadrotor\nl_arm 0.15\nalpha 0.05\n' > "$tmp/quad.veh"
+printf 't,m,mcx,mcy,mcz,Ixx,Ixy,Iyy,Ixz,Iyz,Izz\n1,1,0.04,0,0,2e-2,0,1e-2,0,0,3e-2\n' > "$tmp/big.csv"
+expect "--physical with a Crazyflie's bounds rejects a 1 kg body" 1 "" "against --l-arm 0.0325" -- $F --physical "$tmp/big.csv"
+expect "--physical --vehicle takes the vehicle's bounds" 0 "^1,1,0.04" "rejected 0 of 1 estimates \(eq. 15, L_arm 0.15 m, alpha 0.05 kg m\^2\)" -- \
+	$F --physical --vehicle "$tmp/quad.veh" "$tmp/big.csv"
+expect "--l-arm overrides the vehicle's" 1 "" "against --l-arm 0.01" -- $F --physical --vehicle "$tmp/quad.veh" --l-arm 0.01 "$tmp/big.csv"
+printf 'rotor 0.1 0 0 1\n' > "$tmp/rotors.veh"
+expect "a vehicle file without gate bounds" 1 "" "rotors.veh: no 'l_arm' or 'alpha' line for the physical gate" -- \
+	$F --physical --vehicle "$tmp/rotors.veh" "$tmp/big.csv"
+
 # without truth: a summary, checked against NumPy's quantiles (or sort and awk)
 $R "$tmp/syn.csv" | $E -a kf-low --every 1 | grep -v '^#tagk-' | cut -d, -f1-11 > "$tmp/notruth.csv"
 expect "estimate without truth: a summary" 0 "^# .*notruth.csv: [0-9]+ estimates, .*no truth: a summary" "" -- $P "$tmp/notruth.csv"

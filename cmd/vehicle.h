@@ -1,0 +1,30 @@
+/*
+ * vehicle.h: the vehicle file, one "key values" line each, # comments:
+ *
+ *   rotor X Y Z DIR    a rotor's position (m, body) and spin (+1 or -1)
+ *   input thrust|speed the rotor columns' meaning
+ *   kf K               thrust per squared rad/s (input speed)
+ *   kappa K            reaction torque per newton of thrust
+ *   l_arm L            the physical gate's bound on ||c|| (m), eq. (15)
+ *   alpha A            its bound on the largest inertia eigenvalue (kg m^2)
+ *
+ * tagk-regress --wrench rotors reads the rotors; tagk-filter --physical the
+ * gate's bounds.
+ */
+#ifndef TAGK_VEHICLE_H
+#define TAGK_VEHICLE_H
+
+typedef struct {
+	int n;
+	double pos[16][3];
+	double dir[16];
+	int speeds;       /* rotor columns are speeds (rad/s), thrust = kf w^2 */
+	double kf, kappa; /* thrust coefficient; reaction torque per newton */
+	double gate_l_arm, gate_alpha; /* NAN when the file does not say */
+} vehicle;
+
+/* Read path into v; dies with file:line on a bad line. rotors: the rotor
+ * lines and their input kind are required. */
+void vehicle_read(const char *path, vehicle *v, int rotors);
+
+#endif
