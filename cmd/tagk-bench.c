@@ -80,14 +80,15 @@ usage(FILE *f)
 	    "       tagk-bench simulate [--seed S] [--traj NAME] [--noise LEVEL] [--method M]\n"
 	    "                           [--duration S] [--no-gate] [-o FILE]\n"
 	    "       tagk-bench table2 [--trials N] [--noise LEVELS] [--methods LIST] [--seed S]\n"
-	    "                         [--shard I/N] [--format text|md|csv|trials]\n"
+	    "                         [--shard I/N] [--format text|md|csv|trials] [-j JOBS]\n"
+	    "                         [--gate none|baselines|all] [--progress] [-q]\n"
 	    "       tagk-bench merge [--format text|md|csv] FILE...\n"
-	    "       tagk-bench ablation [--trials N] [--noise LEVEL] [--seed S]\n"
+	    "       tagk-bench ablation [--trials N] [--noise LEVEL] [--seed S] [-j JOBS] [--progress] [-q]\n"
 	    "       tagk-bench massflight [--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
 	    "                             [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X] [-o FILE]\n"
 	    "       tagk-bench rmspe [--trials N] [--traj LIST] [--mass LIST] [--methods LIST]\n"
 	    "                        [--duration S] [--seed S] [--m0-error X] [--acc imu|velocity]\n"
-	    "                        [-j JOBS] [--format text|md|csv]\n"
+	    "                        [-j JOBS] [--format text|md|csv] [--progress] [-q]\n"
 	    "       tagk-bench --list | --help | --version\n");
 }
 
