@@ -47,7 +47,7 @@ BENCH_CMD := cmd/bench_sim.c cmd/bench_mass.c cmd/progress.c
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null)
 DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz
 BINS := $(CMDS:%=bin/%)
-TESTS := rng linalg kaczmarz rls kf outlier estimator regressor consistency quad mass
+TESTS := rng linalg kaczmarz rls kf outlier pcls estimator regressor consistency quad mass
 MAN1 := $(sort $(wildcard man/*.1))
 MAN57 := $(sort $(wildcard man/*.5 man/*.7))
 VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)
@@ -275,10 +275,15 @@ build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(F
 # buffers sized once at start still held, on error paths too. Growth per
 # row, the leak that matters for a stream, is measured by bench-pipeline.
 # The real-data suite may skip, so the pipeline battery's count comes last.
-test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures
+build/pcls_solve: tests/pcls_solve.c $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p build
+	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< $(LIB_SRC) -lm
+
+test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve
 	@sh tests/cli_test.sh
 	@sh tests/install_test.sh
 	@sh tests/options_test.sh
+	@sh tests/pcls_oracle_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/mass_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/reliability_test.sh

@@ -21,6 +21,7 @@
 #include "rls.h"
 #include "kf.h"
 #include "estimator.h"
+#include "pcls.h"
 #include "so3.h"
 #include "uav.h"
 #include "massest.h"

@@ -1,0 +1,218 @@
+/* test_pcls.c: physically consistent least squares (pcls.h): noise-free
+ * consistent data recovered, the KKT conditions at the solution of problems
+ * whose unconstrained solution is not physical, several bodies, faults.
+ * The SDP-solver oracle is tests/pcls_oracle_test.sh (cvxopt). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "bodies.h"
+
+/* H = A^T A, h = A^T b for a random A (m x n) and b = A theta + sigma e. */
+static void
+normal_equations(tagk_rng *g, int m, int n, const tagk_real *theta, tagk_real sigma, tagk_real *H,
+    tagk_real *h)
+{
+	tagk_real *A = malloc((size_t)m * n * sizeof(*A)), *b = malloc((size_t)m * sizeof(*b));
+	assert_non_null(A);
+	assert_non_null(b);
+	fill_gauss(g, m * n, A);
+	for (int i = 0; i < m; i++) {
+		tagk_real e;
+		fill_gauss(g, 1, &e);
+		b[i] = sigma * e;
+		for (int j = 0; j < n; j++)
+			b[i] += A[i * n + j] * theta[j];
+	}
+	for (int i = 0; i < n; i++) {
+		h[i] = 0;
+		for (int k = 0; k < m; k++)
+			h[i] += A[k * n + i] * b[k];
+		for (int j = 0; j < n; j++) {
+			tagk_real s = 0;
+			for (int k = 0; k < m; k++)
+				s += A[k * n + i] * A[k * n + j];
+			H[i * n + j] = s;
+		}
+	}
+	free(A);
+	free(b);
+}
+
+static tagk_real *
+solve(int B, const tagk_real *H, const tagk_real *h, tagk_real *theta, tagk_pcls_info *info, tagk_status *st)
+{
+	tagk_pcls_config c;
+	tagk_pcls_defaults(&c, B);
+	size_t len = tagk_pcls_workspace_len(B);
+	tagk_real *ws = canary_alloc(len);
+	*st = tagk_pcls_solve(&c, H, h, theta, info, ws, len);
+	assert_true(canary_intact(ws, len));
+	return ws;
+}
+
+/* Consistent bodies, no noise: the solution is the truth (1e-8 in double),
+ * for 1, 3 and 16 bodies. */
+static void
+test_recovers_consistent_truth(void **state)
+{
+	(void)state;
+	const int Bs[] = { 1, 3, 16 };
+	for (int c = 0; c < 3; c++) {
+		int B = Bs[c], n = TAGK_NPARAM * B, m = 3 * n;
+		tagk_rng g;
+		tagk_rng_seed(&g, 200 + (uint64_t)B);
+		tagk_real *truth = malloc((size_t)n * sizeof(*truth)), *th = malloc((size_t)n * sizeof(*th));
+		tagk_real *H = malloc((size_t)n * n * sizeof(*H)), *h = malloc((size_t)n * sizeof(*h));
+		for (int k = 0; k < B; k++)
+			random_valid_body(&g, truth + k * TAGK_NPARAM);
+		normal_equations(&g, m, n, truth, 0, H, h);
+		tagk_pcls_info info;
+		tagk_status st;
+		tagk_real *ws = solve(B, H, h, th, &info, &st);
+		assert_int_equal(st, TAGK_OK);
+		double e = rel_err(n, th, truth);
+		print_message("%d bodies, noise-free: relative error %.2g, %d Newton steps, %d barrier weights\n",
+		    B, e, info.newton, info.outer);
+#ifdef TAGK_FLOAT
+		assert_true(e < 1e-2);
+#else
+		assert_true(e < 1e-8);
+#endif
+		canary_free(ws);
+		free(truth), free(th), free(H), free(h);
+	}
+}
+
+/* Noisy data from bodies on the boundary of the consistent set (flat
+ * plates and point masses), so that the unconstrained solution is not
+ * physical: at the solution every J_k is positive semidefinite, the dual
+ * Z_k = tau J_k^-1 makes the gradient of the Lagrangian vanish, and
+ * tr(Z_k J_k) = 4 tau is within the gap. */
+static void
+test_kkt_on_infeasible_problems(void **state)
+{
+	(void)state;
+	int infeasible = 0;
+	for (int trial = 0; trial < 40; trial++) {
+		int B = 1 + trial % 3, n = TAGK_NPARAM * B, m = 2 * n;
+		tagk_rng g;
+		tagk_rng_seed(&g, 300 + (uint64_t)trial);
+		tagk_real truth[3 * TAGK_NPARAM], th[3 * TAGK_NPARAM], ls[3 * TAGK_NPARAM];
+		tagk_real H[30 * 30], h[30], K[30 * 30];
+		for (int k = 0; k < B; k++) {
+			/* a point mass at c: J = m [c; 1][c; 1]^T, rank one */
+			tagk_real m0 = (tagk_real)0.5 + tagk_rng_uniform(&g), c[3], J[16];
+			for (int i = 0; i < 3; i++)
+				c[i] = (tagk_rng_uniform(&g) - (tagk_real)0.5) * (tagk_real)0.2;
+			tagk_real v[4] = { c[0], c[1], c[2], 1 };
+			for (int i = 0; i < 4; i++)
+				for (int j = 0; j < 4; j++)
+					J[i * 4 + j] = m0 * v[i] * v[j];
+			tagk_theta_from_pseudo(J, truth + k * TAGK_NPARAM);
+		}
+		normal_equations(&g, m, n, truth, (tagk_real)0.3, H, h);
+		/* is the unconstrained solution outside the consistent set? */
+		memcpy(K, H, sizeof(tagk_real) * (size_t)n * n);
+		memcpy(ls, h, sizeof(tagk_real) * (size_t)n);
+		assert_int_equal(tagk_cholesky(n, K), TAGK_OK);
+		tagk_cholesky_solve(n, 1, K, ls);
+		int outside = 0;
+		for (int k = 0; k < B; k++)
+			outside |= !tagk_consistent(ls + k * TAGK_NPARAM, 0);
+		infeasible += outside;
+		tagk_pcls_info info;
+		tagk_status st;
+		tagk_real *ws = solve(B, H, h, th, &info, &st);
+		if (st != TAGK_OK)
+			fail_msg("trial %d, %d bodies: %s (%d)", trial, B, tagk_strerror(st), (int)st);
+		canary_free(ws);
+		/* primal feasibility and the stationarity of the Lagrangian:
+		 * H theta - h = sum_k tau grad log det J_k */
+		double gmax = 0, hmax = 0;
+		tagk_real grad[3 * TAGK_NPARAM];
+		for (int i = 0; i < n; i++) {
+			grad[i] = -h[i];
+			for (int j = 0; j < n; j++)
+				grad[i] += H[i * n + j] * th[j];
+			hmax = fmax(hmax, fabs((double)h[i]));
+		}
+		for (int k = 0; k < B; k++) {
+			tagk_real J[16], Ji[16], lmin;
+			tagk_pseudo_inertia(th + k * TAGK_NPARAM, J);
+			assert_int_equal(tagk_pseudo_min_eig(th + k * TAGK_NPARAM, &lmin), TAGK_OK);
+			assert_true(lmin > 0);
+			long double S[16], col[4];
+			for (int j = 0; j < 4; j++) {
+				for (int i = 0; i < 16; i++)
+					S[i] = J[i];
+				for (int i = 0; i < 4; i++)
+					col[i] = i == j;
+				gauss_solve(4, S, col);
+				for (int i = 0; i < 4; i++)
+					Ji[i * 4 + j] = (tagk_real)col[i];
+			}
+			for (int a = 0; a < TAGK_NPARAM; a++) {
+				tagk_real u[TAGK_NPARAM] = { 0 }, E[16], tr = 0;
+				u[a] = 1;
+				tagk_pseudo_inertia(u, E);
+				for (int i = 0; i < 4; i++)
+					for (int j = 0; j < 4; j++)
+						tr += Ji[i * 4 + j] * E[j * 4 + i];
+				grad[k * TAGK_NPARAM + a] -= info.tau * tr;
+			}
+		}
+		for (int i = 0; i < n; i++)
+			gmax = fmax(gmax, fabs((double)grad[i]));
+		if (trial < 3 || !(gmax <= 1e-3 * hmax))
+			print_message("trial %d, %d bodies, unconstrained %s: stationarity %.2g of |h| %.2g, "
+			    "gap %.2g, f %.6g\n", trial, B, outside ? "not physical" : "physical", gmax, hmax,
+			    (double)info.gap, (double)info.f);
+#ifdef TAGK_FLOAT
+		assert_true(gmax <= 1e-1 * hmax);
+#else
+		assert_true(gmax <= 1e-3 * hmax);
+#endif
+		assert_true(info.gap <= 1e-4 * (1 + fabs((double)info.f)));
+	}
+	print_message("%d of 40 problems had a non-physical unconstrained solution\n", infeasible);
+	assert_true(infeasible >= 20);
+}
+
+static void
+test_faults(void **state)
+{
+	(void)state;
+	tagk_pcls_config c;
+	tagk_pcls_defaults(&c, 1);
+	size_t len = tagk_pcls_workspace_len(1);
+	tagk_real *ws = canary_alloc(len), H[100] = { 0 }, h[10] = { 0 }, th[10];
+	for (int i = 0; i < 10; i++)
+		H[i * 10 + i] = 1;
+	assert_int_equal(tagk_pcls_solve(&c, H, h, th, NULL, ws, len - 1), TAGK_ESPACE);
+	c.bodies = 0;
+	assert_int_equal(tagk_pcls_solve(&c, H, h, th, NULL, ws, len), TAGK_EINVAL);
+	assert_int_equal(tagk_pcls_workspace_len(TAGK_PCLS_MAX_BODIES + 1), 0);
+	c.bodies = 1;
+	h[3] = NAN;
+	assert_int_equal(tagk_pcls_solve(&c, H, h, th, NULL, ws, len), TAGK_ENONFINITE);
+	h[3] = 0;
+	/* H = I, h = 0: the nearest consistent body to zero is zero itself,
+	 * approached from inside */
+	assert_int_equal(tagk_pcls_solve(&c, H, h, th, NULL, ws, len), TAGK_OK);
+	for (int i = 0; i < 10; i++)
+		assert_true(fabs((double)th[i]) < 1e-3);
+	assert_true(canary_intact(ws, len));
+	canary_free(ws);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_recovers_consistent_truth),
+		cmocka_unit_test(test_kkt_on_infeasible_problems),
+		cmocka_unit_test(test_faults),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
