@@ -15,6 +15,7 @@
 #include "cmdio.h"
 #include "estimate_state.h"
 #include "excitation.h"
+#include "estimate_batch.h"
 #include "../lib/tagk.h"
 
 enum { MAX_SAMPLE_ROWS = 64 };
@@ -40,6 +41,8 @@ usage(FILE *f)
 	    "                     [--iters T] [--gauss-newton] [--every K] [--max-gap SEC]\n"
 	    "                     [--map SIGNAL=COLS]... [--preset crazyflie] [--pos-unit m|mm]\n"
 	    "                     [-f csv|hdf5|cfusd] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
+	    "       tagk-estimate --batch [-a ols|wls|ols-pc|wls-pc] [--segment T1,T2,...|truth]\n"
+	    "                     [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate --list | --help | --version\n"
 	    "Regressor rows (or, for ekf ... swls, a log's signals) to estimates.\n"
 	    "  -a, --method M         the method (--list names them; default tagk)\n"
@@ -66,6 +69,8 @@ usage(FILE *f)
 	    "      --map SIGNAL=COLS  state-space: read SIGNAL from COLS\n"
 	    "      --preset NAME      state-space: a log layout (crazyflie)\n"
 	    "      --pos-unit U       state-space: position in m or mm\n"
+	    "      --batch            one estimate from the whole stream (default method ols)\n"
+	    "      --segment LIST     batch: new segments at times T1,T2,..., or at each truth change\n"
 	    "      --list             list the methods and exit\n"
 	    "  -q, --quiet            no note on parameters the data did not excite\n"
 	    "  -v, --verbose          the form used, settings and update times\n"
@@ -128,6 +133,8 @@ main(int argc, char **argv)
 		{ "preset", required_argument, NULL, 3020 },
 		{ "pos-unit", required_argument, NULL, 3021 },
 		{ "outlier", required_argument, NULL, 3022 },
+		{ "batch", no_argument, NULL, 3023 },
+		{ "segment", required_argument, NULL, 3024 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "output", required_argument, NULL, 'o' },
@@ -143,7 +150,8 @@ main(int argc, char **argv)
 	/* method options: value and whether given */
 	struct { int set; double v; } seed = { 0, 0 }, iters = { 0, 0 }, burnin = { 0, 0 }, tol = { 0, 0 },
 	    lambda = { 0, 0 }, p0 = { 0, 0 }, q = { 0, 0 }, rr = { 0, 0 }, outlier = { 0, 0 };
-	int no_warm = 0, win_set = 0, every_set = 0, state_only = 0;
+	int no_warm = 0, win_set = 0, every_set = 0, state_only = 0, batch = 0, method_set = 0;
+	const char *segment = NULL;
 	uint64_t seedv = 1;
 	state_opts so;
 	memset(&so, 0, sizeof(so));
@@ -154,7 +162,7 @@ main(int argc, char **argv)
 		if (cmdio_input_option(&in, c, optarg))
 			continue;
 		switch (c) {
-		case 'a': method = optarg; break;
+		case 'a': method = optarg; method_set = 1; break;
 		case 'w': win = parse_count("--window", optarg, &win_s); win_set = 1; break;
 		case 'k': every = parse_count("--every", optarg, &every_s); every_set = 1; break;
 		case 3001: seed.set = 1; seedv = cli_u64("--seed", optarg); break;
@@ -168,6 +176,8 @@ main(int argc, char **argv)
 		case 3009: rr.set = 1; rr.v = cli_double("--r", optarg, 1e-300, 1e300); break;
 		case 3010: form = optarg; break;
 		case 3022: outlier.set = 1; outlier.v = cli_double("--outlier", optarg, 0, 1e300); break;
+		case 3023: batch = 1; break;
+		case 3024: segment = optarg; break;
 		case 3011: max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
 		case 3013: so.m0 = cli_double("--m0", optarg, 1e-9, 1e9); state_only = 1; break;
 		case 3014: so.mass_sd = cli_double("--mass-sd", optarg, 1e-12, 1e9); state_only = 1; break;
@@ -199,6 +209,7 @@ main(int argc, char **argv)
 				printf("%-10s %s\n", tagk_method_at(i)->name, tagk_method_at(i)->summary);
 			for (int i = 0; i < tagk_mass_method_count(); i++)
 				printf("%-10s %s\n", tagk_mass_method_at(i)->name, tagk_mass_method_at(i)->summary);
+			batch_list();
 			cli_close(stdout, "stdout");
 			return 0;
 		case 'v': verbose = 1; break;
@@ -211,6 +222,21 @@ main(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		cli_die(EXIT_USAGE, "one input file at most");
+	if (batch && !method_set)
+		method = "ols";
+	if ((batch || segment) && !batch_method(method))
+		cli_die(EXIT_USAGE, "%s applies to the batch methods (ols, wls, ols-pc, wls-pc), not %s",
+		    batch ? "--batch" : "--segment", method);
+	if (batch_method(method)) {
+		const char *bad = win_set ? "--window" : every_set ? "--every" : seed.set ? "--seed"
+		    : iters.set ? "--iters" : burnin.set ? "--burnin" : tol.set ? "--tol" : no_warm ? "--no-warm-start"
+		    : lambda.set ? "--lambda" : p0.set ? "--p0" : (q.set || rr.set) ? "--q and --r" : form ? "--form"
+		    : outlier.set ? "--outlier" : state_only ? "the state-space options" : NULL;
+		if (bad)
+			cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, method);
+		batch_opts bo = { method, segment, outname, in };
+		return estimate_batch(&bo, optind < argc ? argv[optind] : "-");
+	}
 	const tagk_mass_method *mm = tagk_mass_method_find(method);
 	if (mm) {
 		const char *bad = seed.set ? "--seed" : burnin.set ? "--burnin" : tol.set ? "--tol"

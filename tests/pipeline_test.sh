@@ -127,6 +127,58 @@ expect "a window larger than the data" 1 "" "30 samples, fewer than the window o
 	$E --window 40 "$tmp/small.reg"
 expect "not a regressor stream" 1 "" "not a regressor stream" -- $E "$tmp/small.csv"
 expect "not an estimate stream" 1 "" "not an estimate stream" -- $P "$tmp/small.csv"
+# batch least squares over the whole stream, against NumPy
+$R datasets/synth-payload-noisy.csv | grep -v '^#tagk-' > "$tmp/noisy.reg"
+for a in ols wls ols-pc wls-pc; do
+	$E --batch -a $a --segment truth "$tmp/noisy.reg" > "$tmp/b_$a.csv" 2> "$tmp/b_$a.err"
+done
+check "--batch: one estimate per truth segment (3)" test "$(plain "$tmp/b_ols.csv" | wc -l)" -eq 4
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+	check "--batch ols and wls equal NumPy's least squares per segment (1e-9)" /usr/bin/python3 - "$tmp" <<'PYEOF'
+import sys, numpy as np
+d = sys.argv[1]
+R = np.genfromtxt(d + "/noisy.reg", delimiter=",", names=True)
+ycols = [c for c in R.dtype.names if c.startswith("Y_")]
+tcols = ["true_" + c[2:] for c in ycols]
+Y, b, row = np.column_stack([R[c] for c in ycols]), R["b"], R["row"].astype(int)
+T = np.column_stack([R[c] for c in tcols])
+# segments: a new one where the truth changes between samples
+seg = np.concatenate(([0], np.cumsum(np.any(T[1:] != T[:-1], axis=1))))
+def load(name):
+    rows = [l for l in open(d + "/" + name) if not l.startswith("#")]
+    return np.array([[float(x) for x in l.split(",")] for l in rows[1:]])
+ols, wls = load("b_ols.csv"), load("b_wls.csv")
+worst = 0
+for s in range(seg.max() + 1):
+    k = seg == s
+    th = np.linalg.lstsq(Y[k], b[k], rcond=None)[0]
+    # paper 002's recipe: weights from each row index's residual variance
+    r = b[k] - Y[k] @ th
+    var = np.array([np.mean(r[row[k] == i] ** 2) for i in range(row.max() + 1)])
+    w = 1 / np.maximum(var, 1e-12 * var.max())[row[k]]
+    thw = np.linalg.lstsq(Y[k] * np.sqrt(w)[:, None], b[k] * np.sqrt(w), rcond=None)[0]
+    for mine, ref in ((ols[s, 1:1 + len(ycols)], th), (wls[s, 1:1 + len(ycols)], thw)):
+        worst = max(worst, np.max(np.abs(mine - ref) / (np.abs(ref) + 1e-12 * np.abs(ref).max())))
+print("batch against NumPy: worst relative difference %.2g" % worst, file=sys.stderr)
+sys.exit(1 if worst > 1e-9 else 0)
+PYEOF
+fi
+check "--batch wls beats ols on the noisy log (RMSPE of Ixy, the worst-determined parameter)" sh -c "
+	o=\$($P --format csv '$tmp/b_ols.csv' | awk -F, '\$2 == \"Ixy\" { print \$8 }')
+	w=\$($P --format csv '$tmp/b_wls.csv' | awk -F, '\$2 == \"Ixy\" { print \$8 }')
+	awk -v o=\"\$o\" -v w=\"\$w\" 'BEGIN { exit !(w < o) }'"
+$E --batch --segment 5.06,13.5 "$tmp/noisy.reg" > "$tmp/b_times.csv"
+check "--segment by times equals --segment truth where they coincide" cmp -s "$tmp/b_times.csv" "$tmp/b_ols.csv"
+# a short noisy log whose least-squares body is not physical: -pc makes it so
+awk -F, 'NR == 1 || (NR > 600 && NR <= 660)' "$tmp/noisy.reg" | awk -F, -v OFS=, 'NR == 1 { print; next } { srand(NR); $13 = $13 + 0.05 * (rand() - 0.5); print }' > "$tmp/short.reg"
+$E --batch -a ols "$tmp/short.reg" > "$tmp/short_ols.csv"
+$E --batch -a ols-pc "$tmp/short.reg" > "$tmp/short_pc.csv"
+expect "the short log's ols estimate is not physical" 1 "" "rejected all 1 estimates" -- $F --physical --l-arm 1e6 --alpha 1e12 "$tmp/short_ols.csv"
+expect "... its ols-pc estimate is" 0 "*" "rejected 0 of 1" -- $F --physical --l-arm 1e6 --alpha 1e12 "$tmp/short_pc.csv"
+expect "--batch with --window" 2 "" "--window does not apply to the batch method ols" -- $E --batch --window 5 "$tmp/noisy.reg"
+expect "--segment on a window method" 2 "" "--segment applies to the batch methods" -- $E -a tagk --segment 1 "$tmp/noisy.reg"
+expect "--segment times that go back" 2 "" "--segment: the times must increase" -- $E --batch --segment 5,3 "$tmp/noisy.reg"
+
 # plots: PNG, SVG and PDF of the requested size, several streams on one figure
 $R "$tmp/syn.csv" | $E -a kf-low --every 1 > "$tmp/p_kf.csv"
 $R "$tmp/syn.csv" | $E -a tagk --every 1 > "$tmp/p_tagk.csv"
