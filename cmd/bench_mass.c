@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "bench_mass.h"
 #include "cli.h"
+#include "bench_help.h"
 #include "progress.h"
 #include "cmdio.h"
 #include "../lib/tagk_sim.h"
@@ -128,8 +129,7 @@ bench_massflight(int argc, char **argv)
 		case 'T': thrust_sd = cli_double("--thrust-sd", optarg, 0, 1); break;
 		case 'o': outname = optarg; break;
 		case 'h':
-			printf("usage: tagk-bench massflight [--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
-			    "                           [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X] [-o FILE]\n");
+			bench_help(stdout, "massflight");
 			cli_close(stdout, "stdout");
 			return 0;
 		default: return EXIT_USAGE;
@@ -486,9 +486,7 @@ bench_rmspe(int argc, char **argv)
 			fmt = optarg;
 			break;
 		case 'h':
-			printf("usage: tagk-bench rmspe [--trials N] [--traj LIST] [--mass LIST] [--methods LIST]\n"
-			    "                      [--duration S] [--seed S] [--m0-error X] [--acc imu|velocity]\n"
-			    "                      [-j JOBS] [--format text|md|csv] [--progress] [-q]\n");
+			bench_help(stdout, "rmspe");
 			cli_close(stdout, "stdout");
 			return 0;
 		default: return EXIT_USAGE;

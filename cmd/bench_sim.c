@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "bench_sim.h"
+#include "bench_help.h"
 #include "cli.h"
 #include "cmdio.h"
 #include "progress.h"
@@ -194,8 +195,7 @@ bench_simulate(int argc, char **argv)
 		case 'd': duration = cli_double("--duration", optarg, 1, 3600); break;
 		case 'g': gate = 0; break;
 		case 'o': outname = optarg; break;
-		case 'h': printf("usage: tagk-bench simulate [--seed S] [--traj NAME] [--noise LEVEL] "
-		    "[--method M] [--duration S] [--no-gate] [-o FILE]\n"); return 0;
+		case 'h': bench_help(stdout, "simulate"); cli_close(stdout, "stdout"); return 0;
 		default: return EXIT_USAGE;
 		}
 	}
@@ -482,9 +482,7 @@ bench_table2(int argc, char **argv)
 		case 'j': jobs = (int)cli_long("--jobs", optarg, 1, 64); break;
 		case 'P': pmode = PROGRESS_LINES; break;
 		case 'q': pmode = PROGRESS_QUIET; break;
-		case 'h': printf("usage: tagk-bench table2 [--trials N] [--noise LEVELS] [--methods LIST] "
-		    "[--seed S] [--shard I/N] [--gate none|baselines|all] [--format text|md|csv|trials] "
-		    "[-j JOBS] [--progress] [-q]\n"); return 0;
+		case 'h': bench_help(stdout, "table2"); cli_close(stdout, "stdout"); return 0;
 		default: return EXIT_USAGE;
 		}
 	}
@@ -615,6 +613,11 @@ bench_merge(int argc, char **argv)
 {
 	const char *fmt = "text";
 	int first = 1;
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		bench_help(stdout, "merge");
+		cli_close(stdout, "stdout");
+		return 0;
+	}
 	if (argc > 2 && strcmp(argv[1], "--format") == 0) {
 		fmt = argv[2];
 		first = 3;
@@ -774,8 +777,7 @@ bench_ablation(int argc, char **argv)
 		case 'j': jobs = (int)cli_long("--jobs", optarg, 1, 64); break;
 		case 'P': pmode = PROGRESS_LINES; break;
 		case 'q': pmode = PROGRESS_QUIET; break;
-		case 'h': printf("usage: tagk-bench ablation [--trials N] [--noise LEVEL] [--seed S] [-j JOBS] "
-		    "[--progress] [-q]\n"); return 0;
+		case 'h': bench_help(stdout, "ablation"); cli_close(stdout, "stdout"); return 0;
 		default: return EXIT_USAGE;
 		}
 	}

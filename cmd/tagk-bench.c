@@ -28,6 +28,7 @@
 #include <time.h>
 #include "bench_mass.h"
 #include "bench_sim.h"
+#include "bench_help.h"
 #include "cli.h"
 #include "cmdio.h"
 #include "../formats/outfile.h"
@@ -67,29 +68,7 @@ abandon_timing_out(void)
 static void
 usage(FILE *f)
 {
-	fprintf(f,
-	    "usage: tagk-bench timing [-m ROWS] [-n LIST] [--methods LIST] [--updates N]\n"
-	    "                         [--iters T] [--seed S] [--noise SIGMA] [--paper]\n"
-	    "                         [--format text|md|csv] [-o FILE]\n"
-	    "       tagk-bench synth [--duration S | --samples N] [--rate HZ] [--seed S]\n"
-	    "                        [--noise-acc X] [--noise-gyro X] [--noise-force X]\n"
-	    "                        [--noise-torque X] [--no-payload] [--no-alpha] [-o FILE]\n"
-	    "       tagk-bench pipeline [--samples LIST] [--formats csv,hdf5] [-a METHOD]\n"
-	    "                           [--dir DIR] [--keep]\n"
-	    "       tagk-bench device [--sizes LIST] [--updates N]\n"
-	    "       tagk-bench simulate [--seed S] [--traj NAME] [--noise LEVEL] [--method M]\n"
-	    "                           [--duration S] [--no-gate] [-o FILE]\n"
-	    "       tagk-bench table2 [--trials N] [--noise LEVELS] [--methods LIST] [--seed S]\n"
-	    "                         [--shard I/N] [--format text|md|csv|trials] [-j JOBS]\n"
-	    "                         [--gate none|baselines|all] [--progress] [-q]\n"
-	    "       tagk-bench merge [--format text|md|csv] FILE...\n"
-	    "       tagk-bench ablation [--trials N] [--noise LEVEL] [--seed S] [-j JOBS] [--progress] [-q]\n"
-	    "       tagk-bench massflight [--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
-	    "                             [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X] [-o FILE]\n"
-	    "       tagk-bench rmspe [--trials N] [--traj LIST] [--mass LIST] [--methods LIST]\n"
-	    "                        [--duration S] [--seed S] [--m0-error X] [--acc imu|velocity]\n"
-	    "                        [-j JOBS] [--format text|md|csv] [--progress] [-q]\n"
-	    "       tagk-bench --list | --help | --version\n");
+	bench_help_all(f);
 }
 
 static uint64_t
@@ -280,7 +259,7 @@ cmd_timing(int argc, char **argv)
 			break;
 		case 'f': rep.fmt = parse_fmt(optarg); have_fmt = 1; break;
 		case 'o': outname = optarg; break;
-		case 'h': cli_help(usage);
+		case 'h': bench_help(stdout, "timing"); cli_close(stdout, "stdout"); return 0;
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
@@ -406,7 +385,7 @@ cmd_synth(int argc, char **argv)
 		case 5: payload = 0; break;
 		case 6: alpha = 0; break;
 		case 'o': outname = optarg; break;
-		case 'h': cli_help(usage);
+		case 'h': bench_help(stdout, "synth"); cli_close(stdout, "stdout"); return 0;
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
@@ -542,7 +521,7 @@ cmd_pipeline(int argc, char **argv)
 		case 'a': method = optarg; break;
 		case 'd': dir = optarg; break;
 		case 'k': keep = 1; break;
-		case 'h': cli_help(usage);
+		case 'h': bench_help(stdout, "pipeline"); cli_close(stdout, "stdout"); return 0;
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
@@ -627,7 +606,7 @@ cmd_device(int argc, char **argv)
 			break;
 		}
 		case 'u': updates = (int)cli_long("--updates", optarg, 1, 256); break;
-		case 'h': cli_help(usage);
+		case 'h': bench_help(stdout, "device"); cli_close(stdout, "stdout"); return 0;
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}

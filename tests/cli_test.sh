@@ -5,7 +5,7 @@ BIN=${BIN:-bin}
 . "$(dirname "$0")/lib.sh"
 
 B=$BIN/tagk-bench
-expect "help to stdout, exit 0" 0 "^usage: tagk-bench timing" "" -- $B --help
+expect "help to stdout, exit 0: the subcommands" 0 "^  rmspe +the time-varying-mass paper" "" -- $B --help
 expect "timing --help" 0 "^usage: tagk-bench timing" "" -- $B timing --help
 expect "version" 0 "^tagk-bench [0-9]+\.[0-9]+\.[0-9]+ \((double|float)\)" "" -- $B --version
 expect "no arguments is usage" 2 "" "^usage:" -- $B

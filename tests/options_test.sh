@@ -20,4 +20,22 @@ for c in tagk-regress tagk-estimate tagk-filter tagk-report; do
 		cmp -s "$tmp/$c.src" "$tmp/$c.man"
 	check "$c: --help lines fit 100 columns" sh -c "! '$BIN/$c' --help | awk 'length > 100' | grep -q ."
 done
+# tagk-bench: each subcommand's getopt table (in the function that runs it)
+# against its --help
+for pair in timing:cmd_timing synth:cmd_synth pipeline:cmd_pipeline device:cmd_device \
+	simulate:bench_simulate table2:bench_table2 ablation:bench_ablation massflight:bench_massflight \
+	rmspe:bench_rmspe; do
+	sub=${pair%%:*} fn=${pair#*:}
+	cat cmd/tagk-bench.c cmd/bench_sim.c cmd/bench_mass.c | awk -v fn="$fn" '
+		$0 ~ "^" fn "\\(int argc" { on = 1 } on && /^}/ { on = 0 }
+		on && match($0, /\{ "[a-z0-9-]+", (no|required)_argument/) { s = substr($0, RSTART + 3); sub(/".*/, "", s); print "--" s }' \
+		| sort -u > "$tmp/b_$sub.src"
+	"$BIN/tagk-bench" "$sub" --help | grep -E '^  ' | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u > "$tmp/b_$sub.help"
+	awk '/^\.SH / { keep = ($2 == "SYNOPSIS" || $2 == "OPTIONS") } keep' man/tagk-bench.1 \
+		| grep -oE -- '\\-\\-[a-z0-9][a-z0-9-]*' | sed 's/\\-/-/g' | sort -u > "$tmp/b_man"
+	check "tagk-bench $sub: the man page names every option of its table ($(comm -23 "$tmp/b_$sub.src" "$tmp/b_man" | tr '\n' ' '))" \
+		sh -c "test -z \"\$(comm -23 '$tmp/b_$sub.src' '$tmp/b_man')\""
+	check "tagk-bench $sub: --help lists every option of its table, and no other ($(comm -3 "$tmp/b_$sub.src" "$tmp/b_$sub.help" | tr -d '\t' | tr '\n' ' '))" \
+		sh -c "test -s '$tmp/b_$sub.src' && cmp -s '$tmp/b_$sub.src' '$tmp/b_$sub.help'"
+done
 finish

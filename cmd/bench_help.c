@@ -1,0 +1,133 @@
+/* bench_help.c: tagk-bench's --help, one table row per subcommand; see bench_help.h. */
+#include <ctype.h>
+#include <string.h>
+#include "bench_help.h"
+
+static const struct {
+	const char *name, *summary, *synopsis, *options;
+} subs[] = {
+	{ "timing", "update times of every method over window sizes",
+	  "[-m ROWS] [-n LIST] [--methods LIST] [--updates N] [--iters T] [--seed S]\n"
+	  "                         [--noise SIGMA] [--paper] [--format text|md|csv] [-o FILE]",
+	  "  -m, --rows ROWS        rows per window (default 30)\n"
+	  "  -n, --sizes LIST       parameter counts (default 10,40,60,80,100,120)\n"
+	  "      --methods LIST     methods, with :paper, :info or :joseph to force a form\n"
+	  "  -u, --updates N        timed updates per method and size (default 1000)\n"
+	  "      --iters T          Kaczmarz iterations per update (default: one per row)\n"
+	  "  -s, --seed S           seed of the run (default 1)\n"
+	  "      --noise SIGMA      noise on b (default 0.01)\n"
+	  "      --paper            the TAG-K paper's Table III shape and speedups\n"
+	  "  -f, --format F         text (default), md or csv\n"
+	  "  -o, --output FILE      write FILE instead of stdout\n" },
+	{ "synth", "a synthetic log with known truth: prescribed motion, a payload on and off",
+	  "[--duration S | --samples N] [--rate HZ] [--seed S] [--noise-acc X]\n"
+	  "                        [--noise-gyro X] [--noise-force X] [--noise-torque X] [--no-payload]\n"
+	  "                        [--no-alpha] [-o FILE]",
+	  "      --duration S       seconds of log (default 20)\n"
+	  "      --samples N        or this many samples\n"
+	  "      --rate HZ          sample rate (default 100)\n"
+	  "      --seed S           seed of the flight and the noise (default 1)\n"
+	  "      --noise-acc X      noise on the specific force, m/s^2\n"
+	  "      --noise-gyro X     noise on the gyro, rad/s\n"
+	  "      --noise-force X    noise on the force, N\n"
+	  "      --noise-torque X   noise on the torque, N m\n"
+	  "      --no-payload       no payload event\n"
+	  "      --no-alpha         leave out the angular acceleration columns\n"
+	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n" },
+	{ "pipeline", "throughput and memory of regress | estimate | report",
+	  "[--samples LIST] [--formats csv,hdf5] [-a METHOD] [--dir DIR] [--keep]",
+	  "      --samples LIST     log lengths in samples (default 100000,1000000)\n"
+	  "      --formats LIST     csv, hdf5 or both\n"
+	  "  -a, --method M         the estimation method (default tagk)\n"
+	  "      --dir DIR          where the logs are written (default: a temporary directory)\n"
+	  "      --keep             keep the logs\n" },
+	{ "device", "the update times of the Cortex-M7 benchmark, on this host",
+	  "[--sizes LIST] [--updates N]",
+	  "  -n, --sizes LIST       parameter counts (default 40,60,80,100,120)\n"
+	  "  -u, --updates N        timed updates per size (default 20)\n" },
+	{ "simulate", "one closed-loop flight of the TAG-K paper's experiment as a log",
+	  "[--seed S] [--traj NAME] [--noise LEVEL] [--method M]\n"
+	  "                           [--duration S] [--no-gate] [-o FILE]",
+	  "  -s, --seed S           seed of the trial (default 1)\n"
+	  "      --traj NAME        figure-8 (default) or another trajectory\n"
+	  "      --noise LEVEL      none, low, medium or high\n"
+	  "  -a, --method M         the estimator in the loop (default tagk)\n"
+	  "      --duration S       seconds of flight (default 20)\n"
+	  "      --no-gate          no eq. (15) gate in the loop\n"
+	  "  -o, --output FILE      write FILE instead of stdout\n" },
+	{ "table2", "the TAG-K paper's Table II, closed-loop trials",
+	  "[--trials N] [--noise LEVELS] [--methods LIST] [--seed S]\n"
+	  "                         [--shard I/N] [--format text|md|csv|trials] [-j JOBS]\n"
+	  "                         [--gate none|baselines|all] [--progress] [-q]",
+	  "      --trials N         trials per noise level and method (default 500)\n"
+	  "      --noise LEVELS     noise levels (default none,low,medium,high)\n"
+	  "      --methods LIST     methods (default rls-low,rls-high,kf-low,kf-high,tagk)\n"
+	  "      --seed S           seed of the run (default 1)\n"
+	  "      --shard I/N        run trials I, I+N, ... and write trial lines for merge\n"
+	  "  -f, --format F         text (default), md, csv, or trials (one line per trial)\n"
+	  "      --gate G           which methods eq. (15) gates: baselines (default), none, all\n"
+	  "  -j, --jobs N           processes (default 1; timings then share the cores)\n"
+	  "      --progress         progress lines every 2 s, even on a terminal\n"
+	  "  -q, --quiet            no progress\n" },
+	{ "merge", "Table II from shard files",
+	  "[--format text|md|csv] FILE...",
+	  "      --format F         text (default), md or csv\n" },
+	{ "ablation", "the TAG-K paper's Fig. 3b: rk, tark, grk, tagk around payload events",
+	  "[--trials N] [--noise LEVEL] [--seed S] [-j JOBS] [--progress] [-q]",
+	  "      --trials N         trials (default 100)\n"
+	  "      --noise LEVEL      one noise level (default none)\n"
+	  "      --seed S           seed of the run (default 1)\n"
+	  "  -j, --jobs N           processes (default 1)\n"
+	  "      --progress         progress lines every 2 s, even on a terminal\n"
+	  "  -q, --quiet            no progress\n" },
+	{ "massflight", "one UAV flight of the time-varying-mass paper as a log",
+	  "[--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
+	  "                             [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X] [-o FILE]",
+	  "      --traj NAME        random, loop (default), lemniscate, zigzag or square\n"
+	  "      --mass NAME        constant, drain (default), swaps, drop or load\n"
+	  "      --seed S           seed of the flight (default 1)\n"
+	  "      --duration S       seconds of flight (default 20)\n"
+	  "      --rate HZ          sample rate (default 100)\n"
+	  "      --m-nom KG         nominal mass (default 1)\n"
+	  "      --noise X          scale of every measurement noise (default 1)\n"
+	  "      --thrust-sd X      relative noise of the thrust (default 0)\n"
+	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n" },
+	{ "rmspe", "the time-varying-mass paper's RMSPE tables",
+	  "[--trials N] [--traj LIST] [--mass LIST] [--methods LIST]\n"
+	  "                        [--duration S] [--seed S] [--m0-error X] [--acc imu|velocity]\n"
+	  "                        [-j JOBS] [--format text|md|csv] [--progress] [-q]",
+	  "      --trials N         flights per cell (default 10)\n"
+	  "      --traj LIST        trajectories (default all five)\n"
+	  "      --mass LIST        mass behaviours (default all five)\n"
+	  "      --methods LIST     methods (default ekf,msckf,ukf,swls,tagk,rls-low,kf-low)\n"
+	  "      --duration S       seconds per flight (default 20)\n"
+	  "      --seed S           seed of the run (default 1)\n"
+	  "      --m0-error X       relative error of the initial mass (default 0.2)\n"
+	  "      --acc SRC          mass rows from the imu (default) or the velocity\n"
+	  "  -j, --jobs N           processes (default: the processors, at most 8)\n"
+	  "  -f, --format F         text (default), md or csv\n"
+	  "      --progress         progress lines every 2 s, even on a terminal\n"
+	  "  -q, --quiet            no progress\n" },
+};
+
+void
+bench_help(FILE *f, const char *sub)
+{
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (strcmp(sub, subs[i].name) == 0) {
+			fprintf(f, "usage: tagk-bench %s %s\n%c%s.\n%s  -h, --help             this help\n", subs[i].name,
+			    subs[i].synopsis, toupper((unsigned char)subs[i].summary[0]), subs[i].summary + 1,
+			    subs[i].options);
+			return;
+		}
+}
+
+void
+bench_help_all(FILE *f)
+{
+	fprintf(f, "usage: tagk-bench SUBCOMMAND [OPTION]...   (tagk-bench SUBCOMMAND --help for its options)\n"
+	    "       tagk-bench --list | --help | --version\n");
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		fprintf(f, "  %-12s %s\n", subs[i].name, subs[i].summary);
+	fprintf(f, "  --list       the methods\n  --version    the version\n");
+}
