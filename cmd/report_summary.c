@@ -8,6 +8,7 @@
 #include "../lib/tagk.h"
 
 struct summary {
+	char refused[64];  /* the stream's refused_updates note, or "" */
 	int np;
 	long n, cap;
 	double *t;
@@ -58,6 +59,8 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 		cli_die(EXIT_DATA, "%s", tbl_error(r));
 	if (s->n == 0)
 		cli_die(EXIT_DATA, "%s: no estimates to summarise", tbl_name(r));
+	const char *note = tbl_note(r, "refused_updates");
+	snprintf(s->refused, sizeof(s->refused), "%s", note ? note : "");
 	free(row);
 	return s;
 }
@@ -115,7 +118,9 @@ summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s)
 		fprintf(o, "{\n  \"input\": \"%s\",\n  \"estimates\": %ld,\n  \"t_first\": %.10g,\n"
 		    "  \"t_last\": %.10g,\n  \"spacing_s\": ", name, n, t0, t1);
 		if (isnan(spacing)) fprintf(o, "null"); else fprintf(o, "%.10g", spacing);
-		fprintf(o, ",\n  \"gaps\": %ld,\n  \"parameters\": [\n", gaps);
+		fprintf(o, ",\n  \"gaps\": %ld,\n  \"refused_updates\": ", gaps);
+		if (s->refused[0]) fprintf(o, "\"%s\"", s->refused); else fprintf(o, "null");
+		fprintf(o, ",\n  \"parameters\": [\n");
 		for (int j = 0; j < s->np; j++)
 			fprintf(o, "    {\"name\": \"%s\", \"n\": %ld, \"median\": %.10g, \"q1\": %.10g, \"q3\": %.10g, "
 			    "\"iqr\": %.10g, \"first\": %.10g, \"last\": %.10g}%s\n", tagk_param_names[j], n, st[j].med,
@@ -135,6 +140,8 @@ summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s)
 	if (n > 1)
 		fprintf(o, "%sspacing %.4g s (median); %ld gap%s longer than 1.5 times that (refused updates "
 		    "or skipped samples)\n", md ? "" : "# ", spacing, gaps, gaps == 1 ? "" : "s");
+	if (s->refused[0])
+		fprintf(o, "%s%s updates refused by tagk-estimate (the stream's note)\n", md ? "" : "# ", s->refused);
 	fprintf(o, "\n");
 	if (md)
 		fprintf(o, "| param | n | median | q1 | q3 | IQR | first | last |\n|---|--:|--:|--:|--:|--:|--:|--:|\n");

@@ -4,7 +4,8 @@
  * (linear interpolation between order statistics, NumPy's default), the
  * first and last value; for the stream, its time span, the median spacing
  * of the estimates and the gaps longer than 1.5 times that spacing, where
- * updates were refused or samples skipped.
+ * updates were refused or samples skipped; and tagk-estimate's count of
+ * refused updates when the stream carries it (its #tagk-note line).
  */
 #ifndef TAGK_REPORT_SUMMARY_H
 #define TAGK_REPORT_SUMMARY_H

@@ -518,6 +518,11 @@ main(int argc, char **argv)
 	if (nref == updates)
 		cli_die(EXIT_DATA, "%s: every update (%ld) was refused; the first reason: %s", tbl_name(r),
 		    updates, tagk_strerror(first_refusal));
+	if (nref) {
+		char note[64];
+		snprintf(note, sizeof(note), "%ld of %ld", nref, updates);
+		sink_note(out, "refused_updates", note);
+	}
 	cmdio_commit(out);
 	for (int i = 1; i < TAGK_NSTATUS; i++)
 		if (refused[i])

@@ -16,7 +16,7 @@
 #include "gz.h"
 
 enum { CHUNK = 16384 };
-enum { MARK_NONE, MARK_ERROR, MARK_STREAM, MARK_END };
+enum { MARK_NONE, MARK_ERROR, MARK_STREAM, MARK_END, MARK_NOTE };
 
 /* Which marker line a record's first field starts, if any. */
 static int
@@ -28,6 +28,8 @@ marker_kind(const char *txt)
 		return MARK_STREAM;
 	if (strncmp(txt, TBL_END_MARK, strlen(TBL_END_MARK)) == 0)
 		return MARK_END;
+	if (strncmp(txt, TBL_NOTE_MARK, strlen(TBL_NOTE_MARK)) == 0)
+		return MARK_NOTE;
 	return MARK_NONE;
 }
 
@@ -253,6 +255,16 @@ on_record(int ch, void *data)
 		snprintf(msg, sizeof(msg), "%s:%ld: data after the stream's end marker (%s)", r->name,
 		    c->rec_line, TBL_END_MARK);
 		set_fatal(r, msg);
+		return;
+	}
+	if (c->marker == MARK_NOTE) {
+		const char *p = c->marker_msg + strlen(TBL_NOTE_MARK);
+		while (*p == ' ')
+			p++;
+		snprintf(r->notes[r->note_next], sizeof(r->notes[0]), "%s", p);
+		r->note_next = (r->note_next + 1) % 8;
+		if (r->nnotes < 8)
+			r->nnotes++;
 		return;
 	}
 	if (c->marker == MARK_END) {

@@ -23,6 +23,8 @@ struct sink {
 	int is_file;         /* of is in use */
 	int ncols;
 	long long rows;      /* data rows written, for the end marker */
+	char notes[4][160];  /* #tagk-note lines written before the end marker */
+	int nnotes;
 	char *hold;          /* stdout: held output, until HOLD bytes */
 	size_t held;
 	int flushed;         /* stdout: some output has been released */
@@ -236,6 +238,13 @@ sink_row(sink *s, const double *v)
 	return emit(s, s->line, n);
 }
 
+void
+sink_note(sink *s, const char *key, const char *value)
+{
+	if (s->nnotes < 4)
+		snprintf(s->notes[s->nnotes++], sizeof(s->notes[0]), "%.40s %.110s", key, value);
+}
+
 const char *
 sink_error(const sink *s)
 {
@@ -248,6 +257,12 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 	int rc = 0, want = ok;
 	if (ok && s->failed)
 		ok = 0, rc = -1;
+	for (int i = 0; ok && s->fmt != TBL_HDF5 && s->ncols > 0 && i < s->nnotes; i++) {
+		char line[200];
+		int n = snprintf(line, sizeof(line), "%s %s\n", TBL_NOTE_MARK, s->notes[i]);
+		if (emit(s, line, (size_t)n) != 0)
+			ok = 0, rc = -1;
+	}
 	if (ok && s->fmt != TBL_HDF5 && s->ncols > 0) {
 		char end[64];
 		int n = snprintf(end, sizeof(end), "%s %lld %s\n", TBL_END_MARK, s->rows,

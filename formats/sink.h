@@ -30,6 +30,9 @@ int sink_row(sink *s, const double *v);
  * committing failed. Frees s. */
 int sink_close(sink *s, int ok, const char *why, char *err, size_t errlen);
 const char *sink_error(const sink *s);
+/* A fact about the stream, written as "#tagk-note: KEY VALUE" before the end
+ * marker of a CSV stream that succeeds (HDF5 output carries none); up to 4. */
+void sink_note(sink *s, const char *key, const char *value);
 
 /* Write x with the fewest digits that read back as exactly x (at most 17
  * significant digits); returns the length. buf holds at least 32 bytes. */

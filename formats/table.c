@@ -279,6 +279,18 @@ tbl_want_numeric(tbl_reader *r)
 	r->want_numeric = 1;
 }
 
+const char *
+tbl_note(const tbl_reader *r, const char *key)
+{
+	size_t k = strlen(key);
+	for (int i = 1; i <= r->nnotes; i++) {
+		const char *n = r->notes[(r->note_next - i + 8) % 8];
+		if (strncmp(n, key, k) == 0 && n[k] == ' ')
+			return n + k + 1;
+	}
+	return NULL;
+}
+
 int
 tbl_is_text(const tbl_reader *r, int col)
 {

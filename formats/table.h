@@ -43,6 +43,10 @@ typedef struct tbl_reader tbl_reader;
  * without the declaration are read as plain CSV. See tagk-formats(5). */
 #define TBL_STREAM_MARK "#tagk-stream:"
 #define TBL_END_MARK "#tagk-end:"
+/* "#tagk-note: KEY VALUE" lines before the end marker carry facts about the
+ * stream (tagk-estimate's refused updates); readers skip them as data and
+ * keep them for tbl_note. */
+#define TBL_NOTE_MARK "#tagk-note:"
 
 /* Open path ("-" for standard input). On failure returns NULL with a
  * one-line message in err. */
@@ -69,6 +73,8 @@ const char *tbl_error(const tbl_reader *r);
 /* "file:line" (CSV), "file:row N" (HDF5) or "file:record N" (cfusd) of the
  * row tbl_next returned last, for the caller's own messages. */
 const char *tbl_where(tbl_reader *r);
+/* The value of the last "#tagk-note: KEY VALUE" line read so far, or NULL. */
+const char *tbl_note(const tbl_reader *r, const char *key);
 /* Rows skipped under skip_bad. */
 long tbl_skipped(const tbl_reader *r);
 

@@ -17,6 +17,8 @@ struct tbl_reader {
 	char *want;          /* ncols flags */
 	char *text;          /* ncols flags: a text column (tbl_want_numeric) */
 	int want_numeric;    /* tbl_want_numeric was called */
+	char notes[8][128];  /* "KEY VALUE" of #tagk-note lines, the latest 8 */
+	int nnotes, note_next; /* how many are kept (<= 8); where the next goes */
 	long skipped;
 	char err[768];
 	char where[600];

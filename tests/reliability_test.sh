@@ -207,6 +207,12 @@ for a in rls-low kf-low; do
 	check "... while with --outlier 0 it does (max |theta| $(maxabs "$tmp/outlier-off.csv"))" \
 		awk -v m="$(maxabs "$tmp/outlier-off.csv")" 'BEGIN { exit !(m > 1e200) }'
 done
+$BIN/tagk-estimate -a rls-low --every 1 "$tmp/outlier.csv" 2>/dev/null | cut -d, -f1-11 > "$tmp/noted.csv"
+check "the stream carries the refusals: #tagk-note: refused_updates 5 of 996" \
+	grep -qx '#tagk-note: refused_updates 5 of 996' "$tmp/noted.csv"
+expect "... which tagk-report's summary shows" 0 "^# 5 of 996 updates refused by tagk-estimate" "" -- $BIN/tagk-report "$tmp/noted.csv"
+{ cat "$tmp/noted.csv"; echo '#tagk-note: late 1'; } > "$tmp/note-late.csv"
+expect "a note after the end marker" 1 "" "note-late.csv:.*: data after the stream's end marker" -- $BIN/tagk-report "$tmp/note-late.csv"
 expect "--outlier on a Kaczmarz method" 2 "" "--outlier applies to the RLS and KF methods, not tagk" -- \
 	$BIN/tagk-estimate -a tagk --outlier 10 "$tmp/outlier.csv"
 

@@ -23,6 +23,7 @@ bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress > "$S/stream
 bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress | bin/tagk-estimate --window 2 --every 1 \
 	> "$S/stream/est-declared.csv"
 printf '#tagk-stream: 1\nt,m\n0,1\n#tagk-error: upstream failed\n' > "$S/stream/error-marker.csv"
+printf '#tagk-stream: 1\nt,m\n0,1\n#tagk-note: refused_updates 1 of 2\n#tagk-end: 1 row\n' > "$S/stream/note.csv"
 cp "$fx"/*.h5 "$S/hdf5/"
 bin/tagk-bench synth --duration 0.05 -o "$S/hdf5/synth.h5" 2>/dev/null
 cp "$fx"/*.cfusd "$S/cfusd/"
