@@ -16,13 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "bench_mass.h"
 #include "cli.h"
 #include "bench_help.h"
 #include "progress.h"
+#include "workers.h"
 #include "cmdio.h"
 #include "../lib/tagk_sim.h"
 
@@ -545,14 +545,7 @@ bench_rmspe(int argc, char **argv)
 			_exit(0);
 		}
 	}
-	int failed = 0;
-	for (int j = 0; j < jobs; j++) {
-		int status;
-		if (waitpid(pids[j], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			failed = 1;
-	}
-	if (failed)
-		cli_die(EXIT_DATA, "rmspe: a worker failed");
+	workers_wait("rmspe", pids, jobs);
 	cell *cells = calloc((size_t)(c.ntraj * c.nbeh * c.nm), sizeof(*cells));
 	if (!cells)
 		cli_die(EXIT_DATA, "out of memory");

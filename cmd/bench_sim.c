@@ -7,12 +7,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include "bench_sim.h"
 #include "bench_help.h"
 #include "cli.h"
 #include "cmdio.h"
 #include "progress.h"
+#include "workers.h"
 #include "../lib/tagk_sim.h"
 #include "../lib/trial.h"
 
@@ -524,16 +524,8 @@ bench_table2(int argc, char **argv)
 			_exit(fflush(parts[j]) == 0 ? 0 : EXIT_DATA);
 		}
 	}
-	if (jobs > 1) {
-		int failed = 0;
-		for (int j = 0; j < jobs; j++) {
-			int status;
-			if (waitpid(pids[j], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-				failed = 1;
-		}
-		if (failed)
-			cli_die(EXIT_DATA, "table2: a worker failed");
-	}
+	if (jobs > 1)
+		workers_wait("table2", pids, jobs);
 	progress_end(&pg);
 	static agg aggs[MAX_AGGS];
 	int na = 0;
@@ -813,14 +805,10 @@ bench_ablation(int argc, char **argv)
 				_exit(ok ? 0 : EXIT_DATA);
 			}
 		}
+		workers_wait("ablation", pids, jobs);
 		int failed = 0;
 		for (int j = 0; j < jobs; j++) {
-			int status;
 			abl_sum part[4];
-			if (waitpid(pids[j], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-				failed = 1;
-				continue;
-			}
 			rewind(parts[j]);
 			if (fread(part, sizeof(part), 1, parts[j]) != 1)
 				failed = 1;

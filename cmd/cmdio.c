@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cli.h"
 #include "cmdio.h"
+#include "../lib/tagk.h"
 
 static sink *active;
 
@@ -93,4 +94,24 @@ cmdio_input_help(FILE *f)
 	    "      --event E          Crazyflie uSD: the event type to read, by name or id\n"
 	    "  -h, --help             this help\n"
 	    "  -V, --version          the version\n");
+}
+
+int
+cmdio_regressor_cols(tbl_reader *r, int need_row, int *it, int *ib, int *irow, int *iy)
+{
+	int n = 0;
+	*it = tbl_find(r, "t");
+	*ib = tbl_find(r, "b");
+	*irow = tbl_find(r, "row");
+	for (int j = 0; j < TAGK_NPARAM; j++) {
+		char name[32];
+		snprintf(name, sizeof(name), "Y_%s", tagk_param_names[j]);
+		iy[j] = tbl_find(r, name);
+	}
+	while (n < TAGK_NPARAM && iy[n] >= 0)
+		n++;
+	if (*it < 0 || *ib < 0 || (need_row && *irow < 0) || (n != 1 && n != TAGK_NPARAM))
+		cli_die(EXIT_DATA, "%s: not a regressor stream: it needs columns t, %sY_m (and Y_mcx ... "
+		    "Y_Izz for the rigid body) and b, as tagk-regress writes", tbl_name(r), need_row ? "row, " : "");
+	return n;
 }

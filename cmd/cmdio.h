@@ -28,6 +28,10 @@ int cmdio_input_option(tbl_options *o, int c, const char *arg);
 
 /* Open the input or die (exit 1). */
 tbl_reader *cmdio_open_input(const char *path, const tbl_options *o);
+/* The columns of a regressor stream (as tagk-regress writes it): t, b, row
+ * (-1 when absent, unless need_row) and Y_m ... into iy; returns their
+ * number, 1 (mass) or TAGK_NPARAM, or dies naming what is missing. */
+int cmdio_regressor_cols(tbl_reader *r, int need_row, int *it, int *ib, int *irow, int *iy);
 /* Open the output (path NULL or "-" for stdout) or die (exit 1); it is
  * abandoned automatically if the command dies afterwards. */
 sink *cmdio_open_output(const char *path, tbl_format fmt);

@@ -126,17 +126,8 @@ estimate_batch(const batch_opts *o, const char *input)
 	while (mi < NMETHODS && strcmp(o->method, methods[mi].name) != 0)
 		mi++;
 	tbl_reader *r = cmdio_open_input(input, &o->in);
-	int it = tbl_find(r, "t"), ib = tbl_find(r, "b"), irow = tbl_find(r, "row"), iy[TAGK_NPARAM], n = 0;
-	for (int j = 0; j < TAGK_NPARAM; j++) {
-		char name[32];
-		snprintf(name, sizeof(name), "Y_%s", tagk_param_names[j]);
-		iy[j] = tbl_find(r, name);
-	}
-	while (n < TAGK_NPARAM && iy[n] >= 0)
-		n++;
-	if (it < 0 || ib < 0 || irow < 0 || (n != 1 && n != TAGK_NPARAM))
-		cli_die(EXIT_DATA, "%s: not a regressor stream: it needs columns t, row, Y_m (and Y_mcx ... "
-		    "Y_Izz for the rigid body) and b, as tagk-regress writes", tbl_name(r));
+	int it, ib, irow, iy[TAGK_NPARAM];
+	int n = cmdio_regressor_cols(r, 1, &it, &ib, &irow, iy);
 	tbl_want(r, it);
 	tbl_want(r, ib);
 	tbl_want(r, irow);

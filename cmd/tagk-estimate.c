@@ -293,18 +293,8 @@ main(int argc, char **argv)
 		cli_die(EXIT_USAGE, "--form: '%s' is not auto, info or %s", form, rls ? "paper" : "joseph");
 
 	tbl_reader *r = cmdio_open_input(optind < argc ? argv[optind] : "-", &in);
-	int it = tbl_find(r, "t"), ib = tbl_find(r, "b"), irow = tbl_find(r, "row");
-	int iy[TAGK_NPARAM], n = 0;
-	for (int j = 0; j < TAGK_NPARAM; j++) {
-		char name[32];
-		snprintf(name, sizeof(name), "Y_%s", tagk_param_names[j]);
-		iy[j] = tbl_find(r, name);
-	}
-	while (n < TAGK_NPARAM && iy[n] >= 0)
-		n++;
-	if (it < 0 || ib < 0 || n == 0 || (n != 1 && n != TAGK_NPARAM))
-		cli_die(EXIT_DATA, "%s: not a regressor stream: it needs columns t, Y_m (and Y_mcx ... Y_Izz "
-		    "for the rigid body) and b, as tagk-regress writes", tbl_name(r));
+	int it, ib, irow, iy[TAGK_NPARAM];
+	int n = cmdio_regressor_cols(r, 0, &it, &ib, &irow, iy);
 	tbl_want(r, it);
 	tbl_want(r, ib);
 	if (irow >= 0)
