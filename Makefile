@@ -34,7 +34,7 @@ CPPFLAGS_ALL := -D_POSIX_C_SOURCE=200809L $(DEFS) $(CPPFLAGS)
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
-LIB_HDR := $(sort $(wildcard lib/*.h))
+LIB_HDR := $(sort $(wildcard lib/*.h lib/*.def))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 BENCH_SRC := bench/harness.c bench/naive_kaczmarz.c bench/device.c
 CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
@@ -284,6 +284,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve
 	@sh tests/install_test.sh
 	@sh tests/options_test.sh
 	@sh tests/pcls_oracle_test.sh
+	@sh tests/add_method_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/mass_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/reliability_test.sh
@@ -308,7 +309,7 @@ build/paths: FORCE
 # Headers: the public API in include/tagk, the benchmarks' simulators in
 # include/tagk/sim (tagk_sim.h), the internals (*_impl.h) nowhere.
 SIM_HDR := lib/tagk_sim.h lib/synth.h lib/quad.h lib/trial.h lib/uavsim.h
-PUB_HDR := $(filter-out %_impl.h $(SIM_HDR),$(LIB_HDR))
+PUB_HDR := $(filter-out %_impl.h %.def $(SIM_HDR),$(LIB_HDR))
 
 tagk.pc: tagk.pc.in lib/tagk.h build/config build/paths
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \

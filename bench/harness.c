@@ -16,14 +16,15 @@ tagk_bench_workspace_len(int m, int n)
 {
 	size_t best = 0;
 	for (int i = 0; i < tagk_method_count(); i++) {
+		const tagk_window_ops *ops = tagk_window_ops_of(tagk_method_at(i));
+		if (!ops)
+			continue;
 		tagk_config c;
 		tagk_config_defaults(&c, tagk_method_at(i), n, m);
-		for (int f = 0; f <= 2; f++) {
-			if (c.method->family == TAGK_FAMILY_RLS)
-				c.u.rls.form = (tagk_rls_form_t)f;
-			if (c.method->family == TAGK_FAMILY_KF)
-				c.u.kf.form = (tagk_kf_form_t)f;
-			size_t l = tagk_workspace_len(&c);
+		for (int f = 0; f == 0 || (ops->forms && ops->forms[f]); f++) {
+			if (ops->forms)
+				tagk_config_set(&c, "form", f);
+			size_t l = tagk_est_workspace_len(&c);
 			if (l > best)
 				best = l;
 		}
@@ -91,35 +92,27 @@ tagk_bench_run(const tagk_bench_setup *su, const char *name, int m, int n,
 	base[bl] = 0;
 	const char *suffix = name[bl] == ':' ? name + bl + 1 : "";
 	int naive = strcmp(base, "tagk-naive") == 0;
-	const tagk_method *mt = naive ? tagk_method_find("tagk") : tagk_method_find(base);
+	const tagk_method *mt = tagk_method_find_kind(naive ? "tagk" : base, TAGK_KIND_WINDOW);
 	if (!mt)
 		return TAGK_EINVAL;
 
 	tagk_config cfg;
 	tagk_config_defaults(&cfg, mt, n, m);
-	if (mt->family == TAGK_FAMILY_KACZMARZ) {
-		cfg.u.kz.seed = su->seed;
-		cfg.u.kz.iters = su->iters;
-	}
+	cfg.seed = su->seed;
+	if (tagk_method_accepts(mt, "iters"))
+		tagk_config_set(&cfg, "iters", su->iters);
 	if (*suffix) {
-		if (mt->family == TAGK_FAMILY_RLS && strcmp(suffix, "paper") == 0)
-			cfg.u.rls.form = TAGK_RLS_PAPER;
-		else if (mt->family == TAGK_FAMILY_RLS && strcmp(suffix, "info") == 0)
-			cfg.u.rls.form = TAGK_RLS_INFO;
-		else if (mt->family == TAGK_FAMILY_KF && strcmp(suffix, "joseph") == 0)
-			cfg.u.kf.form = TAGK_KF_JOSEPH;
-		else if (mt->family == TAGK_FAMILY_KF && strcmp(suffix, "info") == 0)
-			cfg.u.kf.form = TAGK_KF_INFO;
-		else
+		int f = tagk_config_form_index(&cfg, suffix);
+		if (f <= 0 || tagk_config_set(&cfg, "form", f) != TAGK_OK)
 			return TAGK_EINVAL;
 	}
-	if (ws_len < tagk_workspace_len(&cfg))
+	if (ws_len < tagk_est_workspace_len(&cfg))
 		return TAGK_ESPACE;
 
 	tagk_real *A = scratch, *b = A + (size_t)m * n, *xs = b + m, *out = xs + n,
 	    *x = out + n, *work = x + n;
 	tagk_estimator est;
-	tagk_status st = tagk_init(&est, &cfg, ws, ws_len);
+	tagk_status st = tagk_est_init(&est, &cfg, ws, ws_len);
 	if (st != TAGK_OK)
 		return st;
 	tagk_rng g, gk;
@@ -133,12 +126,11 @@ tagk_bench_run(const tagk_bench_setup *su, const char *name, int m, int n,
 	tagk_bench_row row;
 	memset(&row, 0, sizeof(row));
 	row.method = name;
-	row.form = naive ? "straightforward" : tagk_form(&est);
+	row.form = naive ? "straightforward" : tagk_est_form(&est);
 	row.m = m;
 	row.n = n;
 	row.updates = su->updates;
-	int greedy = !naive && mt->family == TAGK_FAMILY_KACZMARZ &&
-	    (mt->variant == TAGK_KZ_GRK || mt->variant == TAGK_KZ_TAGK);
+	int greedy = !naive && strcmp(tagk_est_form(&est), "greedy-gram") == 0;
 	long columns = 0;
 	long a0 = su->alloc_count ? su->alloc_count() : -1;
 	for (int k = 0; k < su->updates; k++) {
@@ -150,7 +142,7 @@ tagk_bench_run(const tagk_bench_setup *su, const char *name, int m, int n,
 			if (st == TAGK_OK)
 				memcpy(x, out, sizeof(*x) * (size_t)n);
 		} else {
-			st = tagk_update(&est, A, b, m, NULL);
+			st = tagk_est_update(&est, A, b, m, NULL);
 		}
 		uint64_t t1 = su->ticks();
 		times[k] = (double)(t1 - t0);
@@ -159,7 +151,7 @@ tagk_bench_run(const tagk_bench_setup *su, const char *name, int m, int n,
 			columns += est.s.kz.columns;
 	}
 	row.allocs = su->alloc_count ? su->alloc_count() - a0 : -1;
-	const tagk_real *th = naive ? x : tagk_theta(&est);
+	const tagk_real *th = naive ? x : tagk_est_theta(&est);
 	double num = 0, den = 0;
 	for (int j = 0; j < n; j++) {
 		double d = (double)th[j] - (double)xs[j];

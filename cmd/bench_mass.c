@@ -43,12 +43,23 @@ static const double paper_lemniscate[5][8] = {
 	{ 0.00492, 0.02128, 0.15453, 0.02140, 0.00757, 0.02186, 0.65333, 0.01235 },
 };
 
+/* The column pair of method name in the tables above, or -1. */
+static int
+paper_column(const char *name)
+{
+	static const char *const cols[] = { "ekf", "msckf", "ukf", "swls" };
+	for (int i = 0; i < 4; i++)
+		if (strcmp(name, cols[i]) == 0)
+			return i;
+	return -1;
+}
+
 #define DEFAULT_METHODS "ekf,msckf,ukf,swls,tagk,rls-low,kf-low"
 enum { MAXM = 16, REG_WINDOW = 5 };
 
 typedef struct {
 	const char *name;
-	const tagk_mass_method *mm;   /* state-space method, or */
+	const tagk_method *mm;     /* state-space method, or */
 	const tagk_method *rm;        /* regressor method */
 } method;
 
@@ -202,7 +213,7 @@ typedef struct {
 
 /* The state-space method mm over the flight's samples s[0 .. n-1]. */
 static outcome
-run_state(const tagk_mass_method *mm, const tagk_uavsim_sample *s, long n, double m0)
+run_state(const tagk_method *mm, const tagk_uavsim_sample *s, long n, double m0)
 {
 	outcome o = { 0, 0, 0, 0 };
 	tagk_mass_config cfg;
@@ -242,10 +253,10 @@ run_regressor(const tagk_method *rm, const tagk_uavsim_sample *s, long n, double
 	tagk_real th0 = (tagk_real)m0, th[1], A[3 * REG_WINDOW], b[3 * REG_WINDOW];
 	tagk_config_defaults(&cfg, rm, 1, 3 * REG_WINDOW);
 	cfg.theta0 = &th0;
-	size_t len = tagk_workspace_len(&cfg);
+	size_t len = tagk_est_workspace_len(&cfg);
 	tagk_real *ws = malloc(len * sizeof(*ws));
 	tagk_estimator est;
-	if (!ws || tagk_init(&est, &cfg, ws, len) != TAGK_OK)
+	if (!ws || tagk_est_init(&est, &cfg, ws, len) != TAGK_OK)
 		cli_die(EXIT_DATA, "rmspe: %s: cannot start", rm->name);
 	double se = 0, hold = m0;
 	for (long k = 1; k < n; k++) {
@@ -272,7 +283,7 @@ run_regressor(const tagk_method *rm, const tagk_uavsim_sample *s, long n, double
 				}
 			}
 			double t0 = now_s();
-			tagk_status st = tagk_update(&est, A, b, m, th);
+			tagk_status st = tagk_est_update(&est, A, b, m, th);
 			o.ns += 1e9 * (now_s() - t0);
 			o.updates++;
 			if (st == TAGK_OK)
@@ -385,7 +396,7 @@ print_tables(const rmspe_cfg *c, const cell *cells, const char *fmt)
 				double rm = ok ? g->rmspe_sum / (double)ok : (double)NAN;
 				int pi = -1;
 				if (paper && c->ms[i].mm)
-					pi = (int)c->ms[i].mm->kind;
+					pi = paper_column(c->ms[i].mm->name);
 				if (csv) {
 					printf("%s,%d,%s,%ld,%ld,%.6g,", tagk_uavtraj_names[tr], b, c->ms[i].name, g->flights,
 					    g->diverged, ms);
@@ -412,8 +423,8 @@ print_tables(const rmspe_cfg *c, const cell *cells, const char *fmt)
 				else
 					printf("%-12s", "  paper");
 				for (int i = 0; i < c->nm; i++) {
-					if (c->ms[i].mm) {
-						int pi = (int)c->ms[i].mm->kind;
+					int pi = c->ms[i].mm ? paper_column(c->ms[i].mm->name) : -1;
+					if (pi >= 0) {
 						printf(md ? " %.5f | %.5f |" : " %9.5f %9.5f", paper[b][2 * pi], paper[b][2 * pi + 1]);
 					} else {
 						printf(md ? " | |" : " %9s %9s", "", "");
@@ -499,8 +510,8 @@ bench_rmspe(int argc, char **argv)
 	for (int mi = 0; mi < nmi; mi++) {
 		const char *tok = mitems[mi];
 		method *m = &c.ms[c.nm++];
-		m->mm = tagk_mass_method_find(tok);
-		m->rm = m->mm ? NULL : tagk_method_find(tok);
+		m->mm = tagk_method_find_kind(tok, TAGK_KIND_STATE);
+		m->rm = m->mm ? NULL : tagk_method_find_kind(tok, TAGK_KIND_WINDOW);
 		if (!m->mm && !m->rm)
 			cli_die(EXIT_USAGE, "--methods: unknown method '%s' (tagk-estimate --list names them)", tok);
 		m->name = m->mm ? m->mm->name : m->rm->name;

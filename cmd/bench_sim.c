@@ -83,7 +83,7 @@ fly(const tagk_method *mt, const tagk_trial_config *tc, tagk_trial_result *r,
 	tagk_config_defaults(&cfg, mt, TAGK_NPARAM, 30);
 	cfg.theta0 = th0;
 	tagk_estimator est;
-	tagk_status st = tagk_init(&est, &cfg, ws, sizeof(ws) / sizeof(ws[0]));
+	tagk_status st = tagk_est_init(&est, &cfg, ws, sizeof(ws) / sizeof(ws[0]));
 	if (st != TAGK_OK)
 		return st;
 	return tagk_trial_run(tc, &est, r, log, ctx);
@@ -117,7 +117,7 @@ parse_methods(const char *s, const tagk_method **out)
 	char buf[512], *items[16];
 	int n = cli_split("--methods", s, buf, sizeof(buf), items, 16);
 	for (int j = 0; j < n; j++) {
-		out[j] = tagk_method_find(items[j]);
+		out[j] = tagk_window_method(items[j]);
 		if (!out[j])
 			cli_die(EXIT_USAGE, "--methods: unknown method '%s'", items[j]);
 		for (int i = 0; i < j; i++)
@@ -201,7 +201,7 @@ bench_simulate(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_die(EXIT_USAGE, "simulate: unexpected argument '%s'", argv[optind]);
-	const tagk_method *mt = tagk_method_find(method);
+	const tagk_method *mt = tagk_window_method(method);
 	if (!mt)
 		cli_die(EXIT_USAGE, "--method: unknown method '%s'", method);
 	tagk_trial_config tc;
@@ -387,7 +387,7 @@ take_trial_line(const char *what, const char *line, agg *aggs, int *na, int *tri
 			nv = j;
 	if (nv < 0)
 		cli_die(EXIT_DATA, "%s: unknown noise level '%s'", what, noise);
-	if (!tagk_method_find(method))
+	if (!tagk_window_method(method))
 		cli_die(EXIT_DATA, "%s: unknown method '%s' (not a table2 trial line?)", what, method);
 	memset(&r, 0, sizeof(r));
 	r.pos_err_mean = (tagk_real)pos;
@@ -720,7 +720,7 @@ abl_units(long from, long to, int trials, int level, uint64_t seed, abl_sum *sum
 		tagk_trial_result r;
 		if (pg)
 			progress_step(pg, (k - from + 1) * scale);
-		if (fly(tagk_method_find(abl_names[m]), &tc, &r, NULL, NULL) != TAGK_OK || r.aborted) {
+		if (fly(tagk_window_method(abl_names[m]), &tc, &r, NULL, NULL) != TAGK_OK || r.aborted) {
 			a->ab++;
 			continue;
 		}

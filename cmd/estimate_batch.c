@@ -7,124 +7,11 @@
 #include "cmdio.h"
 #include "../lib/tagk.h"
 
-enum { MAX_ROWS = 16, MAX_SEGMENTS = 4096 };
-
-static const struct {
-	const char *name, *summary;
-	int weighted, consistent;
-} methods[] = {
-	{ "ols", "batch ordinary least squares over the stream or each --segment", 0, 0 },
-	{ "wls", "batch weighted least squares, rows weighted by their residual variance (paper 002)", 1, 0 },
-	{ "ols-pc", "ols subject to physical consistency (pseudo-inertia >= 0)", 0, 1 },
-	{ "wls-pc", "wls subject to physical consistency", 1, 1 },
-};
-enum { NMETHODS = sizeof(methods) / sizeof(methods[0]) };
-
-int
-batch_method(const char *name)
-{
-	for (int i = 0; i < NMETHODS; i++)
-		if (strcmp(name, methods[i].name) == 0)
-			return 1;
-	return 0;
-}
-
-void
-batch_list(void)
-{
-	for (int i = 0; i < NMETHODS; i++)
-		printf("%-10s %s\n", methods[i].name, methods[i].summary);
-}
-
-typedef struct {
-	int n, nrows;
-	double H[MAX_ROWS][TAGK_NPARAM * TAGK_NPARAM];
-	double h[MAX_ROWS][TAGK_NPARAM];
-	double c[MAX_ROWS];
-	long count[MAX_ROWS];
-} normal_eq;
-
-/* Solve H theta = h, subject to consistency or not; 0 on success. */
-static int
-solve(int n, const double *H, const double *h, int consistent, double *theta, char *why, size_t len)
-{
-	tagk_real K[TAGK_NPARAM * TAGK_NPARAM], x[TAGK_NPARAM];
-	for (int i = 0; i < n * n; i++)
-		K[i] = (tagk_real)H[i];
-	for (int i = 0; i < n; i++)
-		x[i] = (tagk_real)h[i];
-	if (consistent && n == TAGK_NPARAM) {
-		tagk_pcls_config cfg;
-		tagk_pcls_defaults(&cfg, 1);
-		tagk_real ws[TAGK_NPARAM * TAGK_NPARAM + 5 * TAGK_NPARAM], rhs[TAGK_NPARAM];
-		memcpy(rhs, x, sizeof(rhs));
-		tagk_status st = tagk_pcls_solve(&cfg, K, rhs, x, NULL, ws, sizeof(ws) / sizeof(ws[0]));
-		if (st != TAGK_OK) {
-			snprintf(why, len, "the consistent solver failed: %s", tagk_strerror(st));
-			return -1;
-		}
-	} else {
-		if (tagk_cholesky(n, K) != TAGK_OK) {
-			snprintf(why, len, "the data do not determine every parameter (a singular normal "
-			    "matrix): use a -pc method or a longer segment");
-			return -1;
-		}
-		tagk_cholesky_solve(n, 1, K, x);
-		if (consistent && x[0] < 0) /* the mass model: consistent means m >= 0 */
-			x[0] = 0;
-	}
-	for (int i = 0; i < n; i++)
-		theta[i] = (double)x[i];
-	return 0;
-}
-
-static int
-fit(const normal_eq *q, int weighted, int consistent, double *theta, char *why, size_t len)
-{
-	const int n = q->n;
-	double H[TAGK_NPARAM * TAGK_NPARAM] = { 0 }, h[TAGK_NPARAM] = { 0 };
-	for (int r = 0; r < q->nrows; r++) {
-		for (int i = 0; i < n * n; i++)
-			H[i] += q->H[r][i];
-		for (int i = 0; i < n; i++)
-			h[i] += q->h[r][i];
-	}
-	if (solve(n, H, h, consistent, theta, why, len) != 0)
-		return -1;
-	if (!weighted)
-		return 0;
-	/* residual variance of each row index, from the first fit */
-	double var[MAX_ROWS], vmax = 0;
-	for (int r = 0; r < q->nrows; r++) {
-		double s = q->c[r];
-		for (int i = 0; i < n; i++) {
-			double hi = 0;
-			for (int j = 0; j < n; j++)
-				hi += q->H[r][i * n + j] * theta[j];
-			s += theta[i] * (hi - 2 * q->h[r][i]);
-		}
-		var[r] = s > 0 ? s / (double)q->count[r] : 0;
-		vmax = fmax(vmax, var[r]);
-	}
-	memset(H, 0, sizeof(H));
-	memset(h, 0, sizeof(h));
-	for (int r = 0; r < q->nrows; r++) {
-		/* a row that fits exactly would take all the weight: floor it */
-		double w = 1 / fmax(var[r], vmax > 0 ? 1e-12 * vmax : 1);
-		for (int i = 0; i < n * n; i++)
-			H[i] += w * q->H[r][i];
-		for (int i = 0; i < n; i++)
-			h[i] += w * q->h[r][i];
-	}
-	return solve(n, H, h, consistent, theta, why, len);
-}
+enum { MAX_SEGMENTS = 4096 };
 
 int
 estimate_batch(const batch_opts *o, const char *input)
 {
-	int mi = 0;
-	while (mi < NMETHODS && strcmp(o->method, methods[mi].name) != 0)
-		mi++;
 	tbl_reader *r = cmdio_open_input(input, &o->in);
 	int it, ib, irow, iy[TAGK_NPARAM];
 	int n = cmdio_regressor_cols(r, 1, &it, &ib, &irow, iy);
@@ -172,14 +59,14 @@ estimate_batch(const batch_opts *o, const char *input)
 	sink *out = cmdio_open_output(o->outname, TBL_AUTO);
 	cmdio_header(out, 1 + n + ntrue, names);
 	double *row = malloc((size_t)tbl_ncols(r) * sizeof(double));
-	normal_eq *q = calloc(1, sizeof(*q));
+	tagk_batch *q = malloc(sizeof(*q));
 	if (!row || !q)
 		cli_die(EXIT_DATA, "out of memory");
-	q->n = n;
+	if (tagk_batch_init(q, o->method, n) != TAGK_OK)
+		cli_die(EXIT_USAGE, "%s: cannot estimate %d parameters", o->method->name, n);
 	double t_last = -INFINITY, truth[TAGK_NPARAM], prev_truth[TAGK_NPARAM], orow[1 + 2 * TAGK_NPARAM];
 	long samples = 0, in_seg = 0;
 	int next_start = 0, rc;
-	char why[256];
 	for (;;) {
 		rc = tbl_next(r, row);
 		if (rc < 0)
@@ -201,20 +88,23 @@ estimate_batch(const batch_opts *o, const char *input)
 			}
 		}
 		if (boundary && in_seg) {
-			double theta[TAGK_NPARAM];
-			if (fit(q, methods[mi].weighted, methods[mi].consistent, theta, why, sizeof(why)) != 0) {
+			tagk_real theta[TAGK_NPARAM];
+			tagk_status st = tagk_batch_solve(q, theta);
+			if (st != TAGK_OK) {
 				char a[32];
 				fmt_double(a, t_last);
-				cli_die(EXIT_DATA, "%s: the segment ending at t = %s: %s", tbl_name(r), a, why);
+				cli_die(EXIT_DATA, "%s: the segment ending at t = %s: %s", tbl_name(r), a,
+				    st == TAGK_ENOTPD ? "the data do not determine every parameter (a singular "
+				    "normal matrix): use a -pc method or a longer segment"
+				    : o->method->preset[1] != 0 ? "the consistent solver failed" : tagk_strerror(st));
 			}
 			orow[0] = t_last;
 			for (int j = 0; j < n; j++)
-				orow[1 + j] = theta[j];
+				orow[1 + j] = (double)theta[j];
 			for (int j = 0; j < ntrue; j++)
 				orow[1 + n + j] = truth[j];
 			cmdio_row(out, orow);
-			memset(q, 0, sizeof(*q));
-			q->n = n;
+			tagk_batch_clear(q);
 			in_seg = 0;
 		}
 		if (rc == 0)
@@ -226,21 +116,15 @@ estimate_batch(const batch_opts *o, const char *input)
 			for (int j = 0; j < ntrue; j++)
 				prev_truth[j] = truth[j] = row[tidx[j]];
 		}
-		int k = (int)row[irow];
-		if (!(row[irow] == (double)k) || k < 0 || k >= MAX_ROWS)
+		int k = row[irow] >= 0 && row[irow] < TAGK_BATCH_ROWS ? (int)row[irow] : -1;
+		if (k < 0 || row[irow] != (double)k)
 			cli_die(EXIT_DATA, "%s: row %g: a sample has rows 0 to %d at most", tbl_where(r), row[irow],
-			    MAX_ROWS - 1);
-		if (k >= q->nrows)
-			q->nrows = k + 1;
-		const double b = row[ib];
-		for (int i = 0; i < n; i++) {
-			double yi = row[iy[i]];
-			q->h[k][i] += yi * b;
-			for (int j = 0; j < n; j++)
-				q->H[k][i * n + j] += yi * row[iy[j]];
-		}
-		q->c[k] += b * b;
-		q->count[k]++;
+			    TAGK_BATCH_ROWS - 1);
+		double y[TAGK_NPARAM];
+		for (int i = 0; i < n; i++)
+			y[i] = row[iy[i]];
+		if (tagk_batch_add(q, k, y, row[ib]) != TAGK_OK)
+			cli_die(EXIT_DATA, "%s: a value that is not finite", tbl_where(r));
 	}
 	if (samples == 0)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));

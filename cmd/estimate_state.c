@@ -250,11 +250,11 @@ estimate_state(const state_opts *o, const char *path)
 				cli_die(EXIT_DATA, "%s: %s: %s", tbl_where(r), o->mt->name, tagk_strerror(st));
 			if (o->verbose) {
 				char extra[96] = "";
-				if (o->mt->kind == TAGK_MASS_MSCKF)
-					snprintf(extra, sizeof(extra), "; %d clones", cfg.window);
-				else if (o->mt->kind == TAGK_MASS_SWLS)
+				if (tagk_method_accepts(o->mt, "iters"))
 					snprintf(extra, sizeof(extra), "; %d states, %d %s iterations", cfg.window, cfg.iters,
 					    cfg.lm ? "Levenberg-Marquardt" : "Gauss-Newton");
+				else if (tagk_method_accepts(o->mt, "window"))
+					snprintf(extra, sizeof(extra), "; %d clones", cfg.window);
 				cli_warn("%s: m0 %g kg (%s), sd %g kg; process sd att %g pos %g vel %g mass %g; "
 				    "measurement sd att %g pos %g vel %g%s", o->mt->name, m0,
 				    o->m0 > 0 ? "--m0" : "hover guess from the first thrust", (double)cfg.sd_m0,

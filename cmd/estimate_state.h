@@ -12,7 +12,7 @@
 enum { ST_T, ST_THRUST, ST_GYRO, ST_QUAT, ST_POS, ST_VEL, ST_RPY, ST_NSIG };
 
 typedef struct {
-	const tagk_mass_method *mt;
+	const tagk_method *mt;
 	double m0;               /* <= 0: the first sample's thrust / g */
 	double mass_sd;          /* <= 0: the library's default */
 	double proc[4];          /* att, pos, vel, mass; all set when proc_set */

@@ -282,17 +282,20 @@ cmd_timing(int argc, char **argv)
 		char *colon = strchr(base, ':');
 		if (colon)
 			*colon = 0;
-		if (strcmp(base, "tagk-naive") != 0 && !tagk_method_find(base))
+		if (strcmp(base, "tagk-naive") != 0 && !tagk_window_method(base))
 			cli_die(EXIT_USAGE, "--methods: unknown method '%s' (see tagk-bench --list)", tok);
 		if (colon) {
-			const tagk_method *mt = tagk_method_find(base);
+			const tagk_method *mt = tagk_window_method(base);
 			const char *f = colon + 1;
-			if (!mt || mt->family == TAGK_FAMILY_KACZMARZ)
-				cli_die(EXIT_USAGE, "--methods: '%s': only RLS and KF methods take a form", tok);
-			if (mt->family == TAGK_FAMILY_RLS && strcmp(f, "paper") && strcmp(f, "info"))
-				cli_die(EXIT_USAGE, "--methods: '%s': an RLS form is paper or info", tok);
-			if (mt->family == TAGK_FAMILY_KF && strcmp(f, "joseph") && strcmp(f, "info"))
-				cli_die(EXIT_USAGE, "--methods: '%s': a KF form is joseph or info", tok);
+			const char *const *fl = mt ? tagk_window_ops_of(mt)->forms : NULL;
+			if (!fl)
+				cli_die(EXIT_USAGE, "--methods: '%s': %s takes no form", tok, base);
+			int ok = 0;
+			for (int i = 1; fl[i]; i++) /* fl[0] is auto: a suffix names a form */
+				ok |= strcmp(f, fl[i]) == 0;
+			if (!ok)
+				cli_die(EXIT_USAGE, "--methods: '%s': a%s %s form is %s or %s", tok,
+				    mt->family[0] == 'R' ? "n" : "", mt->family, fl[1], fl[2]);
 		}
 		mlist[nm++] = tok;
 	}
@@ -527,7 +530,7 @@ cmd_pipeline(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_die(EXIT_USAGE, "pipeline: unexpected argument '%s'", argv[optind]);
-	if (!tagk_method_find(method))
+	if (!tagk_window_method(method))
 		cli_die(EXIT_USAGE, "-a: unknown method '%s'", method);
 	long ns[16];
 	char buf[512], *items[16];
@@ -636,7 +639,9 @@ main(int argc, char **argv)
 		cli_version();
 	if (strcmp(sub, "--list") == 0) {
 		for (int i = 0; i < tagk_method_count(); i++)
-			printf("%-10s %s\n", tagk_method_at(i)->name, tagk_method_at(i)->summary);
+			if (tagk_method_at(i)->kind != TAGK_KIND_BATCH) /* bench runs no batch method */
+				printf("%-10s %s [%s]\n", tagk_method_at(i)->name, tagk_method_at(i)->summary,
+				    tagk_method_at(i)->family);
 		printf("%-10s %s\n", "tagk-naive", "TAG-K, straightforward implementation (benchmark yardstick)");
 		cli_close(stdout, "stdout");
 		return 0;

@@ -103,6 +103,86 @@ parse_count(const char *opt, const char *s, int *seconds)
 	return (double)cli_long(opt, buf, 1, 1000000);
 }
 
+enum { MAX_GIVEN = 64 };
+typedef struct {
+	const char *opt; /* as typed, without the dashes */
+	const char *key; /* the method option key it sets (method.h) */
+	double v;
+} given_opt;
+
+static void
+give(given_opt *g, int *n, const char *opt, const char *key, double v)
+{
+	if (*n == MAX_GIVEN)
+		cli_die(EXIT_USAGE, "more than %d method options", MAX_GIVEN);
+	g[*n].opt = opt;
+	g[*n].key = key;
+	g[*n].v = v;
+	(*n)++;
+}
+
+/* The methods of kind k, comma-separated. */
+static const char *
+kind_names(tagk_kind k)
+{
+	static char buf[256];
+	buf[0] = 0;
+	for (int i = 0; i < tagk_method_count(); i++) {
+		const tagk_method *mt = tagk_method_at(i);
+		if (mt->kind == k)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", buf[0] ? ", " : "", mt->name);
+	}
+	return buf;
+}
+
+/* Who takes the option key, from the registry: whole families ("the RLS
+ * and KF methods") and single methods of families that take it in part
+ * ("swls"), joined with "and". */
+static void
+who_accepts(const char *key, char *buf, size_t len)
+{
+	const char *fam[32], *one[64];
+	int nf = 0, no = 0;
+	for (int i = 0; i < tagk_method_count(); i++) {
+		const tagk_method *mt = tagk_method_at(i);
+		if (i > 0 && strcmp(tagk_method_at(i - 1)->family, mt->family) == 0)
+			continue; /* families are contiguous in methods.def */
+		int members = 0, take = 0;
+		for (int j = i; j < tagk_method_count() && strcmp(tagk_method_at(j)->family, mt->family) == 0; j++) {
+			members++;
+			take += tagk_method_accepts(tagk_method_at(j), key);
+		}
+		if (take == members && nf < 32)
+			fam[nf++] = mt->family;
+		else
+			for (int j = i; j < i + members; j++)
+				if (tagk_method_accepts(tagk_method_at(j), key) && no < 64)
+					one[no++] = tagk_method_at(j)->name;
+	}
+	buf[0] = 0;
+	size_t l = 0;
+	for (int i = 0; i < nf; i++)
+		l += (size_t)snprintf(buf + l, len - l, "%s%s", i == 0 ? "the " : i == nf - 1 ? " and " : ", ",
+		    fam[i]);
+	if (nf)
+		l += (size_t)snprintf(buf + l, len - l, " methods");
+	for (int i = 0; i < no && l < len; i++)
+		l += (size_t)snprintf(buf + l, len - l, "%s%s", i == 0 ? nf ? " and " : "" : i == no - 1 ? " and "
+		    : ", ", one[i]);
+	if (!nf && !no)
+		snprintf(buf, len, "no method");
+}
+
+/* --list: every method of the registry, by family. */
+static void
+list_methods(void)
+{
+	for (int i = 0; i < tagk_method_count(); i++) {
+		const tagk_method *mt = tagk_method_at(i);
+		printf("%-10s %s [%s]\n", mt->name, mt->summary, mt->family);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -147,10 +227,12 @@ main(int argc, char **argv)
 	const char *method = "tagk", *outname = NULL, *form = NULL;
 	double win = 5, every = 20;
 	int win_s = 0, every_s = 0, verbose = 0, quiet = 0, max_window = 1000;
-	/* method options: value and whether given */
-	struct { int set; double v; } seed = { 0, 0 }, iters = { 0, 0 }, burnin = { 0, 0 }, tol = { 0, 0 },
-	    lambda = { 0, 0 }, p0 = { 0, 0 }, q = { 0, 0 }, rr = { 0, 0 }, outlier = { 0, 0 };
-	int no_warm = 0, win_set = 0, every_set = 0, state_only = 0, batch = 0, method_set = 0;
+	/* the method's options, in the order given: checked against the
+	 * method's keys (method.h) once the method is known */
+	given_opt given[MAX_GIVEN];
+	int ngiven = 0;
+	double iters = 0;
+	int iters_set = 0, win_set = 0, every_set = 0, state_only = 0, batch = 0, method_set = 0;
 	const char *segment = NULL;
 	uint64_t seedv = 1;
 	state_opts so;
@@ -165,25 +247,32 @@ main(int argc, char **argv)
 		case 'a': method = optarg; method_set = 1; break;
 		case 'w': win = parse_count("--window", optarg, &win_s); win_set = 1; break;
 		case 'k': every = parse_count("--every", optarg, &every_s); every_set = 1; break;
-		case 3001: seed.set = 1; seedv = cli_u64("--seed", optarg); break;
-		case 3002: iters.set = 1; iters.v = (double)cli_long("--iters", optarg, 0, 1000000); break;
-		case 3003: burnin.set = 1; burnin.v = (double)cli_long("--burnin", optarg, 0, 1000000); break;
-		case 3004: tol.set = 1; tol.v = cli_double("--tol", optarg, 0, 1); break;
-		case 3005: no_warm = 1; break;
-		case 3006: lambda.set = 1; lambda.v = cli_double("--lambda", optarg, 1e-6, 1); break;
-		case 3007: p0.set = 1; p0.v = cli_double("--p0", optarg, 1e-300, 1e300); break;
-		case 3008: q.set = 1; q.v = cli_double("--q", optarg, 0, 1e300); break;
-		case 3009: rr.set = 1; rr.v = cli_double("--r", optarg, 1e-300, 1e300); break;
-		case 3010: form = optarg; break;
-		case 3022: outlier.set = 1; outlier.v = cli_double("--outlier", optarg, 0, 1e300); break;
+		case 3001: seedv = cli_u64("--seed", optarg); give(given, &ngiven, "seed", "seed", 0); break;
+		case 3002:
+			iters = (double)cli_long("--iters", optarg, 0, 1000000);
+			iters_set = 1;
+			give(given, &ngiven, "iters", "iters", iters);
+			break;
+		case 3003: give(given, &ngiven, "burnin", "burnin", (double)cli_long("--burnin", optarg, 0, 1000000)); break;
+		case 3004: give(given, &ngiven, "tol", "tol", cli_double("--tol", optarg, 0, 1)); break;
+		case 3005: give(given, &ngiven, "no-warm-start", "warm-start", 0); break;
+		case 3006: give(given, &ngiven, "lambda", "lambda", cli_double("--lambda", optarg, 1e-6, 1)); break;
+		case 3007: give(given, &ngiven, "p0", "p0", cli_double("--p0", optarg, 1e-300, 1e300)); break;
+		case 3008: give(given, &ngiven, "q", "q", cli_double("--q", optarg, 0, 1e300)); break;
+		case 3009: give(given, &ngiven, "r", "r", cli_double("--r", optarg, 1e-300, 1e300)); break;
+		case 3010: form = optarg; give(given, &ngiven, "form", "form", 0); break;
+		case 3022: give(given, &ngiven, "outlier", "outlier", cli_double("--outlier", optarg, 0, 1e300)); break;
 		case 3023: batch = 1; break;
-		case 3024: segment = optarg; break;
+		case 3024: segment = optarg; give(given, &ngiven, "segment", "segment", 0); break;
 		case 3011: max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
-		case 3013: so.m0 = cli_double("--m0", optarg, 1e-9, 1e9); state_only = 1; break;
-		case 3014: so.mass_sd = cli_double("--mass-sd", optarg, 1e-12, 1e9); state_only = 1; break;
-		case 3015: parse_list("--proc-sd", optarg, 4, so.proc); so.proc_set = 1; state_only = 1; break;
-		case 3016: parse_list("--meas-sd", optarg, 3, so.meas); so.meas_set = 1; state_only = 1; break;
-		case 3017: so.gauss_newton = 1; state_only = 1; break;
+		case 3013: so.m0 = cli_double("--m0", optarg, 1e-9, 1e9); give(given, &ngiven, "m0", "m0", 0); break;
+		case 3014:
+			so.mass_sd = cli_double("--mass-sd", optarg, 1e-12, 1e9);
+			give(given, &ngiven, "mass-sd", "mass-sd", 0);
+			break;
+		case 3015: parse_list("--proc-sd", optarg, 4, so.proc); so.proc_set = 1; give(given, &ngiven, "proc-sd", "proc-sd", 0); break;
+		case 3016: parse_list("--meas-sd", optarg, 3, so.meas); so.meas_set = 1; give(given, &ngiven, "meas-sd", "meas-sd", 0); break;
+		case 3017: so.gauss_newton = 1; give(given, &ngiven, "gauss-newton", "gauss-newton", 0); break;
 		case 3018: so.max_gap = cli_double("--max-gap", optarg, 1e-9, 1e9); state_only = 1; break;
 		case 3019:
 			if (state_map(&so, optarg) != 0)
@@ -205,11 +294,7 @@ main(int argc, char **argv)
 			state_only = 1;
 			break;
 		case 3012:
-			for (int i = 0; i < tagk_method_count(); i++)
-				printf("%-10s %s\n", tagk_method_at(i)->name, tagk_method_at(i)->summary);
-			for (int i = 0; i < tagk_mass_method_count(); i++)
-				printf("%-10s %s\n", tagk_mass_method_at(i)->name, tagk_mass_method_at(i)->summary);
-			batch_list();
+			list_methods();
 			cli_close(stdout, "stdout");
 			return 0;
 		case 'v': verbose = 1; break;
@@ -224,73 +309,63 @@ main(int argc, char **argv)
 		cli_die(EXIT_USAGE, "one input file at most");
 	if (batch && !method_set)
 		method = "ols";
-	if ((batch || segment) && !batch_method(method))
-		cli_die(EXIT_USAGE, "%s applies to the batch methods (ols, wls, ols-pc, wls-pc), not %s",
-		    batch ? "--batch" : "--segment", method);
-	if (batch_method(method)) {
-		const char *bad = win_set ? "--window" : every_set ? "--every" : seed.set ? "--seed"
-		    : iters.set ? "--iters" : burnin.set ? "--burnin" : tol.set ? "--tol" : no_warm ? "--no-warm-start"
-		    : lambda.set ? "--lambda" : p0.set ? "--p0" : (q.set || rr.set) ? "--q and --r" : form ? "--form"
-		    : outlier.set ? "--outlier" : state_only ? "the state-space options" : NULL;
+	const tagk_method *mt = tagk_method_find(method);
+	if (!mt)
+		cli_die(EXIT_USAGE, "-a: unknown method '%s' (tagk-estimate --list names them)", method);
+	if (batch && mt->kind != TAGK_KIND_BATCH)
+		cli_die(EXIT_USAGE, "--batch applies to the batch methods (%s), not %s", kind_names(TAGK_KIND_BATCH),
+		    method);
+	for (int i = 0; i < ngiven; i++)
+		if (!tagk_method_accepts(mt, given[i].key)) {
+			char who[256];
+			who_accepts(given[i].key, who, sizeof(who));
+			cli_die(EXIT_USAGE, "--%s applies to %s, not %s", given[i].opt, who, method);
+		}
+	if (mt->kind == TAGK_KIND_BATCH) {
+		const char *bad = win_set ? "--window" : every_set ? "--every" : max_window != 1000 ? "--max-window"
+		    : state_only ? "the state-space input options" : NULL;
 		if (bad)
 			cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, method);
-		batch_opts bo = { method, segment, outname, in };
+		batch_opts bo = { mt, segment, outname, in };
 		return estimate_batch(&bo, optind < argc ? argv[optind] : "-");
 	}
-	const tagk_mass_method *mm = tagk_mass_method_find(method);
-	if (mm) {
-		const char *bad = seed.set ? "--seed" : burnin.set ? "--burnin" : tol.set ? "--tol"
-		    : no_warm ? "--no-warm-start" : lambda.set ? "--lambda" : p0.set ? "--p0"
-		    : (q.set || rr.set) ? "--q and --r" : form ? "--form" : outlier.set ? "--outlier"
-		    : max_window != 1000 ? "--max-window" : NULL;
-		if (bad)
-			cli_die(EXIT_USAGE, "%s applies to the regressor methods, not %s", bad, method);
+	if (mt->kind == TAGK_KIND_STATE) {
+		if (max_window != 1000)
+			cli_die(EXIT_USAGE, "--max-window applies to the regressor methods, not %s", method);
+		if (win_set && !tagk_method_accepts(mt, "window"))
+			cli_die(EXIT_USAGE, "--window applies to %s, not %s", "msckf and swls", method);
 		if (win_set && (win_s || win < 2 || win > TAGK_MASS_WINDOW_MAX))
 			cli_die(EXIT_USAGE, "--window: %s takes a number of samples from 2 to %d", method,
 			    TAGK_MASS_WINDOW_MAX);
 		if (every_set && every_s)
 			cli_die(EXIT_USAGE, "--every: %s takes a number of samples", method);
-		if (iters.set && (iters.v < 1 || iters.v > 100))
+		if (iters_set && (iters < 1 || iters > 100))
 			cli_die(EXIT_USAGE, "--iters: %s takes 1 to 100", method);
-		if (so.gauss_newton && mm->kind != TAGK_MASS_SWLS)
-			cli_die(EXIT_USAGE, "--gauss-newton applies to swls, not %s", method);
-		if ((iters.set || so.gauss_newton) && mm->kind != TAGK_MASS_SWLS)
-			cli_die(EXIT_USAGE, "--iters applies to swls and the Kaczmarz methods, not %s", method);
-		if (win_set && mm->kind != TAGK_MASS_MSCKF && mm->kind != TAGK_MASS_SWLS)
-			cli_die(EXIT_USAGE, "--window applies to msckf and swls, not %s", method);
 		if (!pos_unit_set)
 			so.pos_scale = so.crazyflie ? 1e-3 : 1;
-		so.mt = mm;
+		so.mt = mt;
 		so.window = win_set ? (int)win : 0;
-		so.iters = iters.set ? (int)iters.v : 0;
+		so.iters = iters_set ? (int)iters : 0;
 		so.every = every_set ? (long)every : 1;
 		so.verbose = verbose;
 		so.outname = outname;
 		so.in = in;
 		return estimate_state(&so, optind < argc ? argv[optind] : "-");
 	}
-	const tagk_method *mt = tagk_method_find(method);
-	if (!mt)
-		cli_die(EXIT_USAGE, "-a: unknown method '%s' (tagk-estimate --list names them)", method);
 	if (state_only)
-		cli_die(EXIT_USAGE, "--m0, --mass-sd, --proc-sd, --meas-sd, --gauss-newton, --max-gap, --map, "
-		    "--preset and --pos-unit apply to the state-space methods (ekf, msckf, ukf, swls), not %s",
-		    method);
-	int kz = mt->family == TAGK_FAMILY_KACZMARZ, rls = mt->family == TAGK_FAMILY_RLS,
-	    kf = mt->family == TAGK_FAMILY_KF;
-	if (seed.set && !kz) cli_die(EXIT_USAGE, "--seed applies to the Kaczmarz methods, not %s", method);
-	if (iters.set && !kz) cli_die(EXIT_USAGE, "--iters applies to the Kaczmarz methods, not %s", method);
-	if (burnin.set && !kz) cli_die(EXIT_USAGE, "--burnin applies to the Kaczmarz methods, not %s", method);
-	if (tol.set && !kz) cli_die(EXIT_USAGE, "--tol applies to the Kaczmarz methods, not %s", method);
-	if (no_warm && !kz) cli_die(EXIT_USAGE, "--no-warm-start applies to the Kaczmarz methods, not %s", method);
-	if (lambda.set && !rls) cli_die(EXIT_USAGE, "--lambda applies to the RLS methods, not %s", method);
-	if ((q.set || rr.set) && !kf) cli_die(EXIT_USAGE, "--q and --r apply to the KF methods, not %s", method);
-	if (p0.set && kz) cli_die(EXIT_USAGE, "--p0 applies to the RLS and KF methods, not %s", method);
-	if (form && kz) cli_die(EXIT_USAGE, "--form applies to the RLS and KF methods, not %s", method);
-	if (outlier.set && kz) cli_die(EXIT_USAGE, "--outlier applies to the RLS and KF methods, not %s", method);
-	if (form && strcmp(form, "auto") && strcmp(form, "info") &&
-	    !(rls && strcmp(form, "paper") == 0) && !(kf && strcmp(form, "joseph") == 0))
-		cli_die(EXIT_USAGE, "--form: '%s' is not auto, info or %s", form, rls ? "paper" : "joseph");
+		cli_die(EXIT_USAGE, "--max-gap, --map, --preset and --pos-unit apply to the state-space methods "
+		    "(%s), not %s", kind_names(TAGK_KIND_STATE), method);
+	tagk_config cfg;
+	/* m_max is set from the rows per sample once the first sample is read */
+	tagk_config_defaults(&cfg, mt, 1, 0);
+	if (form && tagk_config_form_index(&cfg, form) < 0) {
+		const char *const *fl = tagk_window_ops_of(mt)->forms;
+		char list[128] = "";
+		for (int i = 0; fl[i]; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? fl[i + 1] ? ", "
+			    : " or " : "", fl[i]);
+		cli_die(EXIT_USAGE, "--form: '%s' is not %s", form, list);
+	}
 
 	tbl_reader *r = cmdio_open_input(optind < argc ? argv[optind] : "-", &in);
 	int it, ib, irow, iy[TAGK_NPARAM];
@@ -322,28 +397,13 @@ main(int argc, char **argv)
 			cli_die(EXIT_DATA, "out of memory for a window of %d samples", cap);
 	}
 
-	tagk_config cfg;
-	tagk_config_defaults(&cfg, mt, n, 0);
-	/* m_max is set from the rows per sample once the first sample is read */
-	if (kz) {
-		if (seed.set) cfg.u.kz.seed = seedv;
-		if (iters.set) cfg.u.kz.iters = (int)iters.v;
-		if (burnin.set) cfg.u.kz.burnin = (int)burnin.v;
-		if (tol.set) cfg.u.kz.tol = (tagk_real)tol.v;
-		if (no_warm) cfg.u.kz.warm_start = 0;
-	} else if (rls) {
-		if (lambda.set) cfg.u.rls.lambda = (tagk_real)lambda.v;
-		if (p0.set) cfg.u.rls.p0 = (tagk_real)p0.v;
-		if (outlier.set) cfg.u.rls.outlier = (tagk_real)outlier.v;
-		if (form) cfg.u.rls.form = strcmp(form, "paper") == 0 ? TAGK_RLS_PAPER
-		    : strcmp(form, "info") == 0 ? TAGK_RLS_INFO : TAGK_RLS_AUTO;
-	} else {
-		if (q.set) cfg.u.kf.q = (tagk_real)q.v;
-		if (rr.set) cfg.u.kf.r = (tagk_real)rr.v;
-		if (p0.set) cfg.u.kf.p0 = (tagk_real)p0.v;
-		if (outlier.set) cfg.u.kf.outlier = (tagk_real)outlier.v;
-		if (form) cfg.u.kf.form = strcmp(form, "joseph") == 0 ? TAGK_KF_JOSEPH
-		    : strcmp(form, "info") == 0 ? TAGK_KF_INFO : TAGK_KF_AUTO;
+	cfg.n = n;
+	cfg.seed = seedv;
+	for (int i = 0; i < ngiven; i++) {
+		double v = strcmp(given[i].key, "form") == 0 ? (double)tagk_config_form_index(&cfg, form)
+		    : given[i].v;
+		if (strcmp(given[i].key, "seed") != 0 && tagk_config_set(&cfg, given[i].key, v) != TAGK_OK)
+			cli_die(EXIT_USAGE, "--%s: %g is out of range for %s", given[i].opt, v, method);
 	}
 	tagk_estimator est;
 	tagk_real *ws = NULL, *A = NULL, *bb = NULL, theta[TAGK_NPARAM];
@@ -426,7 +486,7 @@ main(int argc, char **argv)
 					 * the Kaczmarz Gram cache (m_max^2), from that rather
 					 * than from the largest sample allowed */
 					cfg.m_max = cap * (irow >= 0 ? rows_per : MAX_SAMPLE_ROWS);
-					size_t len = tagk_workspace_len(&cfg);
+					size_t len = tagk_est_workspace_len(&cfg);
 					ws = malloc(len * sizeof(*ws));
 					A = malloc((size_t)cfg.m_max * (size_t)n * sizeof(*A));
 					bb = malloc((size_t)cfg.m_max * sizeof(*bb));
@@ -434,11 +494,11 @@ main(int argc, char **argv)
 						cli_die(EXIT_DATA, "out of memory for a window of up to %d rows (%.0f MB of "
 						    "workspace); use a smaller --window%s", cfg.m_max,
 						    (double)len * (double)sizeof(*ws) / 1e6, win_s ? " or --max-window" : "");
-					tagk_status st = tagk_init(&est, &cfg, ws, len);
+					tagk_status st = tagk_est_init(&est, &cfg, ws, len);
 					if (st != TAGK_OK)
 						cli_die(EXIT_USAGE, "%s: %s", method, tagk_strerror(st));
 					if (verbose)
-						cli_warn("%s, form %s, window %g%s, every %g%s", method, tagk_form(&est),
+						cli_warn("%s, form %s, window %g%s, every %g%s", method, tagk_est_form(&est),
 						    win, win_s ? " s" : " samples", every, every_s ? " s" : " samples");
 					ready = 1;
 				}
@@ -451,7 +511,7 @@ main(int argc, char **argv)
 						bb[m] = (tagk_real)s->b[i];
 					}
 				}
-				tagk_status st = tagk_update(&est, A, bb, m, theta);
+				tagk_status st = tagk_est_update(&est, A, bb, m, theta);
 				t_last_run = last->t;
 				updates++;
 				if (st != TAGK_OK) {
@@ -521,7 +581,7 @@ main(int argc, char **argv)
 	if (tbl_skipped(r))
 		cli_warn("skipped %ld bad rows", tbl_skipped(r));
 	/* the information the data hold against the prior's (excitation.h) */
-	double eps = rls ? 1 / (double)cfg.u.rls.p0 : kf ? (double)cfg.u.kf.r / (double)cfg.u.kf.p0 : 0;
+	double eps = (double)tagk_window_ops_of(mt)->prior_information(&cfg);
 	char what[512];
 	int unexcited = quiet ? 0 : excitation_report(&exc, eps, what, sizeof(what));
 	if (unexcited == n)
@@ -530,7 +590,7 @@ main(int argc, char **argv)
 		    "(-q silences this note)");
 	else if (unexcited > 0)
 		cli_warn("the data did not excite %s: the estimate there stays at its %s (-q silences "
-		    "this note)", what, kz ? "initial value" : "prior");
+		    "this note)", what, eps > 0 ? "prior" : "initial value");
 	tbl_close(r);
 	return 0;
 }

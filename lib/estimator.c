@@ -1,51 +1,18 @@
-/* estimator.c: method registry and dispatch; see estimator.h. */
+/* estimator.c: dispatch of the window methods to their family's operations;
+ * see estimator.h. The registry is methods.c. */
 #include <string.h>
 #include "estimator.h"
 
-static const tagk_method methods[] = {
-	{ "rk", "randomized Kaczmarz, rows drawn by squared norm",
-	  TAGK_FAMILY_KACZMARZ, TAGK_KZ_RK, 0, 0 },
-	{ "grk", "greedy randomized Kaczmarz (Bai and Wu)",
-	  TAGK_FAMILY_KACZMARZ, TAGK_KZ_GRK, 0, 0 },
-	{ "tark", "randomized Kaczmarz with tail averaging",
-	  TAGK_FAMILY_KACZMARZ, TAGK_KZ_TARK, 0, 0 },
-	{ "tagk", "tail-averaged greedy Kaczmarz (TAG-K, Algorithm 1)",
-	  TAGK_FAMILY_KACZMARZ, TAGK_KZ_TAGK, 0, 0 },
-	{ "rls", "block recursive least squares, no forgetting (lambda 1)",
-	  TAGK_FAMILY_RLS, 0, 1, 0 },
-	{ "rls-low", "block RLS, paper's low-forgetting preset (lambda 0.99)",
-	  TAGK_FAMILY_RLS, 0, (tagk_real)0.99, 0 },
-	{ "rls-high", "block RLS, paper's high-forgetting preset (lambda 0.96)",
-	  TAGK_FAMILY_RLS, 0, (tagk_real)0.96, 0 },
-	{ "kf", "random-walk Kalman filter (Q 1e-3 I, R 1e-5 I)",
-	  TAGK_FAMILY_KF, 0, (tagk_real)1e-3, (tagk_real)1e-5 },
-	{ "kf-low", "Kalman filter, paper's low-noise preset (Q 1e-3 I, R 1e-5 I)",
-	  TAGK_FAMILY_KF, 0, (tagk_real)1e-3, (tagk_real)1e-5 },
-	{ "kf-high", "Kalman filter, paper's high-noise preset (Q 1e-1 I, R 1e-3 I)",
-	  TAGK_FAMILY_KF, 0, (tagk_real)1e-1, (tagk_real)1e-3 },
-};
-
-int
-tagk_method_count(void)
+const tagk_window_ops *
+tagk_window_ops_of(const tagk_method *mt)
 {
-	return (int)(sizeof(methods) / sizeof(methods[0]));
+	return mt && mt->kind == TAGK_KIND_WINDOW ? (const tagk_window_ops *)mt->ops : NULL;
 }
 
 const tagk_method *
-tagk_method_at(int i)
+tagk_window_method(const char *name)
 {
-	return i >= 0 && i < tagk_method_count() ? &methods[i] : NULL;
-}
-
-const tagk_method *
-tagk_method_find(const char *name)
-{
-	if (!name)
-		return NULL;
-	for (int i = 0; i < tagk_method_count(); i++)
-		if (strcmp(methods[i].name, name) == 0)
-			return &methods[i];
-	return NULL;
+	return tagk_method_find_kind(name, TAGK_KIND_WINDOW);
 }
 
 void
@@ -55,114 +22,92 @@ tagk_config_defaults(tagk_config *cfg, const tagk_method *mt, int n, int m_max)
 	cfg->method = mt;
 	cfg->n = n;
 	cfg->m_max = m_max;
-	if (!mt)
-		return;
-	switch (mt->family) {
-	case TAGK_FAMILY_KACZMARZ:
-		tagk_kz_defaults(&cfg->u.kz, (tagk_kz_variant)mt->variant);
-		break;
-	case TAGK_FAMILY_RLS:
-		tagk_rls_defaults(&cfg->u.rls, mt->p1);
-		break;
-	case TAGK_FAMILY_KF:
-		tagk_kf_defaults(&cfg->u.kf, mt->p1, mt->p2);
-		break;
-	}
-}
-
-size_t
-tagk_workspace_len(const tagk_config *cfg)
-{
-	if (!cfg || !cfg->method)
-		return 0;
-	switch (cfg->method->family) {
-	case TAGK_FAMILY_KACZMARZ: return tagk_kz_workspace_len(cfg->n, cfg->m_max);
-	case TAGK_FAMILY_RLS: return tagk_rls_workspace_len(&cfg->u.rls, cfg->n, cfg->m_max);
-	case TAGK_FAMILY_KF: return tagk_kf_workspace_len(&cfg->u.kf, cfg->n, cfg->m_max);
-	}
-	return 0;
+	cfg->seed = 1;
+	const tagk_window_ops *ops = tagk_window_ops_of(mt);
+	if (ops)
+		ops->defaults(cfg);
+	else
+		cfg->method = NULL; /* not a window method: every later call refuses cfg */
 }
 
 tagk_status
-tagk_init(tagk_estimator *est, const tagk_config *cfg, tagk_real *ws, size_t len)
+tagk_config_set(tagk_config *cfg, const char *key, double v)
 {
-	if (!est || !cfg || !cfg->method)
+	if (!cfg || !key || !tagk_method_accepts(cfg->method, key) || v != v)
 		return TAGK_EINVAL;
-	tagk_status st = TAGK_EINVAL;
-	switch (cfg->method->family) {
-	case TAGK_FAMILY_KACZMARZ:
-		st = tagk_kz_init(&est->s.kz, &cfg->u.kz, cfg->n, cfg->m_max, cfg->theta0, ws, len);
-		break;
-	case TAGK_FAMILY_RLS:
-		st = tagk_rls_init(&est->s.rls, &cfg->u.rls, cfg->n, cfg->m_max, cfg->theta0, ws, len);
-		break;
-	case TAGK_FAMILY_KF:
-		st = tagk_kf_init(&est->s.kf, &cfg->u.kf, cfg->n, cfg->m_max, cfg->theta0, ws, len);
-		break;
-	}
+	return tagk_window_ops_of(cfg->method)->set(cfg, key, v);
+}
+
+int
+tagk_config_form_index(const tagk_config *cfg, const char *name)
+{
+	const tagk_window_ops *ops = cfg ? tagk_window_ops_of(cfg->method) : NULL;
+	if (!ops || !ops->forms || !name)
+		return -1;
+	for (int i = 0; ops->forms[i]; i++)
+		if (strcmp(ops->forms[i], name) == 0)
+			return i;
+	return -1;
+}
+
+size_t
+tagk_est_workspace_len(const tagk_config *cfg)
+{
+	const tagk_window_ops *ops = cfg ? tagk_window_ops_of(cfg->method) : NULL;
+	return ops ? ops->workspace_len(cfg) : 0;
+}
+
+tagk_status
+tagk_est_init(tagk_estimator *est, const tagk_config *cfg, tagk_real *ws, size_t len)
+{
+	const tagk_window_ops *ops = cfg ? tagk_window_ops_of(cfg->method) : NULL;
+	if (!est || !ops)
+		return TAGK_EINVAL;
+	tagk_estimator e;
+	memset(&e, 0, sizeof(e));
+	e.method = cfg->method;
+	e.n = cfg->n;
+	e.ws = ws;
+	e.ws_len = len;
+	tagk_status st = ops->init(&e, cfg, ws, len);
 	if (st == TAGK_OK)
-		est->method = cfg->method;
+		*est = e;
 	return st;
 }
 
 tagk_status
-tagk_update(tagk_estimator *est, const tagk_real *A, const tagk_real *b, int m,
+tagk_est_update(tagk_estimator *est, const tagk_real *A, const tagk_real *b, int m,
     tagk_real *theta)
 {
-	if (!est || !est->method)
+	const tagk_window_ops *ops = est ? tagk_window_ops_of(est->method) : NULL;
+	if (!ops)
 		return TAGK_EINVAL;
-	tagk_status st = TAGK_EINVAL;
-	switch (est->method->family) {
-	case TAGK_FAMILY_KACZMARZ: st = tagk_kz_update(&est->s.kz, A, b, m); break;
-	case TAGK_FAMILY_RLS: st = tagk_rls_update(&est->s.rls, A, b, m); break;
-	case TAGK_FAMILY_KF: st = tagk_kf_update(&est->s.kf, A, b, m); break;
-	}
+	tagk_status st = ops->update(est, A, b, m);
 	if (st == TAGK_OK && theta)
-		memcpy(theta, tagk_theta(est), sizeof(*theta) * (size_t)tagk_n(est));
+		memcpy(theta, ops->theta(est), sizeof(*theta) * (size_t)est->n);
 	return st;
 }
 
 const tagk_real *
-tagk_theta(const tagk_estimator *est)
+tagk_est_theta(const tagk_estimator *est)
 {
-	switch (est->method->family) {
-	case TAGK_FAMILY_KACZMARZ: return est->s.kz.theta;
-	case TAGK_FAMILY_RLS: return est->s.rls.theta;
-	case TAGK_FAMILY_KF: return est->s.kf.theta;
-	}
-	return NULL;
+	return tagk_window_ops_of(est->method)->theta(est);
 }
 
 int
-tagk_n(const tagk_estimator *est)
+tagk_est_n(const tagk_estimator *est)
 {
-	switch (est->method->family) {
-	case TAGK_FAMILY_KACZMARZ: return est->s.kz.n;
-	case TAGK_FAMILY_RLS: return est->s.rls.n;
-	case TAGK_FAMILY_KF: return est->s.kf.n;
-	}
-	return 0;
+	return est->n;
 }
 
 void
-tagk_reset(tagk_estimator *est)
+tagk_est_reset(tagk_estimator *est)
 {
-	switch (est->method->family) {
-	case TAGK_FAMILY_KACZMARZ: tagk_kz_reset(&est->s.kz); break;
-	case TAGK_FAMILY_RLS: tagk_rls_reset(&est->s.rls); break;
-	case TAGK_FAMILY_KF: tagk_kf_reset(&est->s.kf); break;
-	}
+	tagk_window_ops_of(est->method)->reset(est);
 }
 
 const char *
-tagk_form(const tagk_estimator *est)
+tagk_est_form(const tagk_estimator *est)
 {
-	switch (est->method->family) {
-	case TAGK_FAMILY_KACZMARZ:
-		return est->s.kz.cfg.variant == TAGK_KZ_GRK || est->s.kz.cfg.variant == TAGK_KZ_TAGK
-		    ? "greedy-gram" : "random";
-	case TAGK_FAMILY_RLS: return tagk_rls_form_name(est->s.rls.form);
-	case TAGK_FAMILY_KF: return tagk_kf_form_name(est->s.kf.form);
-	}
-	return "";
+	return tagk_window_ops_of(est->method)->form(est);
 }

@@ -1,50 +1,55 @@
 /*
- * estimator.h: one interface over every estimator, and the name registry.
+ * estimator.h: the window kind of method (method.h): estimators fed windows
+ * of regressor rows A theta ~ b. Use:
  *
- * A method is a named entry (rk, grk, tark, tagk, rls, rls-low, ..., kf-high)
- * that fixes a family and preset defaults. Use:
- *
- *   const tagk_method *mt = tagk_method_find("tagk");
+ *   const tagk_method *mt = tagk_method_find_kind("tagk", TAGK_KIND_WINDOW);
  *   tagk_config cfg;
- *   tagk_config_defaults(&cfg, mt, n, m_max);     // then adjust cfg.u.kz etc.
- *   size_t len = tagk_workspace_len(&cfg);        // tagk_real elements
+ *   tagk_config_defaults(&cfg, mt, n, m_max);     // then tagk_config_set(...)
+ *   size_t len = tagk_est_workspace_len(&cfg);    // tagk_real elements
  *   tagk_real ws[len]; tagk_estimator est;        // caller owns all memory
- *   tagk_init(&est, &cfg, ws, len);
- *   tagk_update(&est, A, b, m, theta_out);        // per window
+ *   tagk_est_init(&est, &cfg, ws, len);
+ *   tagk_est_update(&est, A, b, m, theta_out);    // per window
  *
  * Settings live in tagk_config, state in tagk_estimator (whose pointers refer
- * into the caller's workspace), and nothing is allocated anywhere.
+ * into the caller's workspace), and nothing is allocated anywhere. A family
+ * provides a tagk_window_ops; a method whose state is only arrays and
+ * scalars keeps them in the workspace (est->ws) and needs no member of the
+ * unions below, so that adding it is one file and one row of methods.def.
  */
 #ifndef TAGK_ESTIMATOR_H
 #define TAGK_ESTIMATOR_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "kaczmarz.h"
 #include "kf.h"
 #include "rls.h"
+#include "method.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum { TAGK_FAMILY_KACZMARZ, TAGK_FAMILY_RLS, TAGK_FAMILY_KF } tagk_family;
-
-typedef struct tagk_method tagk_method;
 
 typedef struct {
 	const tagk_method *method;
 	int n;                    /* parameters, >= 1 */
 	int m_max;                /* largest window, in rows, >= 1 */
 	const tagk_real *theta0;  /* n initial values, or NULL for zeros; copied */
+	uint64_t seed;            /* randomized methods' generator seed, default 1
+	                           * (it overrides u.kz.seed) */
 	union {
 		tagk_kz_config kz;
 		tagk_rls_config rls;
 		tagk_kf_config kf;
+		tagk_real any[8]; /* options of a method without a config type of its own */
 	} u;
 } tagk_config;
 
 typedef struct {
 	const tagk_method *method;
+	int n;                    /* parameters */
+	tagk_real *ws;            /* the workspace est was wired to, and its length */
+	size_t ws_len;
 	union {
 		tagk_kz kz;
 		tagk_rls rls;
@@ -52,39 +57,55 @@ typedef struct {
 	} s;
 } tagk_estimator;
 
-struct tagk_method {
-	const char *name;
-	const char *summary;      /* one line, no trailing period */
-	tagk_family family;
-	int variant;              /* tagk_kz_variant for the Kaczmarz family */
-	tagk_real p1, p2;         /* preset: lambda (rls) or q, r (kf) */
-};
+/* What a family of window methods provides. */
+typedef struct {
+	tagk_ops_head head;       /* the option keys set() accepts */
+	/* cfg->u from cfg->method->preset; cfg->method, n, m_max are set */
+	void (*defaults)(tagk_config *cfg);
+	/* Set the option key to v. TAGK_EINVAL for a key the family does not
+	 * take or a value out of its range. The key "form" takes an index into
+	 * forms. */
+	tagk_status (*set)(tagk_config *cfg, const char *key, double v);
+	const char *const *forms; /* implementation forms, "auto" first; NULL-terminated */
+	size_t (*workspace_len)(const tagk_config *cfg);
+	tagk_status (*init)(tagk_estimator *est, const tagk_config *cfg, tagk_real *ws, size_t len);
+	tagk_status (*update)(tagk_estimator *est, const tagk_real *A, const tagk_real *b, int m);
+	const tagk_real *(*theta)(const tagk_estimator *est);
+	void (*reset)(tagk_estimator *est);
+	const char *(*form)(const tagk_estimator *est);
+	/* The prior's information per parameter, below which a direction of
+	 * sum y y^T counts as not excited (0: relative to the largest). */
+	tagk_real (*prior_information)(const tagk_config *cfg);
+} tagk_window_ops;
 
-/* Number of registered methods, and the i-th one (NULL past the end). */
-int tagk_method_count(void);
-const tagk_method *tagk_method_at(int i);
-/* The method called name, or NULL. */
-const tagk_method *tagk_method_find(const char *name);
+/* The operations of a window method (NULL if mt is of another kind). */
+const tagk_window_ops *tagk_window_ops_of(const tagk_method *mt);
+/* The window method called name, or NULL. */
+const tagk_method *tagk_window_method(const char *name);
 
 /* Fill cfg with mt's defaults for n parameters and windows of up to m_max rows. */
 void tagk_config_defaults(tagk_config *cfg, const tagk_method *mt, int n, int m_max);
-/* Workspace length, in tagk_real elements, that tagk_init needs (0 if cfg is bad). */
-size_t tagk_workspace_len(const tagk_config *cfg);
+/* Set an option of cfg's method by key (see tagk_window_ops.set). */
+tagk_status tagk_config_set(tagk_config *cfg, const char *key, double v);
+/* The index of the form called name in cfg's method's forms, or -1. */
+int tagk_config_form_index(const tagk_config *cfg, const char *name);
+/* Workspace length, in tagk_real elements, that tagk_est_init needs (0 if cfg is bad). */
+size_t tagk_est_workspace_len(const tagk_config *cfg);
 /* Wire est to ws and set the estimate to theta0. Allocates nothing. */
-tagk_status tagk_init(tagk_estimator *est, const tagk_config *cfg, tagk_real *ws, size_t len);
+tagk_status tagk_est_init(tagk_estimator *est, const tagk_config *cfg, tagk_real *ws, size_t len);
 /* Update with the window A (m x n, row-major), b (m). On TAGK_OK, if theta is not
  * NULL, the new estimate is copied to theta (n). On failure nothing changes. */
-tagk_status tagk_update(tagk_estimator *est, const tagk_real *A, const tagk_real *b,
+tagk_status tagk_est_update(tagk_estimator *est, const tagk_real *A, const tagk_real *b,
     int m, tagk_real *theta);
 /* The current estimate (n values, owned by est). */
-const tagk_real *tagk_theta(const tagk_estimator *est);
+const tagk_real *tagk_est_theta(const tagk_estimator *est);
 /* Parameter count of est. */
-int tagk_n(const tagk_estimator *est);
+int tagk_est_n(const tagk_estimator *est);
 /* Back to theta0, the initial covariance and the seed. */
-void tagk_reset(tagk_estimator *est);
+void tagk_est_reset(tagk_estimator *est);
 /* Which implementation form est runs: "greedy-gram" or "random" (Kaczmarz),
  * "paper" or "info" (RLS), "joseph" or "info" (KF). */
-const char *tagk_form(const tagk_estimator *est);
+const char *tagk_est_form(const tagk_estimator *est);
 
 #ifdef __cplusplus
 }

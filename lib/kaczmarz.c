@@ -1,6 +1,7 @@
 /* kaczmarz.c: rk, grk, tark and tagk; see kaczmarz.h for the contracts. */
 #include <string.h>
 #include "kaczmarz.h"
+#include "estimator.h"
 #include "linalg.h"
 
 void
@@ -303,3 +304,83 @@ tagk_kz_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m)
 	memcpy(k->theta, k->x, sizeof(*k->x) * (size_t)n);
 	return TAGK_OK;
 }
+
+/* The family's operations for the registry (methods.def). preset[0] is the
+ * variant. */
+static const char *const kz_keys[] = { "seed", "iters", "burnin", "tol", "warm-start", NULL };
+
+static void
+kz_defaults(tagk_config *cfg)
+{
+	tagk_kz_defaults(&cfg->u.kz, (tagk_kz_variant)(int)cfg->method->preset[0]);
+}
+
+static tagk_status
+kz_set(tagk_config *cfg, const char *key, double v)
+{
+	tagk_kz_config *k = &cfg->u.kz;
+	if (strcmp(key, "seed") == 0 && v >= 0 && v <= 18446744073709549568.0)
+		cfg->seed = (uint64_t)v;
+	else if (strcmp(key, "iters") == 0 && v >= 0 && v <= 1e9)
+		k->iters = (int)v;
+	else if (strcmp(key, "burnin") == 0 && v >= 0 && v <= 1e9)
+		k->burnin = (int)v;
+	else if (strcmp(key, "tol") == 0 && v >= 0 && v <= 1)
+		k->tol = (tagk_real)v;
+	else if (strcmp(key, "warm-start") == 0 && (v == 0 || v == 1))
+		k->warm_start = (int)v;
+	else
+		return TAGK_EINVAL;
+	return TAGK_OK;
+}
+
+static size_t
+kz_len(const tagk_config *cfg)
+{
+	return tagk_kz_workspace_len(cfg->n, cfg->m_max);
+}
+
+static tagk_status
+kz_init(tagk_estimator *e, const tagk_config *cfg, tagk_real *ws, size_t len)
+{
+	tagk_kz_config k = cfg->u.kz;
+	k.seed = cfg->seed;
+	return tagk_kz_init(&e->s.kz, &k, cfg->n, cfg->m_max, cfg->theta0, ws, len);
+}
+
+static tagk_status
+kz_update(tagk_estimator *e, const tagk_real *A, const tagk_real *b, int m)
+{
+	return tagk_kz_update(&e->s.kz, A, b, m);
+}
+
+static const tagk_real *
+kz_theta(const tagk_estimator *e)
+{
+	return e->s.kz.theta;
+}
+
+static void
+kz_reset(tagk_estimator *e)
+{
+	tagk_kz_reset(&e->s.kz);
+}
+
+static const char *
+kz_form(const tagk_estimator *e)
+{
+	tagk_kz_variant v = e->s.kz.cfg.variant;
+	return v == TAGK_KZ_GRK || v == TAGK_KZ_TAGK ? "greedy-gram" : "random";
+}
+
+static tagk_real
+kz_prior(const tagk_config *cfg)
+{
+	(void)cfg;
+	return 0;
+}
+
+const tagk_window_ops tagk_kz_ops = {
+	{ kz_keys }, kz_defaults, kz_set, NULL, kz_len, kz_init, kz_update, kz_theta, kz_reset,
+	kz_form, kz_prior,
+};

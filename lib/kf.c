@@ -1,6 +1,7 @@
 /* kf.c: random-walk Kalman filter with Joseph-form block update; see kf.h. */
 #include <string.h>
 #include "kf.h"
+#include "estimator.h"
 #include "linalg.h"
 
 void
@@ -224,3 +225,81 @@ tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m)
 		f->theta[j] += g[j];
 	return TAGK_OK;
 }
+
+/* The family's operations for the registry (methods.def). preset[0] and
+ * preset[1] are q and r. */
+static const char *const kf_keys[] = { "q", "r", "p0", "outlier", "form", NULL };
+static const char *const kf_forms[] = { "auto", "joseph", "info", NULL };
+
+static void
+kf_defaults(tagk_config *cfg)
+{
+	tagk_kf_defaults(&cfg->u.kf, cfg->method->preset[0], cfg->method->preset[1]);
+}
+
+static tagk_status
+kf_set(tagk_config *cfg, const char *key, double v)
+{
+	tagk_kf_config *c = &cfg->u.kf;
+	if (strcmp(key, "q") == 0 && v >= 0 && v <= 1e300)
+		c->q = (tagk_real)v;
+	else if (strcmp(key, "r") == 0 && v > 0 && v <= 1e300)
+		c->r = (tagk_real)v;
+	else if (strcmp(key, "p0") == 0 && v > 0 && v <= 1e300)
+		c->p0 = (tagk_real)v;
+	else if (strcmp(key, "outlier") == 0 && v >= 0 && v <= 1e300)
+		c->outlier = (tagk_real)v;
+	else if (strcmp(key, "form") == 0 && (v == TAGK_KF_AUTO || v == TAGK_KF_JOSEPH || v == TAGK_KF_INFO))
+		c->form = (tagk_kf_form_t)(int)v;
+	else
+		return TAGK_EINVAL;
+	return TAGK_OK;
+}
+
+static size_t
+kf_len(const tagk_config *cfg)
+{
+	return tagk_kf_workspace_len(&cfg->u.kf, cfg->n, cfg->m_max);
+}
+
+static tagk_status
+kf_init(tagk_estimator *e, const tagk_config *cfg, tagk_real *ws, size_t len)
+{
+	return tagk_kf_init(&e->s.kf, &cfg->u.kf, cfg->n, cfg->m_max, cfg->theta0, ws, len);
+}
+
+static tagk_status
+kf_update(tagk_estimator *e, const tagk_real *A, const tagk_real *b, int m)
+{
+	return tagk_kf_update(&e->s.kf, A, b, m);
+}
+
+static const tagk_real *
+kf_theta(const tagk_estimator *e)
+{
+	return e->s.kf.theta;
+}
+
+static void
+kf_reset(tagk_estimator *e)
+{
+	tagk_kf_reset(&e->s.kf);
+}
+
+static const char *
+kf_form(const tagk_estimator *e)
+{
+	return tagk_kf_form_name(e->s.kf.form);
+}
+
+/* With rows of noise r, P0 = p0 I weighs like r / p0 of information. */
+static tagk_real
+kf_prior(const tagk_config *cfg)
+{
+	return cfg->u.kf.r / cfg->u.kf.p0;
+}
+
+const tagk_window_ops tagk_kf_ops = {
+	{ kf_keys }, kf_defaults, kf_set, kf_forms, kf_len, kf_init, kf_update, kf_theta,
+	kf_reset, kf_form, kf_prior,
+};

@@ -21,12 +21,15 @@
 #include "linalg.h"
 #include "so3.h"
 
+/* Defined below; MSCKF is the EKF with clones, told apart by its ops. */
+extern const tagk_state_ops tagk_mass_msckf_ops;
+
 enum { NE = TAGK_UAV_NE, NY = TAGK_UAV_NY };
 
 static int
 ld_of(const tagk_mass_config *c)
 {
-	return c->method->kind == TAGK_MASS_MSCKF ? NE + NY * c->window : NE;
+	return c->method->ops == &tagk_mass_msckf_ops ? NE + NY * c->window : NE;
 }
 
 /* work layout: J F (100 each), expm scratch (200), S Sc (81 each), z (9),
@@ -35,7 +38,7 @@ size_t
 tagk__kf_len(const tagk_mass_config *c)
 {
 	size_t L = (size_t)ld_of(c);
-	size_t clones = c->method->kind == TAGK_MASS_MSCKF ? (size_t)(10 * c->window) : 0;
+	size_t clones = c->method->ops == &tagk_mass_msckf_ops ? (size_t)(10 * c->window) : 0;
 	return L * L + clones + 400 + 162 + 9 + 27 * L + 10 * L + L;
 }
 
@@ -45,7 +48,7 @@ tagk__kf_wire(tagk_mass_est *e, tagk_real *ws)
 	e->ld = ld_of(&e->cfg);
 	e->P = ws;
 	ws += e->ld * e->ld;
-	if (e->cfg.method->kind == TAGK_MASS_MSCKF) {
+	if (e->cfg.method->ops == &tagk_mass_msckf_ops) {
 		e->clones = ws;
 		ws += 10 * e->cfg.window;
 	}
@@ -53,8 +56,9 @@ tagk__kf_wire(tagk_mass_est *e, tagk_real *ws)
 }
 
 void
-tagk__kf_start(tagk_mass_est *e)
+tagk__kf_start(tagk_mass_est *e, const tagk_uav_meas *y)
 {
+	(void)y;
 	tagk_real P0[100];
 	tagk__mass_p0(&e->cfg, P0);
 	memset(e->P, 0, (size_t)e->ld * (size_t)e->ld * sizeof(tagk_real));
@@ -206,7 +210,14 @@ tagk_status
 tagk__kf_step(tagk_mass_est *e, const tagk_uav_input *u, tagk_real dt, const tagk_uav_meas *y)
 {
 	predict(e, u, dt);
-	if (e->cfg.method->kind == TAGK_MASS_MSCKF)
+	if (e->cfg.method->ops == &tagk_mass_msckf_ops)
 		augment(e);
 	return update(e, y);
 }
+
+const tagk_state_ops tagk_mass_ekf_ops = {
+	{ tagk__mass_keys }, tagk__kf_len, tagk__kf_wire, tagk__kf_start, tagk__kf_step,
+};
+const tagk_state_ops tagk_mass_msckf_ops = {
+	{ tagk__mass_window_keys }, tagk__kf_len, tagk__kf_wire, tagk__kf_start, tagk__kf_step,
+};

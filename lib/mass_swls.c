@@ -558,3 +558,10 @@ tagk__swls_step(tagk_mass_est *e, const tagk_uav_input *u, tagk_real dt, const t
 	e->x = s->st[s->ns - 1];
 	return TAGK_OK;
 }
+
+static const char *const swls_keys[] = { "m0", "mass-sd", "proc-sd", "meas-sd", "window", "iters",
+	"gauss-newton", NULL };
+
+const tagk_state_ops tagk_mass_swls_ops = {
+	{ swls_keys }, tagk__swls_len, tagk__swls_wire, tagk__swls_start, tagk__swls_step,
+};

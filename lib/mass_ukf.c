@@ -173,3 +173,7 @@ tagk__ukf_step(tagk_mass_est *e, const tagk_uav_input *u, tagk_real dt, const ta
 	tagk_uav_plus(&e->x, dx);
 	return TAGK_OK;
 }
+
+const tagk_state_ops tagk_mass_ukf_ops = {
+	{ tagk__mass_keys }, tagk__ukf_len, tagk__ukf_wire, tagk__kf_start, tagk__ukf_step,
+};

@@ -1,41 +1,22 @@
-/* massest.c: registry, configuration and the checks every mass estimator
- * shares; the methods are in mass_kf.c, mass_ukf.c and mass_swls.c. */
+/* massest.c: configuration, dispatch and the checks every mass estimator
+ * shares; the methods are in mass_kf.c, mass_ukf.c and mass_swls.c, their
+ * rows in methods.def. */
 #include <string.h>
 #include "massest_impl.h"
 #include "linalg.h"
 #include "so3.h"
 
-static const tagk_mass_method methods[] = {
-	{ "ekf", "extended Kalman filter on the 4-DoF model (paper 001, eqs. 3-8)", TAGK_MASS_EKF },
-	{ "msckf", "EKF with a sliding window of state clones (paper 001, eqs. 9-14)", TAGK_MASS_MSCKF },
-	{ "ukf", "unscented Kalman filter on the error state (paper 001, eqs. 15-17)", TAGK_MASS_UKF },
-	{ "swls", "sliding-window least squares with pre-integration, Levenberg-Marquardt "
-	          "(paper 001, eqs. 18-23, 35-39)", TAGK_MASS_SWLS },
-};
+const char *const tagk__mass_keys[] = { "m0", "mass-sd", "proc-sd", "meas-sd", NULL };
+const char *const tagk__mass_window_keys[] = { "m0", "mass-sd", "proc-sd", "meas-sd", "window", NULL };
 
-int
-tagk_mass_method_count(void)
+static const tagk_state_ops *
+ops_of(const tagk_method *mt)
 {
-	return (int)(sizeof(methods) / sizeof(methods[0]));
-}
-
-const tagk_mass_method *
-tagk_mass_method_at(int i)
-{
-	return i >= 0 && i < tagk_mass_method_count() ? &methods[i] : NULL;
-}
-
-const tagk_mass_method *
-tagk_mass_method_find(const char *name)
-{
-	for (int i = 0; i < tagk_mass_method_count(); i++)
-		if (strcmp(methods[i].name, name) == 0)
-			return &methods[i];
-	return NULL;
+	return mt && mt->kind == TAGK_KIND_STATE ? (const tagk_state_ops *)mt->ops : NULL;
 }
 
 void
-tagk_mass_defaults(tagk_mass_config *c, const tagk_mass_method *mt, tagk_real m0)
+tagk_mass_defaults(tagk_mass_config *c, const tagk_method *mt, tagk_real m0)
 {
 	memset(c, 0, sizeof(*c));
 	c->method = mt;
@@ -62,7 +43,7 @@ config_ok(const tagk_mass_config *c)
 {
 	const tagk_real pos[] = { c->m0, c->sd_m0, c->r_att, c->r_pos, c->r_vel, c->ukf_alpha };
 	const tagk_real nonneg[] = { c->q_att, c->q_pos, c->q_vel, c->q_mass, c->ukf_beta };
-	if (!c->method)
+	if (!ops_of(c->method))
 		return 0;
 	for (size_t i = 0; i < sizeof(pos) / sizeof(pos[0]); i++)
 		if (!tagk_isfinite(pos[i]) || !(pos[i] > 0))
@@ -84,13 +65,7 @@ tagk_mass_workspace_len(const tagk_mass_config *c)
 {
 	if (!config_ok(c))
 		return 0;
-	switch (c->method->kind) {
-	case TAGK_MASS_EKF:
-	case TAGK_MASS_MSCKF: return tagk__kf_len(c);
-	case TAGK_MASS_UKF: return tagk__ukf_len(c);
-	case TAGK_MASS_SWLS: return tagk__swls_len(c);
-	}
-	return 0;
+	return ops_of(c->method)->len(c);
 }
 
 tagk_status
@@ -105,12 +80,7 @@ tagk_mass_init(tagk_mass_est *e, const tagk_mass_config *c, tagk_real *ws, size_
 		return TAGK_ESPACE;
 	memset(e, 0, sizeof(*e));
 	e->cfg = *c;
-	switch (c->method->kind) {
-	case TAGK_MASS_EKF:
-	case TAGK_MASS_MSCKF: tagk__kf_wire(e, ws); break;
-	case TAGK_MASS_UKF: tagk__ukf_wire(e, ws); break;
-	case TAGK_MASS_SWLS: tagk__swls_wire(e, ws); break;
-	}
+	ops_of(c->method)->wire(e, ws);
 	return TAGK_OK;
 }
 
@@ -160,12 +130,7 @@ tagk_mass_start(tagk_mass_est *e, const tagk_uav_meas *y)
 	e->x.m = e->cfg.m0;
 	e->started = 1;
 	e->diverged = 0;
-	switch (e->cfg.method->kind) {
-	case TAGK_MASS_EKF:
-	case TAGK_MASS_MSCKF:
-	case TAGK_MASS_UKF: tagk__kf_start(e); break;
-	case TAGK_MASS_SWLS: tagk__swls_start(e, y); break;
-	}
+	ops_of(e->cfg.method)->start(e, y);
 	return TAGK_OK;
 }
 
@@ -199,13 +164,7 @@ tagk_mass_update(tagk_mass_est *e, const tagk_uav_input *u, tagk_real dt, const 
 		return TAGK_EINVAL;
 	if (!tagk_isfinite(u->thrust) || !tagk_all_finite(3, u->w) || !tagk_uav_meas_ok(y))
 		return TAGK_ENONFINITE;
-	tagk_status st = TAGK_EINVAL;
-	switch (e->cfg.method->kind) {
-	case TAGK_MASS_EKF:
-	case TAGK_MASS_MSCKF: st = tagk__kf_step(e, u, dt, y); break;
-	case TAGK_MASS_UKF: st = tagk__ukf_step(e, u, dt, y); break;
-	case TAGK_MASS_SWLS: st = tagk__swls_step(e, u, dt, y); break;
-	}
+	tagk_status st = ops_of(e->cfg.method)->step(e, u, dt, y);
 	if (st != TAGK_OK || !healthy(e)) {
 		e->diverged = 1;
 		return TAGK_EDIVERGED;

@@ -8,7 +8,7 @@
  * signals directly: per sample the input held since the previous sample
  * (thrust, gyro), the time step, and the measurement (q, r, v). Use:
  *
- *   const tagk_mass_method *mt = tagk_mass_method_find("ekf");
+ *   const tagk_method *mt = tagk_method_find_kind("ekf", TAGK_KIND_STATE);
  *   tagk_mass_config cfg;
  *   tagk_mass_defaults(&cfg, mt, m0);             // then adjust noise etc.
  *   size_t len = tagk_mass_workspace_len(&cfg);   // tagk_real elements
@@ -27,23 +27,16 @@
 #include <stddef.h>
 #include "status.h"
 #include "uav.h"
+#include "method.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum { TAGK_MASS_EKF, TAGK_MASS_MSCKF, TAGK_MASS_UKF, TAGK_MASS_SWLS } tagk_mass_kind;
-
-typedef struct {
-	const char *name;
-	const char *summary;  /* one line, no trailing period */
-	tagk_mass_kind kind;
-} tagk_mass_method;
-
 enum { TAGK_MASS_WINDOW_MAX = 64 };
 
 typedef struct {
-	const tagk_mass_method *method;
+	const tagk_method *method; /* of kind TAGK_KIND_STATE */
 	tagk_real m0;         /* initial mass estimate, kg, > 0 */
 	tagk_real sd_m0;      /* its standard deviation, kg */
 	/* Process noise as standard deviations per sqrt(second): Q dt (eq. 5)
@@ -98,14 +91,24 @@ typedef struct {
 	tagk_swls sw;
 } tagk_mass_est;
 
-int tagk_mass_method_count(void);
-const tagk_mass_method *tagk_mass_method_at(int i);
-const tagk_mass_method *tagk_mass_method_find(const char *name);
+/* What a state-space method provides (the registry's ops for kind
+ * TAGK_KIND_STATE): its workspace length, wiring to the workspace, a start
+ * after est->x is set from the first measurement, and one sample, which may
+ * return TAGK_OK, TAGK_ENOTPD (taken as divergence) or TAGK_EDIVERGED. Keys
+ * every state method accepts: m0, mass-sd, proc-sd, meas-sd; window, iters
+ * and gauss-newton where the method lists them. */
+typedef struct {
+	tagk_ops_head head;
+	size_t (*len)(const tagk_mass_config *c);
+	void (*wire)(tagk_mass_est *e, tagk_real *ws);
+	void (*start)(tagk_mass_est *e, const tagk_uav_meas *y);
+	tagk_status (*step)(tagk_mass_est *e, const tagk_uav_input *u, tagk_real dt, const tagk_uav_meas *y);
+} tagk_state_ops;
 
 /* Defaults for mt with the initial mass m0 (kg): noise figures matched to
  * tagk-bench massflight's default sensors, window 10, 3 LM iterations. The
  * mass terms scale with m0 (sd_m0 = 0.25 m0, q_mass = 0.05 m0). */
-void tagk_mass_defaults(tagk_mass_config *cfg, const tagk_mass_method *mt, tagk_real m0);
+void tagk_mass_defaults(tagk_mass_config *cfg, const tagk_method *mt, tagk_real m0);
 /* Workspace, in tagk_real elements, that tagk_mass_init needs (0 if cfg is bad). */
 size_t tagk_mass_workspace_len(const tagk_mass_config *cfg);
 /* Check cfg and wire est to ws; TAGK_EINVAL for a bad configuration,

@@ -10,12 +10,10 @@
 extern "C" {
 #endif
 
-/* Per method: workspace length, wiring, start (after est->x is set from
- * the first measurement) and one sample. step may return TAGK_OK,
- * TAGK_ENOTPD (taken as divergence by the front end) or TAGK_EDIVERGED. */
+/* Per method, the operations of tagk_state_ops (massest.h). */
 size_t tagk__kf_len(const tagk_mass_config *c);
 void tagk__kf_wire(tagk_mass_est *e, tagk_real *ws);
-void tagk__kf_start(tagk_mass_est *e);
+void tagk__kf_start(tagk_mass_est *e, const tagk_uav_meas *y);
 tagk_status tagk__kf_step(tagk_mass_est *e, const tagk_uav_input *u, tagk_real dt, const tagk_uav_meas *y);
 
 size_t tagk__ukf_len(const tagk_mass_config *c);
@@ -26,6 +24,10 @@ size_t tagk__swls_len(const tagk_mass_config *c);
 void tagk__swls_wire(tagk_mass_est *e, tagk_real *ws);
 void tagk__swls_start(tagk_mass_est *e, const tagk_uav_meas *y);
 tagk_status tagk__swls_step(tagk_mass_est *e, const tagk_uav_input *u, tagk_real dt, const tagk_uav_meas *y);
+
+/* The option keys of every state method, and of those with a window. */
+extern const char *const tagk__mass_keys[];
+extern const char *const tagk__mass_window_keys[];
 
 /* The diagonal of R (9) and of Q per second (10), from the configuration. */
 void tagk__mass_r(const tagk_mass_config *c, tagk_real r[9]);

@@ -1,6 +1,7 @@
 /* rls.c: block RLS in the paper's and the information form; see rls.h. */
 #include <string.h>
 #include "rls.h"
+#include "estimator.h"
 #include "linalg.h"
 
 void
@@ -196,3 +197,79 @@ tagk_rls_update(tagk_rls *r, const tagk_real *A, const tagk_real *b, int m)
 		r->theta[j] += r->g[j];
 	return TAGK_OK;
 }
+
+/* The family's operations for the registry (methods.def). preset[0] is the
+ * forgetting factor. */
+static const char *const rls_keys[] = { "lambda", "p0", "outlier", "form", NULL };
+static const char *const rls_forms[] = { "auto", "paper", "info", NULL };
+
+static void
+rls_defaults(tagk_config *cfg)
+{
+	tagk_rls_defaults(&cfg->u.rls, cfg->method->preset[0]);
+}
+
+static tagk_status
+rls_set(tagk_config *cfg, const char *key, double v)
+{
+	tagk_rls_config *c = &cfg->u.rls;
+	if (strcmp(key, "lambda") == 0 && v > 0 && v <= 1)
+		c->lambda = (tagk_real)v;
+	else if (strcmp(key, "p0") == 0 && v > 0 && v <= 1e300)
+		c->p0 = (tagk_real)v;
+	else if (strcmp(key, "outlier") == 0 && v >= 0 && v <= 1e300)
+		c->outlier = (tagk_real)v;
+	else if (strcmp(key, "form") == 0 && (v == TAGK_RLS_AUTO || v == TAGK_RLS_PAPER || v == TAGK_RLS_INFO))
+		c->form = (tagk_rls_form_t)(int)v;
+	else
+		return TAGK_EINVAL;
+	return TAGK_OK;
+}
+
+static size_t
+rls_len(const tagk_config *cfg)
+{
+	return tagk_rls_workspace_len(&cfg->u.rls, cfg->n, cfg->m_max);
+}
+
+static tagk_status
+rls_init(tagk_estimator *e, const tagk_config *cfg, tagk_real *ws, size_t len)
+{
+	return tagk_rls_init(&e->s.rls, &cfg->u.rls, cfg->n, cfg->m_max, cfg->theta0, ws, len);
+}
+
+static tagk_status
+rls_update(tagk_estimator *e, const tagk_real *A, const tagk_real *b, int m)
+{
+	return tagk_rls_update(&e->s.rls, A, b, m);
+}
+
+static const tagk_real *
+rls_theta(const tagk_estimator *e)
+{
+	return e->s.rls.theta;
+}
+
+static void
+rls_reset(tagk_estimator *e)
+{
+	tagk_rls_reset(&e->s.rls);
+}
+
+static const char *
+rls_form(const tagk_estimator *e)
+{
+	return tagk_rls_form_name(e->s.rls.form);
+}
+
+/* P0 = p0 I is information 1/p0 per parameter. */
+static tagk_real
+rls_prior(const tagk_config *cfg)
+{
+	return 1 / cfg->u.rls.p0;
+}
+
+const tagk_window_ops tagk_rls_ops = {
+	{ rls_keys }, rls_defaults, rls_set, rls_forms, rls_len, rls_init, rls_update, rls_theta,
+	rls_reset, rls_form, rls_prior,
+};

@@ -244,7 +244,7 @@ tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est, tagk_trial_resul
 			}
 			tagk_real th[TAGK_NPARAM], rr[MAXW * ROWS];
 			uint64_t t0 = c->ticks ? c->ticks() : 0;
-			st = tagk_update(est, Ah, bh, m, th);
+			st = tagk_est_update(est, Ah, bh, m, th);
 			int u_i = out->updates++;
 			if (c->ticks && u_i < 64)
 				out->times[u_i] = c->ticks() - t0;

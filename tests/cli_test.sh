@@ -21,7 +21,7 @@ expect "bad form suffix" 2 "" "tagk-bench: --methods: 'rls-low:fast': an RLS for
 	$B timing -n 10 --methods rls-low:fast --updates 2
 expect "bad KF form" 2 "" "'kf-low:paper': a KF form is joseph or info" -- \
 	$B timing -n 10 --methods kf-low:paper --updates 2
-expect "form on a Kaczmarz method" 2 "" "'tagk:paper': only RLS and KF methods take a form" -- \
+expect "form on a Kaczmarz method" 2 "" "'tagk:paper': tagk takes no form" -- \
 	$B timing -n 10 --methods tagk:paper --updates 2
 expect "both KF forms run" 0 "kf-low:joseph +joseph .*kf-low:info +info" "" -- \
 	sh -c "$B timing -n 10 --methods kf-low:joseph,kf-low:info --updates 5 | tr '\n' ' '"

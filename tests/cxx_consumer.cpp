@@ -15,9 +15,9 @@ run(const char *method)
 	const int n = 3, m = 6;
 	tagk_config cfg;
 	tagk_config_defaults(&cfg, mt, n, m);
-	std::vector<tagk_real> ws(tagk_workspace_len(&cfg));
+	std::vector<tagk_real> ws(tagk_est_workspace_len(&cfg));
 	tagk_estimator est;
-	if (tagk_init(&est, &cfg, ws.data(), ws.size()) != TAGK_OK)
+	if (tagk_est_init(&est, &cfg, ws.data(), ws.size()) != TAGK_OK)
 		return std::printf("%s: init failed\n", method), 1;
 	const double truth[3] = { 0.5, -2, 1.25 };
 	tagk_rng g;
@@ -31,13 +31,13 @@ run(const char *method)
 				b[i] += A[i * n + j] * (tagk_real)truth[j];
 			}
 		}
-		if (tagk_update(&est, A, b, m, theta) != TAGK_OK)
+		if (tagk_est_update(&est, A, b, m, theta) != TAGK_OK)
 			return std::printf("%s: update refused\n", method), 1;
 	}
 	double err = 0;
 	for (int j = 0; j < n; j++)
 		err = std::fmax(err, std::fabs((double)theta[j] - truth[j]));
-	std::printf("%s (%s form): max error %.2g\n", method, tagk_form(&est), err);
+	std::printf("%s (%s form): max error %.2g\n", method, tagk_est_form(&est), err);
 	return err < 1e-3 ? 0 : 1;
 }
 

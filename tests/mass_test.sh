@@ -108,8 +108,8 @@ expect "no hover guess from zero thrust" 1 "" "zero.csv:2: the first thrust \(0 
 	$E -a ekf "$tmp/zero.csv"
 
 # --- usage errors -------------------------------------------------------------
-expect "regressor option on ekf" 2 "" "--lambda applies to the regressor methods, not ekf" -- $E -a ekf --lambda 0.9 "$tmp/f.csv"
-expect "state option on tagk" 2 "" "--m0, .* apply to the state-space methods .*not tagk" -- $E -a tagk --m0 1 "$tmp/f.csv"
+expect "regressor option on ekf" 2 "" "--lambda applies to the RLS methods, not ekf" -- $E -a ekf --lambda 0.9 "$tmp/f.csv"
+expect "state option on tagk" 2 "" "--m0 applies to the state-space methods, not tagk" -- $E -a tagk --m0 1 "$tmp/f.csv"
 expect "--window on ekf" 2 "" "--window applies to msckf and swls, not ekf" -- $E -a ekf --window 5 "$tmp/f.csv"
 expect "--window 1" 2 "" "--window: swls takes a number of samples from 2 to 64" -- $E -a swls --window 1 "$tmp/f.csv"
 expect "--window in seconds" 2 "" "--window: msckf takes a number of samples" -- $E -a msckf --window 0.5s "$tmp/f.csv"

@@ -21,12 +21,12 @@ open_est(fixture *f, const char *name, int n, int m_max, uint64_t seed, const ta
 	const tagk_method *mt = tagk_method_find(name);
 	assert_non_null(mt);
 	tagk_config_defaults(&cfg, mt, n, m_max);
-	cfg.u.kz.seed = seed;
+	cfg.seed = seed;
 	cfg.theta0 = theta0;
-	f->len = tagk_workspace_len(&cfg);
+	f->len = tagk_est_workspace_len(&cfg);
 	assert_true(f->len > 0);
 	f->ws = canary_alloc(f->len);
-	assert_int_equal(tagk_init(&f->est, &cfg, f->ws, f->len), TAGK_OK);
+	assert_int_equal(tagk_est_init(&f->est, &cfg, f->ws, f->len), TAGK_OK);
 }
 
 static void
@@ -51,9 +51,9 @@ test_consistent_exact(void **state)
 		for (int it = 0; it < 400; it++) {
 			fill_gauss(&g, M * N, A);
 			tagk_gemv(M, N, A, xs, b);
-			assert_int_equal(tagk_update(&f.est, A, b, M, NULL), TAGK_OK);
+			assert_int_equal(tagk_est_update(&f.est, A, b, M, NULL), TAGK_OK);
 		}
-		double e = rel_err(N, tagk_theta(&f.est), xs);
+		double e = rel_err(N, tagk_est_theta(&f.est), xs);
 		if (!(e < TOL_EXACT))
 			fail_msg("%s: relative error %g after 400 updates", kz_names[v], e);
 		close_est(&f);
@@ -85,11 +85,11 @@ test_tagk_beats_grk_on_noise(void **state)
 		open_est(&ft, "tagk", N, M, (uint64_t)s, NULL);
 		open_est(&fg, "grk", N, M, (uint64_t)s, NULL);
 		for (int it = 0; it < 50; it++) {
-			assert_int_equal(tagk_update(&ft.est, A, b, M, NULL), TAGK_OK);
-			assert_int_equal(tagk_update(&fg.est, A, b, M, NULL), TAGK_OK);
+			assert_int_equal(tagk_est_update(&ft.est, A, b, M, NULL), TAGK_OK);
+			assert_int_equal(tagk_est_update(&fg.est, A, b, M, NULL), TAGK_OK);
 		}
-		double et = rel_err_d(N, tagk_theta(&ft.est), xls);
-		double eg = rel_err_d(N, tagk_theta(&fg.est), xls);
+		double et = rel_err_d(N, tagk_est_theta(&ft.est), xls);
+		double eg = rel_err_d(N, tagk_est_theta(&fg.est), xls);
 		sum_t += et;
 		sum_g += eg;
 		wins += et < eg;
@@ -120,10 +120,10 @@ test_zero_rows_skipped(void **state)
 				memset(A + i * N, 0, sizeof(A[0]) * N);
 				b[i] = 5;
 			}
-			assert_int_equal(tagk_update(&f.est, A, b, M, NULL), TAGK_OK);
-			assert_true(tagk_all_finite(N, tagk_theta(&f.est)));
+			assert_int_equal(tagk_est_update(&f.est, A, b, M, NULL), TAGK_OK);
+			assert_true(tagk_all_finite(N, tagk_est_theta(&f.est)));
 		}
-		assert_true(rel_err(N, tagk_theta(&f.est), xs) < TOL_EXACT);
+		assert_true(rel_err(N, tagk_est_theta(&f.est), xs) < TOL_EXACT);
 		close_est(&f);
 	}
 }
@@ -140,29 +140,29 @@ test_bad_windows_leave_estimate(void **state)
 		open_est(&f, kz_names[v], N, M, 3, NULL);
 		fill_gauss(&g, M * N, A);
 		fill_gauss(&g, M, b);
-		assert_int_equal(tagk_update(&f.est, A, b, M, NULL), TAGK_OK);
-		memcpy(before, tagk_theta(&f.est), sizeof(before));
+		assert_int_equal(tagk_est_update(&f.est, A, b, M, NULL), TAGK_OK);
+		memcpy(before, tagk_est_theta(&f.est), sizeof(before));
 		memcpy(out, before, sizeof(out));
 
 		tagk_real Z[M * N] = { 0 };
-		assert_int_equal(tagk_update(&f.est, Z, b, M, out), TAGK_EZERO);
+		assert_int_equal(tagk_est_update(&f.est, Z, b, M, out), TAGK_EZERO);
 		A[17] = NAN;
-		assert_int_equal(tagk_update(&f.est, A, b, M, out), TAGK_ENONFINITE);
+		assert_int_equal(tagk_est_update(&f.est, A, b, M, out), TAGK_ENONFINITE);
 		A[17] = INFINITY;
-		assert_int_equal(tagk_update(&f.est, A, b, M, out), TAGK_ENONFINITE);
+		assert_int_equal(tagk_est_update(&f.est, A, b, M, out), TAGK_ENONFINITE);
 		A[17] = 1;
 		b[4] = -INFINITY;
-		assert_int_equal(tagk_update(&f.est, A, b, M, out), TAGK_ENONFINITE);
+		assert_int_equal(tagk_est_update(&f.est, A, b, M, out), TAGK_ENONFINITE);
 		b[4] = 0;
-		assert_int_equal(tagk_update(&f.est, A, b, M + 1, out), TAGK_EINVAL);
-		assert_int_equal(tagk_update(&f.est, A, b, 0, out), TAGK_EINVAL);
+		assert_int_equal(tagk_est_update(&f.est, A, b, M + 1, out), TAGK_EINVAL);
+		assert_int_equal(tagk_est_update(&f.est, A, b, 0, out), TAGK_EINVAL);
 		/* squares that overflow */
 		A[0] = (tagk_real)1e200;
 #ifdef TAGK_FLOAT
 		A[0] = (tagk_real)1e30;
 #endif
-		assert_int_equal(tagk_update(&f.est, A, b, M, out), TAGK_EDIVERGED);
-		assert_memory_equal(tagk_theta(&f.est), before, sizeof(before));
+		assert_int_equal(tagk_est_update(&f.est, A, b, M, out), TAGK_EDIVERGED);
+		assert_memory_equal(tagk_est_theta(&f.est), before, sizeof(before));
 		assert_memory_equal(out, before, sizeof(before));
 		close_est(&f);
 	}
@@ -185,20 +185,20 @@ test_rank_deficient_and_ill_conditioned(void **state)
 			fill_gauss(&g, 3 * N, C);
 			tagk_matmul(M, 3, N, B, C, A);
 			tagk_gemv(M, N, A, xs, b);
-			assert_int_equal(tagk_update(&f.est, A, b, M, NULL), TAGK_OK);
-			assert_true(tagk_all_finite(N, tagk_theta(&f.est)));
+			assert_int_equal(tagk_est_update(&f.est, A, b, M, NULL), TAGK_OK);
+			assert_true(tagk_all_finite(N, tagk_est_theta(&f.est)));
 			/* columns scaled over 8 decades */
 			fill_gauss(&g, M * N, A);
 			for (int i = 0; i < M; i++)
 				for (int j = 0; j < N; j++)
 					A[i * N + j] *= (tagk_real)pow(10.0, -8.0 * j / (N - 1));
 			tagk_gemv(M, N, A, xs, b);
-			assert_int_equal(tagk_update(&f.est, A, b, M, NULL), TAGK_OK);
-			assert_true(tagk_all_finite(N, tagk_theta(&f.est)));
+			assert_int_equal(tagk_est_update(&f.est, A, b, M, NULL), TAGK_OK);
+			assert_true(tagk_all_finite(N, tagk_est_theta(&f.est)));
 		}
 		/* The residual of the last window is no larger than at theta = 0. */
 		tagk_real r[M];
-		tagk_residual(M, N, A, tagk_theta(&f.est), b, r);
+		tagk_residual(M, N, A, tagk_est_theta(&f.est), b, r);
 		assert_true(tagk_dot(M, r, r) <= tagk_dot(M, b, b));
 		close_est(&f);
 	}
@@ -219,21 +219,21 @@ test_same_seed_same_bits(void **state)
 		for (int it = 0; it < 30; it++) {
 			fill_gauss(&g, M * N, A);
 			fill_gauss(&g, M, b);
-			assert_int_equal(tagk_update(&f1.est, A, b, M, NULL), TAGK_OK);
-			assert_int_equal(tagk_update(&f2.est, A, b, M, NULL), TAGK_OK);
-			assert_int_equal(tagk_update(&f3.est, A, b, M, NULL), TAGK_OK);
+			assert_int_equal(tagk_est_update(&f1.est, A, b, M, NULL), TAGK_OK);
+			assert_int_equal(tagk_est_update(&f2.est, A, b, M, NULL), TAGK_OK);
+			assert_int_equal(tagk_est_update(&f3.est, A, b, M, NULL), TAGK_OK);
 		}
-		assert_memory_equal(tagk_theta(&f1.est), tagk_theta(&f2.est), N * sizeof(tagk_real));
-		assert_memory_not_equal(tagk_theta(&f1.est), tagk_theta(&f3.est), N * sizeof(tagk_real));
+		assert_memory_equal(tagk_est_theta(&f1.est), tagk_est_theta(&f2.est), N * sizeof(tagk_real));
+		assert_memory_not_equal(tagk_est_theta(&f1.est), tagk_est_theta(&f3.est), N * sizeof(tagk_real));
 		/* reset returns to the start and replays the same sequence */
-		tagk_reset(&f2.est);
+		tagk_est_reset(&f2.est);
 		tagk_rng_seed(&g, 500);
 		for (int it = 0; it < 30; it++) {
 			fill_gauss(&g, M * N, A);
 			fill_gauss(&g, M, b);
-			assert_int_equal(tagk_update(&f2.est, A, b, M, NULL), TAGK_OK);
+			assert_int_equal(tagk_est_update(&f2.est, A, b, M, NULL), TAGK_OK);
 		}
-		assert_memory_equal(tagk_theta(&f1.est), tagk_theta(&f2.est), N * sizeof(tagk_real));
+		assert_memory_equal(tagk_est_theta(&f1.est), tagk_est_theta(&f2.est), N * sizeof(tagk_real));
 		close_est(&f1);
 		close_est(&f2);
 		close_est(&f3);
@@ -257,12 +257,12 @@ test_matches_straightforward(void **state)
 			fill_gauss(&g, n, x0);
 			fixture f;
 			open_est(&f, avg ? "tagk" : "grk", n, m, 1000 + (uint64_t)s, x0);
-			assert_int_equal(tagk_update(&f.est, A, b, m, NULL), TAGK_OK);
+			assert_int_equal(tagk_est_update(&f.est, A, b, m, NULL), TAGK_OK);
 			tagk_rng_seed(&gn, 1000 + (uint64_t)s);
 			assert_int_equal(tagk_naive_greedy(m, n, A, b, x0, 0, 6, avg,
 			    (tagk_real)1e-12, &gn, work, out), TAGK_OK);
 			trials++;
-			agree += rel_err(n, tagk_theta(&f.est), out) < TOL_TIGHT * 1000;
+			agree += rel_err(n, tagk_est_theta(&f.est), out) < TOL_TIGHT * 1000;
 			close_est(&f);
 		}
 	}
@@ -287,12 +287,12 @@ test_converged_window_is_a_fixed_point(void **state)
 		tagk_config_defaults(&cfg, tagk_method_find(kz_names[v]), N, M);
 		cfg.theta0 = xs;
 		cfg.u.kz.tol = (tagk_real)1e-4;
-		size_t len = tagk_workspace_len(&cfg);
+		size_t len = tagk_est_workspace_len(&cfg);
 		tagk_real *ws = canary_alloc(len);
 		tagk_estimator est;
-		assert_int_equal(tagk_init(&est, &cfg, ws, len), TAGK_OK);
-		assert_int_equal(tagk_update(&est, A, b, M, NULL), TAGK_OK);
-		assert_memory_equal(tagk_theta(&est), xs, sizeof(xs));
+		assert_int_equal(tagk_est_init(&est, &cfg, ws, len), TAGK_OK);
+		assert_int_equal(tagk_est_update(&est, A, b, M, NULL), TAGK_OK);
+		assert_memory_equal(tagk_est_theta(&est), xs, sizeof(xs));
 		canary_free(ws);
 	}
 }

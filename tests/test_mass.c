@@ -182,7 +182,7 @@ fly(const char *method, int traj, int beh, uint64_t seed, double noise, double t
 	tagk_uavsim sim;
 	assert_int_equal(tagk_uavsim_init(&sim, &sc), TAGK_OK);
 	tagk_mass_config mc;
-	tagk_mass_defaults(&mc, tagk_mass_method_find(method), (tagk_real)1.2 * sc.m_nom);
+	tagk_mass_defaults(&mc, tagk_method_find_kind(method, TAGK_KIND_STATE), (tagk_real)1.2 * sc.m_nom);
 	if (window)
 		mc.window = window;
 	size_t len = tagk_mass_workspace_len(&mc);
@@ -281,7 +281,7 @@ static void
 start_est(const char *method, tagk_mass_est *e, tagk_real **ws, size_t *len, tagk_uav_meas *y)
 {
 	tagk_mass_config mc;
-	tagk_mass_defaults(&mc, tagk_mass_method_find(method), 1);
+	tagk_mass_defaults(&mc, tagk_method_find_kind(method, TAGK_KIND_STATE), 1);
 	*len = tagk_mass_workspace_len(&mc);
 	*ws = canary_alloc(*len);
 	assert_int_equal(tagk_mass_init(e, &mc, *ws, *len), TAGK_OK);
@@ -342,20 +342,20 @@ test_config_checks(void **state)
 	tagk_mass_config mc;
 	tagk_mass_est e;
 	tagk_real ws[4];
-	tagk_mass_defaults(&mc, tagk_mass_method_find("swls"), 1);
+	tagk_mass_defaults(&mc, tagk_method_find_kind("swls", TAGK_KIND_STATE), 1);
 	assert_int_equal(tagk_mass_init(&e, &mc, ws, 4), TAGK_ESPACE);
 	mc.window = 1;
 	assert_int_equal(tagk_mass_workspace_len(&mc), 0);
 	assert_int_equal(tagk_mass_init(&e, &mc, ws, 4), TAGK_EINVAL);
-	tagk_mass_defaults(&mc, tagk_mass_method_find("ekf"), 0);
+	tagk_mass_defaults(&mc, tagk_method_find_kind("ekf", TAGK_KIND_STATE), 0);
 	assert_int_equal(tagk_mass_workspace_len(&mc), 0);
-	tagk_mass_defaults(&mc, tagk_mass_method_find("ekf"), 1);
+	tagk_mass_defaults(&mc, tagk_method_find_kind("ekf", TAGK_KIND_STATE), 1);
 	mc.r_vel = (tagk_real)NAN;
 	assert_int_equal(tagk_mass_workspace_len(&mc), 0);
-	assert_null(tagk_mass_method_find("nope"));
+	assert_null(tagk_method_find_kind("nope", TAGK_KIND_STATE));
 	tagk_uav_meas y = { { 1, 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } };
 	tagk_uav_input u = { 1, { 0, 0, 0 } };
-	tagk_mass_defaults(&mc, tagk_mass_method_find("ukf"), 1);
+	tagk_mass_defaults(&mc, tagk_method_find_kind("ukf", TAGK_KIND_STATE), 1);
 	tagk_real big[2000];
 	assert_true(tagk_mass_workspace_len(&mc) <= 2000);
 	assert_int_equal(tagk_mass_init(&e, &mc, big, 2000), TAGK_OK);

@@ -100,10 +100,10 @@ fly(uint64_t seed, tagk_trial_result *r)
 	tagk_trial_vehicle(th0);
 	tagk_config_defaults(&cfg, tagk_method_find("tagk"), 10, 30);
 	cfg.theta0 = th0;
-	size_t len = tagk_workspace_len(&cfg);
+	size_t len = tagk_est_workspace_len(&cfg);
 	tagk_real *ws = canary_alloc(len);
 	tagk_estimator e;
-	assert_int_equal(tagk_init(&e, &cfg, ws, len), TAGK_OK);
+	assert_int_equal(tagk_est_init(&e, &cfg, ws, len), TAGK_OK);
 	tagk_trial_config tc;
 	tagk_trial_defaults(&tc, seed);
 	tc.gate = 0;

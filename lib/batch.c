@@ -1,0 +1,138 @@
+/* batch.c: batch least squares from normal equations; see batch.h. */
+#include <string.h>
+#include "batch.h"
+#include "linalg.h"
+#include "pcls.h"
+
+tagk_status
+tagk_batch_init(tagk_batch *q, const tagk_method *mt, int n)
+{
+	if (!q || !mt || mt->kind != TAGK_KIND_BATCH || n < 1 || n > TAGK_NPARAM)
+		return TAGK_EINVAL;
+	memset(q, 0, sizeof(*q));
+	q->method = mt;
+	q->n = n;
+	return TAGK_OK;
+}
+
+void
+tagk_batch_clear(tagk_batch *q)
+{
+	const tagk_method *mt = q->method;
+	int n = q->n;
+	memset(q, 0, sizeof(*q));
+	q->method = mt;
+	q->n = n;
+}
+
+tagk_status
+tagk_batch_add(tagk_batch *q, int k, const double *y, double b)
+{
+	const int n = q->n;
+	if (k < 0 || k >= TAGK_BATCH_ROWS)
+		return TAGK_EINVAL;
+	double s = b;
+	for (int i = 0; i < n; i++)
+		s += y[i];
+	if (s - s != 0) /* NaN or an infinity among them */
+		return TAGK_ENONFINITE;
+	if (k >= q->nrows)
+		q->nrows = k + 1;
+	for (int i = 0; i < n; i++) {
+		q->h[k][i] += y[i] * b;
+		for (int j = 0; j < n; j++)
+			q->H[k][i * n + j] += y[i] * y[j];
+	}
+	q->c[k] += b * b;
+	q->count[k]++;
+	return TAGK_OK;
+}
+
+long
+tagk_batch_samples(const tagk_batch *q)
+{
+	return q->count[0];
+}
+
+/* Solve H theta = h, subject to consistency or not. */
+static tagk_status
+solve(int n, const double *H, const double *h, int consistent, tagk_real *x)
+{
+	tagk_real K[TAGK_NPARAM * TAGK_NPARAM];
+	for (int i = 0; i < n * n; i++)
+		K[i] = (tagk_real)H[i];
+	for (int i = 0; i < n; i++)
+		x[i] = (tagk_real)h[i];
+	if (consistent && n == TAGK_NPARAM) {
+		tagk_pcls_config cfg;
+		tagk_pcls_defaults(&cfg, 1);
+		tagk_real ws[TAGK_NPARAM * TAGK_NPARAM + 5 * TAGK_NPARAM], rhs[TAGK_NPARAM];
+		memcpy(rhs, x, sizeof(rhs));
+		return tagk_pcls_solve(&cfg, K, rhs, x, NULL, ws, sizeof(ws) / sizeof(ws[0]));
+	}
+	if (tagk_cholesky(n, K) != TAGK_OK)
+		return TAGK_ENOTPD;
+	tagk_cholesky_solve(n, 1, K, x);
+	if (consistent && x[0] < 0) /* the mass model: consistent means m >= 0 */
+		x[0] = 0;
+	return TAGK_OK;
+}
+
+static tagk_status
+fit(const tagk_batch *q, tagk_real *theta)
+{
+	const int n = q->n, weighted = q->method->preset[0] != 0, consistent = q->method->preset[1] != 0;
+	double H[TAGK_NPARAM * TAGK_NPARAM] = { 0 }, h[TAGK_NPARAM] = { 0 };
+	if (q->nrows == 0)
+		return TAGK_EZERO;
+	if (consistent && n != TAGK_NPARAM && n != 1)
+		return TAGK_EINVAL;
+	for (int r = 0; r < q->nrows; r++) {
+		for (int i = 0; i < n * n; i++)
+			H[i] += q->H[r][i];
+		for (int i = 0; i < n; i++)
+			h[i] += q->h[r][i];
+	}
+	tagk_status st = solve(n, H, h, consistent, theta);
+	if (st != TAGK_OK || !weighted)
+		return st;
+	/* residual variance of each row index, from the first fit */
+	double var[TAGK_BATCH_ROWS], vmax = 0;
+	for (int r = 0; r < q->nrows; r++) {
+		double s = q->c[r];
+		for (int i = 0; i < n; i++) {
+			double hi = 0;
+			for (int j = 0; j < n; j++)
+				hi += q->H[r][i * n + j] * (double)theta[j];
+			s += (double)theta[i] * (hi - 2 * q->h[r][i]);
+		}
+		var[r] = s > 0 && q->count[r] ? s / (double)q->count[r] : 0;
+		if (var[r] > vmax)
+			vmax = var[r];
+	}
+	memset(H, 0, sizeof(H));
+	memset(h, 0, sizeof(h));
+	for (int r = 0; r < q->nrows; r++) {
+		/* a row that fits exactly would take all the weight: floor it */
+		double lo = vmax > 0 ? 1e-12 * vmax : 1;
+		double w = 1 / (var[r] > lo ? var[r] : lo);
+		for (int i = 0; i < n * n; i++)
+			H[i] += w * q->H[r][i];
+		for (int i = 0; i < n; i++)
+			h[i] += w * q->h[r][i];
+	}
+	return solve(n, H, h, consistent, theta);
+}
+
+tagk_status
+tagk_batch_solve(const tagk_batch *q, tagk_real *theta)
+{
+	if (!q || !q->method || !theta)
+		return TAGK_EINVAL;
+	return ((const tagk_batch_ops *)q->method->ops)->solve(q, theta);
+}
+
+/* The four presets of methods.def share these operations. */
+static const char *const batch_keys[] = { "segment", NULL };
+
+const tagk_batch_ops tagk_batch_ls_ops = { { batch_keys }, fit };

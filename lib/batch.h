@@ -1,0 +1,76 @@
+/*
+ * batch.h: the batch kind of method (method.h): one estimate from all the
+ * regressor rows of a log, or of a segment of it.
+ *
+ *   ols      ordinary least squares
+ *   wls      weighted least squares, paper 002's recipe: an ordinary fit
+ *            first, then each row of a sample (row 0, 1, ... of the model)
+ *            weighted by the inverse of its residual variance
+ *   ols-pc   ols subject to physical consistency (pcls.h)
+ *   wls-pc   wls subject to physical consistency
+ *
+ * Memory does not grow with the log: rows are reduced to normal equations
+ * per row index (H_r = sum y y^T, h_r = sum y b, c_r = sum b^2), from which
+ * the residual variances and the weighted system follow. The sums are kept
+ * in double in every build: a float sum over 10^6 rows would lose the
+ * digits the solution needs. Use:
+ *
+ *   tagk_batch q;
+ *   tagk_batch_init(&q, tagk_method_find_kind("wls", TAGK_KIND_BATCH), n);
+ *   tagk_batch_add(&q, row_index, y, b);     // every row of every sample
+ *   tagk_batch_solve(&q, theta);             // then tagk_batch_clear(&q)
+ *
+ * No allocation: a tagk_batch is about 14 kB, caller-owned.
+ */
+#ifndef TAGK_BATCH_H
+#define TAGK_BATCH_H
+
+#include "method.h"
+#include "regressor.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { TAGK_BATCH_ROWS = 16 }; /* row indices per sample, 0 .. 15 */
+
+typedef struct {
+	const tagk_method *method;
+	int n, nrows;
+	double H[TAGK_BATCH_ROWS][TAGK_NPARAM * TAGK_NPARAM];
+	double h[TAGK_BATCH_ROWS][TAGK_NPARAM];
+	double c[TAGK_BATCH_ROWS];
+	long count[TAGK_BATCH_ROWS];
+} tagk_batch;
+
+/* What a batch method provides: the solve of accumulated normal equations.
+ * preset[0] is 1 for the residual-variance weighting, preset[1] 1 for
+ * physical consistency. */
+typedef struct {
+	tagk_ops_head head;
+	tagk_status (*solve)(const tagk_batch *q, tagk_real *theta);
+} tagk_batch_ops;
+
+/* Start empty for mt (a batch method) and n parameters (1 .. TAGK_NPARAM);
+ * TAGK_EINVAL otherwise. */
+tagk_status tagk_batch_init(tagk_batch *q, const tagk_method *mt, int n);
+/* Forget the rows, keep the method. */
+void tagk_batch_clear(tagk_batch *q);
+/* Add one regressor row y (n values) with right-hand side b as row index k
+ * of its sample. TAGK_EINVAL for k out of range, TAGK_ENONFINITE for a
+ * value that is not finite (nothing added). */
+tagk_status tagk_batch_add(tagk_batch *q, int k, const double *y, double b);
+/* Samples added so far (the rows of index 0). */
+long tagk_batch_samples(const tagk_batch *q);
+/* Solve into theta (n). TAGK_EZERO if no rows were added; TAGK_ENOTPD if
+ * the unconstrained normal matrix is singular (the data do not determine
+ * every parameter); a pcls status if the consistent solve fails. The -pc
+ * methods need n = 10 (one body) or n = 1 (mass: m >= 0). */
+tagk_status tagk_batch_solve(const tagk_batch *q, tagk_real *theta);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
