@@ -1,9 +1,9 @@
 /*
  * estimate_state.c: tagk-estimate's state-space path; see estimate_state.h.
  *
- * Row k of the log holds the measurement (q, r, v) at t_k and the input
- * (thrust command, gyro) held from t_k to t_k+1, as tagk-bench massflight
- * writes it. The first row starts the estimator; every later row propagates
+ * Row k of the state stream (tagk-regress -m state, or tagk-bench
+ * massflight) holds the measurement (q, r, v) at t_k and the input (thrust
+ * command, gyro) held from t_k to t_k+1. The first row starts the estimator; every later row propagates
  * with the previous row's input over t_k - t_k-1 and updates with its own
  * measurement, then writes t_k and the mass.
  */
@@ -16,80 +16,11 @@
 #include "estimate_state.h"
 #include "../formats/numconv.h"
 
-static const struct {
-	const char *name;
-	int k;
-	const char *cols;
-} sigs[ST_NSIG] = {
-	{ "t", 1, "t" },
-	{ "thrust", 1, "thrust" },
-	{ "gyro", 3, "gx,gy,gz" },
-	{ "quat", 4, "qw,qx,qy,qz" },
-	{ "pos", 3, "px,py,pz" },
-	{ "vel", 3, "vx,vy,vz" },
-	{ "rpy", 3, "roll,pitch,yaw" },
-};
-
-/* The Crazyflie uSD logs of the Lee controller (see tagk-regress's preset):
- * commanded thrust, gyro, the controller's roll-pitch-yaw, and the state
- * estimate's position (mm) and velocity (mm/s). */
-static const char *const crazyflie[ST_NSIG] = {
-	[ST_T] = "t", [ST_THRUST] = "ctrlLee.thrustSI",
-	[ST_GYRO] = "ctrlLee.omegax,ctrlLee.omegay,ctrlLee.omegaz",
-	[ST_POS] = "stateEstimateZ.x,stateEstimateZ.y,stateEstimateZ.z",
-	[ST_VEL] = "stateEstimateZ.vx,stateEstimateZ.vy,stateEstimateZ.vz",
-	[ST_RPY] = "ctrlLee.rpyx,ctrlLee.rpyy,ctrlLee.rpyz",
-};
-
-/* q = Rz(yaw) Ry(pitch) Rx(roll), body to world. */
-static void
-rpy_quat(double r, double p, double y, tagk_real q[4])
-{
-	double cr = cos(r / 2), sr = sin(r / 2), cp = cos(p / 2), sp = sin(p / 2), cy = cos(y / 2), sy = sin(y / 2);
-	q[0] = (tagk_real)(cr * cp * cy + sr * sp * sy);
-	q[1] = (tagk_real)(sr * cp * cy - cr * sp * sy);
-	q[2] = (tagk_real)(cr * sp * cy + sr * cp * sy);
-	q[3] = (tagk_real)(cr * cp * sy - sr * sp * cy);
-}
-
-int
-state_map(state_opts *o, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	if (!eq)
-		return -1;
-	for (int s = 0; s < ST_NSIG; s++)
-		if (strlen(sigs[s].name) == (size_t)(eq - arg) && strncmp(arg, sigs[s].name, (size_t)(eq - arg)) == 0) {
-			o->map[s] = eq + 1;
-			return 0;
-		}
-	return -1;
-}
-
-/* Column indices of signal s: k names from the map or the defaults. */
-static void
-lookup(tbl_reader *r, const state_opts *o, int s, int *idx)
-{
-	const char *list = o->map[s] ? o->map[s] : o->crazyflie && crazyflie[s] ? crazyflie[s] : sigs[s].cols;
-	char buf[512], *items[8], opt[64];
-	snprintf(opt, sizeof(opt), "--map %s", sigs[s].name);
-	int ni = cli_split(opt, list, buf, sizeof(buf), items, 8);
-	int n = 0;
-	for (int j = 0; j < ni; j++) {
-		const char *tok = items[j];
-		if (n == sigs[s].k)
-			cli_die(EXIT_USAGE, "--map %s: %d columns expected, got more", sigs[s].name, sigs[s].k);
-		idx[n] = tbl_find(r, tok);
-		if (idx[n] < 0)
-			cli_die(EXIT_DATA, "%s: no column '%s' for %s (%s reads the signals t, thrust, gyro, quat "
-			    "or rpy, pos and vel; name other columns with --map %s=COLS)", tbl_name(r), tok, sigs[s].name,
-			    o->mt->name, sigs[s].name);
-		tbl_want(r, idx[n]);
-		n++;
-	}
-	if (n != sigs[s].k)
-		cli_die(EXIT_USAGE, "--map %s: %d columns expected, got %d", sigs[s].name, sigs[s].k, n);
-}
+/* The state stream of tagk-regress -m state, in SI units. */
+static const char *const cols[] = { "t", "thrust", "gx", "gy", "gz", "qw", "qx", "qy", "qz", "px", "py", "pz",
+	"vx", "vy", "vz" };
+enum { NCOLS = sizeof(cols) / sizeof(cols[0]), C_T = 0, C_THRUST = 1, C_GYRO = 2, C_QUAT = 5, C_POS = 9,
+	C_VEL = 12 };
 
 static double
 seconds(void)
@@ -103,11 +34,15 @@ int
 estimate_state(const state_opts *o, const char *path)
 {
 	tbl_reader *r = cmdio_open_input(path, &o->in);
-	int idx[ST_NSIG][4];
-	int rpy = o->map[ST_RPY] || (o->crazyflie && !o->map[ST_QUAT]);
-	for (int s = 0; s < ST_NSIG; s++)
-		if (s != (rpy ? ST_QUAT : ST_RPY))
-			lookup(r, o, s, idx[s]);
+	int idx[NCOLS];
+	for (int j = 0; j < NCOLS; j++) {
+		idx[j] = tbl_find(r, cols[j]);
+		if (idx[j] < 0)
+			cli_die(EXIT_DATA, "%s: no column '%s': %s reads the state stream (t, thrust, gx..gz, qw..qz, "
+			    "px..pz, vx..vz in SI units) that tagk-regress -m state makes from a log", tbl_name(r),
+			    cols[j], o->mt->name);
+		tbl_want(r, idx[j]);
+	}
 	int ncols = tbl_ncols(r), ntrue = 0;
 	int *tidx = malloc((size_t)ncols * sizeof(int));
 	double *row = malloc((size_t)ncols * sizeof(double));
@@ -140,20 +75,17 @@ estimate_state(const state_opts *o, const char *path)
 		if (rc == 0)
 			break;
 		nrows++;
-		double t = row[idx[ST_T][0]];
+		double t = row[idx[C_T]];
 		tagk_uav_input u;
 		tagk_uav_meas y;
-		u.thrust = (tagk_real)row[idx[ST_THRUST][0]];
+		u.thrust = (tagk_real)row[idx[C_THRUST]];
 		for (int i = 0; i < 3; i++) {
-			u.w[i] = (tagk_real)row[idx[ST_GYRO][i]];
-			y.r[i] = (tagk_real)(row[idx[ST_POS][i]] * o->pos_scale);
-			y.v[i] = (tagk_real)(row[idx[ST_VEL][i]] * o->pos_scale);
+			u.w[i] = (tagk_real)row[idx[C_GYRO + i]];
+			y.r[i] = (tagk_real)row[idx[C_POS + i]];
+			y.v[i] = (tagk_real)row[idx[C_VEL + i]];
 		}
-		if (rpy)
-			rpy_quat(row[idx[ST_RPY][0]], row[idx[ST_RPY][1]], row[idx[ST_RPY][2]], y.q);
-		else
-			for (int i = 0; i < 4; i++)
-				y.q[i] = (tagk_real)row[idx[ST_QUAT][i]];
+		for (int i = 0; i < 4; i++)
+			y.q[i] = (tagk_real)row[idx[C_QUAT + i]];
 		if (!tagk_uav_meas_ok(&y)) {
 			if (o->in.skip_bad) {
 				skipped++;

@@ -1,15 +1,14 @@
 /*
  * estimate_state.h: tagk-estimate's state-space path, the mass estimators
- * of paper 001 (lib/massest.h), which read the log's signals (time, thrust,
- * gyro, attitude, position, velocity) instead of regressor rows and write
- * the same stream as the regressor methods: t, m, then the true_* columns.
+ * of paper 001 (lib/massest.h), which read the state stream of
+ * tagk-regress -m state (time, thrust, gyro, attitude, position, velocity,
+ * SI units) instead of regressor rows and write the same stream as the
+ * regressor methods: t, m, then the true_* columns.
  */
 #ifndef TAGK_ESTIMATE_STATE_H
 #define TAGK_ESTIMATE_STATE_H
 #include "../formats/table.h"
 #include "../lib/tagk.h"
-
-enum { ST_T, ST_THRUST, ST_GYRO, ST_QUAT, ST_POS, ST_VEL, ST_RPY, ST_NSIG };
 
 typedef struct {
 	const tagk_method *mt;
@@ -22,16 +21,11 @@ typedef struct {
 	int gauss_newton;
 	long every;              /* write every k-th estimate */
 	double max_gap;          /* s */
-	const char *map[ST_NSIG]; /* ST_RPY set: attitude from roll, pitch, yaw */
-	int crazyflie;           /* --preset crazyflie: its columns under maps not given */
-	double pos_scale;        /* m per unit of pos (and m/s per unit of vel) */
 	int verbose;
 	const char *outname;
 	tbl_options in;
 } state_opts;
 
-/* Parse a --map argument SIGNAL=COLS into o->map; 0 on success, else -1. */
-int state_map(state_opts *o, const char *arg);
 /* Run; exits through cli_die on any failure, returns the exit status. */
 int estimate_state(const state_opts *o, const char *path);
 

@@ -39,12 +39,11 @@ usage(FILE *f)
 	    "       tagk-estimate -a ekf|msckf|ukf|swls [--m0 KG] [--mass-sd KG]\n"
 	    "                     [--proc-sd ATT,POS,VEL,MASS] [--meas-sd ATT,POS,VEL] [--window N]\n"
 	    "                     [--iters T] [--gauss-newton] [--every K] [--max-gap SEC]\n"
-	    "                     [--map SIGNAL=COLS]... [--preset crazyflie] [--pos-unit m|mm]\n"
-	    "                     [-f csv|hdf5|cfusd] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
+	    "                     [-f csv|hdf5] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate --batch [-a ols|wls|ols-pc|wls-pc] [--segment T1,T2,...|truth]\n"
 	    "                     [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate --list | --help | --version\n"
-	    "Regressor rows (or, for ekf ... swls, a log's signals) to estimates.\n"
+	    "Regressor rows (or, for ekf ... swls, tagk-regress -m state's stream) to estimates.\n"
 	    "  -a, --method M         the method (--list names them; default tagk)\n"
 	    "  -w, --window N[s]      samples (or seconds) per update (default 5)\n"
 	    "  -k, --every K[s]       an estimate every K samples or seconds (default 20)\n"
@@ -66,9 +65,7 @@ usage(FILE *f)
 	    "      --meas-sd A,P,V    state-space: measurement noise of attitude, position, velocity\n"
 	    "      --gauss-newton     swls: Gauss-Newton iterations instead of one step\n"
 	    "      --max-gap SEC      state-space: a longer gap in time is an error (default 0.5)\n"
-	    "      --map SIGNAL=COLS  state-space: read SIGNAL from COLS\n"
-	    "      --preset NAME      state-space: a log layout (crazyflie)\n"
-	    "      --pos-unit U       state-space: position in m or mm\n"
+	    "      --map, --preset, --pos-unit  moved to tagk-regress -m state\n"
 	    "      --batch            one estimate from the whole stream (default method ols)\n"
 	    "      --segment LIST     batch: new segments at times T1,T2,..., or at each truth change\n"
 	    "      --list             list the methods and exit\n"
@@ -238,7 +235,6 @@ main(int argc, char **argv)
 	state_opts so;
 	memset(&so, 0, sizeof(so));
 	so.max_gap = 0.5;
-	int pos_unit_set = 0;
 	int c;
 	while ((c = cli_getopt(argc, argv, "a:w:k:f:o:qvhV", opts)) != -1) {
 		if (cmdio_input_option(&in, c, optarg))
@@ -275,24 +271,14 @@ main(int argc, char **argv)
 		case 3017: so.gauss_newton = 1; give(given, &ngiven, "gauss-newton", "gauss-newton", 0); break;
 		case 3018: so.max_gap = cli_double("--max-gap", optarg, 1e-9, 1e9); state_only = 1; break;
 		case 3019:
-			if (state_map(&so, optarg) != 0)
-				cli_die(EXIT_USAGE, "--map: '%s' is not SIGNAL=COLS with SIGNAL one of t, thrust, gyro, "
-				    "quat, rpy, pos, vel", optarg);
-			state_only = 1;
-			break;
 		case 3020:
-			if (strcmp(optarg, "crazyflie") != 0)
-				cli_die(EXIT_USAGE, "--preset: '%s' is not crazyflie", optarg);
-			so.crazyflie = 1;
-			state_only = 1;
-			break;
-		case 3021:
-			if (strcmp(optarg, "m") && strcmp(optarg, "mm"))
-				cli_die(EXIT_USAGE, "--pos-unit: '%s' is not m or mm", optarg);
-			so.pos_scale = strcmp(optarg, "mm") == 0 ? 1e-3 : 1;
-			pos_unit_set = 1;
-			state_only = 1;
-			break;
+		case 3021: {
+			/* tagk-estimate 0.1.0 read raw logs for the state-space
+			 * methods; the mapping now lives in tagk-regress only */
+			const char *opt = c == 3019 ? "--map" : c == 3020 ? "--preset" : "--pos-unit";
+			cli_die(EXIT_USAGE, "%s moved to tagk-regress: tagk-regress -m state %s %s LOG | tagk-estimate "
+			    "-a %s", opt, opt, optarg, method_set ? method : "ekf");
+		}
 		case 3012:
 			list_methods();
 			cli_close(stdout, "stdout");
@@ -323,7 +309,7 @@ main(int argc, char **argv)
 		}
 	if (mt->kind == TAGK_KIND_BATCH) {
 		const char *bad = win_set ? "--window" : every_set ? "--every" : max_window != 1000 ? "--max-window"
-		    : state_only ? "the state-space input options" : NULL;
+		    : state_only ? "--max-gap" : NULL;
 		if (bad)
 			cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, method);
 		batch_opts bo = { mt, segment, outname, in };
@@ -341,8 +327,6 @@ main(int argc, char **argv)
 			cli_die(EXIT_USAGE, "--every: %s takes a number of samples", method);
 		if (iters_set && (iters < 1 || iters > 100))
 			cli_die(EXIT_USAGE, "--iters: %s takes 1 to 100", method);
-		if (!pos_unit_set)
-			so.pos_scale = so.crazyflie ? 1e-3 : 1;
 		so.mt = mt;
 		so.window = win_set ? (int)win : 0;
 		so.iters = iters_set ? (int)iters : 0;
@@ -353,8 +337,8 @@ main(int argc, char **argv)
 		return estimate_state(&so, optind < argc ? argv[optind] : "-");
 	}
 	if (state_only)
-		cli_die(EXIT_USAGE, "--max-gap, --map, --preset and --pos-unit apply to the state-space methods "
-		    "(%s), not %s", kind_names(TAGK_KIND_STATE), method);
+		cli_die(EXIT_USAGE, "--max-gap applies to the state-space methods (%s), not %s",
+		    kind_names(TAGK_KIND_STATE), method);
 	tagk_config cfg;
 	/* m_max is set from the rows per sample once the first sample is read */
 	tagk_config_defaults(&cfg, mt, 1, 0);

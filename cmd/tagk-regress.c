@@ -5,6 +5,11 @@
  * Output columns: t, row (0-5: fx fy fz tx ty tz; mass model 0-2), the ten
  * regressor entries Y_m ... Y_Izz (mass model: Y_m), b, then every true_*
  * column of the input, unchanged.
+ *
+ * With -m state it writes instead the normalised state stream that the
+ * state-space methods read (tagk-estimate -a ekf ...), one row per sample
+ * in SI units: t, thrust, gx gy gz, qw qx qy qz, px py pz, vx vy vz, true_*.
+ * Column mapping, units and presets exist here only.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,7 +23,8 @@
 
 #define G0 9.80665
 
-enum { S_T, S_ACC, S_ACCW, S_GYRO, S_ALPHA, S_QUAT, S_FORCE, S_TORQUE, S_THRUST, S_ROTORS, NSIG };
+enum { S_T, S_ACC, S_ACCW, S_GYRO, S_ALPHA, S_QUAT, S_FORCE, S_TORQUE, S_THRUST, S_ROTORS, S_POS, S_VEL,
+	S_RPY, NSIG };
 
 static const struct {
 	const char *name;
@@ -36,22 +42,31 @@ static const struct {
 	{ "torque", 3, "tx,ty,tz", "body torque about the origin" },
 	{ "thrust", 1, "thrust", "collective thrust along body z" },
 	{ "rotors", 0, "", "per-rotor thrusts or speeds (with --vehicle)" },
+	{ "pos", 3, "px,py,pz", "world position (-m state)" },
+	{ "vel", 3, "vx,vy,vz", "world velocity (-m state)" },
+	{ "rpy", 3, "roll,pitch,yaw", "attitude as roll, pitch, yaw in rad, instead of quat (-m state)" },
 };
 
 typedef struct {
 	const char *name, *summary;
 	const char *map[NSIG];
 	int acc_g;
+	int pos_mm;         /* position in mm and velocity in mm/s */
 } preset;
 
 static const preset presets[] = {
 	{ "crazyflie", "Crazyflie uSD log of the Lee controller (acc in g, commanded thrust and torque)",
 	  { [S_T] = "t", [S_ACC] = "acc.x,acc.y,acc.z",
 	    [S_GYRO] = "ctrlLee.omegax,ctrlLee.omegay,ctrlLee.omegaz",
-	    [S_THRUST] = "ctrlLee.thrustSI", [S_TORQUE] = "ctrlLee.torquex,ctrlLee.torquey,ctrlLee.torquez" },
-	  1 },
+	    [S_THRUST] = "ctrlLee.thrustSI", [S_TORQUE] = "ctrlLee.torquex,ctrlLee.torquey,ctrlLee.torquez",
+	    /* -m state: the controller's attitude, the state estimate's
+	     * position (mm) and velocity (mm/s) */
+	    [S_RPY] = "ctrlLee.rpyx,ctrlLee.rpyy,ctrlLee.rpyz",
+	    [S_POS] = "stateEstimateZ.x,stateEstimateZ.y,stateEstimateZ.z",
+	    [S_VEL] = "stateEstimateZ.vx,stateEstimateZ.vy,stateEstimateZ.vz" },
+	  1, 1 },
 	{ "sim", "tagk's own simulator and synthetic logs (the default column names)",
-	  { 0 }, 0 },
+	  { 0 }, 0, 0 },
 };
 
 
@@ -64,19 +79,20 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: tagk-regress [-m rigid-body|mass] [-f csv|hdf5|cfusd] [--map SIGNAL=COLS]...\n"
-	    "                    [--preset NAME] [--acc-unit mps2|g] [--gyro-unit rad|deg]\n"
+	    "usage: tagk-regress [-m rigid-body|mass|state] [-f csv|hdf5|cfusd] [--map SIGNAL=COLS]...\n"
+	    "                    [--preset NAME] [--acc-unit mps2|g] [--gyro-unit rad|deg] [--pos-unit m|mm]\n"
 	    "                    [--time-unit s|ms|us] [--wrench force|thrust|rotors] [--vehicle FILE]\n"
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
 	    "                    [--group G] [--event E] [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
-	    "Log to regressor rows (t, row, Y_*, b) of the Newton-Euler equations.\n"
-	    "  -m, --model M          rigid-body (10 parameters, default) or mass\n"
+	    "Log to regressor rows (t, row, Y_*, b) of the Newton-Euler equations, or to a state stream.\n"
+	    "  -m, --model M          rigid-body (10 parameters, default), mass, or state (for ekf ... swls)\n"
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust...) from COLS\n"
 	    "      --preset NAME      a log layout's columns and units (--list-presets names them)\n"
 	    "      --acc-unit U       specific force in mps2 (default) or g\n"
 	    "      --gyro-unit U      angular velocity in rad (default) or deg per second\n"
 	    "      --time-unit U      time in s (default), ms or us\n"
+	    "      --pos-unit U       state: position and velocity in m (default) or mm\n"
 	    "      --wrench W         force and torque from force (default), thrust or rotors\n"
 	    "      --vehicle FILE     rotor geometry and coefficients, for --wrench rotors\n"
 	    "      --alpha-window K   differentiate the gyro over 2K+1 samples when alpha is absent\n"
@@ -126,7 +142,51 @@ typedef struct {
 	int rigid, ntrue;
 	double *orow;
 	long rows_out;
+	/* -m state */
+	int state, use_rpy;
+	double pos_scale;              /* m per unit of pos, (m/s) per unit of vel */
+	const int *idx_att, *idx_pos, *idx_vel; /* columns of quat or rpy, pos, vel */
 } emitter;
+
+enum { NSTATE = 15 };
+static const char *const state_cols[NSTATE] = { "t", "thrust", "gx", "gy", "gz", "qw", "qx", "qy", "qz",
+	"px", "py", "pz", "vx", "vy", "vz" };
+
+/* One row of the state stream from the sample s and its input row; -1 and
+ * nothing written if the attitude is not a unit quaternion. The thrust is
+ * s's body force along z: the thrust column, the rotors' sum, or fz. */
+static int
+emit_state(emitter *e, const sample *s, const double *row)
+{
+	double *o = e->orow, q[4];
+	if (e->use_rpy) {
+		tagk_real qr[4], rpy[3];
+		for (int j = 0; j < 3; j++)
+			rpy[j] = (tagk_real)row[e->idx_att[j]];
+		tagk_qfromrpy(rpy, qr);
+		for (int j = 0; j < 4; j++)
+			q[j] = (double)qr[j];
+	} else {
+		for (int j = 0; j < 4; j++)
+			q[j] = row[e->idx_att[j]];
+	}
+	if (!(fabs(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] - 1) <= 1e-3))
+		return -1;
+	o[0] = s->t;
+	o[1] = s->f[2];
+	for (int j = 0; j < 3; j++) {
+		o[2 + j] = s->w[j];
+		o[9 + j] = row[e->idx_pos[j]] * e->pos_scale;
+		o[12 + j] = row[e->idx_vel[j]] * e->pos_scale;
+	}
+	for (int j = 0; j < 4; j++)
+		o[5 + j] = q[j];
+	for (int j = 0; j < e->ntrue; j++)
+		o[NSTATE + j] = s->truth[j];
+	cmdio_row(e->out, o);
+	e->rows_out++;
+	return 0;
+}
 
 static void
 emit(emitter *e, const sample *s, const double al[3])
@@ -173,6 +233,7 @@ main(int argc, char **argv)
 		{ "alpha-window", required_argument, NULL, 2006 },
 		{ "max-gap", required_argument, NULL, 2007 },
 		{ "list-presets", no_argument, NULL, 2008 },
+		{ "pos-unit", required_argument, NULL, 2009 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -182,7 +243,7 @@ main(int argc, char **argv)
 	tbl_options in = { 0 };
 	const char *map[NSIG] = { 0 }, *user_map[NSIG] = { 0 }, *outname = NULL, *vehfile = NULL;
 	const char *wrench = NULL;
-	int rigid = 1, acc_g = -1, gyro_deg = 0, kwin = 2;
+	int rigid = 1, state = 0, acc_g = -1, gyro_deg = 0, kwin = 2, pos_mm = -1;
 	double tscale = 1, max_gap = 0.1;
 	const preset *pre = NULL;
 	int c;
@@ -195,8 +256,10 @@ main(int argc, char **argv)
 				rigid = 1;
 			else if (strcmp(optarg, "mass") == 0)
 				rigid = 0;
+			else if (strcmp(optarg, "state") == 0)
+				rigid = 0, state = 1;
 			else
-				cli_die(EXIT_USAGE, "-m: '%s' is not rigid-body or mass", optarg);
+				cli_die(EXIT_USAGE, "-m: '%s' is not rigid-body, mass or state", optarg);
 			break;
 		case 'M': {
 			const char *eq = strchr(optarg, '=');
@@ -207,7 +270,7 @@ main(int argc, char **argv)
 					s = i;
 			if (!eq || s < 0 || !eq[1])
 				cli_die(EXIT_USAGE, "--map: '%s' is not SIGNAL=COL[,COL...] with SIGNAL one of "
-				    "t, acc, acc_world, gyro, alpha, quat, force, torque, thrust, rotors", optarg);
+				    "t, acc, acc_world, gyro, alpha, quat, force, torque, thrust, rotors, pos, vel, rpy", optarg);
 			char cols[16][128];
 			int k = split_cols(eq + 1, cols, 16);
 			/* one name for a k-column signal: an N x k dataset, whose
@@ -249,6 +312,11 @@ main(int argc, char **argv)
 		case 2005: vehfile = optarg; break;
 		case 2006: kwin = (int)cli_long("--alpha-window", optarg, 1, 50); break;
 		case 2007: max_gap = cli_double("--max-gap", optarg, 1e-6, 1e9); break;
+		case 2009:
+			if (strcmp(optarg, "mm") == 0) pos_mm = 1;
+			else if (strcmp(optarg, "m") == 0) pos_mm = 0;
+			else cli_die(EXIT_USAGE, "--pos-unit: '%s' is not m or mm", optarg);
+			break;
 		case 2008:
 			for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
 				printf("%-10s %s\n", presets[i].name, presets[i].summary);
@@ -267,6 +335,10 @@ main(int argc, char **argv)
 		map[s] = user_map[s] ? user_map[s] : pre && pre->map[s] ? pre->map[s] : sig[s].cols;
 	if (acc_g < 0)
 		acc_g = pre ? pre->acc_g : 0;
+	if (pos_mm >= 0 && !state)
+		cli_die(EXIT_USAGE, "--pos-unit applies to -m state");
+	if (pos_mm < 0)
+		pos_mm = pre ? pre->pos_mm : 0;
 	vehicle veh;
 	if (vehfile)
 		vehicle_read(vehfile, &veh, 1);
@@ -305,8 +377,18 @@ main(int argc, char **argv)
 	"(%s; map yours with --map %s=COLS)", tbl_name(r), missing[s][0] ? missing[s] : sig[s].cols, \
 	sig[s].name, why, sig[s].name); } while (0)
 	NEED(S_T, "time");
-	int use_accw = 0;
-	if (!have[S_ACC] && have[S_ACCW] && have[S_QUAT])
+	int use_accw = 0, use_rpy = 0;
+	if (state) {
+		NEED(S_GYRO, "the state stream");
+		NEED(S_POS, "the state stream");
+		NEED(S_VEL, "the state stream");
+		/* attitude: quat, or rpy when mapped (or the preset's) and quat is not */
+		use_rpy = (user_map[S_RPY] || (pre && pre->map[S_RPY] && !user_map[S_QUAT])) && have[S_RPY];
+		if (!use_rpy && !have[S_QUAT] && have[S_RPY])
+			use_rpy = 1;
+		if (!use_rpy)
+			NEED(S_QUAT, "the state stream; or give rpy");
+	} else if (!have[S_ACC] && have[S_ACCW] && have[S_QUAT])
 		use_accw = 1;
 	else
 		NEED(S_ACC, "the specific force; or give acc_world and quat");
@@ -334,9 +416,10 @@ main(int argc, char **argv)
 		NEED(S_TORQUE, "the rigid-body model");
 	int use_alpha = rigid && have[S_ALPHA];
 	for (int s = 0; s < NSIG; s++)
-		if (have[s] && (s == S_T || (s == S_ACC && !use_accw) || (use_accw && (s == S_ACCW || s == S_QUAT)) ||
-		    (rigid && s == S_GYRO) || (use_alpha && s == S_ALPHA) || s == src ||
-		    (rigid && s == S_TORQUE && src != S_ROTORS)))
+		if (have[s] && (s == S_T || (s == S_ACC && !use_accw && !state) ||
+		    (use_accw && (s == S_ACCW || s == S_QUAT)) || ((rigid || state) && s == S_GYRO) ||
+		    (use_alpha && s == S_ALPHA) || s == src || (rigid && s == S_TORQUE && src != S_ROTORS) ||
+		    (state && (s == S_POS || s == S_VEL || s == (use_rpy ? S_RPY : S_QUAT)))))
 			for (int j = 0; j < nk[s]; j++)
 				tbl_want(r, idx[s][j]);
 
@@ -349,21 +432,34 @@ main(int argc, char **argv)
 		}
 
 	int n = rigid ? 10 : 1;
-	int ncol = 3 + n + ntrue;
+	int ncol = state ? NSTATE + ntrue : 3 + n + ntrue;
 	const char **names = malloc((size_t)ncol * sizeof(*names));
 	char (*nbuf)[32] = malloc((size_t)n * sizeof(*nbuf));
-	names[0] = "t";
-	names[1] = "row";
-	for (int j = 0; j < n; j++) {
-		snprintf(nbuf[j], sizeof(nbuf[j]), "Y_%s", tagk_param_names[j]);
-		names[2 + j] = nbuf[j];
+	if (!names || !nbuf)
+		cli_die(EXIT_DATA, "out of memory");
+	if (state) {
+		for (int j = 0; j < NSTATE; j++)
+			names[j] = state_cols[j];
+	} else {
+		names[0] = "t";
+		names[1] = "row";
+		for (int j = 0; j < n; j++) {
+			snprintf(nbuf[j], sizeof(nbuf[j]), "Y_%s", tagk_param_names[j]);
+			names[2 + j] = nbuf[j];
+		}
+		names[2 + n] = "b";
 	}
-	names[2 + n] = "b";
 	for (int j = 0; j < ntrue; j++)
-		names[3 + n + j] = tbl_col(r, tidx[j]);
+		names[ncol - ntrue + j] = tbl_col(r, tidx[j]);
 
 	emitter em = { .rigid = rigid, .ntrue = ntrue };
 	em.orow = malloc((size_t)ncol * sizeof(double));
+	em.state = state;
+	em.pos_scale = pos_mm ? 1e-3 : 1;
+	em.use_rpy = use_rpy;
+	em.idx_att = idx[use_rpy ? S_RPY : S_QUAT];
+	em.idx_pos = idx[S_POS];
+	em.idx_vel = idx[S_VEL];
 	/* ring of 2k+1 samples for the alpha slope; one slot when alpha is given */
 	int ring = use_alpha || !rigid ? 1 : 2 * kwin + 1;
 	sample *buf = calloc((size_t)ring, sizeof(*buf));
@@ -396,7 +492,8 @@ main(int argc, char **argv)
 		double gap = s.t - tprev;
 		tprev = s.t;
 		nin++;
-		if (use_accw) {
+		if (state) {
+		} else if (use_accw) {
 			double q[4], aw[3];
 			for (int j = 0; j < 4; j++)
 				q[j] = row[idx[S_QUAT][j]];
@@ -411,7 +508,7 @@ main(int argc, char **argv)
 				s.a[j] = row[idx[S_ACC][j]] * (acc_g ? G0 : 1);
 		}
 		for (int j = 0; j < 3; j++) {
-			s.w[j] = rigid ? row[idx[S_GYRO][j]] * (gyro_deg ? M_PI / 180 : 1) : 0;
+			s.w[j] = rigid || state ? row[idx[S_GYRO][j]] * (gyro_deg ? M_PI / 180 : 1) : 0;
 			s.f[j] = s.tau[j] = 0;
 		}
 		if (src == S_FORCE) {
@@ -442,7 +539,13 @@ main(int argc, char **argv)
 			s.truth = buf[0].truth;
 			for (int j = 0; j < ntrue; j++)
 				s.truth[j] = row[tidx[j]];
-			emit(&em, &s, al);
+			if (state && emit_state(&em, &s, row) != 0) {
+				if (!in.skip_bad)
+					cli_die(EXIT_DATA, "%s: the attitude quaternion is not of unit length (within 1e-3); "
+					    "--skip-bad skips such rows", tbl_where(r));
+				skipped_time++;
+			} else if (!state)
+				emit(&em, &s, al);
 			continue;
 		}
 		/* A gap breaks the derivative: samples that cannot be centred

@@ -163,3 +163,16 @@ tagk_so3_jr_inv(const tagk_real e[3], tagk_real J[9])
 	for (int i = 0; i < 9; i++)
 		J[i] = (tagk_real)(i % 4 == 0) + S[i] / 2 + c * S2[i];
 }
+
+void
+tagk_qfromrpy(const tagk_real rpy[3], tagk_real q[4])
+{
+	tagk_real h = (tagk_real)0.5;
+	tagk_real cr = tagk_cos(h * rpy[0]), sr = tagk_sin(h * rpy[0]);
+	tagk_real cp = tagk_cos(h * rpy[1]), sp = tagk_sin(h * rpy[1]);
+	tagk_real cy = tagk_cos(h * rpy[2]), sy = tagk_sin(h * rpy[2]);
+	q[0] = cr * cp * cy + sr * sp * sy;
+	q[1] = sr * cp * cy - cr * sp * sy;
+	q[2] = cr * sp * cy + sr * cp * sy;
+	q[3] = cr * cp * sy - sr * sp * cy;
+}

@@ -35,6 +35,9 @@ void tagk_qrotate_t(const tagk_real q[4], const tagk_real v[3], tagk_real o[3]);
 void tagk_qmatrix(const tagk_real q[4], tagk_real R[9]);
 /* The unit quaternion (w >= 0) of the rotation matrix R (row-major). */
 void tagk_qfrommatrix(const tagk_real R[9], tagk_real q[4]);
+/* q = Rz(yaw) Ry(pitch) Rx(roll), body to world, from rpy = (roll, pitch,
+ * yaw) in rad (the aerospace z-y-x convention, as the Crazyflie logs it). */
+void tagk_qfromrpy(const tagk_real rpy[3], tagk_real q[4]);
 /* Exp(d): the unit quaternion of the rotation vector d. */
 void tagk_qexp(const tagk_real d[3], tagk_real q[4]);
 /* Log(q): the rotation vector of the unit quaternion q, angle in [0, pi]. */
