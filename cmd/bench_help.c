@@ -38,7 +38,7 @@ static const struct {
 	  "[--samples LIST] [--formats csv,hdf5] [-a METHOD] [--dir DIR] [--keep]",
 	  "      --samples LIST     log lengths in samples (default 100000,1000000)\n"
 	  "      --formats LIST     csv, hdf5 or both\n"
-	  "  -a, --method M         the estimation method (default tagk)\n"
+	  "  -a, --method M         a window or batch method (default tagk)\n"
 	  "      --dir DIR          where the logs are written (default: a temporary directory)\n"
 	  "      --keep             keep the logs\n" },
 	{ "device", "the update times of the Cortex-M7 benchmark, on this host",

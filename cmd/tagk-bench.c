@@ -530,8 +530,9 @@ cmd_pipeline(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_die(EXIT_USAGE, "pipeline: unexpected argument '%s'", argv[optind]);
-	if (!tagk_window_method(method))
-		cli_die(EXIT_USAGE, "-a: unknown method '%s'", method);
+	const tagk_method *pm = tagk_method_find(method);
+	if (!pm || pm->kind == TAGK_KIND_STATE)
+		cli_die(EXIT_USAGE, "-a: '%s' is not a window or batch method (tagk-estimate --list)", method);
 	long ns[16];
 	char buf[512], *items[16];
 	int nn = cli_split("--samples", samples, buf, sizeof(buf), items, 16);
