@@ -66,7 +66,7 @@ solve(int n, const double *H, const double *h, int consistent, tagk_real *x)
 	if (consistent && n == TAGK_NPARAM) {
 		tagk_pcls_config cfg;
 		tagk_pcls_defaults(&cfg, 1);
-		tagk_real ws[TAGK_NPARAM * TAGK_NPARAM + 5 * TAGK_NPARAM], rhs[TAGK_NPARAM];
+		tagk_real ws[TAGK_PCLS_WORKSPACE_LEN(1)], rhs[TAGK_NPARAM];
 		memcpy(rhs, x, sizeof(rhs));
 		return tagk_pcls_solve(&cfg, K, rhs, x, NULL, ws, sizeof(ws) / sizeof(ws[0]));
 	}

@@ -19,6 +19,7 @@ tagk_pcls_defaults(tagk_pcls_config *cfg, int bodies)
 	cfg->bodies = bodies;
 	cfg->margin = 0;
 	cfg->mu = 0;
+	cfg->reg = TAGK_PCLS_EUCLID;
 	cfg->theta0 = NULL;
 #ifdef TAGK_FLOAT
 	cfg->tol = (tagk_real)1e-5;
@@ -33,8 +34,9 @@ tagk_pcls_workspace_len(int bodies)
 {
 	if (bodies < 1 || bodies > TAGK_PCLS_MAX_BODIES)
 		return 0;
-	size_t n = (size_t)P * (size_t)bodies;
-	return n * n + 5 * n;
+	/* K, and th, g, dx, trial and a spare n; then per body the prior's
+	 * G (P x P), J0^-1, L0 (16 each), t0 and scratch (P each) */
+	return TAGK_PCLS_WORKSPACE_LEN(bodies);
 }
 
 /* E[i] = dJ/dtheta_i, constant since J is linear in theta. */
@@ -59,15 +61,203 @@ body_factor(const tagk_real *th, tagk_real margin, tagk_real L[16])
 	return tagk_cholesky(4, L) == TAGK_OK;
 }
 
+/* Per body, for the PULLBACK and LOGDET regularisers (workspace):
+ * G (P x P, the metric at the prior), J0^-1 (16), the factor of J0 (16),
+ * t0_a = tr(J0^-1 E_a) (P) and scratch (P). */
+typedef struct {
+	tagk_real *G, *J0i, *L0, *t0;
+} prior_body;
+
 typedef struct {
 	const tagk_pcls_config *cfg;
 	const tagk_real *H, *h;
 	int n;
 	tagk_real E[P][16];
+	prior_body pr[TAGK_PCLS_MAX_BODIES];
 } problem;
 
 static tagk_real
-objective(const problem *pb, const tagk_real *th)
+prior_at(const problem *pb, int i)
+{
+	return pb->cfg->theta0 ? pb->cfg->theta0[i] : 0;
+}
+
+/* M_a = A E_a for a symmetric 4 x 4 A, and the traces tr(M_a M_b) into the
+ * P x P block K (row stride ld), scaled by w; tr(M_a) into t (if not NULL). */
+static void
+trace_products(const problem *pb, const tagk_real A[16], tagk_real w, tagk_real *K, int ld, tagk_real *t)
+{
+	tagk_real M[P][16];
+	for (int a = 0; a < P; a++)
+		tagk_matmul(4, 4, 4, A, pb->E[a], M[a]);
+	for (int a = 0; a < P; a++) {
+		if (t) {
+			t[a] = 0;
+			for (int i = 0; i < 4; i++)
+				t[a] += M[a][i * 4 + i];
+		}
+		for (int b = a; b < P; b++) {
+			tagk_real t2 = 0;
+			for (int i = 0; i < 4; i++)
+				for (int j = 0; j < 4; j++)
+					t2 += M[a][i * 4 + j] * M[b][j * 4 + i];
+			K[a * ld + b] += w * t2;
+			if (b != a)
+				K[b * ld + a] += w * t2;
+		}
+	}
+}
+
+/* The inverse of a 4 x 4 matrix from its Cholesky factor L. */
+static void
+inverse4(const tagk_real L[16], tagk_real Ji[16])
+{
+	for (int i = 0; i < 16; i++)
+		Ji[i] = (tagk_real)(i % 5 == 0);
+	tagk_cholesky_solve(4, 4, L, Ji);
+}
+
+/* Wire the prior's per-body data into ws and fill it; TAGK_ENOTPD if a
+ * prior body's J0 is not positive definite. */
+static tagk_status
+prior_setup(problem *pb, tagk_real *ws)
+{
+	for (int k = 0; k < pb->cfg->bodies; k++) {
+		prior_body *q = &pb->pr[k];
+		q->G = ws;
+		q->J0i = q->G + P * P;
+		q->L0 = q->J0i + 16;
+		q->t0 = q->L0 + 16;
+		ws = q->t0 + 2 * P;
+		if (pb->cfg->reg == TAGK_PCLS_EUCLID)
+			continue;
+		tagk_real th0[P];
+		for (int a = 0; a < P; a++)
+			th0[a] = prior_at(pb, k * P + a);
+		if (!body_factor(th0, 0, q->L0))
+			return TAGK_ENOTPD;
+		inverse4(q->L0, q->J0i);
+		memset(q->G, 0, sizeof(*q->G) * P * P);
+		trace_products(pb, q->J0i, 1, q->G, P, q->t0);
+	}
+	return TAGK_OK;
+}
+
+/* x - log(1 + x) for x > -1, without the cancellation near 0: the series
+ * x^2/2 - x^3/3 + ... there. */
+static tagk_real
+gap_log1p(tagk_real x)
+{
+	if (tagk_fabs(x) >= (tagk_real)0.1)
+		return x - tagk_log(1 + x);
+	tagk_real s = 0, p = x;
+	for (int k = 2; k < 40; k++) {
+		p *= -x;
+		tagk_real t = -p / (tagk_real)k;
+		s += t;
+		if (tagk_fabs(t) <= (tagk_real)TAGK_EPS * tagk_fabs(s))
+			break;
+	}
+	return s;
+}
+
+/* D(J || J0) for the body at b, from the eigenvalues x_i of
+ * X = L0^-1 J(b - b0) L0^-T (J0 = L0 L0^T): D = sum x_i - log(1 + x_i).
+ * J - J0 = J(b - b0) is exact (J is linear), so D keeps its relative
+ * precision near the prior, where tr and log det would cancel. -1 if J is
+ * not positive definite (some x_i <= -1). */
+static tagk_real
+logdet_divergence(const problem *pb, const prior_body *q, int k, const tagk_real *b)
+{
+	tagk_real d[P], Y[16], X[16], w[4], scratch[16];
+	for (int a = 0; a < P; a++)
+		d[a] = b[a] - prior_at(pb, k * P + a);
+	tagk_pseudo_inertia(d, Y);
+	/* Y <- L0^-1 Y, then X = (L0^-1 Y^T)^T = L0^-1 J(d) L0^-T */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int c = 0; c < 4; c++)
+			for (int i = 0; i < 4; i++) {
+				tagk_real v = Y[i * 4 + c];
+				for (int j = 0; j < i; j++)
+					v -= q->L0[i * 4 + j] * Y[j * 4 + c];
+				Y[i * 4 + c] = v / q->L0[i * 4 + i];
+			}
+		for (int i = 0; i < 4; i++)
+			for (int j = 0; j < 4; j++)
+				X[j * 4 + i] = Y[i * 4 + j];
+		memcpy(Y, X, sizeof(Y));
+	}
+	for (int i = 0; i < 4; i++) /* symmetric up to rounding: make it exactly so */
+		for (int j = 0; j < i; j++)
+			X[i * 4 + j] = X[j * 4 + i] = (X[i * 4 + j] + X[j * 4 + i]) / 2;
+	if (tagk_symeig(4, X, w, NULL, scratch) != TAGK_OK || !(w[0] > -1))
+		return -1;
+	tagk_real D = 0;
+	for (int i = 0; i < 4; i++)
+		D += gap_log1p(w[i]);
+	return D;
+}
+
+/* mu R(th), and with K not NULL its gradient added to g and Hessian to K
+ * (row stride n). *ok = 0 where LOGDET is undefined (a J not positive
+ * definite). */
+static tagk_real
+regulariser(const problem *pb, const tagk_real *th, tagk_real *g, tagk_real *K, int *ok)
+{
+	const tagk_pcls_config *c = pb->cfg;
+	const int n = pb->n;
+	tagk_real r = 0;
+	*ok = 1;
+	if (!(c->mu > 0))
+		return 0;
+	for (int k = 0; k < c->bodies; k++) {
+		const prior_body *q = &pb->pr[k];
+		const tagk_real *b = th + k * P;
+		tagk_real d[P];
+		for (int a = 0; a < P; a++)
+			d[a] = b[a] - prior_at(pb, k * P + a);
+		if (c->reg == TAGK_PCLS_EUCLID) {
+			for (int a = 0; a < P; a++) {
+				r += d[a] * d[a] / 2;
+				if (K) {
+					g[k * P + a] += c->mu * d[a];
+					K[(k * P + a) * n + k * P + a] += c->mu;
+				}
+			}
+		} else if (c->reg == TAGK_PCLS_PULLBACK) {
+			for (int a = 0; a < P; a++) {
+				tagk_real Gd = 0;
+				for (int e = 0; e < P; e++)
+					Gd += q->G[a * P + e] * d[e];
+				r += d[a] * Gd / 2;
+				if (K) {
+					g[k * P + a] += c->mu * Gd;
+					for (int e = 0; e < P; e++)
+						K[(k * P + a) * n + k * P + e] += c->mu * q->G[a * P + e];
+				}
+			}
+		} else {
+			/* -log det J + log det J0 + tr(J0^-1 J) - 4 */
+			tagk_real L[16], D = logdet_divergence(pb, q, k, b);
+			if (D < (tagk_real)-0.5 || !body_factor(b, 0, L)) { /* -1: not positive definite */
+				*ok = 0;
+				return 0;
+			}
+			r += D;
+			if (K) {
+				tagk_real Ji[16], t[P];
+				inverse4(L, Ji);
+				trace_products(pb, Ji, c->mu, K + (k * P) * n + k * P, n, t);
+				for (int a = 0; a < P; a++)
+					g[k * P + a] += c->mu * (q->t0[a] - t[a]);
+			}
+		}
+	}
+	return c->mu * r;
+}
+
+static tagk_real
+objective(const problem *pb, const tagk_real *th, int *ok)
 {
 	const int n = pb->n;
 	tagk_real f = 0;
@@ -76,12 +266,8 @@ objective(const problem *pb, const tagk_real *th)
 		for (int j = 0; j < n; j++)
 			hi += pb->H[i * n + j] * th[j];
 		f += th[i] * (hi / 2 - pb->h[i]);
-		if (pb->cfg->mu > 0) {
-			tagk_real d = th[i] - (pb->cfg->theta0 ? pb->cfg->theta0[i] : 0);
-			f += pb->cfg->mu * d * d / 2;
-		}
 	}
-	return f;
+	return f + regulariser(pb, th, NULL, NULL, ok);
 }
 
 /* The barrier objective f - tau sum log det (J_k - margin I), or 0 with
@@ -98,8 +284,8 @@ barrier_objective(const problem *pb, const tagk_real *th, tagk_real tau, int *ok
 		for (int i = 0; i < 4; i++)
 			ld += 2 * tagk_log(L[i * 4 + i]);
 	}
-	*ok = 1;
-	return objective(pb, th) - tau * ld;
+	tagk_real f = objective(pb, th, ok);
+	return *ok ? f - tau * ld : 0;
 }
 
 /* Gradient g and Hessian K of the barrier objective at th (inside). */
@@ -114,36 +300,39 @@ derivatives(const problem *pb, const tagk_real *th, tagk_real tau, tagk_real *g,
 			s += pb->H[i * n + j] * th[j];
 			K[i * n + j] = pb->H[i * n + j];
 		}
-		if (c->mu > 0) {
-			s += c->mu * (th[i] - (c->theta0 ? c->theta0[i] : 0));
-			K[i * n + i] += c->mu;
-		}
 		g[i] = s;
 	}
+	int ok;
+	regulariser(pb, th, g, K, &ok);
 	for (int k = 0; k < c->bodies; k++) {
-		tagk_real L[16], Ji[16], M[P][16];
+		tagk_real L[16], Ji[16], t[P];
 		body_factor(th + k * P, c->margin, L);
-		for (int i = 0; i < 16; i++)
-			Ji[i] = (i % 5 == 0); /* identity */
-		tagk_cholesky_solve(4, 4, L, Ji); /* (J - margin I)^-1 */
+		inverse4(L, Ji); /* (J - margin I)^-1 */
+		trace_products(pb, Ji, tau, K + (k * P) * n + k * P, n, t);
 		for (int a = 0; a < P; a++)
-			tagk_matmul(4, 4, 4, Ji, pb->E[a], M[a]);
-		for (int a = 0; a < P; a++) {
-			tagk_real tr = 0;
-			for (int i = 0; i < 4; i++)
-				tr += M[a][i * 4 + i];
-			g[k * P + a] -= tau * tr;
-			for (int b = a; b < P; b++) {
-				tagk_real t2 = 0; /* tr(M_a M_b) */
-				for (int i = 0; i < 4; i++)
-					for (int j = 0; j < 4; j++)
-						t2 += M[a][i * 4 + j] * M[b][j * 4 + i];
-				K[(k * P + a) * n + k * P + b] += tau * t2;
-				if (b != a)
-					K[(k * P + b) * n + k * P + a] += tau * t2;
-			}
-		}
+			g[k * P + a] -= tau * t[a];
 	}
+}
+
+/* K = H + mu (the regulariser's Hessian at theta0) and rhs = h + mu (that
+ * Hessian) theta0: the system whose solution minimises the quadratic model
+ * of the objective about theta0, exact for EUCLID and PULLBACK. */
+static void
+model_system(const problem *pb, tagk_real *K, tagk_real *rhs)
+{
+	const int n = pb->n;
+	const tagk_pcls_config *c = pb->cfg;
+	memcpy(K, pb->H, sizeof(*K) * (size_t)n * (size_t)n);
+	memcpy(rhs, pb->h, sizeof(*rhs) * (size_t)n);
+	if (!(c->mu > 0))
+		return;
+	for (int k = 0; k < c->bodies; k++)
+		for (int a = 0; a < P; a++)
+			for (int e = 0; e < P; e++) {
+				tagk_real Gae = c->reg == TAGK_PCLS_EUCLID ? (tagk_real)(a == e) : pb->pr[k].G[a * P + e];
+				K[(k * P + a) * n + k * P + e] += c->mu * Gae;
+				rhs[k * P + a] += c->mu * Gae * prior_at(pb, k * P + e);
+			}
 }
 
 /* A strictly feasible start: the regularised unconstrained solution, each
@@ -154,15 +343,12 @@ start(const problem *pb, tagk_real *th, tagk_real *K)
 	const int n = pb->n;
 	const tagk_pcls_config *c = pb->cfg;
 	tagk_real dmax = 0;
+	model_system(pb, K, th);
 	for (int i = 0; i < n; i++)
-		dmax = pcls_max(dmax, tagk_fabs(pb->H[i * n + i]));
+		dmax = pcls_max(dmax, tagk_fabs(K[i * n + i]));
 	tagk_real eps = (dmax > 0 ? dmax : 1) * (tagk_real)1e-8;
-	for (int i = 0; i < n; i++) {
-		for (int j = 0; j < n; j++)
-			K[i * n + j] = pb->H[i * n + j];
-		K[i * n + i] += c->mu + eps;
-		th[i] = pb->h[i] + c->mu * (c->theta0 ? c->theta0[i] : 0);
-	}
+	for (int i = 0; i < n; i++)
+		K[i * n + i] += eps;
 	tagk_status st = tagk_cholesky(n, K);
 	if (st != TAGK_OK)
 		return st;
@@ -192,7 +378,8 @@ tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real
     tagk_pcls_info *info, tagk_real *ws, size_t len)
 {
 	if (!cfg || !H || !h || !theta || !ws || cfg->bodies < 1 || cfg->bodies > TAGK_PCLS_MAX_BODIES ||
-	    !(cfg->margin >= 0) || !(cfg->mu >= 0) || !(cfg->tol > 0) || cfg->max_newton < 1)
+	    !(cfg->margin >= 0) || !(cfg->mu >= 0) || !(cfg->tol > 0) || cfg->max_newton < 1 ||
+	    (cfg->reg != TAGK_PCLS_EUCLID && cfg->reg != TAGK_PCLS_PULLBACK && cfg->reg != TAGK_PCLS_LOGDET))
 		return TAGK_EINVAL;
 	if (len < tagk_pcls_workspace_len(cfg->bodies))
 		return TAGK_ESPACE;
@@ -201,21 +388,26 @@ tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real
 	if (!tagk_all_finite(n * n, H) || !tagk_all_finite(n, h) ||
 	    (cfg->theta0 && !tagk_all_finite(n, cfg->theta0)))
 		return TAGK_ENONFINITE;
-	problem pb = { cfg, H, h, n, { { 0 } } };
+	problem pb;
+	memset(&pb, 0, sizeof(pb));
+	pb.cfg = cfg;
+	pb.H = H;
+	pb.h = h;
+	pb.n = n;
 	basis(pb.E);
 	tagk_real *K = ws, *th = K + n * n, *g = th + n, *dx = g + n, *trial = dx + n;
-	tagk_status st = start(&pb, th, K);
+	tagk_status st = prior_setup(&pb, trial + n);
+	if (st != TAGK_OK)
+		return st;
+	st = start(&pb, th, K);
 	if (st != TAGK_OK)
 		return st;
 	int newton = 0, outer = 0, ok, last = 0;
 	/* the unconstrained minimiser, when it exists and is physical, is the
-	 * solution: the problem is convex (and the barrier would only bias it) */
-	memcpy(K, H, sizeof(*K) * (size_t)n * (size_t)n);
-	for (int i = 0; i < n; i++) {
-		K[i * n + i] += cfg->mu;
-		trial[i] = h[i] + cfg->mu * (cfg->theta0 ? cfg->theta0[i] : 0);
-	}
-	if (tagk_cholesky(n, K) == TAGK_OK) {
+	 * solution: the problem is convex (and the barrier would only bias it).
+	 * Not for LOGDET, whose objective is not quadratic. */
+	model_system(&pb, K, trial);
+	if (cfg->reg != TAGK_PCLS_LOGDET && tagk_cholesky(n, K) == TAGK_OK) {
 		tagk_cholesky_solve(n, 1, K, trial);
 		int inside = tagk_all_finite(n, trial);
 		tagk_real L[16];
@@ -224,12 +416,21 @@ tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real
 		if (inside) {
 			memcpy(theta, trial, sizeof(*theta) * (size_t)n);
 			if (info)
-				*info = (tagk_pcls_info){ objective(&pb, trial), 0, 0, 0, 0 };
+				*info = (tagk_pcls_info){ objective(&pb, trial, &ok), 0, 0, 0, 0 };
 			return TAGK_OK;
 		}
 	}
-	tagk_real f = objective(&pb, th);
-	tagk_real tau = (1 + tagk_fabs(f)) / dims;
+	tagk_real f = objective(&pb, th, &ok);
+	if (!ok)
+		return TAGK_ENOTPD;
+	/* With LOGDET, mu > 0 and no margin the objective is itself infinite
+	 * at the boundary: no barrier is needed, and one damped Newton
+	 * minimisation (tau = 0) solves the problem, feasibility kept by the
+	 * same Cholesky test in the line search. */
+	const int barrier = !(cfg->reg == TAGK_PCLS_LOGDET && cfg->mu > 0 && cfg->margin == 0);
+	tagk_real tau = barrier ? (1 + tagk_fabs(f)) / dims : 0, decrement = 0;
+	if (!barrier)
+		last = 1;
 	for (;;) {
 		outer++;
 		/* centering: damped Newton on the barrier objective */
@@ -247,15 +448,24 @@ tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real
 			tagk_real lambda2 = 0; /* Newton decrement squared: -g^T dx */
 			for (int i = 0; i < n; i++)
 				lambda2 -= g[i] * dx[i];
-			if (!(lambda2 >= 0))
+			if (!tagk_isfinite(lambda2))
 				return TAGK_EDIVERGED;
+			if (lambda2 <= 0)
+				break; /* K is positive definite: only rounding makes it so */
+			decrement = lambda2 / 2;
 			/* centred enough for the next weight; at the last one, as far
-			 * as the precision allows (the dual Z = tau J^-1 is then exact) */
-			if (lambda2 / 2 <= (last ? (tagk_real)1e-8 : (tagk_real)1e-2) * dims * tau)
+			 * as the precision allows (the dual Z = tau J^-1 is then exact).
+			 * Without a barrier: lambda^2 / 2 estimates f - f*; Newton goes
+			 * on to tol^2 of |f|, or to the rounding of f (100 epsilon),
+			 * or until the line search finds no decrease (below). */
+			if (barrier ? lambda2 / 2 <= (last ? (tagk_real)1e-8 : (tagk_real)1e-2) * dims * tau
+			    : lambda2 / 2 <= pcls_max(cfg->tol * cfg->tol, 100 * (tagk_real)TAGK_EPS) * (1 + tagk_fabs(phi)))
 				break;
 			/* near the centre Newton converges quadratically; once the
-			 * decrement stops falling, rounding has the last word */
-			if (last && prev >= 0 && !(lambda2 < prev / 4))
+			 * decrement stops falling, rounding has the last word. Without
+			 * a barrier the damped steps far from the optimum fall slowly
+			 * too: there the line search's failure ends it (below). */
+			if (barrier && last && prev >= 0 && !(lambda2 < prev / 4))
 				break;
 			prev = lambda2;
 			newton++;
@@ -272,7 +482,7 @@ tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real
 			memcpy(th, trial, sizeof(*th) * (size_t)n);
 			phi = phit;
 		}
-		f = objective(&pb, th);
+		f = objective(&pb, th, &ok);
 		if (last)
 			break;
 		if (dims * tau <= cfg->tol * (1 + tagk_fabs(f)))
@@ -284,7 +494,7 @@ tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real
 	if (info) {
 		info->f = f;
 		info->tau = tau;
-		info->gap = dims * tau;
+		info->gap = barrier ? dims * tau : decrement;
 		info->newton = newton;
 		info->outer = outer;
 	}

@@ -3,6 +3,7 @@
  * whose unconstrained solution is not physical, several bodies, faults.
  * The SDP-solver oracle is tests/pcls_oracle_test.sh (cvxopt). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -206,6 +207,215 @@ test_faults(void **state)
 	canary_free(ws);
 }
 
+#ifndef TAGK_FLOAT
+/* log det of a symmetric positive definite 4 x 4 matrix in double, by
+ * Gaussian elimination without pivoting (written here, not the library's). */
+static double
+logdet4(const double A[16])
+{
+	double M[16], ld = 0;
+	memcpy(M, A, sizeof(M));
+	for (int k = 0; k < 4; k++) {
+		ld += log(M[k * 4 + k]);
+		for (int i = k + 1; i < 4; i++) {
+			double f = M[i * 4 + k] / M[k * 4 + k];
+			for (int j = k; j < 4; j++)
+				M[i * 4 + j] -= f * M[k * 4 + j];
+		}
+	}
+	return ld;
+}
+
+static void
+pseudo_d(const double th[10], double J[16])
+{
+	tagk_real t[10], Jr[16];
+	for (int i = 0; i < 10; i++)
+		t[i] = (tagk_real)th[i];
+	tagk_pseudo_inertia(t, Jr);
+	for (int i = 0; i < 16; i++)
+		J[i] = (double)Jr[i];
+}
+
+/* D(J(th) || J(th0)) = -log det J + log det J0 + tr(J0^-1 J) - 4, with J0^-1
+ * column by column from J0 x = e_i (Gaussian elimination in double). */
+static double
+divergence(const double th[10], const double th0[10])
+{
+	double J[16], J0[16], tr = 0;
+	pseudo_d(th, J);
+	pseudo_d(th0, J0);
+	for (int c = 0; c < 4; c++) {
+		double M[16], x[4] = { 0 };
+		memcpy(M, J0, sizeof(M));
+		x[c] = 1;
+		for (int k = 0; k < 4; k++)
+			for (int i = k + 1; i < 4; i++) {
+				double f = M[i * 4 + k] / M[k * 4 + k];
+				for (int j = k; j < 4; j++)
+					M[i * 4 + j] -= f * M[k * 4 + j];
+				x[i] -= f * x[k];
+			}
+		for (int i = 3; i >= 0; i--) {
+			for (int j = i + 1; j < 4; j++)
+				x[i] -= M[i * 4 + j] * x[j];
+			x[i] /= M[i * 4 + i];
+		}
+		/* x is column c of J0^-1: tr(J0^-1 J) += sum_i x_i J[c][i] */
+		for (int i = 0; i < 4; i++)
+			tr += x[i] * J[c * 4 + i];
+	}
+	return -logdet4(J) + logdet4(J0) + tr - 4;
+}
+#endif
+
+/* The regularisers toward a prior, against finite differences of log det
+ * (double only: the differences need its precision).
+ * PULLBACK: with the constraint inactive the solution solves
+ * (H + mu G) theta = h + mu G theta0, G the Hessian of -log det J at theta0,
+ * here from central second differences. LOGDET: the gradient of the whole
+ * objective, with the divergence's by central differences, vanishes at the
+ * solution, which is strictly consistent even where the data alone are not;
+ * a large mu returns the prior, the distance to it falling as 1 / mu; a bad
+ * prior is refused. */
+static void
+test_regularisers(void **state)
+{
+	(void)state;
+#ifdef TAGK_FLOAT
+	skip();
+#else
+	tagk_rng g;
+	tagk_rng_seed(&g, 31);
+	size_t len = tagk_pcls_workspace_len(1);
+	tagk_real *ws = canary_alloc(len);
+	double worst[3] = { 0, 0, 0 };
+	for (int trial = 0; trial < 20; trial++) {
+		tagk_real th0[10], tt[10], H[100], h[10], th[10];
+		random_valid_body(&g, th0);
+		double d0[10];
+		for (int i = 0; i < 10; i++)
+			d0[i] = (double)th0[i];
+		/* the data: a body near the prior (PULLBACK), or a mass of the
+		 * wrong sign (LOGDET) */
+		for (int i = 0; i < 10; i++)
+			tt[i] = th0[i] * (tagk_real)(1 + 0.05 * (double)tagk_rng_gaussian(&g));
+		normal_equations(&g, 40, 10, tt, 0, H, h);
+		/* G by central differences of -log det J at theta0 */
+		double G[100], step[10], trH = 0, trG = 0;
+		for (int a = 0; a < 10; a++)
+			step[a] = 1e-4 * (fabs(d0[a]) > 1e-3 ? fabs(d0[a]) : 1e-3);
+		for (int a = 0; a < 10; a++)
+			for (int b = 0; b < 10; b++) {
+				double f[4], x[10], J[16];
+				for (int s = 0; s < 4; s++) {
+					memcpy(x, d0, sizeof(x));
+					x[a] += (s & 1 ? -1 : 1) * step[a];
+					x[b] += (s & 2 ? -1 : 1) * step[b];
+					pseudo_d(x, J);
+					f[s] = -logdet4(J);
+				}
+				G[a * 10 + b] = (f[0] - f[1] - f[2] + f[3]) / (4 * step[a] * step[b]);
+			}
+		for (int a = 0; a < 10; a++) {
+			trH += (double)H[a * 11];
+			trG += G[a * 11];
+		}
+		double mu = trH / trG;
+		/* PULLBACK against the closed form */
+		tagk_pcls_config c;
+		tagk_pcls_defaults(&c, 1);
+		c.reg = TAGK_PCLS_PULLBACK;
+		c.mu = (tagk_real)mu;
+		c.theta0 = th0;
+		assert_int_equal(tagk_pcls_solve(&c, H, h, th, NULL, ws, len), TAGK_OK);
+		double K[100], r[10];
+		for (int a = 0; a < 10; a++) {
+			r[a] = (double)h[a];
+			for (int b = 0; b < 10; b++) {
+				K[a * 10 + b] = (double)H[a * 10 + b] + mu * G[a * 10 + b];
+				r[a] += mu * G[a * 10 + b] * d0[b];
+			}
+		}
+		for (int k = 0; k < 10; k++) /* Gaussian elimination, K symmetric positive definite */
+			for (int i = k + 1; i < 10; i++) {
+				double f = K[i * 10 + k] / K[k * 10 + k];
+				for (int j = k; j < 10; j++)
+					K[i * 10 + j] -= f * K[k * 10 + j];
+				r[i] -= f * r[k];
+			}
+		for (int i = 9; i >= 0; i--) {
+			for (int j = i + 1; j < 10; j++)
+				r[i] -= K[i * 10 + j] * r[j];
+			r[i] /= K[i * 10 + i];
+		}
+		double num = 0, den = 0;
+		for (int a = 0; a < 10; a++) {
+			num += ((double)th[a] - r[a]) * ((double)th[a] - r[a]);
+			den += r[a] * r[a];
+		}
+		worst[0] = fmax(worst[0], sqrt(num / den));
+		assert_true(sqrt(num / den) < 1e-5);
+		/* LOGDET where the data ask for a negative mass */
+		for (int i = 0; i < 10; i++)
+			tt[i] = -th0[i];
+		normal_equations(&g, 40, 10, tt, 0, H, h);
+		c.reg = TAGK_PCLS_LOGDET;
+		assert_int_equal(tagk_pcls_solve(&c, H, h, th, NULL, ws, len), TAGK_OK);
+		tagk_real J[16];
+		tagk_pseudo_inertia(th, J);
+		assert_int_equal(tagk_cholesky(4, J), TAGK_OK);
+		double x[10], gn = 0, hn = 0;
+		for (int a = 0; a < 10; a++)
+			x[a] = (double)th[a];
+		for (int a = 0; a < 10; a++) {
+			double gr = -(double)h[a], xp[10], xm[10], e = 1e-6 * (fabs(x[a]) > 1e-4 ? fabs(x[a]) : 1e-4);
+			for (int b = 0; b < 10; b++)
+				gr += (double)H[a * 10 + b] * x[b];
+			memcpy(xp, x, sizeof(x));
+			memcpy(xm, x, sizeof(x));
+			xp[a] += e;
+			xm[a] -= e;
+			gr += mu * (divergence(xp, d0) - divergence(xm, d0)) / (2 * e);
+			gn += gr * gr;
+			hn += (double)h[a] * (double)h[a];
+		}
+		worst[1] = fmax(worst[1], sqrt(gn / hn));
+		assert_true(sqrt(gn / hn) < 1e-5);
+		/* a strong pull returns the prior, the distance falling as 1 / mu */
+		double dev[2];
+		for (int k = 0; k < 2; k++) {
+			c.mu = (tagk_real)((k ? 1e10 : 1e8) * mu);
+			assert_int_equal(tagk_pcls_solve(&c, H, h, th, NULL, ws, len), TAGK_OK);
+			double dn = 0, pn = 0;
+			for (int a = 0; a < 10; a++) {
+				dn += ((double)th[a] - d0[a]) * ((double)th[a] - d0[a]);
+				pn += d0[a] * d0[a];
+			}
+			dev[k] = sqrt(dn / pn);
+		}
+		worst[2] = fmax(worst[2], fabs(dev[1] / dev[0] - 0.01) / 0.01);
+		assert_true(dev[1] / dev[0] > 0.008 && dev[1] / dev[0] < 0.012);
+	}
+	printf("20 trials: pullback vs closed form %.1e, logdet stationarity %.1e of |h|, "
+	    "distance to the prior 1/100 of mu 1e8 times at 1e10 times to %.1e (worst)\n", worst[0], worst[1], worst[2]);
+	/* a prior that is not consistent is refused */
+	tagk_pcls_config c;
+	tagk_pcls_defaults(&c, 1);
+	tagk_real bad[10] = { -1 }, H[100] = { 0 }, h[10] = { 0 }, th[10];
+	for (int i = 0; i < 10; i++)
+		H[i * 11] = 1;
+	c.reg = TAGK_PCLS_PULLBACK;
+	c.mu = 1;
+	c.theta0 = bad;
+	assert_int_equal(tagk_pcls_solve(&c, H, h, th, NULL, ws, len), TAGK_ENOTPD);
+	c.reg = (tagk_pcls_reg)7;
+	assert_int_equal(tagk_pcls_solve(&c, H, h, th, NULL, ws, len), TAGK_EINVAL);
+	assert_true(canary_intact(ws, len));
+	canary_free(ws);
+#endif
+}
+
 int
 main(void)
 {
@@ -213,6 +423,7 @@ main(void)
 		cmocka_unit_test(test_recovers_consistent_truth),
 		cmocka_unit_test(test_kkt_on_infeasible_problems),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_regularisers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
