@@ -20,6 +20,13 @@ estimate_batch(const batch_opts *o, const char *input)
 	tbl_want(r, irow);
 	for (int j = 0; j < n; j++)
 		tbl_want(r, iy[j]);
+	int iw = -1;
+	if (o->weight) {
+		iw = tbl_find(r, o->weight);
+		if (iw < 0)
+			cli_die(EXIT_DATA, "%s: --weight: no column '%s'", tbl_name(r), o->weight);
+		tbl_want(r, iw);
+	}
 	int ntrue = 0, tidx[TAGK_NPARAM];
 	const char *names[1 + 2 * TAGK_NPARAM];
 	names[0] = "t";
@@ -123,7 +130,11 @@ estimate_batch(const batch_opts *o, const char *input)
 		double y[TAGK_NPARAM];
 		for (int i = 0; i < n; i++)
 			y[i] = row[iy[i]];
-		if (tagk_batch_add(q, k, y, row[ib]) != TAGK_OK)
+		if (iw >= 0 && !(row[iw] >= 0))
+			cli_die(EXIT_DATA, "%s: --weight %s: %g is not a weight (finite, >= 0)", tbl_where(r), o->weight,
+			    row[iw]);
+		if ((iw >= 0 ? tagk_batch_add_weighted(q, k, y, row[ib], row[iw]) : tagk_batch_add(q, k, y, row[ib]))
+		    != TAGK_OK)
 			cli_die(EXIT_DATA, "%s: a value that is not finite", tbl_where(r));
 	}
 	if (samples == 0)

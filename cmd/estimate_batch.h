@@ -15,6 +15,7 @@ typedef struct {
 	const char *segments; /* NULL: the whole stream; "truth": at every change of
 	                       * the true_* columns; else increasing times T1,T2,...
 	                       * at which a new segment starts */
+	const char *weight;   /* a column of per-row weights, or NULL */
 	const char *outname;
 	tbl_options in;
 } batch_opts;

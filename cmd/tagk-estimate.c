@@ -41,6 +41,7 @@ usage(FILE *f)
 	    "                     [--iters T] [--gauss-newton] [--every K] [--max-gap SEC]\n"
 	    "                     [-f csv|hdf5] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate --batch [-a ols|wls|ols-pc|wls-pc] [--segment T1,T2,...|truth]\n"
+	    "                     [--weight COL]\n"
 	    "                     [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate --list | --help | --version\n"
 	    "Regressor rows (or, for ekf ... swls, tagk-regress -m state's stream) to estimates.\n"
@@ -68,6 +69,7 @@ usage(FILE *f)
 	    "      --map, --preset, --pos-unit  moved to tagk-regress -m state\n"
 	    "      --batch            one estimate from the whole stream (default method ols)\n"
 	    "      --segment LIST     batch: new segments at times T1,T2,..., or at each truth change\n"
+	    "      --weight COL       wls, wls-pc: weight each row by column COL instead\n"
 	    "      --list             list the methods and exit\n"
 	    "  -q, --quiet            no note on parameters the data did not excite\n"
 	    "  -v, --verbose          the form used, settings and update times\n"
@@ -212,6 +214,7 @@ main(int argc, char **argv)
 		{ "outlier", required_argument, NULL, 3022 },
 		{ "batch", no_argument, NULL, 3023 },
 		{ "segment", required_argument, NULL, 3024 },
+		{ "weight", required_argument, NULL, 3025 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "output", required_argument, NULL, 'o' },
@@ -230,7 +233,7 @@ main(int argc, char **argv)
 	int ngiven = 0;
 	double iters = 0;
 	int iters_set = 0, win_set = 0, every_set = 0, state_only = 0, batch = 0, method_set = 0;
-	const char *segment = NULL;
+	const char *segment = NULL, *weight = NULL;
 	uint64_t seedv = 1;
 	state_opts so;
 	memset(&so, 0, sizeof(so));
@@ -260,6 +263,7 @@ main(int argc, char **argv)
 		case 3022: give(given, &ngiven, "outlier", "outlier", cli_double("--outlier", optarg, 0, 1e300)); break;
 		case 3023: batch = 1; break;
 		case 3024: segment = optarg; give(given, &ngiven, "segment", "segment", 0); break;
+		case 3025: weight = optarg; give(given, &ngiven, "weight", "weight", 0); break;
 		case 3011: max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
 		case 3013: so.m0 = cli_double("--m0", optarg, 1e-9, 1e9); give(given, &ngiven, "m0", "m0", 0); break;
 		case 3014:
@@ -312,7 +316,7 @@ main(int argc, char **argv)
 		    : state_only ? "--max-gap" : NULL;
 		if (bad)
 			cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, method);
-		batch_opts bo = { mt, segment, outname, in };
+		batch_opts bo = { mt, segment, weight, outname, in };
 		return estimate_batch(&bo, optind < argc ? argv[optind] : "-");
 	}
 	if (mt->kind == TAGK_KIND_STATE) {

@@ -25,27 +25,57 @@ tagk_batch_clear(tagk_batch *q)
 	q->n = n;
 }
 
-tagk_status
-tagk_batch_add(tagk_batch *q, int k, const double *y, double b)
+static tagk_status
+add(tagk_batch *q, int k, const double *y, double b, double w)
 {
 	const int n = q->n;
 	if (k < 0 || k >= TAGK_BATCH_ROWS)
 		return TAGK_EINVAL;
-	double s = b;
+	double s = b + w;
 	for (int i = 0; i < n; i++)
 		s += y[i];
 	if (s - s != 0) /* NaN or an infinity among them */
 		return TAGK_ENONFINITE;
+	if (!(w >= 0))
+		return TAGK_EINVAL;
 	if (k >= q->nrows)
 		q->nrows = k + 1;
 	for (int i = 0; i < n; i++) {
-		q->h[k][i] += y[i] * b;
+		q->h[k][i] += w * y[i] * b;
 		for (int j = 0; j < n; j++)
-			q->H[k][i * n + j] += y[i] * y[j];
+			q->H[k][i * n + j] += w * y[i] * y[j];
 	}
-	q->c[k] += b * b;
+	q->c[k] += w * b * b;
 	q->count[k]++;
 	return TAGK_OK;
+}
+
+/* Whether this batch has weights is fixed by its first row. */
+static int
+first_row(const tagk_batch *q)
+{
+	for (int r = 0; r < q->nrows; r++)
+		if (q->count[r])
+			return 0;
+	return 1;
+}
+
+tagk_status
+tagk_batch_add(tagk_batch *q, int k, const double *y, double b)
+{
+	if (q->given_weights && !first_row(q))
+		return TAGK_EINVAL;
+	q->given_weights = 0;
+	return add(q, k, y, b, 1);
+}
+
+tagk_status
+tagk_batch_add_weighted(tagk_batch *q, int k, const double *y, double b, double w)
+{
+	if ((!q->given_weights && !first_row(q)) || q->method->preset[0] == 0)
+		return TAGK_EINVAL;
+	q->given_weights = 1;
+	return add(q, k, y, b, w);
 }
 
 long
@@ -94,7 +124,7 @@ fit(const tagk_batch *q, tagk_real *theta)
 			h[i] += q->h[r][i];
 	}
 	tagk_status st = solve(n, H, h, consistent, theta);
-	if (st != TAGK_OK || !weighted)
+	if (st != TAGK_OK || !weighted || q->given_weights)
 		return st;
 	/* residual variance of each row index, from the first fit */
 	double var[TAGK_BATCH_ROWS], vmax = 0;
@@ -132,7 +162,10 @@ tagk_batch_solve(const tagk_batch *q, tagk_real *theta)
 	return ((const tagk_batch_ops *)q->method->ops)->solve(q, theta);
 }
 
-/* The four presets of methods.def share these operations. */
-static const char *const batch_keys[] = { "segment", NULL };
+/* The presets of methods.def share fit; the weighted ones also take a
+ * weight column. */
+static const char *const ols_keys[] = { "segment", NULL };
+static const char *const wls_keys[] = { "segment", "weight", NULL };
 
-const tagk_batch_ops tagk_batch_ls_ops = { { batch_keys }, fit };
+const tagk_batch_ops tagk_batch_ols_ops = { { ols_keys }, fit };
+const tagk_batch_ops tagk_batch_wls_ops = { { wls_keys }, fit };

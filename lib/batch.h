@@ -3,9 +3,10 @@
  * regressor rows of a log, or of a segment of it.
  *
  *   ols      ordinary least squares
- *   wls      weighted least squares, paper 002's recipe: an ordinary fit
- *            first, then each row of a sample (row 0, 1, ... of the model)
- *            weighted by the inverse of its residual variance
+ *   wls      weighted least squares: with weights given per row
+ *            (tagk_batch_add_weighted), those; else paper 002's recipe, an
+ *            ordinary fit first, then each row of a sample (row 0, 1, ... of
+ *            the model) weighted by the inverse of its residual variance
  *   ols-pc   ols subject to physical consistency (pcls.h)
  *   wls-pc   wls subject to physical consistency
  *
@@ -42,6 +43,7 @@ typedef struct {
 	double h[TAGK_BATCH_ROWS][TAGK_NPARAM];
 	double c[TAGK_BATCH_ROWS];
 	long count[TAGK_BATCH_ROWS];
+	int given_weights;    /* rows came with weights: no variance step */
 } tagk_batch;
 
 /* What a batch method provides: the solve of accumulated normal equations.
@@ -61,6 +63,10 @@ void tagk_batch_clear(tagk_batch *q);
  * of its sample. TAGK_EINVAL for k out of range, TAGK_ENONFINITE for a
  * value that is not finite (nothing added). */
 tagk_status tagk_batch_add(tagk_batch *q, int k, const double *y, double b);
+/* The same with the row's weight w (finite, >= 0). The first row decides:
+ * a batch takes weights on every row or on none (TAGK_EINVAL). Only the
+ * weighted methods (wls, wls-pc) take them. */
+tagk_status tagk_batch_add_weighted(tagk_batch *q, int k, const double *y, double b, double w);
 /* Samples added so far (the rows of index 0). */
 long tagk_batch_samples(const tagk_batch *q);
 /* Solve into theta (n). TAGK_EZERO if no rows were added; TAGK_ENOTPD if

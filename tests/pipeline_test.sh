@@ -133,8 +133,16 @@ for a in ols wls ols-pc wls-pc; do
 	$E --batch -a $a --segment truth "$tmp/noisy.reg" > "$tmp/b_$a.csv" 2> "$tmp/b_$a.err"
 done
 check "--batch: one estimate per truth segment (3)" test "$(plain "$tmp/b_ols.csv" | wc -l)" -eq 4
+# a user's weight column: rows 0-2 (forces) weight 1, 3-5 (torques) by a
+# per-row value that varies, so that a wrong pairing of weights and rows shows
+awk -F, -v OFS=, 'NR == 1 { print $0, "w"; next } { print $0, ($2 < 3 ? 1 : 0.5 + ((NR * 7) % 13) / 13) }' \
+	"$tmp/noisy.reg" > "$tmp/noisy_w.reg"
+$E --batch -a wls --weight w --segment truth "$tmp/noisy_w.reg" > "$tmp/b_wcol.csv"
+expect "--weight on ols" 2 "" "--weight applies to wls and wls-pc, not ols" -- $E --batch -a ols --weight w "$tmp/noisy_w.reg"
+awk -F, -v OFS=, 'NR == 50 { $NF = -1 } { print }' "$tmp/noisy_w.reg" > "$tmp/neg_w.reg"
+expect "a negative weight" 1 "" "neg_w.reg:50: --weight w: -1 is not a weight" -- $E --batch -a wls --weight w "$tmp/neg_w.reg"
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
-	check "--batch ols and wls equal NumPy's least squares per segment (1e-9)" /usr/bin/python3 - "$tmp" <<'PYEOF'
+	check "--batch ols, wls and wls --weight equal NumPy's least squares per segment (1e-9)" /usr/bin/python3 - "$tmp" <<'PYEOF'
 import sys, numpy as np
 d = sys.argv[1]
 R = np.genfromtxt(d + "/noisy.reg", delimiter=",", names=True)
@@ -147,7 +155,8 @@ seg = np.concatenate(([0], np.cumsum(np.any(T[1:] != T[:-1], axis=1))))
 def load(name):
     rows = [l for l in open(d + "/" + name) if not l.startswith("#")]
     return np.array([[float(x) for x in l.split(",")] for l in rows[1:]])
-ols, wls = load("b_ols.csv"), load("b_wls.csv")
+ols, wls, wcol = load("b_ols.csv"), load("b_wls.csv"), load("b_wcol.csv")
+W = np.genfromtxt(d + "/noisy_w.reg", delimiter=",", names=True)["w"]
 worst = 0
 for s in range(seg.max() + 1):
     k = seg == s
@@ -157,7 +166,10 @@ for s in range(seg.max() + 1):
     var = np.array([np.mean(r[row[k] == i] ** 2) for i in range(row.max() + 1)])
     w = 1 / np.maximum(var, 1e-12 * var.max())[row[k]]
     thw = np.linalg.lstsq(Y[k] * np.sqrt(w)[:, None], b[k] * np.sqrt(w), rcond=None)[0]
-    for mine, ref in ((ols[s, 1:1 + len(ycols)], th), (wls[s, 1:1 + len(ycols)], thw)):
+    sw = np.sqrt(W[k])
+    thc = np.linalg.lstsq(Y[k] * sw[:, None], b[k] * sw, rcond=None)[0]
+    for mine, ref in ((ols[s, 1:1 + len(ycols)], th), (wls[s, 1:1 + len(ycols)], thw),
+                      (wcol[s, 1:1 + len(ycols)], thc)):
         worst = max(worst, np.max(np.abs(mine - ref) / (np.abs(ref) + 1e-12 * np.abs(ref).max())))
 print("batch against NumPy: worst relative difference %.2g" % worst, file=sys.stderr)
 sys.exit(1 if worst > 1e-9 else 0)
