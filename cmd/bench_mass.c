@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include "bench_mass.h"
 #include "cli.h"
-#include "bench_help.h"
+#include "bench_commands.h"
 #include "progress.h"
 #include "workers.h"
 #include "cmdio.h"
@@ -94,14 +94,6 @@ parse_set(const char *opt, const char *s, const char *const *names, int n, int *
 	if (k == 0)
 		cli_die(EXIT_USAGE, "%s: empty list", opt);
 	return k;
-}
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* ---- massflight ------------------------------------------------------ */
@@ -226,9 +218,9 @@ run_state(const tagk_method *mm, const tagk_uavsim_sample *s, long n, double m0)
 	double se = 0;
 	for (long k = 1; k < n; k++) {
 		tagk_real m;
-		double t0 = now_s();
+		double t0 = cli_seconds();
 		tagk_status st = tagk_mass_update(&e, &s[k - 1].u, s[k].t - s[k - 1].t, &s[k].y, &m);
-		o.ns += 1e9 * (now_s() - t0);
+		o.ns += 1e9 * (cli_seconds() - t0);
 		o.updates++;
 		if (st != TAGK_OK) {
 			o.diverged = 1;
@@ -282,9 +274,9 @@ run_regressor(const tagk_method *rm, const tagk_uavsim_sample *s, long n, double
 					b[m] = f[i];
 				}
 			}
-			double t0 = now_s();
+			double t0 = cli_seconds();
 			tagk_status st = tagk_est_update(&est, A, b, m, th);
-			o.ns += 1e9 * (now_s() - t0);
+			o.ns += 1e9 * (cli_seconds() - t0);
 			o.updates++;
 			if (st == TAGK_OK)
 				hold = (double)th[0];
@@ -519,7 +511,7 @@ bench_rmspe(int argc, char **argv)
 	long nflights = (long)c.ntraj * c.nbeh * c.trials;
 	if (jobs > nflights)
 		jobs = (int)nflights;
-	double t0 = now_s();
+	double t0 = cli_seconds();
 	/* every flight has the same number of samples: ask the simulator */
 	tagk_uavsim_config sc0;
 	tagk_uavsim sim0;
@@ -591,7 +583,7 @@ bench_rmspe(int argc, char **argv)
 		    REG_WINDOW);
 	}
 	print_tables(&c, cells, fmt);
-	double wall = now_s() - t0;
+	double wall = cli_seconds() - t0;
 	if (strcmp(fmt, "csv") != 0)
 		printf("%s wall time %.1f s\n", strcmp(fmt, "md") ? "#" : "", wall);
 	else

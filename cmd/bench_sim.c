@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "bench_sim.h"
-#include "bench_help.h"
+#include "bench_commands.h"
 #include "cli.h"
 #include "cmdio.h"
 #include "progress.h"
@@ -46,14 +46,6 @@ static const struct {
 	{ 3, "kf-high", 2.05, 3.72e-04, 4.06e-04, 22.0, 17.0, 73.5, 97.8 },
 	{ 3, "tagk", 1.03, 2.86e-04, 8.46e-05, 58.4, 31.4, 42.5, 58.2 },
 };
-
-static uint64_t
-ns_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 /* Trial seed from the run seed, the noise level and the trial number only:
  * every method flies the same trials, whatever the sharding. */
@@ -423,7 +415,7 @@ t2_units(const t2_run *u, long from, long to, FILE *o, progress *pg, int scale)
 		noise_sigmas(u->levels[l], &tc.sigma_v, &tc.sigma_a);
 		/* the paper gates the baselines, not TAG-K */
 		tc.gate = u->gate_mode == 2 || (u->gate_mode == 1 && strcmp(u->ms[i]->name, "tagk") != 0);
-		tc.ticks = ns_now;
+		tc.ticks = cli_now_ns;
 		tagk_trial_result r;
 		tagk_status st = fly(u->ms[i], &tc, &r, NULL, NULL);
 		if (st != TAGK_OK)
@@ -491,7 +483,7 @@ bench_table2(int argc, char **argv)
 	const tagk_method *ms[16];
 	int nm = parse_methods(methods, ms);
 	int raw = strcmp(fmt, "trials") == 0 || nshards > 1;
-	double t0 = (double)ns_now() / 1e9;
+	double t0 = (double)cli_now_ns() / 1e9;
 	int ntr = trials > shard ? (trials - shard + nshards - 1) / nshards : 0;
 	long total = (long)nl * ntr * nm;
 	if (jobs > total)
@@ -571,7 +563,7 @@ bench_table2(int argc, char **argv)
 			    trials, (unsigned long long)seed,
 			    gate_mode == 0 ? "no method" : gate_mode == 1 ? "the baselines, not TAG-K" : "every method");
 		print_table(aggs, na, fmt);
-		double wall = (double)ns_now() / 1e9 - t0;
+		double wall = (double)cli_now_ns() / 1e9 - t0;
 		if (csv)
 			fprintf(stderr, "table2: wall time %.1f s (%d job%s)\n", wall, jobs, jobs == 1 ? "" : "s");
 		else

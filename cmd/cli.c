@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "cli.h"
 #include "../formats/table.h"
 #include "../lib/tagk.h"
@@ -184,4 +185,18 @@ cli_version(void)
 	printf("%s %s (%s)\n", prog, TAGK_VERSION, TAGK_REAL_NAME);
 	cli_close(stdout, "stdout");
 	exit(0);
+}
+
+uint64_t
+cli_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+double
+cli_seconds(void)
+{
+	return (double)cli_now_ns() * 1e-9;
 }

@@ -50,4 +50,9 @@ _Noreturn void cli_version(void);
 /* Flush and close f (named name in messages); a write error exits 1. */
 void cli_close(FILE *f, const char *name);
 
+/* The monotonic clock, in nanoseconds and in seconds: the one clock of every
+ * command's timings. */
+uint64_t cli_now_ns(void);
+double cli_seconds(void);
+
 #endif

@@ -22,14 +22,6 @@ static const char *const cols[] = { "t", "thrust", "gx", "gy", "gz", "qw", "qx",
 enum { NCOLS = sizeof(cols) / sizeof(cols[0]), C_T = 0, C_THRUST = 1, C_GYRO = 2, C_QUAT = 5, C_POS = 9,
 	C_VEL = 12 };
 
-static double
-seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int
 estimate_state(const state_opts *o, const char *path)
 {
@@ -115,9 +107,9 @@ estimate_state(const state_opts *o, const char *path)
 				    o->max_gap);
 			}
 			tagk_real m;
-			double t0 = seconds();
+			double t0 = cli_seconds();
 			tagk_status st = tagk_mass_update(&est, &u_prev, (tagk_real)dt, &y, &m);
-			busy += seconds() - t0;
+			busy += cli_seconds() - t0;
 			if (st == TAGK_EDIVERGED) {
 				char a[32];
 				fmt_double(a, t);

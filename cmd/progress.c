@@ -3,14 +3,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "progress.h"
-
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "cli.h"
 
 void
 progress_init(progress *p, const char *what, long total, progress_mode mode)
@@ -19,7 +12,7 @@ progress_init(progress *p, const char *what, long total, progress_mode mode)
 	p->total = total;
 	p->mode = mode;
 	p->tty = isatty(2);
-	p->t0 = p->last = now();
+	p->t0 = p->last = cli_seconds();
 	p->shown = 0;
 }
 
@@ -28,7 +21,7 @@ progress_step(progress *p, long done)
 {
 	if (p->mode == PROGRESS_QUIET || done <= 0)
 		return;
-	double t = now();
+	double t = cli_seconds();
 	int in_place = p->mode == PROGRESS_AUTO && p->tty;
 	double every = in_place ? 0.25 : p->mode == PROGRESS_LINES ? 2 : 10;
 	if (t - p->last < every && done < p->total)

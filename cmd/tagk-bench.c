@@ -28,7 +28,7 @@
 #include <time.h>
 #include "bench_mass.h"
 #include "bench_sim.h"
-#include "bench_help.h"
+#include "bench_commands.h"
 #include "cli.h"
 #include "cmdio.h"
 #include "../formats/outfile.h"
@@ -69,14 +69,6 @@ static void
 usage(FILE *f)
 {
 	bench_help_all(f);
-}
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void
@@ -217,7 +209,7 @@ fmt_from_name(const char *path)
 	return FMT_TEXT;
 }
 
-static int
+int
 cmd_timing(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -318,7 +310,7 @@ cmd_timing(int argc, char **argv)
 	rep.out = out;
 
 	tagk_bench_setup su = {
-		.ticks = now_ns, .alloc_count = tagk_alloc_count, .emit = collect, .ctx = &rep,
+		.ticks = cli_now_ns, .alloc_count = tagk_alloc_count, .emit = collect, .ctx = &rep,
 		.seed = seed, .updates = updates, .noise = (tagk_real)noise, .iters = iters,
 	};
 	for (int in = 0; in < nn; in++) {
@@ -351,7 +343,7 @@ cmd_timing(int argc, char **argv)
 	return 0;
 }
 
-static int
+int
 cmd_synth(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -451,14 +443,6 @@ bindir(char *out, size_t len)
 		*slash = 0;
 }
 
-static double
-seconds_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Run "regress IN | estimate -a METHOD > /dev/null"; wall time and each
  * process's peak resident set (KiB) from wait4. */
 static void
@@ -470,7 +454,7 @@ run_pipeline(const char *dir, const char *in, const char *method, double *secs, 
 	int fd[2];
 	if (pipe(fd) != 0)
 		cli_die(EXIT_DATA, "pipe: %s", strerror(errno));
-	double t0 = seconds_now();
+	double t0 = cli_seconds();
 	pid_t a = fork();
 	if (a == 0) {
 		dup2(fd[1], 1);
@@ -495,14 +479,14 @@ run_pipeline(const char *dir, const char *in, const char *method, double *secs, 
 	struct rusage ra, rb;
 	if (wait4(a, &st_a, 0, &ra) < 0 || wait4(b, &st_b, 0, &rb) < 0)
 		cli_die(EXIT_DATA, "wait: %s", strerror(errno));
-	*secs = seconds_now() - t0;
+	*secs = cli_seconds() - t0;
 	if (!WIFEXITED(st_a) || WEXITSTATUS(st_a) || !WIFEXITED(st_b) || WEXITSTATUS(st_b))
 		cli_die(EXIT_DATA, "the pipeline on %s failed", in);
 	*rss_r = ra.ru_maxrss;
 	*rss_e = rb.ru_maxrss;
 }
 
-static int
+int
 cmd_pipeline(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -587,7 +571,7 @@ device_puts(const char *line)
 	puts(line);
 }
 
-static int
+int
 cmd_device(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -615,7 +599,7 @@ cmd_device(int argc, char **argv)
 		}
 	}
 	bench_device_config cfg = {
-		.target = "host", .puts = device_puts, .ticks = now_ns, .tick_unit = "ns",
+		.target = "host", .puts = device_puts, .ticks = cli_now_ns, .tick_unit = "ns",
 		.updates = updates, .sizes = sizes, .seed = 1,
 	};
 	int st = bench_device_run(&cfg);
@@ -647,26 +631,9 @@ main(int argc, char **argv)
 		cli_close(stdout, "stdout");
 		return 0;
 	}
-	if (strcmp(sub, "timing") == 0)
-		return cmd_timing(argc - 1, argv + 1);
-	if (strcmp(sub, "synth") == 0)
-		return cmd_synth(argc - 1, argv + 1);
-	if (strcmp(sub, "pipeline") == 0)
-		return cmd_pipeline(argc - 1, argv + 1);
-	if (strcmp(sub, "device") == 0)
-		return cmd_device(argc - 1, argv + 1);
-	if (strcmp(sub, "simulate") == 0)
-		return bench_simulate(argc - 1, argv + 1);
-	if (strcmp(sub, "table2") == 0)
-		return bench_table2(argc - 1, argv + 1);
-	if (strcmp(sub, "merge") == 0)
-		return bench_merge(argc - 1, argv + 1);
-	if (strcmp(sub, "ablation") == 0)
-		return bench_ablation(argc - 1, argv + 1);
-	if (strcmp(sub, "massflight") == 0)
-		return bench_massflight(argc - 1, argv + 1);
-	if (strcmp(sub, "rmspe") == 0)
-		return bench_rmspe(argc - 1, argv + 1);
+	const bench_command *bc = bench_find(sub);
+	if (bc)
+		return bc->run(argc - 1, argv + 1);
 	cli_warn("unknown command '%s'", sub);
 	usage(stderr);
 	return EXIT_USAGE;

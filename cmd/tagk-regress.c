@@ -21,8 +21,6 @@
 #include "vehicle.h"
 #include "../lib/tagk.h"
 
-#define G0 9.80665
-
 enum { S_T, S_ACC, S_ACCW, S_GYRO, S_ALPHA, S_QUAT, S_FORCE, S_TORQUE, S_THRUST, S_ROTORS, S_POS, S_VEL,
 	S_RPY, NSIG };
 
@@ -499,13 +497,13 @@ main(int argc, char **argv)
 				q[j] = row[idx[S_QUAT][j]];
 			for (int j = 0; j < 3; j++)
 				aw[j] = row[idx[S_ACCW][j]];
-			aw[2] += G0; /* specific force = a - g, g = (0, 0, -g0) */
+			aw[2] += TAGK_G0; /* specific force = a - g, g = (0, 0, -g0) */
 			if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 0))
 				cli_die(EXIT_DATA, "%s: zero quaternion", tbl_where(r));
 			quat_rotate_t(q, aw, s.a);
 		} else {
 			for (int j = 0; j < 3; j++)
-				s.a[j] = row[idx[S_ACC][j]] * (acc_g ? G0 : 1);
+				s.a[j] = row[idx[S_ACC][j]] * (acc_g ? TAGK_G0 : 1);
 		}
 		for (int j = 0; j < 3; j++) {
 			s.w[j] = rigid || state ? row[idx[S_GYRO][j]] * (gyro_deg ? M_PI / 180 : 1) : 0;

@@ -4,7 +4,7 @@
 #include "linalg.h"
 #include "so3.h"
 
-static const tagk_real G0 = (tagk_real)9.80665;
+static const tagk_real G0 = (tagk_real)TAGK_G0;
 
 void
 tagk_quad_defaults(tagk_quad_config *c)

@@ -39,6 +39,10 @@ typedef double tagk_real;
 #define tagk_atan2 atan2
 #endif
 
+/* Standard gravity, m/s^2: the one value of g in tagk (lib, commands and
+ * simulators). A double literal: cast where a tagk_real is wanted. */
+#define TAGK_G0 9.80665
+
 /* True when x is neither NaN nor infinite. */
 static inline int tagk_isfinite(tagk_real x) { return isfinite(x); }
 

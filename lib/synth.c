@@ -74,7 +74,7 @@ tagk_synth_at(const tagk_synth_config *c, long k, tagk_synth_sample *s)
 		}
 		s->gyro[ax] = w;
 		s->alpha[ax] = dw;
-		s->acc[ax] = a + (ax == 2 ? (tagk_real)9.80665 : 0);
+		s->acc[ax] = a + (ax == 2 ? (tagk_real)TAGK_G0 : 0);
 	}
 	params_at(c, t, s->truth);
 	tagk_real Y[6 * TAGK_NPARAM], w[6];

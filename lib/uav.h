@@ -22,7 +22,7 @@ extern "C" {
 
 enum { TAGK_UAV_NE = 10, TAGK_UAV_NY = 9 };
 
-#define TAGK_UAV_G ((tagk_real)9.80665)
+#define TAGK_UAV_G ((tagk_real)TAGK_G0)
 
 typedef struct {
 	tagk_real q[4], r[3], v[3], m;

@@ -1,11 +1,11 @@
-/* bench_help.c: tagk-bench's --help, one table row per subcommand; see bench_help.h. */
+/* bench_commands.c: tagk-bench's subcommands and their --help; see bench_commands.h. */
 #include <ctype.h>
 #include <string.h>
-#include "bench_help.h"
+#include "bench_commands.h"
+#include "bench_mass.h"
+#include "bench_sim.h"
 
-static const struct {
-	const char *name, *summary, *synopsis, *options;
-} subs[] = {
+static const bench_command subs[] = {
 	{ "timing", "update times of every method over window sizes",
 	  "[-m ROWS] [-n LIST] [--methods LIST] [--updates N] [--iters T] [--seed S]\n"
 	  "                         [--noise SIGMA] [--paper] [--format text|md|csv] [-o FILE]",
@@ -18,7 +18,7 @@ static const struct {
 	  "      --noise SIGMA      noise on b (default 0.01)\n"
 	  "      --paper            the TAG-K paper's Table III shape and speedups\n"
 	  "  -f, --format F         text (default), md or csv\n"
-	  "  -o, --output FILE      write FILE instead of stdout\n" },
+	  "  -o, --output FILE      write FILE instead of stdout\n", cmd_timing },
 	{ "synth", "a synthetic log with known truth: prescribed motion, a payload on and off",
 	  "[--duration S | --samples N] [--rate HZ] [--seed S] [--noise-acc X]\n"
 	  "                        [--noise-gyro X] [--noise-force X] [--noise-torque X] [--no-payload]\n"
@@ -33,18 +33,18 @@ static const struct {
 	  "      --noise-torque X   noise on the torque, N m\n"
 	  "      --no-payload       no payload event\n"
 	  "      --no-alpha         leave out the angular acceleration columns\n"
-	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n" },
+	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n", cmd_synth },
 	{ "pipeline", "throughput and memory of regress | estimate | report",
 	  "[--samples LIST] [--formats csv,hdf5] [-a METHOD] [--dir DIR] [--keep]",
 	  "      --samples LIST     log lengths in samples (default 100000,1000000)\n"
 	  "      --formats LIST     csv, hdf5 or both\n"
 	  "  -a, --method M         a window or batch method (default tagk)\n"
 	  "      --dir DIR          where the logs are written (default: a temporary directory)\n"
-	  "      --keep             keep the logs\n" },
+	  "      --keep             keep the logs\n", cmd_pipeline },
 	{ "device", "the update times of the Cortex-M7 benchmark, on this host",
 	  "[--sizes LIST] [--updates N]",
 	  "  -n, --sizes LIST       parameter counts (default 40,60,80,100,120)\n"
-	  "  -u, --updates N        timed updates per size (default 20)\n" },
+	  "  -u, --updates N        timed updates per size (default 20)\n", cmd_device },
 	{ "simulate", "one closed-loop flight of the TAG-K paper's experiment as a log",
 	  "[--seed S] [--traj NAME] [--noise LEVEL] [--method M]\n"
 	  "                           [--duration S] [--no-gate] [-o FILE]",
@@ -54,7 +54,7 @@ static const struct {
 	  "  -a, --method M         the estimator in the loop (default tagk)\n"
 	  "      --duration S       seconds of flight (default 20)\n"
 	  "      --no-gate          no eq. (15) gate in the loop\n"
-	  "  -o, --output FILE      write FILE instead of stdout\n" },
+	  "  -o, --output FILE      write FILE instead of stdout\n", bench_simulate },
 	{ "table2", "the TAG-K paper's Table II, closed-loop trials",
 	  "[--trials N] [--noise LEVELS] [--methods LIST] [--seed S]\n"
 	  "                         [--shard I/N] [--format text|md|csv|trials] [-j JOBS]\n"
@@ -68,10 +68,10 @@ static const struct {
 	  "      --gate G           which methods eq. (15) gates: baselines (default), none, all\n"
 	  "  -j, --jobs N           processes (default 1; timings then share the cores)\n"
 	  "      --progress         progress lines every 2 s, even on a terminal\n"
-	  "  -q, --quiet            no progress\n" },
+	  "  -q, --quiet            no progress\n", bench_table2 },
 	{ "merge", "Table II from shard files",
 	  "[--format text|md|csv] FILE...",
-	  "      --format F         text (default), md or csv\n" },
+	  "      --format F         text (default), md or csv\n", bench_merge },
 	{ "ablation", "the TAG-K paper's Fig. 3b: rk, tark, grk, tagk around payload events",
 	  "[--trials N] [--noise LEVEL] [--seed S] [-j JOBS] [--progress] [-q]",
 	  "      --trials N         trials (default 100)\n"
@@ -79,7 +79,7 @@ static const struct {
 	  "      --seed S           seed of the run (default 1)\n"
 	  "  -j, --jobs N           processes (default 1)\n"
 	  "      --progress         progress lines every 2 s, even on a terminal\n"
-	  "  -q, --quiet            no progress\n" },
+	  "  -q, --quiet            no progress\n", bench_ablation },
 	{ "massflight", "one UAV flight of the time-varying-mass paper as a log",
 	  "[--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
 	  "                             [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X] [-o FILE]",
@@ -91,7 +91,7 @@ static const struct {
 	  "      --m-nom KG         nominal mass (default 1)\n"
 	  "      --noise X          scale of every measurement noise (default 1)\n"
 	  "      --thrust-sd X      relative noise of the thrust (default 0)\n"
-	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n" },
+	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n", bench_massflight },
 	{ "rmspe", "the time-varying-mass paper's RMSPE tables",
 	  "[--trials N] [--traj LIST] [--mass LIST] [--methods LIST]\n"
 	  "                        [--duration S] [--seed S] [--m0-error X] [--acc imu|velocity]\n"
@@ -107,8 +107,17 @@ static const struct {
 	  "  -j, --jobs N           processes (default: the processors, at most 8)\n"
 	  "  -f, --format F         text (default), md or csv\n"
 	  "      --progress         progress lines every 2 s, even on a terminal\n"
-	  "  -q, --quiet            no progress\n" },
+	  "  -q, --quiet            no progress\n", bench_rmspe },
 };
+
+const bench_command *
+bench_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (strcmp(name, subs[i].name) == 0)
+			return &subs[i];
+	return NULL;
+}
 
 void
 bench_help(FILE *f, const char *sub)
