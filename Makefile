@@ -33,8 +33,8 @@ endif
 CPPFLAGS_ALL := -D_POSIX_C_SOURCE=200809L $(DEFS) $(CPPFLAGS)
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC := $(sort $(wildcard lib/*.c))
-LIB_HDR := $(sort $(wildcard lib/*.h lib/*.def))
+LIB_SRC := $(sort $(wildcard lib/*.c lib/sim/*.c))
+LIB_HDR := $(sort $(wildcard lib/*.h lib/*.def lib/sim/*.h))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 BENCH_SRC := bench/harness.c bench/naive_kaczmarz.c bench/device.c
 CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
@@ -306,9 +306,10 @@ build/paths: FORCE
 	@mkdir -p build
 	@echo '$(PREFIX) $(LIBDIR) $(INCDIR)' | cmp -s - $@ || echo '$(PREFIX) $(LIBDIR) $(INCDIR)' > $@
 
-# Headers: the public API in include/tagk, the benchmarks' simulators in
-# include/tagk/sim (tagk_sim.h), the internals (*_impl.h) nowhere.
-SIM_HDR := lib/tagk_sim.h lib/synth.h lib/quad.h lib/trial.h lib/uavsim.h
+# Headers: the public API in include/tagk; the benchmarks' simulators
+# (lib/sim, built into libtagk.a for tagk-bench) and the internals
+# (*_impl.h, methods.def) nowhere.
+SIM_HDR := $(wildcard lib/sim/*.h)
 PUB_HDR := $(filter-out %_impl.h %.def $(SIM_HDR),$(LIB_HDR))
 
 tagk.pc: tagk.pc.in lib/tagk.h build/config build/paths
@@ -316,12 +317,11 @@ tagk.pc: tagk.pc.in lib/tagk.h build/config build/paths
 		-e 's|@VERSION@|$(VERSION)|' -e 's|@CFLAGS@|$(DEFS)|' tagk.pc.in > $@
 
 install: all tagk.pc
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/tagk/sim \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/tagk \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(PKGDIR)
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
 	install -m 644 lib/libtagk.a $(DESTDIR)$(LIBDIR)
 	install -m 644 $(PUB_HDR) $(DESTDIR)$(INCDIR)/tagk
-	install -m 644 $(SIM_HDR) $(DESTDIR)$(INCDIR)/tagk/sim
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	for f in $(MAN57); do install -m 644 $$f $(DESTDIR)$(MANDIR)/man$${f##*.}; done
 	install -m 644 tagk.pc $(DESTDIR)$(PKGDIR)

@@ -24,7 +24,7 @@
 #include "progress.h"
 #include "workers.h"
 #include "cmdio.h"
-#include "../lib/tagk_sim.h"
+#include "../lib/sim/tagk_sim.h"
 
 /* Paper 001, the tables under Fig. 8 (random) and Fig. 9 (lemniscate):
  * per mass behaviour 0-4, EKF, MSCKF, UKF, SWLS as (update ms, RMSPE). */

@@ -13,8 +13,7 @@
 #include "cmdio.h"
 #include "progress.h"
 #include "workers.h"
-#include "../lib/tagk_sim.h"
-#include "../lib/trial.h"
+#include "../lib/sim/tagk_sim.h"
 
 static const char *const noise_names[4] = { "none", "low", "medium", "high" };
 static const char *const default_methods = "rls-low,rls-high,kf-low,kf-high,tagk";

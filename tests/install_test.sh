@@ -1,6 +1,6 @@
 #!/bin/sh
 # install_test.sh: `make install` into a temporary prefix installs the
-# public headers only (simulators under tagk/sim, internals nowhere), a
+# public headers only (not the simulators of lib/sim, nor internals), a
 # tagk.pc that follows PREFIX, and a library a C++ program links against
 # with `g++ app.cpp $(pkg-config --cflags --libs tagk)`. Skips the C++
 # part when g++ or pkg-config is absent.
@@ -9,17 +9,17 @@ set -u
 P="$tmp/prefix"
 expect "make install PREFIX=$P" 0 "*" "*" -- make --no-print-directory install PREFIX="$P"
 check "the public umbrella header is installed" test -f "$P/include/tagk/tagk.h"
-check "the simulators go under tagk/sim" test -f "$P/include/tagk/sim/tagk_sim.h" -a -f "$P/include/tagk/sim/quad.h"
-check "... and not beside the public API" test ! -e "$P/include/tagk/quad.h" -a ! -e "$P/include/tagk/trial.h"
-check "no internal header is installed" sh -c "! ls '$P'/include/tagk/*_impl.h '$P'/include/tagk/sim/*_impl.h 2>/dev/null | grep -q ."
+check "the simulators' headers are not installed" test ! -e "$P/include/tagk/sim" -a ! -e "$P/include/tagk/quad.h" -a ! -e "$P/include/tagk/tagk_sim.h"
+check "no internal header is installed" sh -c "! ls '$P'/include/tagk/*_impl.h '$P'/include/tagk/*.def 2>/dev/null | grep -q ."
+check "every installed header compiles on its own" sh -c "for h in '$P'/include/tagk/*.h; do printf '#include \"%s\"\nint main(void) { return 0; }\n' \"\$h\" | cc -std=c11 -x c -o /dev/null - || exit 1; done"
 check "tagk.pc names the prefix given" grep -q "^prefix=$P\$" "$P/lib/pkgconfig/tagk.pc"
 if command -v g++ >/dev/null && command -v pkg-config >/dev/null; then
 	export PKG_CONFIG_PATH="$P/lib/pkgconfig"
 	expect "a C++ program compiles and links with pkg-config's flags" 0 "" "" -- \
 		sh -c "g++ -std=c++11 -Wall -o '$tmp/app' tests/cxx_consumer.cpp \$(pkg-config --cflags --libs tagk)"
 	expect "... and runs: RLS and TAG-K solve a consistent system" 0 "^tagk \(.* form\): max error" "" -- "$tmp/app"
-	expect "the simulators' header compiles in C++ too" 0 "" "" -- \
-		sh -c "printf '#include <sim/tagk_sim.h>\nint main() { tagk_quad_config c; (void)c; return 0; }\n' | g++ -std=c++11 -x c++ -fsyntax-only \$(pkg-config --cflags tagk) -"
+	expect "the simulators' header (source tree) compiles in C++ too" 0 "" "" -- \
+		sh -c "printf '#include \"lib/sim/tagk_sim.h\"\nint main() { tagk_quad_config c; (void)c; return 0; }\n' | g++ -std=c++11 -x c++ -fsyntax-only -I. -"
 else
 	echo "skip the C++ consumer: g++ or pkg-config is not installed"
 fi

@@ -28,9 +28,9 @@
 #ifndef TAGK_UAVSIM_H
 #define TAGK_UAVSIM_H
 #include <stdint.h>
-#include "rng.h"
-#include "status.h"
-#include "uav.h"
+#include "../rng.h"
+#include "../status.h"
+#include "../uav.h"
 
 #ifdef __cplusplus
 extern "C" {

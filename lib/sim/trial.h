@@ -19,7 +19,7 @@
 #define TAGK_TRIAL_H
 
 #include <stdint.h>
-#include "estimator.h"
+#include "../estimator.h"
 #include "quad.h"
 
 #ifdef __cplusplus

@@ -1,10 +1,10 @@
 /* trial.c: one closed-loop flight; see trial.h. */
 #include <string.h>
 #include "trial.h"
-#include "consistency.h"
-#include "linalg.h"
-#include "regressor.h"
-#include "rng.h"
+#include "../consistency.h"
+#include "../linalg.h"
+#include "../regressor.h"
+#include "../rng.h"
 
 const char *const tagk_traj_names[TAGK_TRAJ_COUNT] = {
 	"figure-8", "circle", "spiral", "helix", "ellipse", "random",

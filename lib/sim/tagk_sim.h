@@ -2,12 +2,13 @@
  * tagk_sim.h: the simulators behind tagk-bench, not part of the estimation
  * API: synthetic regressor logs (synth.h), the closed-loop quadrotor of the
  * TAG-K paper's experiment (quad.h, trial.h) and the UAV flights of the
- * time-varying-mass paper (uavsim.h). Installed under include/tagk/sim.
+ * time-varying-mass paper (uavsim.h). Built into libtagk.a, for tagk-bench
+ * and the Cortex-M7 image; not installed.
  */
 #ifndef TAGK_SIM_H
 #define TAGK_SIM_H
 
-#include "tagk.h"
+#include "../tagk.h"
 #include "synth.h"
 #include "quad.h"
 #include "trial.h"
