@@ -47,7 +47,7 @@ BENCH_CMD := cmd/bench_sim.c cmd/bench_mass.c cmd/progress.c cmd/bench_commands.
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null)
 DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz
 BINS := $(CMDS:%=bin/%)
-TESTS := rng linalg kaczmarz rls kf outlier pcls estimator regressor consistency quad mass
+TESTS := rng linalg kaczmarz rls kf outlier pcls estimator regressor signals consistency quad mass
 MAN1 := $(sort $(wildcard man/*.1))
 MAN57 := $(sort $(wildcard man/*.5 man/*.7))
 VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)
@@ -95,8 +95,7 @@ bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC)
 # formats/ and lib/.
 EXTRA_estimate := cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c
 EXTRA_report := cmd/report_summary.c cmd/report_plot.c
-EXTRA_filter := cmd/join.c cmd/vehicle.c
-EXTRA_regress := cmd/vehicle.c
+EXTRA_filter := cmd/join.c
 bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \

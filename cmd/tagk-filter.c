@@ -19,7 +19,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "join.h"
-#include "vehicle.h"
+#include "../formats/vehicle.h"
 #include "../lib/tagk.h"
 
 enum { MAXSPEC = 64, MAXJOIN = 16 };
@@ -225,7 +225,9 @@ main(int argc, char **argv)
 		if (!physical)
 			cli_die(EXIT_USAGE, "--vehicle applies to --physical");
 		vehicle v;
-		vehicle_read(vehfile, &v, 0);
+		char verr[512];
+		if (vehicle_read(vehfile, &v, 0, verr, sizeof(verr)) != 0)
+			cli_die(EXIT_DATA, "%s", verr);
 		if (isnan(v.gate_l_arm) && isnan(v.gate_alpha))
 			cli_die(EXIT_DATA, "%s: no 'l_arm' or 'alpha' line for the physical gate", vehfile);
 		if (!l_arm_set && !isnan(v.gate_l_arm))

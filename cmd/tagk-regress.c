@@ -18,7 +18,7 @@
 #include <string.h>
 #include "cli.h"
 #include "cmdio.h"
-#include "vehicle.h"
+#include "../formats/vehicle.h"
 #include "../lib/tagk.h"
 
 enum { S_T, S_ACC, S_ACCW, S_GYRO, S_ALPHA, S_QUAT, S_FORCE, S_TORQUE, S_THRUST, S_ROTORS, S_POS, S_VEL,
@@ -338,8 +338,9 @@ main(int argc, char **argv)
 	if (pos_mm < 0)
 		pos_mm = pre ? pre->pos_mm : 0;
 	vehicle veh;
-	if (vehfile)
-		vehicle_read(vehfile, &veh, 1);
+	char verr[512];
+	if (vehfile && vehicle_read(vehfile, &veh, 1, verr, sizeof(verr)) != 0)
+		cli_die(EXIT_DATA, "%s", verr);
 
 	tbl_reader *r = cmdio_open_input(inname, &in);
 	/* Resolve every signal to column indices; a signal is present when
@@ -515,16 +516,12 @@ main(int argc, char **argv)
 		} else if (src == S_THRUST) {
 			s.f[2] = row[idx[S_THRUST][0]];
 		} else {
+			double T[16];
 			for (int i = 0; i < veh.n; i++) {
 				double u = row[idx[S_ROTORS][i]];
-				double T = veh.speeds ? veh.kf * u * u : u;
-				const double *p = veh.pos[i];
-				s.f[2] += T;
-				/* p x (0, 0, T) + dir kappa T z */
-				s.tau[0] += p[1] * T;
-				s.tau[1] -= p[0] * T;
-				s.tau[2] += veh.dir[i] * veh.kappa * T;
+				T[i] = veh.speeds ? veh.kf * u * u : u;
 			}
+			tagk_rotor_wrench(veh.n, (const double (*)[3])veh.pos, veh.dir, veh.kappa, T, s.f, s.tau);
 		}
 		if (rigid && src != S_ROTORS)
 			for (int j = 0; j < 3; j++)
@@ -562,22 +559,13 @@ main(int argc, char **argv)
 		if (fill < ring)
 			continue;
 		/* least-squares slope of gyro against time over the window */
-		double tm = 0, wm[3] = { 0, 0, 0 }, stt = 0, stw[3] = { 0, 0, 0 };
+		double tw[101], ww[101 * 3], al[3];
 		for (int i = 0; i < ring; i++) {
-			tm += buf[i].t;
+			tw[i] = buf[i].t;
 			for (int j = 0; j < 3; j++)
-				wm[j] += buf[i].w[j];
+				ww[i * 3 + j] = buf[i].w[j];
 		}
-		tm /= ring;
-		for (int j = 0; j < 3; j++)
-			wm[j] /= ring;
-		for (int i = 0; i < ring; i++) {
-			double dt = buf[i].t - tm;
-			stt += dt * dt;
-			for (int j = 0; j < 3; j++)
-				stw[j] += dt * (buf[i].w[j] - wm[j]);
-		}
-		double al[3] = { stw[0] / stt, stw[1] / stt, stw[2] / stt };
+		tagk_slope(ring, tw, 3, ww, al);
 		emit(&em, &buf[(head + kwin) % ring], al);
 	}
 	if (rc < 0)

@@ -24,6 +24,7 @@
 #include "estimator.h"
 #include "batch.h"
 #include "pcls.h"
+#include "signals.h"
 #include "so3.h"
 #include "uav.h"
 #include "massest.h"

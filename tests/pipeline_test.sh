@@ -230,6 +230,34 @@ printf 'rotor 0.1 0 0 1\n' > "$tmp/rotors.veh"
 expect "a vehicle file without gate bounds" 1 "" "rotors.veh: no 'l_arm' or 'alpha' line for the physical gate" -- \
 	$F --physical --vehicle "$tmp/rotors.veh" "$tmp/big.csv"
 
+# --wrench rotors: four rotor speeds (rad/s) through the vehicle file's
+# geometry give the same regressor rows as the wrench worked out here in awk
+# (f = (0, 0, sum T), tau = sum p x (0, 0, T) + dir kappa T z, T = kf w^2)
+printf 'rotor 0.1 0.1 0 1\nrotor -0.1 0.1 0 -1\nrotor -0.1 -0.1 0 1\nrotor 0.1 -0.1 0 -1\ninput speed\nkf 2e-6\nkappa 0.02\n' > "$tmp/x.veh"
+$S synth --duration 2 --no-alpha 2>/dev/null | plain - | awk -F, -v OFS=, '
+	NR == 1 { print "t,ax,ay,az,gx,gy,gz,w0,w1,w2,w3,fx,fy,fz,tx,ty,tz"; next }
+	{ split("0.1 -0.1 -0.1 0.1", px, " "); split("0.1 0.1 -0.1 -0.1", py, " "); split("1 -1 1 -1", d, " ")
+	  fz = 0; tx = 0; ty = 0; tz = 0
+	  for (i = 1; i <= 4; i++) { w[i] = 600 + 40 * i + 30 * sin(NR / (3 + i)); T = 2e-6 * w[i] * w[i]
+	    fz += T; tx += py[i] * T; ty -= px[i] * T; tz += d[i] * 0.02 * T }
+	  printf "%s,%s,%s,%s,%s,%s,%s,%.17g,%.17g,%.17g,%.17g,0,0,%.17g,%.17g,%.17g,%.17g\n", $1, $2, $3, $4, $5, $6, $7,
+	      w[1], w[2], w[3], w[4], fz, tx, ty, tz }' > "$tmp/rot.csv"
+$R --wrench rotors --vehicle "$tmp/x.veh" --map rotors=w0,w1,w2,w3 "$tmp/rot.csv" | plain - > "$tmp/rot_r.csv"
+$R --wrench force "$tmp/rot.csv" | plain - > "$tmp/rot_f.csv"
+check "--wrench rotors: the rows of the wrench worked out by hand (1e-12)" awk -F, '
+	NR == FNR { a[FNR] = $NF; next }
+	FNR > 1 { d = $NF - a[FNR]; if (d < 0) d = -d; s = $NF < 0 ? -$NF : $NF; if (d > 1e-12 * (s + 1e-3)) bad = 1; n++ }
+	END { exit bad || n < 100 }' "$tmp/rot_f.csv" "$tmp/rot_r.csv"
+expect "--wrench rotors without a vehicle" 2 "" "--wrench rotors needs --vehicle FILE" -- $R --wrench rotors "$tmp/rot.csv"
+printf 'rotor 0.1 0.1 0 1\ninput speed\n' > "$tmp/nokf.veh"
+expect "a speed vehicle without kf" 1 "" "nokf.veh: 'input speed' needs 'kf'" -- \
+	$R --wrench rotors --vehicle "$tmp/nokf.veh" --map rotors=w0 "$tmp/rot.csv"
+printf 'rotor 0.1 0.1 0 2\n' > "$tmp/baddir.veh"
+expect "a rotor line with a bad spin" 1 "" "baddir.veh:1: expected 'rotor X Y Z DIR' with DIR \+1 or -1" -- \
+	$R --wrench rotors --vehicle "$tmp/baddir.veh" --map rotors=w0 "$tmp/rot.csv"
+expect "a missing vehicle file" 1 "" "nope.veh: No such file or directory" -- \
+	$R --wrench rotors --vehicle "$tmp/nope.veh" --map rotors=w0 "$tmp/rot.csv"
+
 # without truth: a summary, checked against NumPy's quantiles (or sort and awk)
 $R "$tmp/syn.csv" | $E -a kf-low --every 1 | grep -v '^#tagk-' | cut -d, -f1-11 > "$tmp/notruth.csv"
 expect "estimate without truth: a summary" 0 "^# .*notruth.csv: [0-9]+ estimates, .*no truth: a summary" "" -- $P "$tmp/notruth.csv"

@@ -14,6 +14,8 @@
 #ifndef TAGK_VEHICLE_H
 #define TAGK_VEHICLE_H
 
+#include <stddef.h>
+
 typedef struct {
 	int n;
 	double pos[16][3];
@@ -23,8 +25,8 @@ typedef struct {
 	double gate_l_arm, gate_alpha; /* NAN when the file does not say */
 } vehicle;
 
-/* Read path into v; dies with file:line on a bad line. rotors: the rotor
- * lines and their input kind are required. */
-void vehicle_read(const char *path, vehicle *v, int rotors);
+/* Read path into v; 0, or -1 with "file:line: what" in err (len bytes).
+ * rotors: the rotor lines and their input kind are required. */
+int vehicle_read(const char *path, vehicle *v, int rotors, char *err, size_t len);
 
 #endif
