@@ -18,54 +18,9 @@
 #include <string.h>
 #include "cli.h"
 #include "cmdio.h"
+#include "logmap.h"
 #include "../formats/vehicle.h"
 #include "../lib/tagk.h"
-
-enum { S_T, S_ACC, S_ACCW, S_GYRO, S_ALPHA, S_QUAT, S_FORCE, S_TORQUE, S_THRUST, S_ROTORS, S_POS, S_VEL,
-	S_RPY, NSIG };
-
-static const struct {
-	const char *name;
-	int k;              /* columns; 0 = any number (rotors) */
-	const char *cols;   /* default column names */
-	const char *what;
-} sig[NSIG] = {
-	{ "t", 1, "t", "time" },
-	{ "acc", 3, "ax,ay,az", "body specific force (accelerometer)" },
-	{ "acc_world", 3, "awx,awy,awz", "world-frame acceleration, gravity excluded (needs quat)" },
-	{ "gyro", 3, "gx,gy,gz", "body angular velocity" },
-	{ "alpha", 3, "alx,aly,alz", "body angular acceleration" },
-	{ "quat", 4, "qw,qx,qy,qz", "attitude quaternion, body to world" },
-	{ "force", 3, "fx,fy,fz", "body force other than gravity" },
-	{ "torque", 3, "tx,ty,tz", "body torque about the origin" },
-	{ "thrust", 1, "thrust", "collective thrust along body z" },
-	{ "rotors", 0, "", "per-rotor thrusts or speeds (with --vehicle)" },
-	{ "pos", 3, "px,py,pz", "world position (-m state)" },
-	{ "vel", 3, "vx,vy,vz", "world velocity (-m state)" },
-	{ "rpy", 3, "roll,pitch,yaw", "attitude as roll, pitch, yaw in rad, instead of quat (-m state)" },
-};
-
-typedef struct {
-	const char *name, *summary;
-	const char *map[NSIG];
-	int acc_g;
-	int pos_mm;         /* position in mm and velocity in mm/s */
-} preset;
-
-static const preset presets[] = {
-	{ "crazyflie", "Crazyflie uSD log of the Lee controller (acc in g, commanded thrust and torque)",
-	  { [S_T] = "t", [S_ACC] = "acc.x,acc.y,acc.z",
-	    [S_GYRO] = "ctrlLee.omegax,ctrlLee.omegay,ctrlLee.omegaz",
-	    [S_THRUST] = "ctrlLee.thrustSI", [S_TORQUE] = "ctrlLee.torquex,ctrlLee.torquey,ctrlLee.torquez",
-	    /* -m state: the controller's attitude, the state estimate's
-	     * position (mm) and velocity (mm/s) */
-	    [S_RPY] = "ctrlLee.rpyx,ctrlLee.rpyy,ctrlLee.rpyz",
-	    [S_POS] = "stateEstimateZ.x,stateEstimateZ.y,stateEstimateZ.z",
-	    [S_VEL] = "stateEstimateZ.vx,stateEstimateZ.vy,stateEstimateZ.vz" },
-	  1, 1 },
-	{ "sim", "tagk's own simulator and synthetic logs (the default column names)",
-	  { 0 }, 0, 0 },
-};
 
 
 typedef struct {
@@ -98,26 +53,6 @@ usage(FILE *f)
 	    "      --list-presets     list the presets and exit\n"
 	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
 	cmdio_input_help(f);
-}
-
-static int
-split_cols(const char *list, char out[][128], int max)
-{
-	int n = 0;
-	const char *p = list;
-	while (*p && n < max) {
-		const char *c = strchr(p, ',');
-		size_t l = c ? (size_t)(c - p) : strlen(p);
-		if (l >= 128)
-			l = 127;
-		memcpy(out[n], p, l);
-		out[n][l] = 0;
-		n++;
-		if (!c)
-			break;
-		p = c + 1;
-	}
-	return n;
 }
 
 static void
@@ -243,7 +178,7 @@ main(int argc, char **argv)
 	const char *wrench = NULL;
 	int rigid = 1, state = 0, acc_g = -1, gyro_deg = 0, kwin = 2, pos_mm = -1;
 	double tscale = 1, max_gap = 0.1;
-	const preset *pre = NULL;
+	const logmap_preset_t *pre = NULL;
 	int c;
 	while ((c = cli_getopt(argc, argv, "m:f:o:hV", opts)) != -1) {
 		if (cmdio_input_option(&in, c, optarg))
@@ -259,31 +194,11 @@ main(int argc, char **argv)
 			else
 				cli_die(EXIT_USAGE, "-m: '%s' is not rigid-body, mass or state", optarg);
 			break;
-		case 'M': {
-			const char *eq = strchr(optarg, '=');
-			int s = -1;
-			for (int i = 0; eq && i < NSIG; i++)
-				if (strlen(sig[i].name) == (size_t)(eq - optarg) &&
-				    strncmp(sig[i].name, optarg, (size_t)(eq - optarg)) == 0)
-					s = i;
-			if (!eq || s < 0 || !eq[1])
-				cli_die(EXIT_USAGE, "--map: '%s' is not SIGNAL=COL[,COL...] with SIGNAL one of "
-				    "t, acc, acc_world, gyro, alpha, quat, force, torque, thrust, rotors, pos, vel, rpy", optarg);
-			char cols[16][128];
-			int k = split_cols(eq + 1, cols, 16);
-			/* one name for a k-column signal: an N x k dataset, whose
-			 * columns NAME.0 ... are looked up once the input is open */
-			if (sig[s].k && k != sig[s].k && k != 1)
-				cli_die(EXIT_USAGE, "--map: %s takes %d column%s, '%s' names %d", sig[s].name,
-				    sig[s].k, sig[s].k > 1 ? "s" : "", eq + 1, k);
-			user_map[s] = eq + 1;
+		case 'M':
+			logmap_parse(optarg, user_map);
 			break;
-		}
 		case 'p':
-			for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
-				if (strcmp(presets[i].name, optarg) == 0)
-					pre = &presets[i];
-			if (!pre)
+			if (!(pre = logmap_preset(optarg)))
 				cli_die(EXIT_USAGE, "--preset: unknown preset '%s' (see --list-presets)", optarg);
 			break;
 		case 2001:
@@ -316,8 +231,7 @@ main(int argc, char **argv)
 			else cli_die(EXIT_USAGE, "--pos-unit: '%s' is not m or mm", optarg);
 			break;
 		case 2008:
-			for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
-				printf("%-10s %s\n", presets[i].name, presets[i].summary);
+			logmap_list_presets(stdout);
 			cli_close(stdout, "stdout");
 			return 0;
 		case 'o': outname = optarg; break;
@@ -330,7 +244,7 @@ main(int argc, char **argv)
 		cli_die(EXIT_USAGE, "one input file at most (got '%s' and '%s')", argv[optind], argv[optind + 1]);
 	const char *inname = optind < argc ? argv[optind] : "-";
 	for (int s = 0; s < NSIG; s++)
-		map[s] = user_map[s] ? user_map[s] : pre && pre->map[s] ? pre->map[s] : sig[s].cols;
+		map[s] = user_map[s] ? user_map[s] : pre && pre->map[s] ? pre->map[s] : logmap_signals[s].cols;
 	if (acc_g < 0)
 		acc_g = pre ? pre->acc_g : 0;
 	if (pos_mm >= 0 && !state)
@@ -343,38 +257,10 @@ main(int argc, char **argv)
 		cli_die(EXIT_DATA, "%s", verr);
 
 	tbl_reader *r = cmdio_open_input(inname, &in);
-	/* Resolve every signal to column indices; a signal is present when
-	 * all its columns are. */
-	int idx[NSIG][16], have[NSIG], nk[NSIG];
-	char missing[NSIG][128];
-	for (int s = 0; s < NSIG; s++) {
-		char cols[16][128];
-		nk[s] = *map[s] ? split_cols(map[s], cols, 16) : 0;
-		if (nk[s] == 1 && sig[s].k > 1) {
-			/* an N x k dataset (HDF5 imu/acc) read as NAME.0 ... NAME.k-1 */
-			char base[128];
-			snprintf(base, sizeof(base), "%.100s", cols[0]);
-			for (int j = 0; j < sig[s].k; j++)
-				snprintf(cols[j], sizeof(cols[j]), "%.100s.%d", base, j);
-			if (tbl_find(r, cols[0]) < 0)
-				cli_die(EXIT_DATA, "%s: --map %s=%s: no %d-column dataset '%s' (columns %s.0 ... %s.%d), "
-				    "and %s takes %d columns", tbl_name(r), sig[s].name, base, sig[s].k, base, base, base,
-				    sig[s].k - 1, sig[s].name, sig[s].k);
-			nk[s] = sig[s].k;
-		}
-		have[s] = nk[s] > 0;
-		missing[s][0] = 0;
-		for (int j = 0; j < nk[s]; j++) {
-			idx[s][j] = tbl_find(r, cols[j]);
-			if (idx[s][j] < 0 && have[s]) {
-				have[s] = 0;
-				snprintf(missing[s], sizeof(missing[s]), "%.120s", cols[j]);
-			}
-		}
-	}
-#define NEED(s, why) do { if (!have[s]) cli_die(EXIT_DATA, "%s: missing column '%s' for %s " \
-	"(%s; map yours with --map %s=COLS)", tbl_name(r), missing[s][0] ? missing[s] : sig[s].cols, \
-	sig[s].name, why, sig[s].name); } while (0)
+	logmap lm;
+	logmap_resolve(r, map, &lm);
+	const int *have = lm.have, *nk = lm.nk;
+#define NEED(s, why) logmap_need(&lm, r, s, why)
 	NEED(S_T, "time");
 	int use_accw = 0, use_rpy = 0;
 	if (state) {
@@ -420,7 +306,7 @@ main(int argc, char **argv)
 		    (use_alpha && s == S_ALPHA) || s == src || (rigid && s == S_TORQUE && src != S_ROTORS) ||
 		    (state && (s == S_POS || s == S_VEL || s == (use_rpy ? S_RPY : S_QUAT)))))
 			for (int j = 0; j < nk[s]; j++)
-				tbl_want(r, idx[s][j]);
+				tbl_want(r, lm.idx[s][j]);
 
 	/* true_* columns pass through */
 	int ntrue = 0, *tidx = malloc((size_t)tbl_ncols(r) * sizeof(int));
@@ -456,9 +342,9 @@ main(int argc, char **argv)
 	em.state = state;
 	em.pos_scale = pos_mm ? 1e-3 : 1;
 	em.use_rpy = use_rpy;
-	em.idx_att = idx[use_rpy ? S_RPY : S_QUAT];
-	em.idx_pos = idx[S_POS];
-	em.idx_vel = idx[S_VEL];
+	em.idx_att = lm.idx[use_rpy ? S_RPY : S_QUAT];
+	em.idx_pos = lm.idx[S_POS];
+	em.idx_vel = lm.idx[S_VEL];
 	/* ring of 2k+1 samples for the alpha slope; one slot when alpha is given */
 	int ring = use_alpha || !rigid ? 1 : 2 * kwin + 1;
 	sample *buf = calloc((size_t)ring, sizeof(*buf));
@@ -476,7 +362,7 @@ main(int argc, char **argv)
 	int rc;
 	while ((rc = tbl_next(r, row)) == 1) {
 		sample s;
-		s.t = row[idx[S_T][0]] * tscale;
+		s.t = row[lm.idx[S_T][0]] * tscale;
 		if (!(s.t > tprev)) {
 			if (in.skip_bad) {
 				skipped_time++;
@@ -495,42 +381,42 @@ main(int argc, char **argv)
 		} else if (use_accw) {
 			double q[4], aw[3];
 			for (int j = 0; j < 4; j++)
-				q[j] = row[idx[S_QUAT][j]];
+				q[j] = row[lm.idx[S_QUAT][j]];
 			for (int j = 0; j < 3; j++)
-				aw[j] = row[idx[S_ACCW][j]];
+				aw[j] = row[lm.idx[S_ACCW][j]];
 			aw[2] += TAGK_G0; /* specific force = a - g, g = (0, 0, -g0) */
 			if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 0))
 				cli_die(EXIT_DATA, "%s: zero quaternion", tbl_where(r));
 			quat_rotate_t(q, aw, s.a);
 		} else {
 			for (int j = 0; j < 3; j++)
-				s.a[j] = row[idx[S_ACC][j]] * (acc_g ? TAGK_G0 : 1);
+				s.a[j] = row[lm.idx[S_ACC][j]] * (acc_g ? TAGK_G0 : 1);
 		}
 		for (int j = 0; j < 3; j++) {
-			s.w[j] = rigid || state ? row[idx[S_GYRO][j]] * (gyro_deg ? M_PI / 180 : 1) : 0;
+			s.w[j] = rigid || state ? row[lm.idx[S_GYRO][j]] * (gyro_deg ? M_PI / 180 : 1) : 0;
 			s.f[j] = s.tau[j] = 0;
 		}
 		if (src == S_FORCE) {
 			for (int j = 0; j < 3; j++)
-				s.f[j] = row[idx[S_FORCE][j]];
+				s.f[j] = row[lm.idx[S_FORCE][j]];
 		} else if (src == S_THRUST) {
-			s.f[2] = row[idx[S_THRUST][0]];
+			s.f[2] = row[lm.idx[S_THRUST][0]];
 		} else {
 			double T[16];
 			for (int i = 0; i < veh.n; i++) {
-				double u = row[idx[S_ROTORS][i]];
+				double u = row[lm.idx[S_ROTORS][i]];
 				T[i] = veh.speeds ? veh.kf * u * u : u;
 			}
 			tagk_rotor_wrench(veh.n, (const double (*)[3])veh.pos, veh.dir, veh.kappa, T, s.f, s.tau);
 		}
 		if (rigid && src != S_ROTORS)
 			for (int j = 0; j < 3; j++)
-				s.tau[j] = row[idx[S_TORQUE][j]];
+				s.tau[j] = row[lm.idx[S_TORQUE][j]];
 		if (ring == 1) {
 			double al[3] = { 0, 0, 0 };
 			if (use_alpha)
 				for (int j = 0; j < 3; j++)
-					al[j] = row[idx[S_ALPHA][j]] * (gyro_deg ? M_PI / 180 : 1);
+					al[j] = row[lm.idx[S_ALPHA][j]] * (gyro_deg ? M_PI / 180 : 1);
 			s.truth = buf[0].truth;
 			for (int j = 0; j < ntrue; j++)
 				s.truth[j] = row[tidx[j]];

@@ -1,0 +1,133 @@
+/* logmap.c: signals, presets and column lookup of tagk-regress; see logmap.h. */
+#include <string.h>
+#include "logmap.h"
+#include "cli.h"
+
+const logmap_signal logmap_signals[NSIG] = {
+	{ "t", 1, "t", "time" },
+	{ "acc", 3, "ax,ay,az", "body specific force (accelerometer)" },
+	{ "acc_world", 3, "awx,awy,awz", "world-frame acceleration, gravity excluded (needs quat)" },
+	{ "gyro", 3, "gx,gy,gz", "body angular velocity" },
+	{ "alpha", 3, "alx,aly,alz", "body angular acceleration" },
+	{ "quat", 4, "qw,qx,qy,qz", "attitude quaternion, body to world" },
+	{ "force", 3, "fx,fy,fz", "body force other than gravity" },
+	{ "torque", 3, "tx,ty,tz", "body torque about the origin" },
+	{ "thrust", 1, "thrust", "collective thrust along body z" },
+	{ "rotors", 0, "", "per-rotor thrusts or speeds (with --vehicle)" },
+	{ "pos", 3, "px,py,pz", "world position (-m state)" },
+	{ "vel", 3, "vx,vy,vz", "world velocity (-m state)" },
+	{ "rpy", 3, "roll,pitch,yaw", "attitude as roll, pitch, yaw in rad, instead of quat (-m state)" },
+};
+
+static const logmap_preset_t presets[] = {
+	{ "crazyflie", "Crazyflie uSD log of the Lee controller (acc in g, commanded thrust and torque)",
+	  { [S_T] = "t", [S_ACC] = "acc.x,acc.y,acc.z",
+	    [S_GYRO] = "ctrlLee.omegax,ctrlLee.omegay,ctrlLee.omegaz",
+	    [S_THRUST] = "ctrlLee.thrustSI", [S_TORQUE] = "ctrlLee.torquex,ctrlLee.torquey,ctrlLee.torquez",
+	    /* -m state: the controller's attitude, the state estimate's
+	     * position (mm) and velocity (mm/s) */
+	    [S_RPY] = "ctrlLee.rpyx,ctrlLee.rpyy,ctrlLee.rpyz",
+	    [S_POS] = "stateEstimateZ.x,stateEstimateZ.y,stateEstimateZ.z",
+	    [S_VEL] = "stateEstimateZ.vx,stateEstimateZ.vy,stateEstimateZ.vz" },
+	  1, 1 },
+	{ "sim", "tagk's own simulator and synthetic logs (the default column names)",
+	  { 0 }, 0, 0 },
+};
+
+const logmap_preset_t *
+logmap_preset(const char *name)
+{
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+		if (strcmp(presets[i].name, name) == 0)
+			return &presets[i];
+	return NULL;
+}
+
+void
+logmap_list_presets(FILE *f)
+{
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+		fprintf(f, "%-10s %s\n", presets[i].name, presets[i].summary);
+}
+
+static int
+split_cols(const char *list, char out[][128], int max)
+{
+	int n = 0;
+	const char *p = list;
+	while (*p && n < max) {
+		const char *c = strchr(p, ',');
+		size_t l = c ? (size_t)(c - p) : strlen(p);
+		if (l >= 128)
+			l = 127;
+		memcpy(out[n], p, l);
+		out[n][l] = 0;
+		n++;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return n;
+}
+
+void
+logmap_parse(const char *arg, const char *user_map[NSIG])
+{
+	const logmap_signal *sig = logmap_signals;
+	const char *eq = strchr(arg, '=');
+	int s = -1;
+	for (int i = 0; eq && i < NSIG; i++)
+		if (strlen(sig[i].name) == (size_t)(eq - arg) && strncmp(sig[i].name, arg, (size_t)(eq - arg)) == 0)
+			s = i;
+	if (!eq || s < 0 || !eq[1])
+		cli_die(EXIT_USAGE, "--map: '%s' is not SIGNAL=COL[,COL...] with SIGNAL one of "
+		    "t, acc, acc_world, gyro, alpha, quat, force, torque, thrust, rotors, pos, vel, rpy", arg);
+	char cols[LOGMAP_MAXK][128];
+	int k = split_cols(eq + 1, cols, LOGMAP_MAXK);
+	/* one name for a k-column signal: an N x k dataset, whose columns
+	 * NAME.0 ... are looked up once the input is open */
+	if (sig[s].k && k != sig[s].k && k != 1)
+		cli_die(EXIT_USAGE, "--map: %s takes %d column%s, '%s' names %d", sig[s].name, sig[s].k,
+		    sig[s].k > 1 ? "s" : "", eq + 1, k);
+	user_map[s] = eq + 1;
+}
+
+void
+logmap_resolve(tbl_reader *r, const char *const map[NSIG], logmap *m)
+{
+	const logmap_signal *sig = logmap_signals;
+	for (int s = 0; s < NSIG; s++) {
+		char cols[LOGMAP_MAXK][128];
+		m->nk[s] = *map[s] ? split_cols(map[s], cols, LOGMAP_MAXK) : 0;
+		if (m->nk[s] == 1 && sig[s].k > 1) {
+			/* an N x k dataset (HDF5 imu/acc) read as NAME.0 ... NAME.k-1 */
+			char base[128];
+			snprintf(base, sizeof(base), "%.100s", cols[0]);
+			for (int j = 0; j < sig[s].k; j++)
+				snprintf(cols[j], sizeof(cols[j]), "%.100s.%d", base, j);
+			if (tbl_find(r, cols[0]) < 0)
+				cli_die(EXIT_DATA, "%s: --map %s=%s: no %d-column dataset '%s' (columns %s.0 ... %s.%d), "
+				    "and %s takes %d columns", tbl_name(r), sig[s].name, base, sig[s].k, base, base, base,
+				    sig[s].k - 1, sig[s].name, sig[s].k);
+			m->nk[s] = sig[s].k;
+		}
+		m->have[s] = m->nk[s] > 0;
+		m->missing[s][0] = 0;
+		for (int j = 0; j < m->nk[s]; j++) {
+			m->idx[s][j] = tbl_find(r, cols[j]);
+			if (m->idx[s][j] < 0 && m->have[s]) {
+				m->have[s] = 0;
+				snprintf(m->missing[s], sizeof(m->missing[s]), "%.120s", cols[j]);
+			}
+		}
+	}
+}
+
+void
+logmap_need(const logmap *m, tbl_reader *r, int s, const char *why)
+{
+	const logmap_signal *sig = logmap_signals;
+	if (!m->have[s])
+		cli_die(EXIT_DATA, "%s: missing column '%s' for %s (%s; map yours with --map %s=COLS)", tbl_name(r),
+		    m->missing[s][0] ? m->missing[s] : sig[s].cols, sig[s].name, why, sig[s].name);
+}
