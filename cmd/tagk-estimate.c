@@ -1,11 +1,9 @@
 /*
  * tagk-estimate: stream estimates through any method of libtagk.
  *
- * Reads a regressor stream (tagk-regress's output: t, Y_m ... Y_Izz or Y_m,
- * b, true_*), groups consecutive rows with the same t into one sample, keeps
- * a window of the last N samples and runs the method every K samples; each
- * successful update writes a row: t, the estimated parameters, and the true_*
- * values of the window's last sample.
+ * Options, their check against the method's keys (lib/method.h), and the
+ * dispatch by kind: window methods (estimate_window.c), state-space methods
+ * (estimate_state.c) and batch methods (estimate_batch.c).
  */
 #include <getopt.h>
 #include <math.h>
@@ -14,19 +12,10 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "estimate_state.h"
-#include "excitation.h"
 #include "estimate_batch.h"
+#include "estimate_window.h"
 #include "../lib/tagk.h"
 
-enum { MAX_SAMPLE_ROWS = 64 };
-
-typedef struct {
-	double t;
-	int rows;
-	double *Y;      /* MAX_SAMPLE_ROWS x n */
-	double *b;      /* MAX_SAMPLE_ROWS */
-	double *truth;  /* ntrue */
-} sample;
 
 static void
 usage(FILE *f)
@@ -355,37 +344,6 @@ main(int argc, char **argv)
 		cli_die(EXIT_USAGE, "--form: '%s' is not %s", form, list);
 	}
 
-	tbl_reader *r = cmdio_open_input(optind < argc ? argv[optind] : "-", &in);
-	int it, ib, irow, iy[TAGK_NPARAM];
-	int n = cmdio_regressor_cols(r, 0, &it, &ib, &irow, iy);
-	tbl_want(r, it);
-	tbl_want(r, ib);
-	if (irow >= 0)
-		tbl_want(r, irow);
-	for (int j = 0; j < n; j++)
-		tbl_want(r, iy[j]);
-	int ntrue = 0, *tidx = malloc((size_t)tbl_ncols(r) * sizeof(int));
-	for (int i = 0; i < tbl_ncols(r); i++)
-		if (strncmp(tbl_col(r, i), "true_", 5) == 0) {
-			tidx[ntrue++] = i;
-			tbl_want(r, i);
-		}
-
-	/* Window storage: a ring of samples. */
-	int cap = win_s ? max_window : (int)win;
-	sample *ring = calloc((size_t)cap, sizeof(*ring));
-	double *rowbuf = malloc((size_t)tbl_ncols(r) * sizeof(double));
-	if (!ring || !rowbuf || !tidx)
-		cli_die(EXIT_DATA, "out of memory");
-	for (int i = 0; i < cap; i++) {
-		ring[i].Y = malloc((size_t)MAX_SAMPLE_ROWS * (size_t)n * sizeof(double));
-		ring[i].b = malloc(MAX_SAMPLE_ROWS * sizeof(double));
-		ring[i].truth = malloc((size_t)(ntrue ? ntrue : 1) * sizeof(double));
-		if (!ring[i].Y || !ring[i].b || !ring[i].truth)
-			cli_die(EXIT_DATA, "out of memory for a window of %d samples", cap);
-	}
-
-	cfg.n = n;
 	cfg.seed = seedv;
 	for (int i = 0; i < ngiven; i++) {
 		double v = strcmp(given[i].key, "form") == 0 ? (double)tagk_config_form_index(&cfg, form)
@@ -393,192 +351,6 @@ main(int argc, char **argv)
 		if (strcmp(given[i].key, "seed") != 0 && tagk_config_set(&cfg, given[i].key, v) != TAGK_OK)
 			cli_die(EXIT_USAGE, "--%s: %g is out of range for %s", given[i].opt, v, method);
 	}
-	tagk_estimator est;
-	tagk_real *ws = NULL, *A = NULL, *bb = NULL, theta[TAGK_NPARAM];
-	int ready = 0;
-
-	const char *names[3 + TAGK_NPARAM + 64];
-	const char **onames = ntrue + 1 + n <= (int)(sizeof(names) / sizeof(names[0])) ? names
-	    : malloc((size_t)(1 + n + ntrue) * sizeof(*onames));
-	onames[0] = "t";
-	for (int j = 0; j < n; j++)
-		onames[1 + j] = tagk_param_names[j];
-	for (int j = 0; j < ntrue; j++)
-		onames[1 + n + j] = tbl_col(r, tidx[j]);
-	double *orow = malloc((size_t)(1 + n + ntrue) * sizeof(double));
-	sink *out = cmdio_open_output(outname, TBL_AUTO);
-	cmdio_header(out, 1 + n + ntrue, onames);
-
-	excitation exc;
-	excitation_init(&exc, n);
-	long nsamples = 0, updates = 0, refused[TAGK_NSTATUS] = { 0 };
-	tagk_status first_refusal = TAGK_OK;
-	int head = 0, fill = 0, rows_per = 0;
-	double t_last_run = -INFINITY;
-	sample cur = { .t = NAN };
-	int cur_rows = 0;
-	int rc;
-	int pending = 0; /* a complete sample waits in ring[head - 1] */
-	for (;;) {
-		rc = tbl_next(r, rowbuf);
-		if (rc < 0)
-			cli_die(EXIT_DATA, "%s", tbl_error(r));
-		double t = rc == 1 ? rowbuf[it] : (double)NAN;
-		if (rc == 1 && cur_rows > 0 && t == cur.t) {
-			if (cur_rows == MAX_SAMPLE_ROWS)
-				cli_die(EXIT_DATA, "%s: more than %d rows with the same t", tbl_where(r),
-				    MAX_SAMPLE_ROWS);
-		} else if (cur_rows > 0) {
-			/* sample complete: it is ring[head] */
-			sample *s = &ring[head];
-			s->rows = cur_rows;
-			/* a sample cut short (a stream cut inside it, rows lost) is
-			 * refused wherever it is: its equations would be used as if
-			 * whole. The row column numbers each sample's rows 0, 1, ... */
-			if (irow >= 0 && rows_per && cur_rows != rows_per) {
-				char a[32];
-				fmt_double(a, s->t);
-				cli_die(EXIT_DATA, "%s: the sample at t = %s has %d rows, the first had %d: "
-				    "the stream was cut or rows were lost", tbl_name(r), a, cur_rows, rows_per);
-			}
-			head = (head + 1) % cap;
-			if (fill < cap)
-				fill++;
-			nsamples++;
-			pending = 1;
-			cur_rows = 0;
-		}
-		if (pending) {
-			pending = 0;
-			sample *last = &ring[(head + cap - 1) % cap];
-			if (!rows_per)
-				rows_per = last->rows;
-			/* which samples form the window now */
-			int wn = fill;
-			if (win_s) {
-				wn = 0;
-				while (wn < fill && ring[(head + cap - 1 - wn) % cap].t > last->t - win)
-					wn++;
-				if (wn == cap && fill == cap)
-					cli_die(EXIT_DATA, "%s: a window of %g s holds more than %d samples; raise "
-					    "--max-window", tbl_name(r), win, max_window);
-			}
-			int full = win_s ? (last->t - ring[(head + cap - fill) % cap].t >= win - 1e-12 || fill == cap)
-			    : fill == cap;
-			int due = every_s ? last->t - t_last_run >= every - 1e-12
-			    : (nsamples - (long)cap) % (long)every == 0;
-			if (full && due && nsamples >= (win_s ? 1 : cap)) {
-				if (!ready) {
-					/* every sample of a stream with a row column has
-					 * rows_per rows (checked above); size the window, and
-					 * the Kaczmarz Gram cache (m_max^2), from that rather
-					 * than from the largest sample allowed */
-					cfg.m_max = cap * (irow >= 0 ? rows_per : MAX_SAMPLE_ROWS);
-					size_t len = tagk_est_workspace_len(&cfg);
-					ws = malloc(len * sizeof(*ws));
-					A = malloc((size_t)cfg.m_max * (size_t)n * sizeof(*A));
-					bb = malloc((size_t)cfg.m_max * sizeof(*bb));
-					if (!ws || !A || !bb)
-						cli_die(EXIT_DATA, "out of memory for a window of up to %d rows (%.0f MB of "
-						    "workspace); use a smaller --window%s", cfg.m_max,
-						    (double)len * (double)sizeof(*ws) / 1e6, win_s ? " or --max-window" : "");
-					tagk_status st = tagk_est_init(&est, &cfg, ws, len);
-					if (st != TAGK_OK)
-						cli_die(EXIT_USAGE, "%s: %s", method, tagk_strerror(st));
-					if (verbose)
-						cli_warn("%s, form %s, window %g%s, every %g%s", method, tagk_est_form(&est),
-						    win, win_s ? " s" : " samples", every, every_s ? " s" : " samples");
-					ready = 1;
-				}
-				int m = 0;
-				for (int k = wn - 1; k >= 0; k--) {
-					sample *s = &ring[(head + cap - 1 - k) % cap];
-					for (int i = 0; i < s->rows; i++, m++) {
-						for (int j = 0; j < n; j++)
-							A[m * n + j] = (tagk_real)s->Y[i * n + j];
-						bb[m] = (tagk_real)s->b[i];
-					}
-				}
-				tagk_status st = tagk_est_update(&est, A, bb, m, theta);
-				t_last_run = last->t;
-				updates++;
-				if (st != TAGK_OK) {
-					if (!first_refusal)
-						first_refusal = st;
-					refused[st]++;
-				} else {
-					orow[0] = last->t;
-					for (int j = 0; j < n; j++)
-						orow[1 + j] = (double)theta[j];
-					for (int j = 0; j < ntrue; j++)
-						orow[1 + n + j] = last->truth[j];
-					cmdio_row(out, orow);
-				}
-			}
-		}
-		if (rc == 0)
-			break;
-		/* add this row to the sample being assembled in ring[head] */
-		sample *s = &ring[head];
-		if (cur_rows == 0) {
-			if (nsamples > 0 && !(t > ring[(head + cap - 1) % cap].t)) {
-				char a[32], b[32];
-				fmt_double(a, t);
-				fmt_double(b, ring[(head + cap - 1) % cap].t);
-				cli_die(EXIT_DATA, "%s: time %s does not increase (previous sample at %s)",
-				    tbl_where(r), a, b);
-			}
-			cur.t = t;
-			s->t = t;
-			for (int j = 0; j < ntrue; j++)
-				s->truth[j] = rowbuf[tidx[j]];
-		}
-		if (irow >= 0 && rowbuf[irow] != (double)cur_rows) {
-			char a[32];
-			fmt_double(a, rowbuf[irow]);
-			cli_die(EXIT_DATA, "%s: row %s of a sample where row %d belongs: the stream was cut "
-			    "or rows were lost or reordered", tbl_where(r), a, cur_rows);
-		}
-		for (int j = 0; j < n; j++)
-			s->Y[cur_rows * n + j] = rowbuf[iy[j]];
-		s->b[cur_rows] = rowbuf[ib];
-		excitation_add(&exc, s->Y + cur_rows * n);
-		cur_rows++;
-	}
-	if (nsamples == 0)
-		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
-	if (updates == 0)
-		cli_die(EXIT_DATA, "%s: %ld samples, fewer than the window of %g%s: no estimate", tbl_name(r),
-		    nsamples, win, win_s ? " s" : "");
-	long nref = 0;
-	for (int i = 0; i < TAGK_NSTATUS; i++)
-		nref += refused[i];
-	if (nref == updates)
-		cli_die(EXIT_DATA, "%s: every update (%ld) was refused; the first reason: %s", tbl_name(r),
-		    updates, tagk_strerror(first_refusal));
-	if (nref) {
-		char note[64];
-		snprintf(note, sizeof(note), "%ld of %ld", nref, updates);
-		sink_note(out, "refused_updates", note);
-	}
-	cmdio_commit(out);
-	for (int i = 1; i < TAGK_NSTATUS; i++)
-		if (refused[i])
-			cli_warn("%ld of %ld updates refused (no estimate written): %s", refused[i], updates,
-			    tagk_strerror((tagk_status)i));
-	if (tbl_skipped(r))
-		cli_warn("skipped %ld bad rows", tbl_skipped(r));
-	/* the information the data hold against the prior's (excitation.h) */
-	double eps = (double)tagk_window_ops_of(mt)->prior_information(&cfg);
-	char what[512];
-	int unexcited = quiet ? 0 : excitation_report(&exc, eps, what, sizeof(what));
-	if (unexcited == n)
-		cli_warn("the data did not excite any parameter: their information is below the prior's "
-		    "in every direction (are the units right?), so the estimates stay at the prior "
-		    "(-q silences this note)");
-	else if (unexcited > 0)
-		cli_warn("the data did not excite %s: the estimate there stays at its %s (-q silences "
-		    "this note)", what, eps > 0 ? "prior" : "initial value");
-	tbl_close(r);
-	return 0;
+	window_opts wo = { cfg, win, every, win_s, every_s, max_window, verbose, quiet, outname, in };
+	return estimate_window(&wo, optind < argc ? argv[optind] : "-");
 }

@@ -1,0 +1,29 @@
+/*
+ * estimate_window.h: tagk-estimate's window methods (the Kaczmarz family,
+ * RLS, KF, and any window method of the registry): reads a regressor stream
+ * (t, row, Y_*, b, true_*), groups consecutive rows with the same t into one
+ * sample, keeps a window of the last N samples (or seconds) and runs the
+ * method every K; each successful update writes t, the estimate and the
+ * true_* values of the window's last sample.
+ */
+#ifndef TAGK_ESTIMATE_WINDOW_H
+#define TAGK_ESTIMATE_WINDOW_H
+
+#include "../formats/table.h"
+#include "../lib/tagk.h"
+
+typedef struct {
+	tagk_config cfg;      /* the method with its options set; n and m_max are
+	                       * set from the stream */
+	double win, every;    /* samples, or seconds when win_s / every_s */
+	int win_s, every_s;
+	int max_window;       /* samples a window in seconds may hold */
+	int verbose, quiet;
+	const char *outname;
+	tbl_options in;
+} window_opts;
+
+/* Run; exits through cli_die on any failure, returns the exit status. */
+int estimate_window(const window_opts *o, const char *input);
+
+#endif
