@@ -50,26 +50,6 @@ logmap_list_presets(FILE *f)
 		fprintf(f, "%-10s %s\n", presets[i].name, presets[i].summary);
 }
 
-static int
-split_cols(const char *list, char out[][128], int max)
-{
-	int n = 0;
-	const char *p = list;
-	while (*p && n < max) {
-		const char *c = strchr(p, ',');
-		size_t l = c ? (size_t)(c - p) : strlen(p);
-		if (l >= 128)
-			l = 127;
-		memcpy(out[n], p, l);
-		out[n][l] = 0;
-		n++;
-		if (!c)
-			break;
-		p = c + 1;
-	}
-	return n;
-}
-
 void
 logmap_parse(const char *arg, const char *user_map[NSIG])
 {
@@ -82,8 +62,8 @@ logmap_parse(const char *arg, const char *user_map[NSIG])
 	if (!eq || s < 0 || !eq[1])
 		cli_die(EXIT_USAGE, "--map: '%s' is not SIGNAL=COL[,COL...] with SIGNAL one of "
 		    "t, acc, acc_world, gyro, alpha, quat, force, torque, thrust, rotors, pos, vel, rpy", arg);
-	char cols[LOGMAP_MAXK][128];
-	int k = split_cols(eq + 1, cols, LOGMAP_MAXK);
+	char buf[2048], *cols[LOGMAP_MAXK];
+	int k = cli_split("--map", eq + 1, buf, sizeof(buf), cols, LOGMAP_MAXK);
 	/* one name for a k-column signal: an N x k dataset, whose columns
 	 * NAME.0 ... are looked up once the input is open */
 	if (sig[s].k && k != sig[s].k && k != 1)
@@ -97,14 +77,16 @@ logmap_resolve(tbl_reader *r, const char *const map[NSIG], logmap *m)
 {
 	const logmap_signal *sig = logmap_signals;
 	for (int s = 0; s < NSIG; s++) {
-		char cols[LOGMAP_MAXK][128];
-		m->nk[s] = *map[s] ? split_cols(map[s], cols, LOGMAP_MAXK) : 0;
+		char buf[2048], *cols[LOGMAP_MAXK], gen[LOGMAP_MAXK][128];
+		m->nk[s] = *map[s] ? cli_split("--map", map[s], buf, sizeof(buf), cols, LOGMAP_MAXK) : 0;
 		if (m->nk[s] == 1 && sig[s].k > 1) {
 			/* an N x k dataset (HDF5 imu/acc) read as NAME.0 ... NAME.k-1 */
 			char base[128];
 			snprintf(base, sizeof(base), "%.100s", cols[0]);
-			for (int j = 0; j < sig[s].k; j++)
-				snprintf(cols[j], sizeof(cols[j]), "%.100s.%d", base, j);
+			for (int j = 0; j < sig[s].k; j++) {
+				snprintf(gen[j], sizeof(gen[j]), "%.100s.%d", base, j);
+				cols[j] = gen[j];
+			}
 			if (tbl_find(r, cols[0]) < 0)
 				cli_die(EXIT_DATA, "%s: --map %s=%s: no %d-column dataset '%s' (columns %s.0 ... %s.%d), "
 				    "and %s takes %d columns", tbl_name(r), sig[s].name, base, sig[s].k, base, base, base,

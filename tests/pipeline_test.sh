@@ -255,6 +255,9 @@ expect "a speed vehicle without kf" 1 "" "nokf.veh: 'input speed' needs 'kf'" --
 printf 'rotor 0.1 0.1 0 2\n' > "$tmp/baddir.veh"
 expect "a rotor line with a bad spin" 1 "" "baddir.veh:1: expected 'rotor X Y Z DIR' with DIR \+1 or -1" -- \
 	$R --wrench rotors --vehicle "$tmp/baddir.veh" --map rotors=w0 "$tmp/rot.csv"
+expect "--map with more columns than a signal may have is refused, not cut" 2 "" "--map: at most 16 items, got more" -- \
+	$R --wrench rotors --vehicle "$tmp/x.veh" --map rotors=$(seq -s, 1 17) "$tmp/rot.csv"
+expect "--map with an empty column name" 2 "" "--map: an empty item in 'ax,,az'" -- $R --map acc=ax,,az "$tmp/rot.csv"
 expect "a missing vehicle file" 1 "" "nope.veh: No such file or directory" -- \
 	$R --wrench rotors --vehicle "$tmp/nope.veh" --map rotors=w0 "$tmp/rot.csv"
 
