@@ -12,11 +12,17 @@
  * + 1/2 sum_k |r_D(x_k, x_k+1)|^2_{W_k}                       (eqs. 23, 39)
  * + the prior on the oldest state: 1/2 e^T H_p e + g_p^T e, e = x_0 [-] x_p,
  *
- * where r_D = (alpha - m_k+1 R_k^T (r_k+1 - r_k - v_k dt - g dt^2 / 2),
- *              beta - m_k+1 R_k^T (v_k+1 - v_k - g dt),
+ * where r_D = (alpha / m_k+1 - R_k^T (r_k+1 - r_k - v_k dt - g dt^2 / 2),
+ *              beta / m_k+1 - R_k^T (v_k+1 - v_k - g dt),
  *              Log(gamma^-1 q_k^-1 q_k+1), m_k+1 - m_k)
  * and the mass term's weight is 1 / (q_mass^2 dt), a random walk, as in the
- * filters. The normal equations are block tridiagonal (10 x 10 blocks) and
+ * filters. Eq. 39 multiplies the kinematic terms by m_k+1 instead of
+ * dividing the pre-integrated thrust by it; with the weight computed at a
+ * frozen mass that is an errors-in-variables form, and it biased the mass
+ * about 0.45 % low at constant mass (tests/test_mass.c). Divided, the
+ * residual is in position and velocity units, and its weight is the
+ * pre-integration's information scaled by m^2 at the mass the gap was
+ * closed with (a constant of the cost, not a variable). The normal equations are block tridiagonal (10 x 10 blocks) and
  * are solved by block Cholesky in O(window). When the window is full the
  * oldest state is marginalised by a Schur complement into the prior on the
  * next one, with its gradient, so no information is thrown away.
@@ -166,6 +172,12 @@ close_gap(tagk_mass_est *e, int k)
 	for (int i = 0; i < 9; i++)
 		for (int j = 0; j < 9; j++)
 			W[i * 10 + j] = (I9[i * 9 + j] + I9[j * 9 + i]) / 2;
+	/* alpha and beta are divided by the mass in r_D: their information
+	 * scales by m^2 (rows and columns 0-5), by m against the rotation */
+	tagk_real m = e->sw.st[e->sw.ns - 1].m;
+	for (int i = 0; i < 9; i++)
+		for (int j = 0; j < 9; j++)
+			W[i * 10 + j] *= (i < 6 ? m : 1) * (j < 6 ? m : 1);
 	tagk_real vm = e->cfg.q_mass * e->cfg.q_mass * A[10], floor = e->cfg.m0 * (tagk_real)1e-9;
 	W[99] = 1 / (vm > floor * floor ? vm : floor * floor);
 	return TAGK_OK;
@@ -208,8 +220,8 @@ gap_residual(const tagk_swls *s, int k, tagk_real r[10], tagk_real *Ja, tagk_rea
 	tagk_qrotate_t(x0->q, db, tb);
 	tagk_real m1 = x1->m;
 	for (int i = 0; i < 3; i++) {
-		r[i] = p[i] - m1 * ta[i];
-		r[3 + i] = p[3 + i] - m1 * tb[i];
+		r[i] = p[i] / m1 - ta[i];
+		r[3 + i] = p[3 + i] / m1 - tb[i];
 	}
 	tagk_qconj(p + 6, gi);
 	tagk_qconj(x0->q, q0i);
@@ -237,18 +249,18 @@ gap_residual(const tagk_swls *s, int k, tagk_real r[10], tagk_real *Ja, tagk_rea
 	for (int i = 0; i < 3; i++) {
 		for (int j = 0; j < 3; j++) {
 			tagk_real rt = R0[j * 3 + i]; /* R0^T */
-			Ja[i * 10 + j] = -m1 * Sa[i * 3 + j];
-			Ja[i * 10 + 3 + j] = m1 * rt;
-			Ja[i * 10 + 6 + j] = m1 * rt * dt;
-			Jb[i * 10 + 3 + j] = -m1 * rt;
-			Ja[(3 + i) * 10 + j] = -m1 * Sb[i * 3 + j];
-			Ja[(3 + i) * 10 + 6 + j] = m1 * rt;
-			Jb[(3 + i) * 10 + 6 + j] = -m1 * rt;
+			Ja[i * 10 + j] = -Sa[i * 3 + j];
+			Ja[i * 10 + 3 + j] = rt;
+			Ja[i * 10 + 6 + j] = rt * dt;
+			Jb[i * 10 + 3 + j] = -rt;
+			Ja[(3 + i) * 10 + j] = -Sb[i * 3 + j];
+			Ja[(3 + i) * 10 + 6 + j] = rt;
+			Jb[(3 + i) * 10 + 6 + j] = -rt;
 			Ja[(6 + i) * 10 + j] = -M[i * 3 + j];
 			Jb[(6 + i) * 10 + j] = Jr[i * 3 + j];
 		}
-		Jb[i * 10 + 9] = -ta[i];
-		Jb[(3 + i) * 10 + 9] = -tb[i];
+		Jb[i * 10 + 9] = -p[i] / (m1 * m1);
+		Jb[(3 + i) * 10 + 9] = -p[3 + i] / (m1 * m1);
 	}
 	Ja[99] = -1;
 	Jb[99] = 1;
