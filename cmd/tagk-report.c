@@ -101,6 +101,17 @@ out_close(report_out *w)
 	}
 }
 
+static const char *const blk_names[TAGK_NERR] = { "mass", "first_moment", "inertia" };
+
+/* %.4g into a static buffer, for one use in a printf. */
+static const char *
+fmt_g4(double x)
+{
+	static char b[32];
+	snprintf(b, sizeof(b), "%.4g", x);
+	return b;
+}
+
 static enum report_fmt
 fmt_parse(const char *s)
 {
@@ -280,6 +291,9 @@ main(int argc, char **argv)
 	double prev_truth[TAGK_NPARAM], truth[TAGK_NPARAM];
 	long nrows = 0, nevents = 0, nbefore_truth = 0;
 	double sum_rel = 0, last_rel = (double)NAN, t_first = (double)NAN, t_last = (double)NAN;
+	/* rigid body: errors by block and the log-det divergence (lib/metrics.h) */
+	double blk_sum[TAGK_NERR] = { 0 }, blk_last[TAGK_NERR] = { 0 }, div_sum = 0, div_last = (double)NAN;
+	long div_n = 0, unphysical = 0, truth_unphysical = 0;
 	int have_prev = 0, open_event = -1;
 	int rc;
 	while ((rc = tbl_next(r, row)) == 1) {
@@ -328,6 +342,28 @@ main(int argc, char **argv)
 			den += truth[j] * truth[j];
 		}
 		double rel = den > 0 ? sqrt(num / den) : (double)NAN;
+		if (np == TAGK_NPARAM) {
+			tagk_real te[TAGK_NPARAM], tv[TAGK_NPARAM], be[TAGK_NERR];
+			for (int j = 0; j < np; j++) {
+				te[j] = (tagk_real)row[ip[j]];
+				tv[j] = (tagk_real)truth[j];
+			}
+			tagk_block_errors(te, tv, be);
+			for (int k = 0; k < TAGK_NERR; k++) {
+				blk_sum[k] += (double)be[k];
+				blk_last[k] = (double)be[k];
+			}
+			tagk_real D = tagk_logdet_divergence(te, tv);
+			if (D >= 0) {
+				div_sum += (double)D;
+				div_n++;
+				div_last = (double)D;
+			} else {
+				unphysical += D == -1;
+				truth_unphysical += D == -2;
+				div_last = (double)NAN;
+			}
+		}
 		sum_rel += rel;
 		last_rel = rel;
 		if (nrows == 0)
@@ -385,6 +421,17 @@ main(int argc, char **argv)
 		}
 		fprintf(o, "  ],\n  \"relative_error\": {\"mean\": %.10g, \"final\": %.10g},\n",
 		    sum_rel / (double)nrows, last_rel);
+		if (np == TAGK_NPARAM) {
+			fprintf(o, "  \"block_errors\": {");
+			for (int k = 0; k < TAGK_NERR; k++)
+				fprintf(o, "\"%s\": {\"mean\": %.10g, \"final\": %.10g}, ", blk_names[k],
+				    blk_sum[k] / (double)nrows, blk_last[k]);
+			fprintf(o, "\"logdet_divergence\": {\"n\": %ld, \"mean\": ", div_n);
+			if (div_n) fprintf(o, "%.10g", div_sum / (double)div_n); else fprintf(o, "null");
+			fprintf(o, ", \"final\": ");
+			if (!isnan(div_last)) fprintf(o, "%.10g", div_last); else fprintf(o, "null");
+			fprintf(o, ", \"not_physical\": %ld, \"truth_not_physical\": %ld}},\n", unphysical, truth_unphysical);
+		}
 		fprintf(o, "  \"tolerance_pct\": %.10g,\n  \"events\": %ld,\n  \"event_list\": [\n", tol, nevents);
 		for (long e = 0; e < shown; e++) {
 			fprintf(o, "    {\"t\": %.10g, \"error_t1\": %.10g, \"recovery_s\": ", ev[e].t, ev[e].err1);
@@ -403,6 +450,17 @@ main(int argc, char **argv)
 		}
 		fprintf(o, "relative_error,mean,,%ld,,%.10g,,,,\n", nrows, sum_rel / (double)nrows);
 		fprintf(o, "relative_error,final,%.10g,1,,%.10g,,,,\n", t_last, last_rel);
+		if (np == TAGK_NPARAM) {
+			for (int k = 0; k < TAGK_NERR; k++) {
+				fprintf(o, "block_error,%s_mean,,%ld,,%.10g,,,,\n", blk_names[k], nrows, blk_sum[k] / (double)nrows);
+				fprintf(o, "block_error,%s_final,%.10g,1,,%.10g,,,,\n", blk_names[k], t_last, blk_last[k]);
+			}
+			fprintf(o, "logdet_divergence,mean,,%ld,,", div_n);
+			if (div_n) fprintf(o, "%.10g", div_sum / (double)div_n);
+			fprintf(o, ",,,,\nlogdet_divergence,final,%.10g,1,,", t_last);
+			if (!isnan(div_last)) fprintf(o, "%.10g", div_last);
+			fprintf(o, ",,,,\nlogdet_divergence,not_physical,,%ld,,,,,,\n", unphysical);
+		}
 		for (long e = 0; e < shown; e++) {
 			fprintf(o, "event,,%.10g,,,,,,%.10g,", ev[e].t, ev[e].err1);
 			if (ev[e].recovery >= 0) fprintf(o, "%.10g", ev[e].recovery);
@@ -427,6 +485,21 @@ main(int argc, char **argv)
 		}
 		fprintf(o, "\n%srelative parameter error ||theta^ - theta|| / ||theta||: mean %.4g, final %.4g\n",
 		    md ? "" : "# ", sum_rel / (double)nrows, last_rel);
+		if (np == TAGK_NPARAM) {
+			fprintf(o, "%sby block, relative (mean, final): mass %.4g, %.4g; first moment %.4g, %.4g; "
+			    "inertia %.4g, %.4g\n", md ? "" : "# ", blk_sum[0] / (double)nrows, blk_last[0],
+			    blk_sum[1] / (double)nrows, blk_last[1], blk_sum[2] / (double)nrows, blk_last[2]);
+			if (truth_unphysical)
+				fprintf(o, "%slog-det divergence of pseudo-inertias: n/a, the truth is not physical\n",
+				    md ? "" : "# ");
+			else if (div_n)
+				fprintf(o, "%slog-det divergence of pseudo-inertias D(J^ || J): mean %.4g, final %s; "
+				    "%ld of %ld estimates not physical\n", md ? "" : "# ", div_sum / (double)div_n,
+				    isnan(div_last) ? "n/a (not physical)" : fmt_g4(div_last), unphysical, nrows);
+			else
+				fprintf(o, "%slog-det divergence of pseudo-inertias: n/a, no estimate is physical\n",
+				    md ? "" : "# ");
+		}
 		if (nevents) {
 			fprintf(o, "\n%sat each truth change: error of the first estimate after it, and time until "
 			    "within %g %%\n\n", md ? "" : "# ", tol);

@@ -4,6 +4,7 @@
 #include "consistency.h"
 #include "inertia.h"
 #include "linalg.h"
+#include "metrics.h"
 
 enum { P = TAGK_NPARAM };
 
@@ -143,61 +144,6 @@ prior_setup(problem *pb, tagk_real *ws)
 	return TAGK_OK;
 }
 
-/* x - log(1 + x) for x > -1, without the cancellation near 0: the series
- * x^2/2 - x^3/3 + ... there. */
-static tagk_real
-gap_log1p(tagk_real x)
-{
-	if (tagk_fabs(x) >= (tagk_real)0.1)
-		return x - tagk_log(1 + x);
-	tagk_real s = 0, p = x;
-	for (int k = 2; k < 40; k++) {
-		p *= -x;
-		tagk_real t = -p / (tagk_real)k;
-		s += t;
-		if (tagk_fabs(t) <= (tagk_real)TAGK_EPS * tagk_fabs(s))
-			break;
-	}
-	return s;
-}
-
-/* D(J || J0) for the body at b, from the eigenvalues x_i of
- * X = L0^-1 J(b - b0) L0^-T (J0 = L0 L0^T): D = sum x_i - log(1 + x_i).
- * J - J0 = J(b - b0) is exact (J is linear), so D keeps its relative
- * precision near the prior, where tr and log det would cancel. -1 if J is
- * not positive definite (some x_i <= -1). */
-static tagk_real
-logdet_divergence(const problem *pb, const prior_body *q, int k, const tagk_real *b)
-{
-	tagk_real d[P], Y[16], X[16], w[4], scratch[16];
-	for (int a = 0; a < P; a++)
-		d[a] = b[a] - prior_at(pb, k * P + a);
-	tagk_pseudo_inertia(d, Y);
-	/* Y <- L0^-1 Y, then X = (L0^-1 Y^T)^T = L0^-1 J(d) L0^-T */
-	for (int pass = 0; pass < 2; pass++) {
-		for (int c = 0; c < 4; c++)
-			for (int i = 0; i < 4; i++) {
-				tagk_real v = Y[i * 4 + c];
-				for (int j = 0; j < i; j++)
-					v -= q->L0[i * 4 + j] * Y[j * 4 + c];
-				Y[i * 4 + c] = v / q->L0[i * 4 + i];
-			}
-		for (int i = 0; i < 4; i++)
-			for (int j = 0; j < 4; j++)
-				X[j * 4 + i] = Y[i * 4 + j];
-		memcpy(Y, X, sizeof(Y));
-	}
-	for (int i = 0; i < 4; i++) /* symmetric up to rounding: make it exactly so */
-		for (int j = 0; j < i; j++)
-			X[i * 4 + j] = X[j * 4 + i] = (X[i * 4 + j] + X[j * 4 + i]) / 2;
-	if (tagk_symeig(4, X, w, NULL, scratch) != TAGK_OK || !(w[0] > -1))
-		return -1;
-	tagk_real D = 0;
-	for (int i = 0; i < 4; i++)
-		D += gap_log1p(w[i]);
-	return D;
-}
-
 /* mu R(th), and with K not NULL its gradient added to g and Hessian to K
  * (row stride n). *ok = 0 where LOGDET is undefined (a J not positive
  * definite). */
@@ -238,7 +184,10 @@ regulariser(const problem *pb, const tagk_real *th, tagk_real *g, tagk_real *K, 
 			}
 		} else {
 			/* -log det J + log det J0 + tr(J0^-1 J) - 4 */
-			tagk_real L[16], D = logdet_divergence(pb, q, k, b);
+			tagk_real L[16], b0[P];
+			for (int a = 0; a < P; a++)
+				b0[a] = prior_at(pb, k * P + a);
+			tagk_real D = tagk_logdet_divergence(b, b0);
 			if (D < (tagk_real)-0.5 || !body_factor(b, 0, L)) { /* -1: not positive definite */
 				*ok = 0;
 				return 0;

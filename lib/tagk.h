@@ -25,6 +25,7 @@
 #include "batch.h"
 #include "pcls.h"
 #include "signals.h"
+#include "metrics.h"
 #include "so3.h"
 #include "uav.h"
 #include "massest.h"

@@ -261,6 +261,52 @@ expect "--map with an empty column name" 2 "" "--map: an empty item in 'ax,,az'"
 expect "a missing vehicle file" 1 "" "nope.veh: No such file or directory" -- \
 	$R --wrench rotors --vehicle "$tmp/nope.veh" --map rotors=w0 "$tmp/rot.csv"
 
+# errors by block and the log-det divergence of pseudo-inertias, against NumPy
+$R datasets/sim-figure8-noisy.csv | $E -q -a kf-low > "$tmp/blk.csv"
+$P --format csv "$tmp/blk.csv" > "$tmp/blk.rep"
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+	check "tagk-report's block errors and log-det divergence equal NumPy's (1e-8)" /usr/bin/python3 - "$tmp" <<'PYEOF'
+import sys, numpy as np
+d = sys.argv[1]
+rows = [l for l in open(d + "/blk.csv") if not l.startswith("#")]
+E = np.genfromtxt(rows, delimiter=",", names=True)
+names = ["m", "mcx", "mcy", "mcz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz"]
+est = np.column_stack([E[n] for n in names]); tru = np.column_stack([E["true_" + n] for n in names])
+def inertia(t):
+    return np.array([[t[4], t[5], t[7]], [t[5], t[6], t[8]], [t[7], t[8], t[9]]])
+def pseudo(t):
+    I = inertia(t); J = np.zeros((4, 4))
+    J[:3, :3] = 0.5 * np.trace(I) * np.eye(3) - I; J[:3, 3] = J[3, :3] = t[1:4]; J[3, 3] = t[0]
+    return J
+def rel(a, b):
+    return np.linalg.norm(a - b) / np.linalg.norm(b) if np.linalg.norm(b) > 0 else np.linalg.norm(a - b)
+blk = np.array([[rel(e[:1], t[:1]), rel(e[1:4], t[1:4]), rel(inertia(e), inertia(t))] for e, t in zip(est, tru)])
+D = []
+for e, t in zip(est, tru):
+    Je, Jt = pseudo(e), pseudo(t)
+    if np.min(np.linalg.eigvalsh(Je)) <= 0:
+        D.append(np.nan); continue
+    M = np.linalg.solve(Jt, Je)
+    D.append(-np.linalg.slogdet(Je)[1] + np.linalg.slogdet(Jt)[1] + np.trace(M) - 4)
+D = np.array(D)
+rep = {}
+for l in open(d + "/blk.rep"):
+    f = l.rstrip("\n").split(",")
+    if f[0] in ("block_error", "logdet_divergence"):
+        rep[f[0] + ":" + f[1]] = f
+worst = 0
+for k, n in enumerate(["mass", "first_moment", "inertia"]):
+    worst = max(worst, abs(float(rep["block_error:%s_mean" % n][5]) - blk[:, k].mean()) / blk[:, k].mean())
+    worst = max(worst, abs(float(rep["block_error:%s_final" % n][5]) - blk[-1, k]) / blk[-1, k])
+ok = ~np.isnan(D)
+worst = max(worst, abs(float(rep["logdet_divergence:mean"][5]) - D[ok].mean()) / D[ok].mean())
+same_count = int(rep["logdet_divergence:not_physical"][3]) == int((~ok).sum())
+print("block errors against NumPy: worst relative difference %.2g; %d of %d not physical"
+      % (worst, (~ok).sum(), len(D)), file=sys.stderr)
+sys.exit(0 if worst < 1e-8 and same_count and 0 < ok.sum() < len(D) else 1)
+PYEOF
+fi
+
 # without truth: a summary, checked against NumPy's quantiles (or sort and awk)
 $R "$tmp/syn.csv" | $E -a kf-low --every 1 | grep -v '^#tagk-' | cut -d, -f1-11 > "$tmp/notruth.csv"
 expect "estimate without truth: a summary" 0 "^# .*notruth.csv: [0-9]+ estimates, .*no truth: a summary" "" -- $P "$tmp/notruth.csv"

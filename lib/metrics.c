@@ -1,0 +1,86 @@
+/* metrics.c: block errors and the log-det divergence; see metrics.h. */
+#include <string.h>
+#include "metrics.h"
+#include "inertia.h"
+#include "linalg.h"
+
+static tagk_real
+rel(tagk_real num2, tagk_real den2)
+{
+	return den2 > 0 ? tagk_sqrt(num2 / den2) : tagk_sqrt(num2);
+}
+
+void
+tagk_block_errors(const tagk_real est[TAGK_NPARAM], const tagk_real truth[TAGK_NPARAM], tagk_real err[TAGK_NERR])
+{
+	tagk_real dm = est[0] - truth[0];
+	err[TAGK_ERR_MASS] = rel(dm * dm, truth[0] * truth[0]);
+	tagk_real n = 0, d = 0;
+	for (int i = 1; i < 4; i++) {
+		n += (est[i] - truth[i]) * (est[i] - truth[i]);
+		d += truth[i] * truth[i];
+	}
+	err[TAGK_ERR_MOMENT] = rel(n, d);
+	tagk_real Ie[9], It[9];
+	tagk_theta_inertia(est, Ie);
+	tagk_theta_inertia(truth, It);
+	n = d = 0;
+	for (int i = 0; i < 9; i++) {
+		n += (Ie[i] - It[i]) * (Ie[i] - It[i]);
+		d += It[i] * It[i];
+	}
+	err[TAGK_ERR_INERTIA] = rel(n, d);
+}
+
+/* x - log(1 + x) for x > -1, without the cancellation near 0: the series
+ * x^2/2 - x^3/3 + ... there. */
+static tagk_real
+gap_log1p(tagk_real x)
+{
+	if (tagk_fabs(x) >= (tagk_real)0.1)
+		return x - tagk_log(1 + x);
+	tagk_real s = 0, p = x;
+	for (int k = 2; k < 40; k++) {
+		p *= -x;
+		tagk_real t = -p / (tagk_real)k;
+		s += t;
+		if (tagk_fabs(t) <= (tagk_real)TAGK_EPS * tagk_fabs(s))
+			break;
+	}
+	return s;
+}
+
+tagk_real
+tagk_logdet_divergence(const tagk_real theta[TAGK_NPARAM], const tagk_real theta0[TAGK_NPARAM])
+{
+	tagk_real L0[16], d[TAGK_NPARAM], Y[16], X[16], w[4], scratch[16];
+	tagk_pseudo_inertia(theta0, L0);
+	if (tagk_cholesky(4, L0) != TAGK_OK)
+		return -2;
+	for (int a = 0; a < TAGK_NPARAM; a++)
+		d[a] = theta[a] - theta0[a];
+	tagk_pseudo_inertia(d, Y);
+	/* Y <- L0^-1 Y, twice with a transpose between: X = L0^-1 J(d) L0^-T */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int c = 0; c < 4; c++)
+			for (int i = 0; i < 4; i++) {
+				tagk_real v = Y[i * 4 + c];
+				for (int j = 0; j < i; j++)
+					v -= L0[i * 4 + j] * Y[j * 4 + c];
+				Y[i * 4 + c] = v / L0[i * 4 + i];
+			}
+		for (int i = 0; i < 4; i++)
+			for (int j = 0; j < 4; j++)
+				X[j * 4 + i] = Y[i * 4 + j];
+		memcpy(Y, X, sizeof(Y));
+	}
+	for (int i = 0; i < 4; i++) /* symmetric up to rounding: make it exactly so */
+		for (int j = 0; j < i; j++)
+			X[i * 4 + j] = X[j * 4 + i] = (X[i * 4 + j] + X[j * 4 + i]) / 2;
+	if (tagk_symeig(4, X, w, NULL, scratch) != TAGK_OK || !(w[0] > -1))
+		return -1;
+	tagk_real D = 0;
+	for (int i = 0; i < 4; i++)
+		D += gap_log1p(w[i]);
+	return D;
+}
