@@ -70,6 +70,10 @@ estimate_window(const window_opts *o, const char *input)
 
 	excitation exc;
 	excitation_init(&exc, n);
+	/* rows with b = 0 and a regressor that is not: a force the log does not
+	 * give (lateral force under --wrench thrust), which greedy selection
+	 * keeps choosing (README, "Real Crazyflie logs") */
+	long rows_in = 0, rows_b0 = 0;
 	long nsamples = 0, updates = 0, refused[TAGK_NSTATUS] = { 0 };
 	tagk_status first_refusal = TAGK_OK;
 	int head = 0, fill = 0, rows_per = 0;
@@ -202,6 +206,13 @@ estimate_window(const window_opts *o, const char *input)
 			s->Y[cur_rows * n + j] = rowbuf[iy[j]];
 		s->b[cur_rows] = rowbuf[ib];
 		excitation_add(&exc, s->Y + cur_rows * n);
+		rows_in++;
+		if (rowbuf[ib] == 0)
+			for (int j = 0; j < n; j++)
+				if (s->Y[cur_rows * n + j] != 0) {
+					rows_b0++;
+					break;
+				}
 		cur_rows++;
 	}
 	if (nsamples == 0)
@@ -231,6 +242,11 @@ estimate_window(const window_opts *o, const char *input)
 	double eps = (double)tagk_window_ops_of(cfg.method)->prior_information(&cfg);
 	char what[512];
 	int unexcited = o->quiet ? 0 : excitation_report(&exc, eps, what, sizeof(what));
+	if (!o->quiet && ready && strcmp(tagk_est_form(&est), "greedy-gram") == 0 && rows_b0 * 20 >= rows_in)
+		cli_warn("%ld of %ld rows (%.0f %%) have b = 0 but a regressor that is not, as a force the log "
+		    "does not give (lateral force with --wrench thrust) makes them: greedy selection keeps "
+		    "choosing such rows and biases %s; start with -a kf-low or rls-low (-q silences this note)",
+		    rows_b0, rows_in, 100.0 * (double)rows_b0 / (double)rows_in, cfg.method->name);
 	if (unexcited == n)
 		cli_warn("the data did not excite any parameter: their information is below the prior's "
 		    "in every direction (are the units right?), so the estimates stay at the prior "

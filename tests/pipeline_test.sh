@@ -261,6 +261,15 @@ expect "--map with an empty column name" 2 "" "--map: an empty item in 'ax,,az'"
 expect "a missing vehicle file" 1 "" "nope.veh: No such file or directory" -- \
 	$R --wrench rotors --vehicle "$tmp/nope.veh" --map rotors=w0 "$tmp/rot.csv"
 
+# greedy selection on rows with b = 0 (lateral force under --wrench thrust): a note
+$R -m mass --wrench thrust datasets/uav-square-drop.csv > "$tmp/thrust.reg"
+expect "tagk on b = 0 rows says so once" 0 "*" "^tagk-estimate: 4002 of 6003 rows \(67 %\) have b = 0 .* biases tagk; start with -a kf-low or rls-low" -- \
+	$E -a tagk "$tmp/thrust.reg"
+check "... once only" test "$(grep -c 'have b = 0' "$tmp/err")" -eq 1
+expect "rls-low on the same rows: no note" 0 "*" "" -- $E -a rls-low "$tmp/thrust.reg"
+expect "-q silences it" 0 "*" "" -- $E -q -a grk "$tmp/thrust.reg"
+expect "tagk on rows with the whole force: no note" 0 "*" "" -- $E -a tagk "$tmp/noisy.reg"
+
 # errors by block and the log-det divergence of pseudo-inertias, against NumPy
 $R datasets/sim-figure8-noisy.csv | $E -q -a kf-low > "$tmp/blk.csv"
 $P --format csv "$tmp/blk.csv" > "$tmp/blk.rep"
