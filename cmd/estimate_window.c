@@ -245,7 +245,7 @@ estimate_window(const window_opts *o, const char *input)
 	if (!o->quiet && ready && strcmp(tagk_est_form(&est), "greedy-gram") == 0 && rows_b0 * 20 >= rows_in)
 		cli_warn("%ld of %ld rows (%.0f %%) have b = 0 but a regressor that is not, as a force the log "
 		    "does not give (lateral force with --wrench thrust) makes them: greedy selection keeps "
-		    "choosing such rows and biases %s; start with -a kf-low or rls-low (-q silences this note)",
+		    "choosing such rows and biases %s; try -a tagk-robust, kf-low or rls-low (-q silences this note)",
 		    rows_b0, rows_in, 100.0 * (double)rows_b0 / (double)rows_in, cfg.method->name);
 	if (unexcited == n)
 		cli_warn("the data did not excite any parameter: their information is below the prior's "

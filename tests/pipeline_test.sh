@@ -263,11 +263,12 @@ expect "a missing vehicle file" 1 "" "nope.veh: No such file or directory" -- \
 
 # greedy selection on rows with b = 0 (lateral force under --wrench thrust): a note
 $R -m mass --wrench thrust datasets/uav-square-drop.csv > "$tmp/thrust.reg"
-expect "tagk on b = 0 rows says so once" 0 "*" "^tagk-estimate: 4002 of 6003 rows \(67 %\) have b = 0 .* biases tagk; start with -a kf-low or rls-low" -- \
+expect "tagk on b = 0 rows says so once" 0 "*" "^tagk-estimate: 4002 of 6003 rows \(67 %\) have b = 0 .* biases tagk; try -a tagk-robust, kf-low or rls-low" -- \
 	$E -a tagk "$tmp/thrust.reg"
 check "... once only" test "$(grep -c 'have b = 0' "$tmp/err")" -eq 1
 expect "rls-low on the same rows: no note" 0 "*" "" -- $E -a rls-low "$tmp/thrust.reg"
 expect "-q silences it" 0 "*" "" -- $E -q -a grk "$tmp/thrust.reg"
+expect "tagk-robust screens those rows: no note" 0 "*" "" -- $E -a tagk-robust "$tmp/thrust.reg"
 expect "tagk on rows with the whole force: no note" 0 "*" "" -- $E -a tagk "$tmp/noisy.reg"
 
 # errors by block and the log-det divergence of pseudo-inertias, against NumPy

@@ -319,6 +319,70 @@ test_init_validates(void **state)
 	assert_int_equal(tagk_kz_init(&k, &c, 10, 5, bad, ws, 200), TAGK_ENONFINITE);
 }
 
+/* tagk-robust on the thrust-only mass model: per sample a z row (a_z, b =
+ * m a_z) and two lateral rows at the noise floor (a = noise, b = 0). TAG-K
+ * is pulled toward 0 by the lateral rows; tagk-robust leaves them out and
+ * finds m = b_z / a_z, the closed form of the z rows. Without small rows
+ * it is TAG-K, bit for bit; a window of small rows only is passed whole. */
+static void
+test_robust_screens_noise_rows(void **state)
+{
+	(void)state;
+	enum { S = 5, MS = 3 * S };
+	const tagk_real m = (tagk_real)0.04;
+	tagk_rng g;
+	tagk_rng_seed(&g, 5);
+	fixture ft, fr;
+	open_est(&ft, "tagk", 1, MS, 3, NULL);
+	open_est(&fr, "tagk-robust", 1, MS, 3, NULL);
+	tagk_real A[MS], b[MS];
+	for (int u = 0; u < 50; u++) {
+		for (int k = 0; k < S; k++) {
+			tagk_real az = (tagk_real)9.8 + (tagk_real)0.5 * tagk_rng_gaussian(&g);
+			A[3 * k] = (tagk_real)0.3 * tagk_rng_gaussian(&g);
+			A[3 * k + 1] = (tagk_real)0.3 * tagk_rng_gaussian(&g);
+			A[3 * k + 2] = az;
+			b[3 * k] = b[3 * k + 1] = 0;
+			b[3 * k + 2] = m * az;
+		}
+		assert_int_equal(tagk_est_update(&ft.est, A, b, MS, NULL), TAGK_OK);
+		assert_int_equal(tagk_est_update(&fr.est, A, b, MS, NULL), TAGK_OK);
+	}
+	double et = fabs((double)tagk_est_theta(&ft.est)[0] - (double)m) / (double)m;
+	double er = fabs((double)tagk_est_theta(&fr.est)[0] - (double)m) / (double)m;
+	print_message("thrust-only mass rows: tagk off by %.3g, tagk-robust by %.3g (relative)\n", et, er);
+	assert_true(et > 0.05);
+	assert_true(er < 1e-5);
+	close_est(&ft);
+	close_est(&fr);
+	/* rows of one size: nothing is screened, the same as tagk */
+	open_est(&ft, "tagk", N, M, 9, NULL);
+	open_est(&fr, "tagk-robust", N, M, 9, NULL);
+	tagk_real A2[M * N], b2[M];
+	for (int u = 0; u < 10; u++) {
+		fill_gauss(&g, M * N, A2);
+		fill_gauss(&g, M, b2);
+		for (int i = 0; i < M; i++) { /* every row norm near sqrt(N) */
+			tagk_real r2 = 0;
+			for (int j = 0; j < N; j++)
+				r2 += A2[i * N + j] * A2[i * N + j];
+			for (int j = 0; j < N; j++)
+				A2[i * N + j] *= tagk_sqrt((tagk_real)N / r2);
+		}
+		assert_int_equal(tagk_est_update(&ft.est, A2, b2, M, NULL), TAGK_OK);
+		assert_int_equal(tagk_est_update(&fr.est, A2, b2, M, NULL), TAGK_OK);
+	}
+	assert_memory_equal(tagk_est_theta(&ft.est), tagk_est_theta(&fr.est), N * sizeof(tagk_real));
+	close_est(&ft);
+	close_est(&fr);
+	/* a window of zero rows only: passed whole, and refused as TAG-K refuses it */
+	open_est(&fr, "tagk-robust", 1, MS, 3, NULL);
+	memset(A, 0, sizeof(A));
+	memset(b, 0, sizeof(b));
+	assert_int_equal(tagk_est_update(&fr.est, A, b, MS, NULL), TAGK_EZERO);
+	close_est(&fr);
+}
+
 int
 main(void)
 {
@@ -332,6 +396,7 @@ main(void)
 		cmocka_unit_test(test_matches_straightforward),
 		cmocka_unit_test(test_converged_window_is_a_fixed_point),
 		cmocka_unit_test(test_init_validates),
+		cmocka_unit_test(test_robust_screens_noise_rows),
 	};
 	return cmocka_run_group_tests_name("kaczmarz", tests, NULL, NULL);
 }
