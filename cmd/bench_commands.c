@@ -47,25 +47,36 @@ static const bench_command subs[] = {
 	  "  -u, --updates N        timed updates per size (default 20)\n", cmd_device },
 	{ "simulate", "one closed-loop flight of the TAG-K paper's experiment as a log",
 	  "[--seed S] [--traj NAME] [--noise LEVEL] [--method M]\n"
-	  "                           [--duration S] [--no-gate] [-o FILE]",
+	  "                           [--duration S] [--no-gate] [--protocol tagk|authors] [-o FILE]",
 	  "  -s, --seed S           seed of the trial (default 1)\n"
 	  "      --traj NAME        figure-8 (default) or another trajectory\n"
 	  "      --noise LEVEL      none, low, medium or high\n"
 	  "  -a, --method M         the estimator in the loop (default tagk)\n"
 	  "      --duration S       seconds of flight (default 20)\n"
-	  "      --no-gate          no eq. (15) gate in the loop\n"
+	  "      --no-gate          no gate in the loop\n"
+	  "      --protocol P       tagk (default: the paper's text) or authors (their code)\n"
 	  "  -o, --output FILE      write FILE instead of stdout\n", bench_simulate },
 	{ "table2", "the TAG-K paper's Table II, closed-loop trials",
 	  "[--trials N] [--noise LEVELS] [--methods LIST] [--seed S]\n"
 	  "                         [--shard I/N] [--format text|md|csv|trials] [-j JOBS]\n"
-	  "                         [--gate none|baselines|all] [--progress] [-q]",
+	  "                         [--protocol tagk|authors|both] [SETTING...] [--progress] [-q]",
 	  "      --trials N         trials per noise level and method (default 500)\n"
 	  "      --noise LEVELS     noise levels (default none,low,medium,high)\n"
 	  "      --methods LIST     methods (default rls-low,rls-high,kf-low,kf-high,tagk)\n"
 	  "      --seed S           seed of the run (default 1)\n"
 	  "      --shard I/N        run trials I, I+N, ... and write trial lines for merge\n"
 	  "  -f, --format F         text (default), md, csv, or trials (one line per trial)\n"
-	  "      --gate G           which methods eq. (15) gates: baselines (default), none, all\n"
+	  "      --protocol P       tagk (default: the paper's text), authors (their code) or both\n"
+	  "      --b B              right-hand side: wrench (the rotors') or oracle (Y theta_true)\n"
+	  "      --noise-model M    tagk (velocity, specific force) or authors (position, velocity)\n"
+	  "      --gate G           none, baselines (eq. 15 but not on tagk), eq15 (or all), authors\n"
+	  "      --success S        paper (5 cm after both events) or authors (before the drop)\n"
+	  "      --payload P        paper (30-50 %, 20-30 % of the arm) or authors (m/3-m/2, 1 mm)\n"
+	  "      --reference R      paper (0.5 m/s) or authors (their generators, 15-20 s periods)\n"
+	  "      --rotors R         paper (0.25 N each, tagk's LQR) or authors (0.147 N, their LQR)\n"
+	  "      --dynamics D       tagk (exact) or authors (their equations of motion)\n"
+	  "      --window N         control steps per update, 1 to 5 (default 5)\n"
+	  "      --kf-form F        KF methods: auto, joseph, info or explicit (the authors' C++)\n"
 	  "  -j, --jobs N           processes (default 1; timings then share the cores)\n"
 	  "      --progress         progress lines every 2 s, even on a terminal\n"
 	  "  -q, --quiet            no progress\n", bench_table2 },
@@ -73,10 +84,12 @@ static const bench_command subs[] = {
 	  "[--format text|md|csv] FILE...",
 	  "      --format F         text (default), md or csv\n", bench_merge },
 	{ "ablation", "the TAG-K paper's Fig. 3b: rk, tark, grk, tagk around payload events",
-	  "[--trials N] [--noise LEVEL] [--seed S] [-j JOBS] [--progress] [-q]",
+	  "[--trials N] [--noise LEVEL] [--seed S] [--protocol tagk|authors] [-j JOBS]\n"
+	  "                         [--progress] [-q]",
 	  "      --trials N         trials (default 100)\n"
 	  "      --noise LEVEL      one noise level (default none)\n"
 	  "      --seed S           seed of the run (default 1)\n"
+	  "      --protocol P       tagk (default; ungated) or authors (their code, gated)\n"
 	  "  -j, --jobs N           processes (default 1)\n"
 	  "      --progress         progress lines every 2 s, even on a terminal\n"
 	  "  -q, --quiet            no progress\n", bench_ablation },

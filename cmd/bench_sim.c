@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "bench_sim.h"
 #include "bench_commands.h"
+#include "bench_protocol.h"
 #include "cli.h"
 #include "cmdio.h"
 #include "progress.h"
@@ -55,17 +56,11 @@ trial_seed(uint64_t run, int noise, int trial)
 	return tagk_splitmix64(&x);
 }
 
-static void
-noise_sigmas(int level, tagk_real *sv, tagk_real *sa)
-{
-	*sv = (tagk_real)(0.025 * level / 3.0);
-	*sa = (tagk_real)(0.0025 * level / 3.0);
-}
-
-/* Fly one trial with a fresh estimator of method mt. */
+/* Fly one trial with a fresh estimator of method mt; kf_form >= 0 sets the
+ * form of a KF method (an index into its forms). */
 static tagk_status
 fly(const tagk_method *mt, const tagk_trial_config *tc, tagk_trial_result *r,
-    tagk_trial_log log, void *ctx)
+    tagk_trial_log log, void *ctx, int kf_form)
 {
 	static tagk_real ws[8192];
 	tagk_config cfg;
@@ -73,6 +68,8 @@ fly(const tagk_method *mt, const tagk_trial_config *tc, tagk_trial_result *r,
 	tagk_trial_vehicle(th0);
 	tagk_config_defaults(&cfg, mt, TAGK_NPARAM, 30);
 	cfg.theta0 = th0;
+	if (kf_form >= 0 && strcmp(mt->family, "KF") == 0 && tagk_config_set(&cfg, "form", kf_form) != TAGK_OK)
+		return TAGK_EINVAL;
 	tagk_estimator est;
 	tagk_status st = tagk_est_init(&est, &cfg, ws, sizeof(ws) / sizeof(ws[0]));
 	if (st != TAGK_OK)
@@ -156,13 +153,14 @@ bench_simulate(int argc, char **argv)
 		{ "method", required_argument, NULL, 'a' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "no-gate", no_argument, NULL, 'g' },
+		{ "protocol", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t seed = 1;
 	int traj = -1, gate = -1, c, levels[4];
-	const char *outname = NULL, *method = "tagk";
+	const char *outname = NULL, *method = "tagk", *proto_name = "tagk";
 	double duration = 20;
 	int noise = 0;
 	optind = 1;
@@ -185,6 +183,7 @@ bench_simulate(int argc, char **argv)
 		case 'a': method = optarg; break;
 		case 'd': duration = cli_double("--duration", optarg, 1, 3600); break;
 		case 'g': gate = 0; break;
+		case 'p': proto_name = optarg; break;
 		case 'o': outname = optarg; break;
 		case 'h': bench_help(stdout, "simulate"); cli_close(stdout, "stdout"); return 0;
 		default: return EXIT_USAGE;
@@ -199,15 +198,18 @@ bench_simulate(int argc, char **argv)
 	tagk_trial_defaults(&tc, seed);
 	tc.traj = traj;
 	tc.duration = (tagk_real)duration;
-	tc.gate = gate >= 0 ? gate : strcmp(method, "tagk") != 0;
-	noise_sigmas(noise, &tc.sigma_v, &tc.sigma_a);
+	bench_protocol pr;
+	protocol_named(&pr, proto_name);
+	protocol_apply(&pr, mt, noise, &tc);
+	if (gate == 0)
+		tc.gate = TAGK_TRIAL_GATE_NONE;
 	const char *names[] = { "t", "ax", "ay", "az", "gx", "gy", "gz", "alx", "aly", "alz", "fx", "fy", "fz",
 		"tx", "ty", "tz", "true_m", "true_mcx", "true_mcy", "true_mcz", "true_Ixx", "true_Ixy",
 		"true_Iyy", "true_Ixz", "true_Iyz", "true_Izz", "px", "py", "pz", "ref_x", "ref_y", "ref_z" };
 	log_ctx lc = { cmdio_open_output(outname, TBL_AUTO) };
 	cmdio_header(lc.out, (int)(sizeof(names) / sizeof(names[0])), names);
 	tagk_trial_result r;
-	tagk_status st = fly(mt, &tc, &r, log_row, &lc);
+	tagk_status st = fly(mt, &tc, &r, log_row, &lc, pr.kf_form);
 	if (st != TAGK_OK)
 		cli_die(EXIT_DATA, "simulate: %s", tagk_strerror(st));
 	cmdio_commit(lc.out);
@@ -224,11 +226,12 @@ bench_simulate(int argc, char **argv)
 #define SHARD_MARK "#tagk-shard:"
 #define SHARD_END_MARK "#tagk-end:"
 
-/* one trial line: trial,noise,method,seed,traj,pos,res,res1,par,par1,success,aborted,times */
+/* one trial line: trial,protocol,noise,method,seed,traj,pos,res,res1,par,par1,success,aborted,times */
 static void
-print_trial(FILE *o, int noise, const char *method, int trial, uint64_t seed, const tagk_trial_result *r)
+print_trial(FILE *o, const char *proto, int noise, const char *method, int trial, uint64_t seed,
+    const tagk_trial_result *r)
 {
-	fprintf(o, "trial,%s,%s,%d,%llu,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,", noise_names[noise], method, trial,
+	fprintf(o, "trial,%s,%s,%s,%d,%llu,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,", proto, noise_names[noise], method, trial,
 	    (unsigned long long)seed, tagk_traj_names[r->traj], (double)r->pos_err_mean, (double)r->res_mean,
 	    (double)r->res_t1, (double)r->par_mean, (double)r->par_t1, r->success, r->aborted);
 	for (int i = 0; i < r->updates && i < 64; i++)
@@ -238,7 +241,7 @@ print_trial(FILE *o, int noise, const char *method, int trial, uint64_t seed, co
 
 typedef struct {
 	int noise;
-	char method[32];
+	char method[32], proto[16];
 	long n, success, aborted;
 	double pos, res, res1, par, par1;
 	uint64_t *times;
@@ -254,19 +257,20 @@ cmp_u64(const void *a, const void *b)
 
 enum { MAX_AGGS = 256 };
 
-/* The aggregate of (noise, method) in a[MAX_AGGS], added if new. */
+/* The aggregate of (protocol, noise, method) in a[MAX_AGGS], added if new. */
 static agg *
-find_agg(agg *a, int *na, int noise, const char *method)
+find_agg(agg *a, int *na, const char *proto, int noise, const char *method)
 {
 	for (int i = 0; i < *na; i++)
-		if (a[i].noise == noise && strcmp(a[i].method, method) == 0)
+		if (a[i].noise == noise && strcmp(a[i].method, method) == 0 && strcmp(a[i].proto, proto) == 0)
 			return &a[i];
 	if (*na == MAX_AGGS)
-		cli_die(EXIT_DATA, "more than %d (noise, method) pairs", MAX_AGGS);
+		cli_die(EXIT_DATA, "more than %d (protocol, noise, method) triples", MAX_AGGS);
 	agg *g = &a[(*na)++];
 	memset(g, 0, sizeof(*g));
 	g->noise = noise;
 	snprintf(g->method, sizeof(g->method), "%s", method);
+	snprintf(g->proto, sizeof(g->proto), "%s", proto);
 	return g;
 }
 
@@ -294,14 +298,14 @@ print_table(agg *a, int na, const char *fmt)
 {
 	int md = strcmp(fmt, "md") == 0, csv = strcmp(fmt, "csv") == 0;
 	if (csv)
-		printf("noise,method,trials,pos_err_cm,est_err,est_err_t1,par_err,par_err_t1,success_pct,aborted_pct,"
+		printf("protocol,noise,method,trials,pos_err_cm,est_err,est_err_t1,par_err,par_err_t1,success_pct,aborted_pct,"
 		    "median_us,p95_us,paper_pos_err_cm,paper_est_err,paper_est_err_t1,paper_success_pct,"
 		    "paper_aborted_pct,paper_median_us,paper_p95_us\n");
 	else if (md)
-		printf("| noise | method | trials | pos. err. (cm) | est. err. | (t+1) est. err. | param. err. | (t+1) param. err. | success | aborted | median (us) | p95 (us) |\n"
-		    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+		printf("| noise | method | protocol | trials | pos. err. (cm) | est. err. | (t+1) est. err. | param. err. | (t+1) param. err. | success | aborted | median (us) | p95 (us) |\n"
+		    "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
 	else
-		printf("%-6s %-8s %6s %8s %9s %9s %9s %9s %7s %7s %8s %8s\n", "noise", "method", "trials",
+		printf("%-6s %-11s %-7s %6s %8s %9s %9s %9s %9s %7s %7s %8s %8s\n", "noise", "method", "proto", "trials",
 		    "pos_cm", "est_err", "est_t+1", "par_err", "par_t+1", "success", "aborted", "med_us", "p95_us");
 	for (int i = 0; i < na; i++) {
 		agg *g = &a[i];
@@ -314,8 +318,11 @@ print_table(agg *a, int na, const char *fmt)
 		for (size_t k = 0; k < sizeof(paper) / sizeof(paper[0]); k++)
 			if (paper[k].noise == g->noise && strcmp(paper[k].method, g->method) == 0)
 				pi = (int)k;
+		/* the paper's row after the last protocol of each (noise, method) */
+		if (i + 1 < na && a[i + 1].noise == g->noise && strcmp(a[i + 1].method, g->method) == 0)
+			pi = -1;
 		if (csv) {
-			printf("%s,%s,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.1f,%.1f,%.2f,%.2f", nn, g->method, g->n,
+			printf("%s,%s,%s,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.1f,%.1f,%.2f,%.2f", g->proto, nn, g->method, g->n,
 			    100 * g->pos / n, g->res / n, g->res1 / n, g->par / n, g->par1 / n,
 			    100.0 * (double)g->success / n, 100.0 * (double)g->aborted / n, med, p95);
 			if (pi >= 0)
@@ -326,21 +333,21 @@ print_table(agg *a, int na, const char *fmt)
 			continue;
 		}
 		if (md)
-			printf("| %s | %s | %ld | %.2f | %.3g | %.3g | %.3g | %.3g | %.1f%% | %.1f%% | %.2f | %.2f |\n",
-			    nn, g->method, g->n, 100 * g->pos / n, g->res / n, g->res1 / n, g->par / n, g->par1 / n,
+			printf("| %s | %s | %s | %ld | %.2f | %.3g | %.3g | %.3g | %.3g | %.1f%% | %.1f%% | %.2f | %.2f |\n",
+			    nn, g->method, g->proto, g->n, 100 * g->pos / n, g->res / n, g->res1 / n, g->par / n, g->par1 / n,
 			    100.0 * (double)g->success / n, 100.0 * (double)g->aborted / n, med, p95);
 		else
-			printf("%-6s %-8s %6ld %8.2f %9.3g %9.3g %9.3g %9.3g %6.1f%% %6.1f%% %8.2f %8.2f\n", nn,
-			    g->method, g->n, 100 * g->pos / n, g->res / n, g->res1 / n, g->par / n, g->par1 / n,
+			printf("%-6s %-11s %-7s %6ld %8.2f %9.3g %9.3g %9.3g %9.3g %6.1f%% %6.1f%% %8.2f %8.2f\n", nn,
+			    g->method, g->proto, g->n, 100 * g->pos / n, g->res / n, g->res1 / n, g->par / n, g->par1 / n,
 			    100.0 * (double)g->success / n, 100.0 * (double)g->aborted / n, med, p95);
 		if (pi >= 0) {
 			if (md)
-				printf("| | *paper* | 500 | *%.2f* | *%.3g* | *%.3g* | | | *%.1f%%* | *%.1f%%* | *%.1f* | *%.1f* |\n",
+				printf("| | | *paper* | 500 | *%.2f* | *%.3g* | *%.3g* | | | *%.1f%%* | *%.1f%%* | *%.1f* | *%.1f* |\n",
 				    paper[pi].pos, paper[pi].est, paper[pi].est1, paper[pi].success, paper[pi].aborted,
 				    paper[pi].med, paper[pi].p95);
 			else
-				printf("%-6s %-8s %6s %8.2f %9.3g %9.3g %9s %9s %6.1f%% %6.1f%% %8.1f %8.1f\n", "",
-				    "  paper", "500", paper[pi].pos, paper[pi].est, paper[pi].est1, "", "",
+				printf("%-6s %-11s %-7s %6s %8.2f %9.3g %9.3g %9s %9s %6.1f%% %6.1f%% %8.1f %8.1f\n", "",
+				    "", "paper", "500", paper[pi].pos, paper[pi].est, paper[pi].est1, "", "",
 				    paper[pi].success, paper[pi].aborted, paper[pi].med, paper[pi].p95);
 		}
 	}
@@ -364,14 +371,14 @@ add_result(agg *g, const tagk_trial_result *r)
 static void
 take_trial_line(const char *what, const char *line, agg *aggs, int *na, int *trial)
 {
-	char noise[16], method[32], traj[16], times[4096] = "";
+	char proto[16], noise[16], method[32], traj[16], times[4096] = "";
 	int success, aborted, nv = -1;
 	unsigned long long seed;
 	tagk_trial_result r;
 	double pos, res, res1, par, par1;
-	int k = sscanf(line, "trial,%15[^,],%31[^,],%d,%llu,%15[^,],%lf,%lf,%lf,%lf,%lf,%d,%d,%4095s",
-	    noise, method, trial, &seed, traj, &pos, &res, &res1, &par, &par1, &success, &aborted, times);
-	if (k < 12)
+	int k = sscanf(line, "trial,%15[^,],%15[^,],%31[^,],%d,%llu,%15[^,],%lf,%lf,%lf,%lf,%lf,%d,%d,%4095s",
+	    proto, noise, method, trial, &seed, traj, &pos, &res, &res1, &par, &par1, &success, &aborted, times);
+	if (k < 13)
 		cli_die(EXIT_DATA, "%s: not a table2 trial line: %.60s", what, line);
 	for (int j = 0; j < 4; j++)
 		if (strcmp(noise, noise_names[j]) == 0)
@@ -388,62 +395,94 @@ take_trial_line(const char *what, const char *line, agg *aggs, int *na, int *tri
 	r.par_t1 = (tagk_real)par1;
 	r.success = success;
 	r.aborted = aborted;
-	agg *g = find_agg(aggs, na, nv, method);
+	if (strcmp(proto, "tagk") != 0 && strcmp(proto, "authors") != 0)
+		cli_die(EXIT_DATA, "%s: unknown protocol '%s'", what, proto);
+	agg *g = find_agg(aggs, na, proto, nv, method);
 	add_result(g, &r);
 	add_times(g, times);
 }
 
 typedef struct {
-	int nl, ntr, nm, shard, nshards, gate_mode;
+	int nl, ntr, nm, np, shard, nshards;
 	const int *levels;
 	const tagk_method *const *ms;
+	const bench_protocol *protos;
 	uint64_t seed;
 } t2_run;
 
-/* Fly units [from, to) of the run (unit = (level, trial, method), in that
- * order) and write one trial line each to o. */
+/* Fly units [from, to) of the run (unit = (level, trial, method, protocol),
+ * in that order) and write one trial line each to o. */
 static void
 t2_units(const t2_run *u, long from, long to, FILE *o, progress *pg, int scale)
 {
 	for (long k = from; k < to; k++) {
-		int i = (int)(k % u->nm), tt = (int)(k / u->nm % u->ntr), l = (int)(k / u->nm / u->ntr);
-		int t = u->shard + tt * u->nshards;
+		int p = (int)(k % u->np), i = (int)(k / u->np % u->nm), tt = (int)(k / u->np / u->nm % u->ntr);
+		int l = (int)(k / u->np / u->nm / u->ntr), t = u->shard + tt * u->nshards;
 		uint64_t s = trial_seed(u->seed, u->levels[l], t);
 		tagk_trial_config tc;
 		tagk_trial_defaults(&tc, s);
-		noise_sigmas(u->levels[l], &tc.sigma_v, &tc.sigma_a);
-		/* the paper gates the baselines, not TAG-K */
-		tc.gate = u->gate_mode == 2 || (u->gate_mode == 1 && strcmp(u->ms[i]->name, "tagk") != 0);
+		protocol_apply(&u->protos[p], u->ms[i], u->levels[l], &tc);
 		tc.ticks = cli_now_ns;
 		tagk_trial_result r;
-		tagk_status st = fly(u->ms[i], &tc, &r, NULL, NULL);
+		tagk_status st = fly(u->ms[i], &tc, &r, NULL, NULL, u->protos[p].kf_form);
 		if (st != TAGK_OK)
 			cli_die(EXIT_DATA, "trial %d (%s, %s): %s", t, noise_names[u->levels[l]], u->ms[i]->name,
 			    tagk_strerror(st));
-		print_trial(o, u->levels[l], u->ms[i]->name, t, s, &r);
+		print_trial(o, u->protos[p].name, u->levels[l], u->ms[i]->name, t, s, &r);
 		if (pg)
 			progress_step(pg, (k - from + 1) * scale);
 	}
 }
 
+/* The own options of a command followed by the protocol's settings. */
+static void
+with_protocol_options(struct option *out, const struct option *own, size_t n_own)
+{
+	memcpy(out, own, n_own * sizeof(*own));
+	memcpy(out + n_own, protocol_options, sizeof(protocol_options));
+	memset(out + n_own + PROTO_OPT_COUNT, 0, sizeof(*out));
+}
+
+/* The protocols --protocol names (tagk, authors or both) into p[2], with
+ * the settings o overrides; returns how many. */
+static int
+protocols_of(const char *name, const bench_protocol *o, bench_protocol *p)
+{
+	if (strcmp(name, "both") == 0) {
+		if (protocol_overridden(o))
+			cli_die(EXIT_USAGE, "--protocol both: a setting such as --b applies to one protocol; "
+			    "run each protocol on its own to change one");
+		protocol_named(&p[0], "tagk");
+		protocol_named(&p[1], "authors");
+		return 2;
+	}
+	protocol_named(&p[0], name);
+	protocol_override(&p[0], o);
+	return 1;
+}
+
 int
 bench_table2(int argc, char **argv)
 {
-	static const struct option opts[] = {
+	static const struct option own[] = {
 		{ "trials", required_argument, NULL, 'N' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "methods", required_argument, NULL, 'M' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "shard", required_argument, NULL, 'S' },
 		{ "format", required_argument, NULL, 'f' },
-		{ "gate", required_argument, NULL, 'g' },
+		{ "protocol", required_argument, NULL, 'p' },
+
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
 	};
-	int gate_mode = 1; /* 0 none, 1 baselines (the paper), 2 all */
+	struct option opts[sizeof(own) / sizeof(own[0]) + PROTO_OPT_COUNT + 1];
+	with_protocol_options(opts, own, sizeof(own) / sizeof(own[0]));
+	bench_protocol over, protos[2];
+	protocol_unset(&over);
+	const char *proto_name = "tagk";
 	int trials = 500, levels[4] = { 0, 1, 2, 3 }, nl = 4, shard = 0, nshards = 1, jobs = 1, c;
 	progress_mode pmode = PROGRESS_AUTO;
 	uint64_t seed = 1;
@@ -464,30 +503,30 @@ bench_table2(int argc, char **argv)
 				cli_die(EXIT_USAGE, "--format: '%s' is not text, md, csv or trials", optarg);
 			fmt = optarg;
 			break;
-		case 'g':
-			if (strcmp(optarg, "none") == 0) gate_mode = 0;
-			else if (strcmp(optarg, "baselines") == 0) gate_mode = 1;
-			else if (strcmp(optarg, "all") == 0) gate_mode = 2;
-			else cli_die(EXIT_USAGE, "--gate: '%s' is not none, baselines or all", optarg);
-			break;
+		case 'p': proto_name = optarg; break;
+
 		case 'j': jobs = (int)cli_long("--jobs", optarg, 1, 64); break;
 		case 'P': pmode = PROGRESS_LINES; break;
 		case 'q': pmode = PROGRESS_QUIET; break;
 		case 'h': bench_help(stdout, "table2"); cli_close(stdout, "stdout"); return 0;
-		default: return EXIT_USAGE;
+		default:
+			if (c < PROTO_OPT_FIRST || c >= PROTO_OPT_FIRST + PROTO_OPT_COUNT)
+				return EXIT_USAGE;
+			protocol_parse(&over, c, optarg);
 		}
 	}
 	if (optind < argc)
 		cli_die(EXIT_USAGE, "table2: unexpected argument '%s'", argv[optind]);
 	const tagk_method *ms[16];
 	int nm = parse_methods(methods, ms);
+	int np = protocols_of(proto_name, &over, protos);
 	int raw = strcmp(fmt, "trials") == 0 || nshards > 1;
 	double t0 = (double)cli_now_ns() / 1e9;
 	int ntr = trials > shard ? (trials - shard + nshards - 1) / nshards : 0;
-	long total = (long)nl * ntr * nm;
+	long total = (long)nl * ntr * nm * np;
 	if (jobs > total)
 		jobs = total > 0 ? (int)total : 1;
-	t2_run u = { nl, ntr, nm, shard, nshards, gate_mode, levels, ms, seed };
+	t2_run u = { nl, ntr, nm, np, shard, nshards, levels, ms, protos, seed };
 	/* Workers fly contiguous ranges of units into temporary files, read
 	 * back in order: the trial lines come out as one job writes them. */
 	FILE *parts[64];
@@ -532,8 +571,10 @@ bench_table2(int argc, char **argv)
 		printf(" methods=");
 		for (int i = 0; i < nm; i++)
 			printf("%s%s", i ? "," : "", ms[i]->name);
-		printf(" gate=%s\n", gate_mode == 0 ? "none" : gate_mode == 1 ? "baselines" : "all");
-		printf("kind,noise,method,trial,seed,traj,pos_err,res_mean,res_t1,par_mean,par_t1,success,aborted,times_ns\n");
+		char set[512];
+		protocol_settings(&protos[0], set, sizeof(set));
+		printf(" protocol=%s%s%s\n", proto_name, np == 1 ? " " : "", np == 1 ? set : "");
+		printf("kind,protocol,noise,method,trial,seed,traj,pos_err,res_mean,res_t1,par_mean,par_t1,success,aborted,times_ns\n");
 	}
 	for (int j = 0; j < jobs; j++) {
 		rewind(parts[j]);
@@ -554,13 +595,19 @@ bench_table2(int argc, char **argv)
 		printf("%s %ld trials\n", SHARD_END_MARK, nlines);
 	if (!raw) {
 		int csv = strcmp(fmt, "csv") == 0;
-		if (!csv)
-			printf("# tagk-bench table2: %d trials per noise level and method, seed %llu, eq. (15)\n"
-			    "# gate on %s. est. err.: the relative residual ||A theta^ - b|| / ||b|| of\n"
-			    "# the window, as the authors' scripts compute it; param. err.: ||theta^ - theta|| /\n"
-			    "# ||theta||; (t+1): at the first update after a payload event\n\n",
-			    trials, (unsigned long long)seed,
-			    gate_mode == 0 ? "no method" : gate_mode == 1 ? "the baselines, not TAG-K" : "every method");
+		if (!csv) {
+			printf("# tagk-bench table2: %d trials per noise level, method and protocol, seed %llu.\n"
+			    "# est. err.: the relative residual ||A theta^ - b|| / ||b|| of the window, as the\n"
+			    "# authors' scripts compute it; param. err.: ||theta^ - theta|| / ||theta||; (t+1): at\n"
+			    "# the first update after a payload event.\n", trials, (unsigned long long)seed);
+			for (int p = 0; p < np; p++) {
+				char set[512];
+				protocol_settings(&protos[p], set, sizeof(set));
+				printf("# protocol %s: %s\n", protos[p].name, set);
+			}
+
+			printf("\n");
+		}
 		print_table(aggs, na, fmt);
 		double wall = (double)cli_now_ns() / 1e9 - t0;
 		if (csv)
@@ -699,19 +746,19 @@ static const char *const abl_names[4] = { "rk", "tark", "grk", "tagk" };
 
 /* Fly units [from, to) (unit = method * trials + trial) into sums. */
 static void
-abl_units(long from, long to, int trials, int level, uint64_t seed, abl_sum *sum, progress *pg, int scale)
+abl_units(long from, long to, int trials, int level, uint64_t seed, const bench_protocol *pr, abl_sum *sum,
+    progress *pg, int scale)
 {
 	for (long k = from; k < to; k++) {
 		int m = (int)(k / trials), t = (int)(k % trials);
 		abl_sum *a = &sum[m];
 		tagk_trial_config tc;
 		tagk_trial_defaults(&tc, trial_seed(seed, level, t));
-		noise_sigmas(level, &tc.sigma_v, &tc.sigma_a);
-		tc.gate = 0;
+		protocol_apply(pr, tagk_window_method(abl_names[m]), level, &tc);
 		tagk_trial_result r;
 		if (pg)
 			progress_step(pg, (k - from + 1) * scale);
-		if (fly(tagk_window_method(abl_names[m]), &tc, &r, NULL, NULL) != TAGK_OK || r.aborted) {
+		if (fly(tagk_window_method(abl_names[m]), &tc, &r, NULL, NULL, pr->kf_form) != TAGK_OK || r.aborted) {
 			a->ab++;
 			continue;
 		}
@@ -739,6 +786,7 @@ bench_ablation(int argc, char **argv)
 		{ "trials", required_argument, NULL, 'N' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "protocol", required_argument, NULL, 'p' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -746,6 +794,8 @@ bench_ablation(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int trials = 100, levels[4] = { 0 }, jobs = 1, c;
+	bench_protocol pr;
+	protocol_named(&pr, "tagk");
 	progress_mode pmode = PROGRESS_AUTO;
 	uint64_t seed = 1;
 	optind = 1;
@@ -757,6 +807,7 @@ bench_ablation(int argc, char **argv)
 				cli_die(EXIT_USAGE, "--noise: one level");
 			break;
 		case 's': seed = cli_u64("--seed", optarg); break;
+		case 'p': protocol_named(&pr, optarg); break;
 		case 'j': jobs = (int)cli_long("--jobs", optarg, 1, 64); break;
 		case 'P': pmode = PROGRESS_LINES; break;
 		case 'q': pmode = PROGRESS_QUIET; break;
@@ -764,6 +815,9 @@ bench_ablation(int argc, char **argv)
 		default: return EXIT_USAGE;
 		}
 	}
+	/* tagk's ablation flies ungated, the authors' code gates every method */
+	if (strcmp(pr.name, "tagk") == 0)
+		pr.gate = TAGK_TRIAL_GATE_NONE;
 	long total = 4L * trials;
 	if (jobs > total)
 		jobs = (int)total;
@@ -774,7 +828,7 @@ bench_ablation(int argc, char **argv)
 	progress pg;
 	progress_init(&pg, "ablation", total, pmode);
 	if (jobs == 1) {
-		abl_units(0, total, trials, levels[0], seed, sum, &pg, 1);
+		abl_units(0, total, trials, levels[0], seed, &pr, sum, &pg, 1);
 	} else {
 		FILE *parts[64];
 		pid_t pids[64];
@@ -788,7 +842,7 @@ bench_ablation(int argc, char **argv)
 			if (pids[j] == 0) {
 				abl_sum part[4];
 				memset(part, 0, sizeof(part));
-				abl_units(total * j / jobs, total * (j + 1) / jobs, trials, levels[0], seed, part,
+				abl_units(total * j / jobs, total * (j + 1) / jobs, trials, levels[0], seed, &pr, part,
 				    j == 0 ? &pg : NULL, jobs);
 				if (j == 0)
 					progress_end(&pg);
@@ -814,10 +868,13 @@ bench_ablation(int argc, char **argv)
 			cli_die(EXIT_DATA, "ablation: a worker failed");
 	}
 	progress_end(&pg);
+	char set[512];
+	protocol_settings(&pr, set, sizeof(set));
 	printf("# tagk-bench ablation: relative parameter error around payload events, %d trials, noise %s,\n"
-	    "# no gate; before: the last update before an event; t+1: the first after it; settled: the\n"
+	    "# protocol %s: %s\n"
+	    "# before: the last update before an event; t+1: the first after it; settled: the\n"
 	    "# fifth after it (2 s later); means over both events of every trial that did not abort\n\n",
-	    trials, noise_names[levels[0]]);
+	    trials, noise_names[levels[0]], pr.name, set);
 	printf("%-6s %10s %10s %10s %8s\n", "method", "before", "t+1", "settled", "aborted");
 	for (int m = 0; m < 4; m++) {
 		const abl_sum *a = &sum[m];

@@ -46,7 +46,7 @@ usage(FILE *f)
 	    "      --p0 P             RLS, KF: initial covariance P0 = p0 I\n"
 	    "      --q Q              KF: process noise Q = q I\n"
 	    "      --r R              KF: measurement noise R = r I\n"
-	    "      --form F           RLS: paper, info, auto; KF: joseph, info, auto\n"
+	    "      --form F           RLS: paper, info, auto; KF: joseph, info, explicit, auto\n"
 	    "      --outlier X        RLS, KF: innovation gate, 0 off (default 1e6)\n"
 	    "      --max-window N     the largest window in samples (default 1000)\n"
 	    "      --m0 KG            state-space: initial mass (default: hover guess)\n"

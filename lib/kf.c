@@ -20,6 +20,8 @@ tagk_kf_cost(tagk_kf_form_t f, int n, int m)
 	double N = n, M = m;
 	if (f == TAGK_KF_JOSEPH) /* A P, A P A^T, Cholesky, solve, I - K A, two n^3 products, K K^T */
 		return 2.5 * M * N * N + 3 * M * M * N + M * M * M / 3 + 2 * N * N * N;
+	if (f == TAGK_KF_EXPLICIT) /* A P, A P A^T, inverse, S^-1 A P, K A P */
+		return 2 * M * N * N + 2 * M * M * N + M * M * M;
 	return M * N * N / 2 + N * N * N; /* A^T A, two factorizations, inverses and products */
 }
 
@@ -34,7 +36,7 @@ tagk_kf_pick_form(tagk_kf_form_t f, int n, int m_max)
 const char *
 tagk_kf_form_name(tagk_kf_form_t f)
 {
-	return f == TAGK_KF_INFO ? "info" : f == TAGK_KF_JOSEPH ? "joseph" : "auto";
+	return f == TAGK_KF_INFO ? "info" : f == TAGK_KF_JOSEPH ? "joseph" : f == TAGK_KF_EXPLICIT ? "explicit" : "auto";
 }
 
 size_t
@@ -44,8 +46,11 @@ tagk_kf_workspace_len(const tagk_kf_config *cfg, int n, int m_max)
 		return 0;
 	size_t N = (size_t)n, M = (size_t)m_max;
 	size_t len = 3 * N + 4 * N * N + M;
-	if (tagk_kf_pick_form(cfg->form, n, m_max) == TAGK_KF_JOSEPH)
+	tagk_kf_form_t f = tagk_kf_pick_form(cfg->form, n, m_max);
+	if (f == TAGK_KF_JOSEPH)
 		len += M * (N + M);
+	else if (f == TAGK_KF_EXPLICIT)
+		len += 2 * M * (N + M);
 	return len;
 }
 
@@ -57,7 +62,7 @@ tagk_kf_init(tagk_kf *f, const tagk_kf_config *cfg, int n, int m_max,
 		return TAGK_EINVAL;
 	if (!(cfg->q >= 0) || !(cfg->r > 0) || !(cfg->p0 > 0) ||
 	    !tagk_isfinite(cfg->q) || !tagk_isfinite(cfg->r) || !tagk_isfinite(cfg->p0) ||
-	    (unsigned)cfg->form > TAGK_KF_INFO || !(cfg->outlier >= 0))
+	    (unsigned)cfg->form > TAGK_KF_EXPLICIT || !(cfg->outlier >= 0))
 		return TAGK_EINVAL;
 	if (theta0 && !tagk_all_finite(n, theta0))
 		return TAGK_ENONFINITE;
@@ -76,11 +81,14 @@ tagk_kf_init(tagk_kf *f, const tagk_kf_config *cfg, int n, int m_max,
 	f->M = ws; ws += nn;
 	f->T = ws; ws += nn;
 	f->e = ws; ws += m_max;
-	if (f->form == TAGK_KF_JOSEPH) {
+	f->K = f->S = f->Kt = f->S2 = NULL;
+	if (f->form == TAGK_KF_JOSEPH || f->form == TAGK_KF_EXPLICIT) {
 		f->K = ws; ws += (size_t)m_max * n;
-		f->S = ws;
-	} else {
-		f->K = f->S = NULL;
+		f->S = ws; ws += (size_t)m_max * m_max;
+	}
+	if (f->form == TAGK_KF_EXPLICIT) {
+		f->Kt = ws; ws += (size_t)m_max * n;
+		f->S2 = ws;
 	}
 	for (int j = 0; j < n; j++)
 		f->theta0[j] = theta0 ? theta0[j] : 0;
@@ -192,6 +200,81 @@ info_update(tagk_kf *f, const tagk_real *A, int m)
 	return TAGK_OK;
 }
 
+/* X = S^-1 by Gauss-Jordan elimination with partial pivoting; S is
+ * destroyed. TAGK_ENOTPD on a zero pivot. */
+static tagk_status
+gauss_jordan_inverse(int m, tagk_real *S, tagk_real *X)
+{
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < m; j++)
+			X[i * m + j] = i == j ? 1 : 0;
+	for (int c = 0; c < m; c++) {
+		int p = c;
+		for (int i = c + 1; i < m; i++)
+			if (tagk_fabs(S[i * m + c]) > tagk_fabs(S[p * m + c]))
+				p = i;
+		if (!(S[p * m + c] != 0))
+			return TAGK_ENOTPD;
+		if (p != c)
+			for (int j = 0; j < m; j++) {
+				tagk_real t = S[c * m + j];
+				S[c * m + j] = S[p * m + j];
+				S[p * m + j] = t;
+				t = X[c * m + j];
+				X[c * m + j] = X[p * m + j];
+				X[p * m + j] = t;
+			}
+		tagk_real d = 1 / S[c * m + c];
+		for (int j = 0; j < m; j++) {
+			S[c * m + j] *= d;
+			X[c * m + j] *= d;
+		}
+		for (int i = 0; i < m; i++) {
+			tagk_real e = S[i * m + c];
+			if (i == c || e == 0)
+				continue;
+			for (int j = 0; j < m; j++) {
+				S[i * m + j] -= e * S[c * m + j];
+				X[i * m + j] -= e * X[c * m + j];
+			}
+		}
+	}
+	return TAGK_OK;
+}
+
+/* The authors' form: the candidate P is left in Pm and the step in g. */
+static tagk_status
+explicit_update(tagk_kf *f, const tagk_real *A, int m)
+{
+	const int n = f->n;
+	tagk_real *Pm = f->Pm, *AP = f->K, *Si = f->S, *S = f->S2, *Kt = f->Kt, *g = f->g;
+
+	tagk_matmul(m, n, n, A, Pm, AP);          /* A P-  (m x n) */
+	tagk_matmul_nt(m, n, m, AP, A, S);        /* A P- A^T */
+	for (int i = 0; i < m; i++)
+		S[i * m + i] += f->cfg.r;
+	tagk_status st = gauss_jordan_inverse(m, S, Si);
+	if (st != TAGK_OK)
+		return st;
+	/* K = P- A^T S^-1, so K^T = S^-T A P-: K^T_pi = sum_q Si_qp AP_qi */
+	for (int p = 0; p < m; p++)
+		for (int i = 0; i < n; i++) {
+			tagk_real v = 0;
+			for (int q = 0; q < m; q++)
+				v += Si[q * m + p] * AP[q * n + i];
+			Kt[p * n + i] = v;
+		}
+	tagk_gemv_t(m, n, Kt, f->e, g);           /* K e */
+	for (int i = 0; i < n; i++)               /* P- - K (A P-) */
+		for (int j = 0; j < n; j++) {
+			tagk_real v = 0;
+			for (int p = 0; p < m; p++)
+				v += Kt[p * n + i] * AP[p * n + j];
+			Pm[i * n + j] -= v;
+		}
+	return TAGK_OK;
+}
+
 tagk_status
 tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m)
 {
@@ -207,10 +290,12 @@ tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m)
 	for (int i = 0; i < n; i++)
 		Pm[i * n + i] += f->cfg.q;
 	tagk_residual(m, n, A, f->theta, b, f->e);
-	st = f->form == TAGK_KF_JOSEPH ? joseph_update(f, A, m) : info_update(f, A, m);
+	st = f->form == TAGK_KF_JOSEPH ? joseph_update(f, A, m) :
+	    f->form == TAGK_KF_EXPLICIT ? explicit_update(f, A, m) : info_update(f, A, m);
 	if (st != TAGK_OK)
 		return st;
-	for (int i = 0; i < n; i++)
+	/* the authors' form goes on with whatever P its update leaves */
+	for (int i = 0; i < n && f->form != TAGK_KF_EXPLICIT; i++)
 		if (!(Pm[i * n + i] > 0))
 			return TAGK_ENOTPD;
 	if (!tagk_all_finite(n, g) || !tagk_all_finite(n * n, Pm))
@@ -229,7 +314,7 @@ tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m)
 /* The family's operations for the registry (methods.def). preset[0] and
  * preset[1] are q and r. */
 static const char *const kf_keys[] = { "q", "r", "p0", "outlier", "form", NULL };
-static const char *const kf_forms[] = { "auto", "joseph", "info", NULL };
+static const char *const kf_forms[] = { "auto", "joseph", "info", "explicit", NULL };
 
 static void
 kf_defaults(tagk_config *cfg)
@@ -249,7 +334,8 @@ kf_set(tagk_config *cfg, const char *key, double v)
 		c->p0 = (tagk_real)v;
 	else if (strcmp(key, "outlier") == 0 && v >= 0 && v <= 1e300)
 		c->outlier = (tagk_real)v;
-	else if (strcmp(key, "form") == 0 && (v == TAGK_KF_AUTO || v == TAGK_KF_JOSEPH || v == TAGK_KF_INFO))
+	else if (strcmp(key, "form") == 0 && (v == TAGK_KF_AUTO || v == TAGK_KF_JOSEPH || v == TAGK_KF_INFO ||
+	    v == TAGK_KF_EXPLICIT))
 		c->form = (tagk_kf_form_t)(int)v;
 	else
 		return TAGK_EINVAL;

@@ -25,6 +25,14 @@
  * conditioning, not by cost: the information form when m_max > n, the Joseph
  * form otherwise, although the information form needs fewer operations at
  * every shape (tagk_kf_cost). tagk_kf_form_name says which form runs.
+ *
+ * TAGK_KF_EXPLICIT is the authors' C++ filter (A2R-Lab/TAG-K,
+ * cpp/src/estimators/kf.cpp), kept to study their Table II: S inverted
+ * explicitly (Gauss-Jordan with partial pivoting, as an LU inverse),
+ * K = P- A^T S^-1 and the simplified update P = P- - K A P-, which is not
+ * symmetrized and loses positive definiteness under rounding when S is ill
+ * conditioned; its P is not checked for definiteness, as theirs is not.
+ * Never chosen by AUTO.
  * With q = 0 both are batch least squares with the prior (P0 = p0 I, theta0)
  * and weights 1/r.
  */
@@ -40,7 +48,7 @@
 extern "C" {
 #endif
 
-typedef enum { TAGK_KF_AUTO, TAGK_KF_JOSEPH, TAGK_KF_INFO } tagk_kf_form_t;
+typedef enum { TAGK_KF_AUTO, TAGK_KF_JOSEPH, TAGK_KF_INFO, TAGK_KF_EXPLICIT } tagk_kf_form_t;
 
 typedef struct {
 	tagk_real q;  /* process noise per parameter per update, >= 0 */
@@ -55,7 +63,7 @@ void tagk_kf_defaults(tagk_kf_config *cfg, tagk_real q, tagk_real r);
 
 typedef struct {
 	tagk_kf_config cfg;
-	tagk_kf_form_t form; /* JOSEPH or INFO, never AUTO */
+	tagk_kf_form_t form; /* JOSEPH, INFO or EXPLICIT, never AUTO */
 	int n, m_max;
 	tagk_real *theta;  /* n */
 	tagk_real *theta0; /* n */
@@ -65,21 +73,25 @@ typedef struct {
 	tagk_real *T;      /* n x n: M P- */
 	tagk_real *K;      /* m_max x n: A P-, then K^T (Joseph form only) */
 	tagk_real *S;      /* m_max x m_max innovation covariance and its factor
-	                      (Joseph form only) */
+	                      (Joseph form only), or its inverse (explicit) */
+	tagk_real *Kt;     /* m_max x n: K^T (explicit form only) */
+	tagk_real *S2;     /* m_max x m_max: S reduced by Gauss-Jordan (explicit) */
 	tagk_real *e;      /* m_max innovation */
 	tagk_real *g;      /* n step */
 	tagk_outlier outlier;
 } tagk_kf;
 
-/* Multiply-adds of one update in form f (JOSEPH or INFO) for an m x n window:
- * joseph 2.5 m n^2 + 3 m^2 n + m^3 / 3 + 2 n^3, info m n^2 / 2 + n^3. */
+/* Multiply-adds of one update in form f for an m x n window: joseph
+ * 2.5 m n^2 + 3 m^2 n + m^3 / 3 + 2 n^3, info m n^2 / 2 + n^3, explicit
+ * 2 m n^2 + 2 m^2 n + m^3. */
 double tagk_kf_cost(tagk_kf_form_t f, int n, int m);
 /* The form AUTO resolves to for these sizes: the well-conditioned one. */
 tagk_kf_form_t tagk_kf_pick_form(tagk_kf_form_t f, int n, int m_max);
-/* "joseph" or "info". */
+/* "joseph", "info" or "explicit". */
 const char *tagk_kf_form_name(tagk_kf_form_t f);
 /* Workspace length in tagk_real elements for the resolved form:
- * joseph: 3 n + 4 n^2 + m_max (n + m_max + 1); info: 3 n + 4 n^2 + m_max. */
+ * joseph: 3 n + 4 n^2 + m_max (n + m_max + 1); info: 3 n + 4 n^2 + m_max;
+ * explicit: 3 n + 4 n^2 + m_max (2 n + 2 m_max + 1). */
 size_t tagk_kf_workspace_len(const tagk_kf_config *cfg, int n, int m_max);
 tagk_status tagk_kf_init(tagk_kf *f, const tagk_kf_config *cfg, int n, int m_max,
     const tagk_real *theta0, tagk_real *ws, size_t len);

@@ -78,7 +78,14 @@ $B ablation --trials 6 > "$tmp/abl1.txt"; $B ablation --trials 6 -j 2 > "$tmp/ab
 check "ablation -j 2 prints what one job prints" cmp -s "$tmp/abl1.txt" "$tmp/abl2.txt"
 expect "table2: bad shard" 2 "" "--shard: '2/2' is not I/N" -- $B table2 --shard 2/2
 expect "table2: bad noise" 2 "" "--noise: 'loud' is not none, low, medium or high" -- $B table2 --noise loud
-expect "table2: bad gate" 2 "" "--gate: 'some' is not none, baselines or all" -- $B table2 --gate some
+expect "table2: bad gate" 2 "" "--gate: 'some' is not none, baselines, eq15 \(or all\) or authors" -- $B table2 --gate some
+expect "table2: bad protocol" 2 "" "^tagk-bench: --protocol: 'paper' is not tagk or authors$" -- $B table2 --protocol paper
+expect "table2: a setting with both protocols" 2 "" "--protocol both: a setting such as --b applies to one protocol" -- \
+	$B table2 --protocol both --b wrench
+expect "table2 --protocol both: the authors' row between tagk's and the paper's" 0 \
+	"^none +tagk +authors +2 " "" -- $B table2 --trials 2 --noise none --methods tagk --protocol both
+expect "table2: the KF's explicit form by name" 0 "kf-form=explicit" "" -- \
+	$B table2 --trials 1 --noise none --methods kf-low --kf-form explicit --format trials
 expect "merge: no files" 2 "" "merge: name the shard files" -- $B merge
 expect "merge: a table, not a shard" 1 "" "single.csv: not a shard file: it does not start with a '#tagk-shard: I/N ...' line" -- \
 	$B merge "$tmp/single.csv"

@@ -29,7 +29,11 @@ for pair in timing:cmd_timing synth:cmd_synth pipeline:cmd_pipeline device:cmd_d
 	cat cmd/tagk-bench.c cmd/bench_sim.c cmd/bench_mass.c | awk -v fn="$fn" '
 		$0 ~ "^" fn "\\(int argc" { on = 1 } on && /^}/ { on = 0 }
 		on && match($0, /\{ "[a-z0-9-]+", (no|required)_argument/) { s = substr($0, RSTART + 3); sub(/".*/, "", s); print "--" s }' \
-		| sort -u > "$tmp/b_$sub.src"
+		> "$tmp/b_$sub.raw"
+	# table2 takes the protocol's settings too (cmd/bench_protocol.c)
+	[ "$sub" = table2 ] && grep -oE '\{ "[a-z0-9-]+", required_argument' cmd/bench_protocol.c \
+		| sed -E 's/^\{ "([^"]+)".*/--\1/' >> "$tmp/b_$sub.raw"
+	sort -u "$tmp/b_$sub.raw" > "$tmp/b_$sub.src"
 	"$BIN/tagk-bench" "$sub" --help | grep -E '^  ' | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u > "$tmp/b_$sub.help"
 	awk '/^\.SH / { keep = ($2 == "SYNOPSIS" || $2 == "OPTIONS") } keep' man/tagk-bench.1 \
 		| grep -oE -- '\\-\\-[a-z0-9][a-z0-9-]*' | sed 's/\\-/-/g' | sort -u > "$tmp/b_man"

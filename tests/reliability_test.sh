@@ -160,8 +160,8 @@ expect "an empty list item" 2 "" "^tagk-bench: --noise: an empty item in 'low,,h
 	$BIN/tagk-bench table2 --noise low,,high
 expect "pipeline --samples: 17 sizes are refused, not cut to 16" 2 "" "--samples: at most 16 items" -- \
 	$BIN/tagk-bench pipeline --samples 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
-awk 'BEGIN { print "#tagk-shard: 0/1 trials=1 seed=1 noise=low methods=tagk gate=baselines"
-	for (i = 0; i < 70; i++) printf "trial,low,m%d,0,1,figure8,1,1,1,1,1,1,0,\n", i }' > "$tmp/shard70.txt"
+awk 'BEGIN { print "#tagk-shard: 0/1 trials=1 seed=1 noise=low methods=tagk protocol=tagk"
+	for (i = 0; i < 70; i++) printf "trial,tagk,low,m%d,0,1,figure8,1,1,1,1,1,1,0,\n", i }' > "$tmp/shard70.txt"
 expect "merge of 70 method names" 1 "" "shard70.txt: unknown method 'm0'" -- $BIN/tagk-bench merge "$tmp/shard70.txt"
 
 # --- merge: every shard of one run, once, whole ------------------------------
@@ -173,7 +173,7 @@ $S table2 --trials 6 --noise none --methods tagk --shard 2/3 > "$tmp/sh2-tagk.cs
 $S table2 --trials 6 --noise none --methods tagk,rls-low --shard 1/2 > "$tmp/half1.csv"
 grep -v '^#tagk-end' "$tmp/sh2.csv" > "$tmp/sh2-cut.csv"
 sed '$d' "$tmp/sh2.csv" | sed '$d' > "$tmp/sh2-short.csv"; tail -1 "$tmp/sh2.csv" >> "$tmp/sh2-short.csv"
-expect "merge of three shards" 0 "^none +tagk +6 " "" -- $S merge "$tmp/sh0.csv" "$tmp/sh1.csv" "$tmp/sh2.csv"
+expect "merge of three shards" 0 "^none +tagk +tagk +6 " "" -- $S merge "$tmp/sh0.csv" "$tmp/sh1.csv" "$tmp/sh2.csv"
 expect "merge: a shard given twice" 1 "" "^tagk-bench: shard 1/3 given twice: .*sh1.csv and .*sh1.csv$" -- \
 	$S merge "$tmp/sh0.csv" "$tmp/sh1.csv" "$tmp/sh1.csv" "$tmp/sh2.csv"
 expect "merge: a shard missing" 1 "" "^tagk-bench: shard 2/3 is missing \(2 of 3 given\)$" -- $S merge "$tmp/sh0.csv" "$tmp/sh1.csv"

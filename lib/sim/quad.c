@@ -13,6 +13,7 @@ tagk_quad_defaults(tagk_quad_config *c)
 	c->kappa = (tagk_real)0.006;
 	c->umax = (tagk_real)0.25;
 	c->dt = (tagk_real)0.02;
+	c->authors_dynamics = 0;
 }
 
 /* rotor i: position signs and spin; 0 front-right, 1 back-right, 2 back-left, 3 front-left */
@@ -67,6 +68,40 @@ tagk_quad_accel(const tagk_real th[TAGK_NPARAM], const tagk_real f[3], const tag
 	return TAGK_OK;
 }
 
+/* The authors' _dynamics_param (online_estimators/dynamics/quadrotor.py):
+ * a = g + R f / m (world); alpha = J^-1 (tau - w x J w - mc x a), with the
+ * world-frame a crossed with the body-frame mc; then c x alpha + w x (c x w)
+ * (body) added to a (world). Near hover a is near zero, so an offset
+ * centre of mass exerts almost no torque: gravity's moment about O is lost. */
+static tagk_status
+authors_accel(const tagk_real th[TAGK_NPARAM], const tagk_real q[4], const tagk_real f[3],
+    const tagk_real tau[3], const tagk_real w[3], tagk_real va[3], tagk_real al[3])
+{
+	tagk_real J[9], mc[3] = { th[TAGK_P_MCX], th[TAGK_P_MCY], th[TAGK_P_MCZ] }, r[3], fw[3], Jw[3], t1[3], t2[3];
+	tagk_theta_inertia(th, J);
+	tagk_real m = th[TAGK_P_M];
+	tagk_qrotate(q, f, fw);
+	for (int i = 0; i < 3; i++) {
+		va[i] = fw[i] / m - (i == 2 ? G0 : 0);
+		r[i] = mc[i] / m;
+		Jw[i] = J[i * 3] * w[0] + J[i * 3 + 1] * w[1] + J[i * 3 + 2] * w[2];
+	}
+	tagk_cross(w, Jw, t1);
+	tagk_cross(mc, va, t2);
+	for (int i = 0; i < 3; i++)
+		al[i] = tau[i] - t1[i] - t2[i];
+	tagk_status st = tagk_cholesky(3, J);
+	if (st != TAGK_OK)
+		return st;
+	tagk_cholesky_solve(3, 1, J, al);
+	tagk_cross(r, al, t1);
+	tagk_cross(r, w, t2);
+	tagk_cross(w, t2, r);
+	for (int i = 0; i < 3; i++)
+		va[i] += t1[i] + r[i];
+	return TAGK_OK;
+}
+
 /* derivative of the 13 state numbers */
 static tagk_status
 deriv(const tagk_quad_config *c, const tagk_real th[TAGK_NPARAM], const tagk_real *s,
@@ -74,13 +109,21 @@ deriv(const tagk_quad_config *c, const tagk_real th[TAGK_NPARAM], const tagk_rea
 {
 	tagk_real f[3], tau[3], a[3], al[3], va[3];
 	tagk_quad_wrench(c, u, f, tau);
-	tagk_status st = tagk_quad_accel(th, f, tau, s + 10, a, al);
-	if (st != TAGK_OK)
-		return st;
-	tagk_qrotate(s + 6, a, va);
+	tagk_status st;
+	if (c->authors_dynamics) {
+		st = authors_accel(th, s + 6, f, tau, s + 10, va, al);
+		if (st != TAGK_OK)
+			return st;
+	} else {
+		st = tagk_quad_accel(th, f, tau, s + 10, a, al);
+		if (st != TAGK_OK)
+			return st;
+		tagk_qrotate(s + 6, a, va);
+		va[2] -= G0;
+	}
 	for (int i = 0; i < 3; i++) {
 		ds[i] = s[3 + i];
-		ds[3 + i] = va[i] - (i == 2 ? G0 : 0);
+		ds[3 + i] = va[i];
 		ds[10 + i] = al[i];
 	}
 	const tagk_real *q = s + 6, *w = s + 10;

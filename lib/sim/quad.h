@@ -31,6 +31,7 @@ typedef struct {
 	tagk_real kappa;  /* reaction torque per newton of thrust, m */
 	tagk_real umax;   /* thrust limit per rotor, N */
 	tagk_real dt;     /* control period, s */
+	int authors_dynamics; /* 1: the authors' approximate model (quad.c, authors_accel) */
 } tagk_quad_config;
 
 /* Crazyflie 2.1: d = 0.046 / sqrt(2), kappa = 0.006, umax = 0.25 N, 50 Hz. */

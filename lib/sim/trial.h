@@ -14,6 +14,44 @@
  * payload event, without abort. The estimator starts from the vehicle
  * without payload; its estimates pass the eq. (15) gate (when gate is set)
  * before the LQR is redesigned with them.
+ *
+ * The authors' code (A2R-Lab/TAG-K, python/exp_1:ours_vs_baselines/
+ * run_exp1_parallel_cpp.py with online_estimators/) differs from that text
+ * in the places below; each is one switch, all off by default:
+ *   b_oracle   b = Y(measured rows) theta_true, their get_force_vector: every
+ *              row consistent whatever the noise (else the rotor wrench).
+ *   state_noise  Gaussian noise sigma_p on the position and sigma_v on the
+ *              velocity of the state both controller and estimator see; the
+ *              estimator's specific force is the forward difference of the
+ *              measured velocity, its angular acceleration that of the
+ *              noise-free gyro (else sigma_v on the controller's velocity
+ *              and sigma_a on the exact specific force).
+ *   gate       TAGK_TRIAL_GATE_AUTHORS: Ixx and Iyy averaged, the inertia
+ *              clipped to eigenvalues >= 1e-6, then accepted only with m in
+ *              [0.02, 0.08] kg, ||m c|| <= 0.02, eigenvalues in [1e-7, 1e-4]
+ *              and ||A theta - b|| / ||b|| <= 0.1; the clipped estimate is
+ *              what the LQR uses and what the errors are measured on.
+ *   success_authors  scoring as their script: success is no abort and
+ *              under 5 cm 10 steps before the payload is dropped (else 10
+ *              steps after each event), and the position error is the mean
+ *              absolute error per axis, (|ex| + |ey| + |ez|) / 3, about half
+ *              the Euclidean norm tagk reports.
+ *   payload_authors  a point mass of m/3 to m/2 at an offset uniform in
+ *              +-1 mm per axis, attached in [6, 8] s, dropped in [14, 16] s.
+ *   reference_authors  their five generators (periods about 15-20 s, peak
+ *              speeds about 0.1-0.35 m/s) and their start (5 cm, 0.02 rad,
+ *              0.01 m/s and 0.01 rad/s Gaussian perturbations).
+ *   rotors_authors  thrust limit 0.147 N per rotor (kt of their model),
+ *              reaction torque 0.0008 m per newton, and their LQR weights
+ *              (Bryson on 0.1 m, 0.5 m/s, 0.5/0.5/0.05 rad, 0.7/0.7/0.2
+ *              rad/s and half the thrust range).
+ *   dynamics_authors  their equations of motion (quad.h, authors_dynamics):
+ *              the offset centre of mass crossed with the world-frame
+ *              acceleration instead of the specific force, which near hover
+ *              drops gravity's moment of the payload about the body origin.
+ * The regressor and oracle b are tagk's
+ * exact ones, not theirs (sign slips in the torque rows' first-moment
+ * block, an extra factor m in b's torque part).
  */
 #ifndef TAGK_TRIAL_H
 #define TAGK_TRIAL_H
@@ -30,6 +68,8 @@ enum { TAGK_TRAJ_FIG8, TAGK_TRAJ_CIRCLE, TAGK_TRAJ_SPIRAL, TAGK_TRAJ_HELIX, TAGK
 	TAGK_TRAJ_RANDOM, TAGK_TRAJ_COUNT };
 extern const char *const tagk_traj_names[TAGK_TRAJ_COUNT];
 
+enum { TAGK_TRIAL_GATE_NONE, TAGK_TRIAL_GATE_EQ15, TAGK_TRIAL_GATE_AUTHORS };
+
 typedef struct {
 	uint64_t seed;        /* the trial: trajectory, start, payload, events, noise */
 	int traj;             /* TAGK_TRAJ_*, or -1: one of the paper's five by seed */
@@ -37,8 +77,12 @@ typedef struct {
 	tagk_real sigma_a;    /* specific-force noise, m/s^2 (paper max 0.0025) */
 	tagk_real duration;   /* s */
 	int every, window;    /* estimate every 20 steps from the last 5 */
-	int gate;             /* apply eq. (15) to estimates before use */
-	tagk_real l_arm, alpha; /* gate bounds */
+	int gate;             /* TAGK_TRIAL_GATE_*: what estimates pass before use */
+	tagk_real l_arm, alpha; /* eq. (15) bounds */
+	/* the authors' protocol, setting by setting (see above) */
+	int b_oracle, state_noise, success_authors, payload_authors, reference_authors, rotors_authors,
+	    dynamics_authors;
+	tagk_real sigma_p;    /* position noise with state_noise, m (authors' max 5e-4) */
 	uint64_t (*ticks)(void); /* optional clock for the update times */
 } tagk_trial_config;
 
@@ -46,7 +90,8 @@ void tagk_trial_defaults(tagk_trial_config *c, uint64_t seed);
 
 typedef struct {
 	int traj;
-	tagk_real pos_err_mean;   /* m, over the flight until an abort */
+	tagk_real pos_err_mean;   /* m, over the flight until an abort (norm, or
+	                           * per-axis mean with success_authors) */
 	tagk_real res_mean;       /* ||A theta^ - b|| / ||b|| over updates */
 	tagk_real res_t1;         /* ... at the first update after each event */
 	tagk_real par_mean;       /* ||theta^ - theta|| / ||theta|| over updates */
