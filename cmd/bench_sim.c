@@ -226,14 +226,17 @@ bench_simulate(int argc, char **argv)
 #define SHARD_MARK "#tagk-shard:"
 #define SHARD_END_MARK "#tagk-end:"
 
-/* one trial line: trial,protocol,noise,method,seed,traj,pos,res,res1,par,par1,success,aborted,times */
+/* one trial line: trial,protocol,noise,method,seed,traj,pos,res,res1,par,par1,m_err,com_err,I_err,
+ * ld,unphys,success,aborted,times */
 static void
 print_trial(FILE *o, const char *proto, int noise, const char *method, int trial, uint64_t seed,
     const tagk_trial_result *r)
 {
-	fprintf(o, "trial,%s,%s,%s,%d,%llu,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,", proto, noise_names[noise], method, trial,
-	    (unsigned long long)seed, tagk_traj_names[r->traj], (double)r->pos_err_mean, (double)r->res_mean,
-	    (double)r->res_t1, (double)r->par_mean, (double)r->par_t1, r->success, r->aborted);
+	fprintf(o, "trial,%s,%s,%s,%d,%llu,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,", proto,
+	    noise_names[noise], method, trial, (unsigned long long)seed, tagk_traj_names[r->traj],
+	    (double)r->pos_err_mean, (double)r->res_mean, (double)r->res_t1, (double)r->par_mean, (double)r->par_t1,
+	    (double)r->blk_mean[0], (double)r->blk_mean[1], (double)r->blk_mean[2], (double)r->ld_mean,
+	    r->ok_updates ? (double)r->nonphysical / r->ok_updates : 0.0, r->success, r->aborted);
 	for (int i = 0; i < r->updates && i < 64; i++)
 		fprintf(o, "%s%llu", i ? ";" : "", (unsigned long long)r->times[i]);
 	fprintf(o, "\n");
@@ -243,7 +246,7 @@ typedef struct {
 	int noise;
 	char method[32], proto[16];
 	long n, success, aborted;
-	double pos, res, res1, par, par1;
+	double pos, res, res1, par, par1, blk[3], ld, unphys;
 	uint64_t *times;
 	long nt, ct;
 } agg;
@@ -298,15 +301,18 @@ print_table(agg *a, int na, const char *fmt)
 {
 	int md = strcmp(fmt, "md") == 0, csv = strcmp(fmt, "csv") == 0;
 	if (csv)
-		printf("protocol,noise,method,trials,pos_err_cm,est_err,est_err_t1,par_err,par_err_t1,success_pct,aborted_pct,"
-		    "median_us,p95_us,paper_pos_err_cm,paper_est_err,paper_est_err_t1,paper_success_pct,"
-		    "paper_aborted_pct,paper_median_us,paper_p95_us\n");
+		printf("protocol,noise,method,trials,pos_err_cm,est_err,est_err_t1,par_err,par_err_t1,m_err,com_err_mm,"
+		    "I_err,logdet_div,unphysical_pct,success_pct,aborted_pct,median_us,p95_us,paper_pos_err_cm,"
+		    "paper_est_err,paper_est_err_t1,paper_success_pct,paper_aborted_pct,paper_median_us,paper_p95_us\n");
 	else if (md)
-		printf("| noise | method | protocol | trials | pos. err. (cm) | est. err. | (t+1) est. err. | param. err. | (t+1) param. err. | success | aborted | median (us) | p95 (us) |\n"
-		    "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+		printf("| noise | method | protocol | trials | pos. err. (cm) | est. err. | (t+1) est. err. | param. err. | "
+		    "(t+1) param. err. | mass err. | c.o.m. err. (mm) | inertia err. | log-det div. | unphysical | "
+		    "success | aborted | median (us) | p95 (us) |\n"
+		    "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
 	else
-		printf("%-6s %-11s %-7s %6s %8s %9s %9s %9s %9s %7s %7s %8s %8s\n", "noise", "method", "proto", "trials",
-		    "pos_cm", "est_err", "est_t+1", "par_err", "par_t+1", "success", "aborted", "med_us", "p95_us");
+		printf("%-6s %-11s %-7s %6s %7s %9s %9s %8s %7s %8s %8s %7s %7s %7s %7s %7s\n", "noise", "method",
+		    "proto", "trials", "pos_cm", "est_err", "est_t+1", "m_err", "com_mm", "I_err", "ld_div", "unphys",
+		    "success", "aborted", "med_us", "p95_us");
 	for (int i = 0; i < na; i++) {
 		agg *g = &a[i];
 		qsort(g->times, (size_t)g->nt, sizeof(uint64_t), cmp_u64);
@@ -321,10 +327,13 @@ print_table(agg *a, int na, const char *fmt)
 		/* the paper's row after the last protocol of each (noise, method) */
 		if (i + 1 < na && a[i + 1].noise == g->noise && strcmp(a[i + 1].method, g->method) == 0)
 			pi = -1;
+		double pos = 100 * g->pos / n, res = g->res / n, res1 = g->res1 / n, par = g->par / n,
+		       par1 = g->par1 / n, me = g->blk[0] / n, ce = 1000 * g->blk[1] / n, ie = g->blk[2] / n,
+		       ld = g->ld / n, up = 100 * g->unphys / n, suc = 100.0 * (double)g->success / n,
+		       ab = 100.0 * (double)g->aborted / n;
 		if (csv) {
-			printf("%s,%s,%s,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.1f,%.1f,%.2f,%.2f", g->proto, nn, g->method, g->n,
-			    100 * g->pos / n, g->res / n, g->res1 / n, g->par / n, g->par1 / n,
-			    100.0 * (double)g->success / n, 100.0 * (double)g->aborted / n, med, p95);
+			printf("%s,%s,%s,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.1f,%.1f,%.1f,%.2f,%.2f", g->proto,
+			    nn, g->method, g->n, pos, res, res1, par, par1, me, ce, ie, ld, up, suc, ab, med, p95);
 			if (pi >= 0)
 				printf(",%.3g,%.3g,%.3g,%.1f,%.1f,%.1f,%.1f\n", paper[pi].pos, paper[pi].est,
 				    paper[pi].est1, paper[pi].success, paper[pi].aborted, paper[pi].med, paper[pi].p95);
@@ -333,22 +342,22 @@ print_table(agg *a, int na, const char *fmt)
 			continue;
 		}
 		if (md)
-			printf("| %s | %s | %s | %ld | %.2f | %.3g | %.3g | %.3g | %.3g | %.1f%% | %.1f%% | %.2f | %.2f |\n",
-			    nn, g->method, g->proto, g->n, 100 * g->pos / n, g->res / n, g->res1 / n, g->par / n, g->par1 / n,
-			    100.0 * (double)g->success / n, 100.0 * (double)g->aborted / n, med, p95);
+			printf("| %s | %s | %s | %ld | %.2f | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | "
+			    "%.1f%% | %.1f%% | %.1f%% | %.2f | %.2f |\n", nn, g->method, g->proto, g->n, pos, res, res1, par,
+			    par1, me, ce, ie, ld, up, suc, ab, med, p95);
 		else
-			printf("%-6s %-11s %-7s %6ld %8.2f %9.3g %9.3g %9.3g %9.3g %6.1f%% %6.1f%% %8.2f %8.2f\n", nn,
-			    g->method, g->proto, g->n, 100 * g->pos / n, g->res / n, g->res1 / n, g->par / n, g->par1 / n,
-			    100.0 * (double)g->success / n, 100.0 * (double)g->aborted / n, med, p95);
+			printf("%-6s %-11s %-7s %6ld %7.2f %9.3g %9.3g %8.3g %7.3g %8.3g %8.3g %6.1f%% %6.1f%% %6.1f%% "
+			    "%7.2f %7.2f\n", nn, g->method, g->proto, g->n, pos, res, res1, me, ce, ie, ld, up, suc, ab,
+			    med, p95);
 		if (pi >= 0) {
 			if (md)
-				printf("| | | *paper* | 500 | *%.2f* | *%.3g* | *%.3g* | | | *%.1f%%* | *%.1f%%* | *%.1f* | *%.1f* |\n",
-				    paper[pi].pos, paper[pi].est, paper[pi].est1, paper[pi].success, paper[pi].aborted,
-				    paper[pi].med, paper[pi].p95);
+				printf("| | | *paper* | 500 | *%.2f* | *%.3g* | *%.3g* | | | | | | | | *%.1f%%* | *%.1f%%* | "
+				    "*%.1f* | *%.1f* |\n", paper[pi].pos, paper[pi].est, paper[pi].est1, paper[pi].success,
+				    paper[pi].aborted, paper[pi].med, paper[pi].p95);
 			else
-				printf("%-6s %-11s %-7s %6s %8.2f %9.3g %9.3g %9s %9s %6.1f%% %6.1f%% %8.1f %8.1f\n", "",
-				    "", "paper", "500", paper[pi].pos, paper[pi].est, paper[pi].est1, "", "",
-				    paper[pi].success, paper[pi].aborted, paper[pi].med, paper[pi].p95);
+				printf("%-6s %-11s %-7s %6s %7.2f %9.3g %9.3g %8s %7s %8s %8s %7s %6.1f%% %6.1f%% %7.1f "
+				    "%7.1f\n", "", "", "paper", "500", paper[pi].pos, paper[pi].est, paper[pi].est1, "", "",
+				    "", "", "", paper[pi].success, paper[pi].aborted, paper[pi].med, paper[pi].p95);
 		}
 	}
 }
@@ -362,6 +371,10 @@ add_result(agg *g, const tagk_trial_result *r)
 	g->res1 += (double)r->res_t1;
 	g->par += (double)r->par_mean;
 	g->par1 += (double)r->par_t1;
+	for (int j = 0; j < 3; j++)
+		g->blk[j] += (double)r->blk_mean[j];
+	g->ld += (double)r->ld_mean;
+	g->unphys += r->ok_updates ? (double)r->nonphysical / r->ok_updates : 0;
 	g->success += r->success;
 	g->aborted += r->aborted;
 }
@@ -375,10 +388,11 @@ take_trial_line(const char *what, const char *line, agg *aggs, int *na, int *tri
 	int success, aborted, nv = -1;
 	unsigned long long seed;
 	tagk_trial_result r;
-	double pos, res, res1, par, par1;
-	int k = sscanf(line, "trial,%15[^,],%15[^,],%31[^,],%d,%llu,%15[^,],%lf,%lf,%lf,%lf,%lf,%d,%d,%4095s",
-	    proto, noise, method, trial, &seed, traj, &pos, &res, &res1, &par, &par1, &success, &aborted, times);
-	if (k < 13)
+	double pos, res, res1, par, par1, blk[3], ld, unphys;
+	int k = sscanf(line, "trial,%15[^,],%15[^,],%31[^,],%d,%llu,%15[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%d,%d,"
+	    "%4095s", proto, noise, method, trial, &seed, traj, &pos, &res, &res1, &par, &par1, &blk[0], &blk[1],
+	    &blk[2], &ld, &unphys, &success, &aborted, times);
+	if (k < 18)
 		cli_die(EXIT_DATA, "%s: not a table2 trial line: %.60s", what, line);
 	for (int j = 0; j < 4; j++)
 		if (strcmp(noise, noise_names[j]) == 0)
@@ -393,6 +407,11 @@ take_trial_line(const char *what, const char *line, agg *aggs, int *na, int *tri
 	r.res_t1 = (tagk_real)res1;
 	r.par_mean = (tagk_real)par;
 	r.par_t1 = (tagk_real)par1;
+	for (int j = 0; j < 3; j++)
+		r.blk_mean[j] = (tagk_real)blk[j];
+	r.ld_mean = (tagk_real)ld;
+	r.ok_updates = 1000000;
+	r.nonphysical = (int)(unphys * 1000000 + 0.5);
 	r.success = success;
 	r.aborted = aborted;
 	if (strcmp(proto, "tagk") != 0 && strcmp(proto, "authors") != 0)
@@ -574,7 +593,8 @@ bench_table2(int argc, char **argv)
 		char set[512];
 		protocol_settings(&protos[0], set, sizeof(set));
 		printf(" protocol=%s%s%s\n", proto_name, np == 1 ? " " : "", np == 1 ? set : "");
-		printf("kind,protocol,noise,method,trial,seed,traj,pos_err,res_mean,res_t1,par_mean,par_t1,success,aborted,times_ns\n");
+		printf("kind,protocol,noise,method,trial,seed,traj,pos_err,res_mean,res_t1,par_mean,par_t1,m_err,com_err,"
+		    "I_err,logdet_div,unphysical,success,aborted,times_ns\n");
 	}
 	for (int j = 0; j < jobs; j++) {
 		rewind(parts[j]);
@@ -598,8 +618,12 @@ bench_table2(int argc, char **argv)
 		if (!csv) {
 			printf("# tagk-bench table2: %d trials per noise level, method and protocol, seed %llu.\n"
 			    "# est. err.: the relative residual ||A theta^ - b|| / ||b|| of the window, as the\n"
-			    "# authors' scripts compute it; param. err.: ||theta^ - theta|| / ||theta||; (t+1): at\n"
-			    "# the first update after a payload event.\n", trials, (unsigned long long)seed);
+			    "# authors' scripts compute it (blind to inertia); (t+1): at the first update after a\n"
+			    "# payload event. Means over the estimates: m_err and I_err, the relative errors of the\n"
+			    "# mass and the 3 x 3 inertia; com_mm, the centre-of-mass error ||h^ - h|| / m in mm;\n"
+			    "# ld_div, the log-det divergence of pseudo-inertias over the physical estimates;\n"
+			    "# unphys, the share whose pseudo-inertia is not positive definite. --format md and\n"
+			    "# csv add param. err. ||theta^ - theta|| / ||theta||.\n", trials, (unsigned long long)seed);
 			for (int p = 0; p < np; p++) {
 				char set[512];
 				protocol_settings(&protos[p], set, sizeof(set));

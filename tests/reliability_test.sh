@@ -161,7 +161,7 @@ expect "an empty list item" 2 "" "^tagk-bench: --noise: an empty item in 'low,,h
 expect "pipeline --samples: 17 sizes are refused, not cut to 16" 2 "" "--samples: at most 16 items" -- \
 	$BIN/tagk-bench pipeline --samples 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
 awk 'BEGIN { print "#tagk-shard: 0/1 trials=1 seed=1 noise=low methods=tagk protocol=tagk"
-	for (i = 0; i < 70; i++) printf "trial,tagk,low,m%d,0,1,figure8,1,1,1,1,1,1,0,\n", i }' > "$tmp/shard70.txt"
+	for (i = 0; i < 70; i++) printf "trial,tagk,low,m%d,0,1,figure8,1,1,1,1,1,1,1,1,1,1,1,0,\n", i }' > "$tmp/shard70.txt"
 expect "merge of 70 method names" 1 "" "shard70.txt: unknown method 'm0'" -- $BIN/tagk-bench merge "$tmp/shard70.txt"
 
 # --- merge: every shard of one run, once, whole ------------------------------

@@ -127,6 +127,90 @@ test_trials_are_deterministic(void **state)
 	assert_true(a.payload_mass >= 0.3 * 0.035 - 1e-9 && a.payload_mass <= 0.5 * 0.035 + 1e-9);
 }
 
+/* The authors' equations of motion (quad.h, authors_dynamics) are the exact
+ * rigid body when the centre of mass is at the body origin ... */
+static void
+test_authors_dynamics_agree_without_offset(void **state)
+{
+	(void)state;
+	tagk_rng g;
+	tagk_rng_seed(&g, 151);
+	tagk_quad_config ce, ca;
+	tagk_quad_defaults(&ce);
+	ca = ce;
+	ca.authors_dynamics = 1;
+	tagk_real th[10], zero[3] = { 0, 0, 0 };
+	tagk_real Ic[9] = { 1.7e-5, 1e-6, 0, 1e-6, 1.6e-5, 0, 0, 0, 2.9e-5 };
+	tagk_theta_from_body((tagk_real)0.035, zero, Ic, th);
+	tagk_quad_state xe = { { 0, 0, 1 }, { 0.1, 0, 0 }, { 1, 0, 0, 0 }, { 0.2, -0.1, 0.05 } }, xa = xe;
+	for (int k = 0; k < 50; k++) {
+		tagk_real u[4];
+		for (int i = 0; i < 4; i++)
+			u[i] = (tagk_real)(0.0858 + 0.01 * tagk_rng_gaussian(&g));
+		assert_int_equal(tagk_quad_step(&ce, th, &xe, u), TAGK_OK);
+		assert_int_equal(tagk_quad_step(&ca, th, &xa, u), TAGK_OK);
+	}
+	assert_true(rel_err(3, xa.p, xe.p) < TOL_TIGHT * 100);
+	assert_true(rel_err(4, xa.q, xe.q) < TOL_TIGHT * 100);
+	assert_true(rel_err(3, xa.w, xe.w) < TOL_TIGHT * 100);
+}
+
+/* ... but with an offset they drop gravity's moment about the origin in
+ * hover: equal thrusts that hold the weight turn the exact body and leave
+ * theirs level. */
+static void
+test_authors_dynamics_lose_the_payload_torque(void **state)
+{
+	(void)state;
+	tagk_quad_config ce, ca;
+	tagk_quad_defaults(&ce);
+	ca = ce;
+	ca.authors_dynamics = 1;
+	tagk_real th[10], cpos[3] = { (tagk_real)0.001, 0, 0 };
+	tagk_real Ic[9] = { 1.7e-5, 0, 0, 0, 1.7e-5, 0, 0, 0, 2.9e-5 };
+	tagk_theta_from_body((tagk_real)0.05, cpos, Ic, th);
+	tagk_real u[4];
+	for (int i = 0; i < 4; i++)
+		u[i] = (tagk_real)(0.05 * 9.80665 / 4);
+	tagk_quad_state xe = { { 0, 0, 1 }, { 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 0, 0 } }, xa = xe;
+	assert_int_equal(tagk_quad_step(&ce, th, &xe, u), TAGK_OK);
+	assert_int_equal(tagk_quad_step(&ca, th, &xa, u), TAGK_OK);
+	/* exact: the thrust through O turns the body about its centre of mass,
+	 * pitch rate m g c_x dt / Ic_yy after one step */
+	double want = 0.05 * 9.80665 * 0.001 * 0.02 / 1.7e-5;
+	assert_true(fabs((double)xe.w[1] - want) < 0.05 * fabs(want));
+	assert_true(fabs((double)xa.w[1]) < 1e-6 * fabs(want));
+}
+
+/* The authors' protocol draws their payload and events. */
+static void
+test_authors_payload_and_events(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		tagk_config cfg;
+		tagk_real th0[10];
+		tagk_trial_vehicle(th0);
+		tagk_config_defaults(&cfg, tagk_method_find("tagk"), 10, 30);
+		cfg.theta0 = th0;
+		size_t len = tagk_est_workspace_len(&cfg);
+		tagk_real *ws = canary_alloc(len);
+		tagk_estimator e;
+		assert_int_equal(tagk_est_init(&e, &cfg, ws, len), TAGK_OK);
+		tagk_trial_config tc;
+		tagk_trial_defaults(&tc, seed);
+		tc.payload_authors = tc.b_oracle = tc.state_noise = tc.success_authors = 1;
+		tc.gate = TAGK_TRIAL_GATE_AUTHORS;
+		tagk_trial_result r;
+		assert_int_equal(tagk_trial_run(&tc, &e, &r, NULL, NULL), TAGK_OK);
+		assert_true(r.t_on >= 6 && r.t_on <= 8.03 && r.t_off >= 14 && r.t_off <= 16.03);
+		assert_true(r.payload_mass >= 0.035 / 3 - 1e-9 && r.payload_mass <= 0.035 / 2 + 1e-9);
+		assert_true(r.ok_updates <= r.updates && r.ok_updates > 0);
+		assert_true(r.blk_mean[0] >= 0 && r.blk_mean[2] >= 0 && isfinite((double)r.blk_mean[1]));
+		canary_free(ws);
+	}
+}
+
 int
 main(void)
 {
@@ -136,6 +220,9 @@ main(void)
 		cmocka_unit_test(test_free_fall),
 		cmocka_unit_test(test_lqr_stabilizes),
 		cmocka_unit_test(test_trials_are_deterministic),
+		cmocka_unit_test(test_authors_dynamics_agree_without_offset),
+		cmocka_unit_test(test_authors_dynamics_lose_the_payload_torque),
+		cmocka_unit_test(test_authors_payload_and_events),
 	};
 	return cmocka_run_group_tests_name("quad", tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
 #include "trial.h"
 #include "../consistency.h"
 #include "../linalg.h"
+#include "../metrics.h"
 #include "../regressor.h"
 #include "../rng.h"
 #include "../so3.h"
@@ -309,7 +310,8 @@ tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est, tagk_trial_resul
 	tagk_real A[MAXW * ROWS * TAGK_NPARAM], b[MAXW * ROWS], Ah[MAXW * ROWS * TAGK_NPARAM], bh[MAXW * ROWS];
 	int steps = (int)(c->duration / qc.dt + (tagk_real)0.5), filled = 0, head = 0;
 	int pending_t1 = 0, n_t1 = 0, check_ok = 1, checks = 0;
-	tagk_real err_sum = 0, res_sum = 0, par_sum = 0;
+	tagk_real err_sum = 0, res_sum = 0, par_sum = 0, blk_sum[3] = { 0, 0, 0 }, ld_sum = 0;
+	int n_ok = 0, n_ld = 0;
 	int err_n = 0;
 	for (int k = 0; k < steps; k++) {
 		tagk_real t = (tagk_real)k * qc.dt;
@@ -427,6 +429,21 @@ tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est, tagk_trial_resul
 			tagk_real par = tagk_sqrt(dn / tn);
 			if (u_i < 64)
 				out->upd_par[u_i] = par;
+			/* the blocks: mass and inertia relative, the first moment as the
+			 * centre of mass it implies (the truth's is often zero) */
+			tagk_real be[TAGK_NERR], dh = 0;
+			tagk_block_errors(th, truth, be);
+			for (int j = TAGK_P_MCX; j <= TAGK_P_MCZ; j++)
+				dh += (th[j] - truth[j]) * (th[j] - truth[j]);
+			blk_sum[0] += be[TAGK_ERR_MASS];
+			blk_sum[1] += tagk_sqrt(dh) / truth[TAGK_P_M];
+			blk_sum[2] += be[TAGK_ERR_INERTIA];
+			tagk_real ld = tagk_logdet_divergence(th, truth);
+			if (ld >= 0) {
+				ld_sum += ld;
+				n_ld++;
+			}
+			n_ok++;
 			res_sum += res;
 			par_sum += par;
 			if (pending_t1) {
@@ -445,10 +462,14 @@ tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est, tagk_trial_resul
 			}
 		}
 	}
-	int ok_updates = out->updates;
 	out->pos_err_mean = err_n ? err_sum / (tagk_real)err_n : 0;
-	out->res_mean = ok_updates ? res_sum / (tagk_real)ok_updates : 0;
-	out->par_mean = ok_updates ? par_sum / (tagk_real)ok_updates : 0;
+	out->res_mean = n_ok ? res_sum / (tagk_real)n_ok : 0;
+	out->par_mean = n_ok ? par_sum / (tagk_real)n_ok : 0;
+	for (int j = 0; j < 3; j++)
+		out->blk_mean[j] = n_ok ? blk_sum[j] / (tagk_real)n_ok : 0;
+	out->ld_mean = n_ld ? ld_sum / (tagk_real)n_ld : 0;
+	out->ok_updates = n_ok;
+	out->nonphysical = n_ok - n_ld;
 	if (n_t1) {
 		out->res_t1 /= (tagk_real)n_t1;
 		out->par_t1 /= (tagk_real)n_t1;

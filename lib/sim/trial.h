@@ -96,6 +96,11 @@ typedef struct {
 	tagk_real res_t1;         /* ... at the first update after each event */
 	tagk_real par_mean;       /* ||theta^ - theta|| / ||theta|| over updates */
 	tagk_real par_t1;
+	/* over the estimates: relative mass error, centre-of-mass error
+	 * ||h^ - h|| / m (m), relative inertia error (metrics.h), and the mean
+	 * log-det divergence of pseudo-inertias over the physical ones */
+	tagk_real blk_mean[3], ld_mean;
+	int ok_updates, nonphysical; /* estimates, and those not physical */
 	int success, aborted;
 	int updates, accepted;
 	uint64_t times[64];       /* ticks per update, when ticks is set */
