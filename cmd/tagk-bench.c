@@ -625,9 +625,9 @@ main(int argc, char **argv)
 	if (strcmp(sub, "--list") == 0) {
 		for (int i = 0; i < tagk_method_count(); i++)
 			if (tagk_method_at(i)->kind != TAGK_KIND_BATCH) /* bench runs no batch method */
-				printf("%-10s %s [%s]\n", tagk_method_at(i)->name, tagk_method_at(i)->summary,
+				printf("%-12s %s [%s]\n", tagk_method_at(i)->name, tagk_method_at(i)->summary,
 				    tagk_method_at(i)->family);
-		printf("%-10s %s\n", "tagk-naive", "TAG-K, straightforward implementation (benchmark yardstick)");
+		printf("%-12s %s\n", "tagk-naive", "TAG-K, straightforward implementation (benchmark yardstick)");
 		cli_close(stdout, "stdout");
 		return 0;
 	}

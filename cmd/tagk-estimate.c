@@ -167,7 +167,7 @@ list_methods(void)
 {
 	for (int i = 0; i < tagk_method_count(); i++) {
 		const tagk_method *mt = tagk_method_at(i);
-		printf("%-10s %s [%s]\n", mt->name, mt->summary, mt->family);
+		printf("%-12s %s [%s]\n", mt->name, mt->summary, mt->family);
 	}
 }
 

@@ -15,6 +15,13 @@
  * estimate equals the EKF's up to rounding: the paper's tables show the same
  * (EKF and MSCKF RMSPE agree to 3 digits), at a cost that grows with the
  * square of the window.
+ *
+ * msckf-stack reads eq. 14 the other way: at every update it stacks the
+ * measurements of the whole window, each compared with its own clone
+ * (H = [0 I_9] per clone), so each measurement enters up to `window` times.
+ * That treats repeated data as independent and makes the filter over
+ * confident, but it is a reading of the equation as printed, and it is one
+ * in which the MSCKF differs from the EKF.
  */
 #include <string.h>
 #include "massest_impl.h"
@@ -32,14 +39,56 @@ ld_of(const tagk_mass_config *c)
 	return c->method->ops == &tagk_mass_msckf_ops ? NE + NY * c->window : NE;
 }
 
-/* work layout: J F (100 each), expm scratch (200), S Sc (81 each), z (9),
- * HP KT KS (9 ld each), row (10 ld), dx (ld) */
+/* msckf-stack: the MSCKF row with preset[0] set */
+static int
+stacked(const tagk_mass_config *c)
+{
+	return c->method->ops == &tagk_mass_msckf_ops && c->method->preset[0] != 0;
+}
+
+/* Measurement rows per update, at most. */
+static int
+rows_of(const tagk_mass_config *c)
+{
+	return stacked(c) ? NY * c->window : NY;
+}
+
+/* Per clone: its (q, r, v), and for msckf-stack the measurement taken with it. */
+static int
+clone_len(const tagk_mass_config *c)
+{
+	return stacked(c) ? 20 : 10;
+}
+
+/* work layout (R rows, L = ld): J F (100 each), expm scratch (200), S Sc
+ * (R^2 each), z (R), HP KT KS (R L each), row (10 L), dx (L) */
+typedef struct {
+	tagk_real *J, *F, *scr, *S, *Sc, *z, *HP, *KT, *KS, *row, *dx;
+} kf_work;
+
+static void
+work_of(const tagk_mass_est *e, kf_work *w)
+{
+	size_t R = (size_t)rows_of(&e->cfg), L = (size_t)e->ld;
+	w->J = e->work;
+	w->F = w->J + 100;
+	w->scr = w->F + 100;
+	w->S = w->scr + 200;
+	w->Sc = w->S + R * R;
+	w->z = w->Sc + R * R;
+	w->HP = w->z + R;
+	w->KT = w->HP + R * L;
+	w->KS = w->KT + R * L;
+	w->row = w->KS + R * L;
+	w->dx = w->row + 10 * L;
+}
+
 size_t
 tagk__kf_len(const tagk_mass_config *c)
 {
-	size_t L = (size_t)ld_of(c);
-	size_t clones = c->method->ops == &tagk_mass_msckf_ops ? (size_t)(10 * c->window) : 0;
-	return L * L + clones + 400 + 162 + 9 + 27 * L + 10 * L + L;
+	size_t L = (size_t)ld_of(c), R = (size_t)rows_of(c);
+	size_t clones = c->method->ops == &tagk_mass_msckf_ops ? (size_t)(clone_len(c) * c->window) : 0;
+	return L * L + clones + 400 + 2 * R * R + R + 3 * R * L + 10 * L + L;
 }
 
 void
@@ -50,7 +99,7 @@ tagk__kf_wire(tagk_mass_est *e, tagk_real *ws)
 	ws += e->ld * e->ld;
 	if (e->cfg.method->ops == &tagk_mass_msckf_ops) {
 		e->clones = ws;
-		ws += 10 * e->cfg.window;
+		ws += clone_len(&e->cfg) * e->cfg.window;
 	}
 	e->work = ws;
 }
@@ -73,7 +122,9 @@ tagk__kf_start(tagk_mass_est *e, const tagk_uav_meas *y)
 static void
 predict(tagk_mass_est *e, const tagk_uav_input *u, tagk_real dt)
 {
-	tagk_real *J = e->work, *F = J + 100, *scr = F + 100, *row = scr + 200 + 162 + 9 + 27 * e->ld;
+	kf_work w;
+	work_of(e, &w);
+	tagk_real *J = w.J, *F = w.F, *scr = w.scr, *row = w.row;
 	int n = e->n, L = e->ld;
 	tagk_real q[NE];
 	tagk_uav_jacobian(&e->x, u, J);
@@ -106,12 +157,12 @@ predict(tagk_mass_est *e, const tagk_uav_input *u, tagk_real dt)
 			e->P[k * L + i] = e->P[i * L + k] = (e->P[i * L + k] + e->P[k * L + i]) / 2;
 }
 
-/* Eq. 13: append a clone of the head's (q, r, v), dropping the oldest when
- * the window is full. */
+/* Eq. 13: append a clone of the head's (q, r, v), and for msckf-stack the
+ * measurement y, dropping the oldest when the window is full. */
 static void
-augment(tagk_mass_est *e)
+augment(tagk_mass_est *e, const tagk_uav_meas *y)
 {
-	int L = e->ld, W = e->cfg.window;
+	int L = e->ld, W = e->cfg.window, cl = clone_len(&e->cfg);
 	if (e->nc == W) {
 		/* remove rows and columns NE .. NE + 8 */
 		int n = e->n, keep = n - NY;
@@ -126,7 +177,7 @@ augment(tagk_mass_est *e)
 			}
 			i++;
 		}
-		memmove(e->clones, e->clones + 10, (size_t)(10 * (W - 1)) * sizeof(tagk_real));
+		memmove(e->clones, e->clones + cl, (size_t)(cl * (W - 1)) * sizeof(tagk_real));
 		e->nc--;
 		e->n = keep;
 	}
@@ -138,65 +189,94 @@ augment(tagk_mass_est *e)
 		for (int k = 0; k < NY; k++)
 			e->P[(n + i) * L + n + k] = e->P[i * L + k];
 	}
-	tagk_real *c = e->clones + 10 * e->nc;
+	tagk_real *c = e->clones + cl * e->nc;
 	memcpy(c, e->x.q, 4 * sizeof(tagk_real));
 	memcpy(c + 4, e->x.r, 3 * sizeof(tagk_real));
 	memcpy(c + 7, e->x.v, 3 * sizeof(tagk_real));
+	if (cl == 20) {
+		memcpy(c + 10, y->q, 4 * sizeof(tagk_real));
+		memcpy(c + 14, y->r, 3 * sizeof(tagk_real));
+		memcpy(c + 17, y->v, 3 * sizeof(tagk_real));
+	}
 	e->nc++;
 	e->n = n + NY;
 }
 
-/* Eqs. 7 and 14 with H = [I_9 0]: S = P_yy + R, K = P H^T S^-1, and the
- * Joseph form P = (I - KH) P (I - KH)^T + K R K^T, expanded as
- * P - K HP - (K HP)^T + K S K^T so that it costs O(9 n^2). */
+/* Eqs. 7 and 14: S = H P H^T + R, K = P H^T S^-1, and the Joseph form
+ * P = (I - KH) P (I - KH)^T + K R K^T, expanded as P - K HP - (K HP)^T +
+ * K S K^T so that it costs O(R n^2). H = [I_9 0] (the head), or for
+ * msckf-stack one [0 I_9] block per clone, against the measurement taken
+ * with it. */
 static tagk_status
 update(tagk_mass_est *e, const tagk_uav_meas *y)
 {
-	int n = e->n, L = e->ld;
-	tagk_real *S = e->work + 400, *Sc = S + 81, *z = Sc + 81, *HP = z + 9, *KT = HP + 9 * L,
-	    *KS = KT + 9 * L, *dx = KS + 9 * L + 10 * L, r[NY];
+	int n = e->n, L = e->ld, stack = stacked(&e->cfg), R = stack ? NY * e->nc : NY;
+	kf_work w;
+	work_of(e, &w);
+	tagk_real *S = w.S, *Sc = w.Sc, *z = w.z, *HP = w.HP, *KT = w.KT, *KS = w.KS, *dx = w.dx, r[NY];
 	tagk__mass_r(&e->cfg, r);
-	tagk_uav_innovation(y, &e->x, z);
-	for (int i = 0; i < NY; i++)
-		for (int j = 0; j < NY; j++) {
-			S[i * NY + j] = e->P[i * L + j] + (i == j ? r[i] : 0);
-			Sc[i * NY + j] = S[i * NY + j];
+	/* the state index where block b's rows start, and its innovation */
+	int first[TAGK_MASS_WINDOW_MAX];
+	if (!stack) {
+		first[0] = 0;
+		tagk_uav_innovation(y, &e->x, z);
+	} else {
+		for (int b = 0; b < e->nc; b++) {
+			const tagk_real *cl = e->clones + 20 * b;
+			tagk_uav_state xs = e->x;
+			tagk_uav_meas ys;
+			memcpy(xs.q, cl, 4 * sizeof(tagk_real));
+			memcpy(xs.r, cl + 4, 3 * sizeof(tagk_real));
+			memcpy(xs.v, cl + 7, 3 * sizeof(tagk_real));
+			memcpy(ys.q, cl + 10, 4 * sizeof(tagk_real));
+			memcpy(ys.r, cl + 14, 3 * sizeof(tagk_real));
+			memcpy(ys.v, cl + 17, 3 * sizeof(tagk_real));
+			first[b] = NE + NY * b;
+			tagk_uav_innovation(&ys, &xs, z + NY * b);
 		}
-	tagk_status st = tagk_cholesky(NY, Sc);
+	}
+	for (int i = 0; i < R; i++) {
+		int si = first[i / NY] + i % NY;
+		for (int j = 0; j < R; j++) {
+			int sj = first[j / NY] + j % NY;
+			S[i * R + j] = e->P[si * L + sj] + (i == j ? r[i % NY] : 0);
+			Sc[i * R + j] = S[i * R + j];
+		}
+		for (int k = 0; k < n; k++)
+			HP[i * n + k] = KT[i * n + k] = e->P[si * L + k];
+	}
+	tagk_status st = tagk_cholesky(R, Sc);
 	if (st != TAGK_OK)
 		return st;
-	for (int i = 0; i < NY; i++)
-		for (int k = 0; k < n; k++)
-			HP[i * n + k] = KT[i * n + k] = e->P[i * L + k];
-	tagk_cholesky_solve(NY, n, Sc, KT); /* KT = S^-1 H P = K^T */
+	tagk_cholesky_solve(R, n, Sc, KT); /* KT = S^-1 H P = K^T */
 	for (int i = 0; i < n; i++) {
 		tagk_real s = 0;
-		for (int j = 0; j < NY; j++)
+		for (int j = 0; j < R; j++)
 			s += KT[j * n + i] * z[j];
 		dx[i] = s;
 	}
-	/* KS = K S (n x 9) */
+	/* KS = K S (n x R) */
 	for (int i = 0; i < n; i++)
-		for (int l = 0; l < NY; l++) {
+		for (int l = 0; l < R; l++) {
 			tagk_real s = 0;
-			for (int j = 0; j < NY; j++)
-				s += KT[j * n + i] * S[j * NY + l];
-			KS[i * NY + l] = s;
+			for (int j = 0; j < R; j++)
+				s += KT[j * n + i] * S[j * R + l];
+			KS[i * R + l] = s;
 		}
 	for (int i = 0; i < n; i++)
 		for (int k = i; k < n; k++) {
 			tagk_real m1 = 0, m2 = 0, nn = 0;
-			for (int j = 0; j < NY; j++) {
+			for (int j = 0; j < R; j++) {
 				m1 += KT[j * n + i] * HP[j * n + k];
 				m2 += KT[j * n + k] * HP[j * n + i];
-				nn += KS[i * NY + j] * KT[j * n + k];
+				nn += KS[i * R + j] * KT[j * n + k];
 			}
 			tagk_real v = e->P[i * L + k] - m1 - m2 + nn;
 			e->P[i * L + k] = e->P[k * L + i] = v;
 		}
 	tagk_uav_plus(&e->x, dx);
 	for (int c = 0; c < e->nc; c++) {
-		tagk_real *cl = e->clones + 10 * c, *d = dx + NE + NY * c;
+		tagk_real *cl = e->clones + clone_len(&e->cfg) * c, *d = dx + NE + NY * c;
 		tagk_qplus(cl, d);
 		for (int i = 0; i < 3; i++) {
 			cl[4 + i] += d[3 + i];
@@ -211,7 +291,7 @@ tagk__kf_step(tagk_mass_est *e, const tagk_uav_input *u, tagk_real dt, const tag
 {
 	predict(e, u, dt);
 	if (e->cfg.method->ops == &tagk_mass_msckf_ops)
-		augment(e);
+		augment(e, y);
 	return update(e, y);
 }
 
