@@ -95,7 +95,8 @@ static const bench_command subs[] = {
 	  "  -q, --quiet            no progress\n", bench_ablation },
 	{ "massflight", "one UAV flight of the time-varying-mass paper as a log",
 	  "[--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
-	  "                             [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X] [-o FILE]",
+	  "                             [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X]\n"
+	  "                             [--thrust-lag S] [--thrust-max X] [--speed X] [-o FILE]",
 	  "      --traj NAME        random, loop (default), lemniscate, zigzag or square\n"
 	  "      --mass NAME        constant, drain (default), swaps, drop or load\n"
 	  "      --seed S           seed of the flight (default 1)\n"
@@ -104,10 +105,14 @@ static const bench_command subs[] = {
 	  "      --m-nom KG         nominal mass (default 1)\n"
 	  "      --noise X          scale of every measurement noise (default 1)\n"
 	  "      --thrust-sd X      relative noise of the thrust (default 0)\n"
+	  "      --thrust-lag S     the thrust produced lags the command by S seconds (default 0)\n"
+	  "      --thrust-max X     the thrust produced saturates at X weights (default 0: none)\n"
+	  "      --speed X          fly the reference X times as fast (default 1)\n"
 	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n", bench_massflight },
 	{ "rmspe", "the time-varying-mass paper's RMSPE tables",
 	  "[--trials N] [--traj LIST] [--mass LIST] [--methods LIST]\n"
 	  "                        [--duration S] [--seed S] [--m0-error X] [--acc imu|velocity]\n"
+	  "                        [--thrust-lag S] [--thrust-max X] [--speed X]\n"
 	  "                        [-j JOBS] [--format text|md|csv] [--progress] [-q]",
 	  "      --trials N         flights per cell (default 10)\n"
 	  "      --traj LIST        trajectories (default all five)\n"
@@ -117,6 +122,9 @@ static const bench_command subs[] = {
 	  "      --seed S           seed of the run (default 1)\n"
 	  "      --m0-error X       relative error of the initial mass (default 0.2)\n"
 	  "      --acc SRC          mass rows from the imu (default) or the velocity\n"
+	  "      --thrust-lag S     the thrust produced lags the command by S seconds (default 0)\n"
+	  "      --thrust-max X     the thrust produced saturates at X weights (default 0: none)\n"
+	  "      --speed X          fly the references X times as fast (default 1)\n"
 	  "  -j, --jobs N           processes (default: the processors, at most 8)\n"
 	  "  -f, --format F         text (default), md or csv\n"
 	  "      --progress         progress lines every 2 s, even on a terminal\n"

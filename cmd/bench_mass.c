@@ -98,6 +98,32 @@ parse_set(const char *opt, const char *s, const char *const *names, int n, int *
 
 /* ---- massflight ------------------------------------------------------ */
 
+/* The actuator and reference settings of massflight and rmspe. */
+typedef struct {
+	double thrust_lag, thrust_max, speed;
+} actuators;
+
+static void
+parse_actuators(actuators *a, int opt, const char *arg)
+{
+	if (opt == 'L')
+		a->thrust_lag = cli_double("--thrust-lag", arg, 0, 10);
+	else if (opt == 'X') {
+		a->thrust_max = cli_double("--thrust-max", arg, 0, 100);
+		if (a->thrust_max > 0 && a->thrust_max < 0.5)
+			cli_die(EXIT_USAGE, "--thrust-max: %s weights cannot hold the vehicle up (0 or 0.5 to 100)", arg);
+	} else
+		a->speed = cli_double("--speed", arg, 0.01, 10);
+}
+
+static void
+set_actuators(tagk_uavsim_config *sc, const actuators *a)
+{
+	sc->thrust_tau = (tagk_real)a->thrust_lag;
+	sc->thrust_max = (tagk_real)a->thrust_max;
+	sc->speed = (tagk_real)a->speed;
+}
+
 int
 bench_massflight(int argc, char **argv)
 {
@@ -110,6 +136,9 @@ bench_massflight(int argc, char **argv)
 		{ "m-nom", required_argument, NULL, 'M' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "thrust-sd", required_argument, NULL, 'T' },
+		{ "thrust-lag", required_argument, NULL, 'L' },
+		{ "thrust-max", required_argument, NULL, 'X' },
+		{ "speed", required_argument, NULL, 'S' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -117,6 +146,7 @@ bench_massflight(int argc, char **argv)
 	int traj = TAGK_UAVTRAJ_LOOP, beh = TAGK_MASS_DRAIN, c;
 	uint64_t seed = 1;
 	double duration = 20, rate = 100, m_nom = 1, noise = 1, thrust_sd = 0;
+	actuators act = { 0, 0, 1 };
 	const char *outname = NULL;
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "o:h", opts)) != -1) {
@@ -130,6 +160,7 @@ bench_massflight(int argc, char **argv)
 		case 'M': m_nom = cli_double("--m-nom", optarg, 1e-3, 1e4); break;
 		case 'n': noise = cli_double("--noise", optarg, 0, 100); break;
 		case 'T': thrust_sd = cli_double("--thrust-sd", optarg, 0, 1); break;
+		case 'L': case 'X': case 'S': parse_actuators(&act, c, optarg); break;
 		case 'o': outname = optarg; break;
 		case 'h':
 			bench_help(stdout, "massflight");
@@ -151,6 +182,7 @@ bench_massflight(int argc, char **argv)
 	sc.sd_gyro *= (tagk_real)noise;
 	sc.sd_acc *= (tagk_real)noise;
 	sc.sd_thrust = (tagk_real)thrust_sd;
+	set_actuators(&sc, &act);
 	tagk_uavsim sim;
 	if (tagk_uavsim_init(&sim, &sc) != TAGK_OK)
 		cli_die(EXIT_USAGE, "massflight: the settings are out of range");
@@ -316,7 +348,7 @@ run_regressor(const tagk_method *rm, const tagk_uavsim_sample *s, long n, double
 
 typedef struct {
 	double rmspe_sum, burn_sum, ns_sum;
-	long updates, flights, diverged;
+	long updates, flights, diverged, lost; /* lost: the vehicle left the envelope */
 } cell;
 
 static uint64_t
@@ -331,6 +363,7 @@ flight_seed(uint64_t seed, int traj, int beh, int trial)
 }
 
 typedef struct {
+	actuators act;
 	int trials, ntraj, nbeh, nm, velocity;
 	int traj[TAGK_UAVTRAJ_COUNT], beh[TAGK_MASSB_COUNT];
 	method ms[MAXM];
@@ -339,7 +372,9 @@ typedef struct {
 } rmspe_cfg;
 
 /* Fly flight number f (of ntraj x nbeh x trials) and append one line per
- * method to out: "ti,bi,method,diverged,rmspe,ns,updates". */
+ * method to out: "ti,bi,method,diverged,rmspe,ns,updates"; diverged 2 when
+ * the vehicle left the envelope (an aggressive reference it cannot follow),
+ * a flight not scored. */
 static void
 fly_one(const rmspe_cfg *c, long f, tagk_uavsim_sample *buf, FILE *out)
 {
@@ -347,15 +382,17 @@ fly_one(const rmspe_cfg *c, long f, tagk_uavsim_sample *buf, FILE *out)
 	tagk_uavsim_config sc;
 	tagk_uavsim_defaults(&sc, c->traj[ti], c->beh[bi], flight_seed(c->seed, c->traj[ti], c->beh[bi], trial));
 	sc.duration = (tagk_real)c->duration;
+	set_actuators(&sc, &c->act);
 	tagk_uavsim sim;
 	if (tagk_uavsim_init(&sim, &sc) != TAGK_OK)
 		cli_die(EXIT_USAGE, "rmspe: the flight settings are out of range");
 	long n = tagk_uavsim_steps(&sim);
 	for (long k = 0; k < n; k++) {
-		tagk_status st = tagk_uavsim_next(&sim, &buf[k]);
-		if (st != TAGK_OK)
-			cli_die(EXIT_DATA, "rmspe: %s/%s flight %d left the envelope: %s", tagk_uavtraj_names[c->traj[ti]],
-			    tagk_massb_names[c->beh[bi]], trial, tagk_strerror(st));
+		if (tagk_uavsim_next(&sim, &buf[k]) != TAGK_OK) {
+			for (int i = 0; i < c->nm; i++)
+				fprintf(out, "%d,%d,%d,2,0,0,0,0\n", ti, bi, i);
+			return;
+		}
 	}
 	double m0 = (1 + c->m0_error) * (double)buf[0].m;
 	for (int i = 0; i < c->nm; i++) {
@@ -371,7 +408,8 @@ print_tables(const rmspe_cfg *c, const cell *cells, const char *fmt)
 {
 	int csv = strcmp(fmt, "csv") == 0, md = strcmp(fmt, "md") == 0;
 	if (csv)
-		printf("trajectory,mass,method,flights,diverged,update_ms,rmspe,paper_update_ms,paper_rmspe,rmspe_after_2s\n");
+		printf("trajectory,mass,method,flights,diverged,update_ms,rmspe,paper_update_ms,paper_rmspe,rmspe_after_2s,"
+		    "lost_flights\n");
 	for (int ti = 0; ti < c->ntraj; ti++) {
 		int tr = c->traj[ti];
 		const double (*paper)[8] = tr == TAGK_UAVTRAJ_RANDOM ? paper_random
@@ -405,7 +443,7 @@ print_tables(const rmspe_cfg *c, const cell *cells, const char *fmt)
 				printf(md ? "| %s |" : "%-12s", label);
 			for (int i = 0; i < c->nm; i++) {
 				const cell *g = &cells[(ti * c->nbeh + bi) * c->nm + i];
-				long ok = g->flights - g->diverged;
+				long ok = g->flights - g->diverged - g->lost;
 				double ms = g->updates ? g->ns_sum / (double)g->updates / 1e6 : (double)NAN;
 				double rm = ok ? g->rmspe_sum / (double)ok : (double)NAN;
 				double rb = ok ? g->burn_sum / (double)ok : (double)NAN;
@@ -423,7 +461,7 @@ print_tables(const rmspe_cfg *c, const cell *cells, const char *fmt)
 						printf(",,,");
 					if (ok)
 						printf("%.6g", rb);
-					printf("\n");
+					printf(",%ld\n", g->lost);
 					continue;
 				}
 				char r[32], r2[32];
@@ -431,7 +469,7 @@ print_tables(const rmspe_cfg *c, const cell *cells, const char *fmt)
 					snprintf(r, sizeof(r), "%.5f%s", rm, g->diverged ? "*" : "");
 					snprintf(r2, sizeof(r2), "%.5f", rb);
 				} else {
-					snprintf(r, sizeof(r), "diverged");
+					snprintf(r, sizeof(r), "%s", g->lost == g->flights ? "lost" : "diverged");
 					snprintf(r2, sizeof(r2), "-");
 				}
 				printf(md ? " %.5f | %s | %s |" : " %9.5f %9s %9s", ms, r, r2);
@@ -457,6 +495,15 @@ print_tables(const rmspe_cfg *c, const cell *cells, const char *fmt)
 		if (!csv)
 			printf("\n");
 	}
+	/* the flights not scored, by cell */
+	for (int ti = 0; ti < c->ntraj && !csv; ti++)
+		for (int bi = 0; bi < c->nbeh; bi++) {
+			const cell *g = &cells[(ti * c->nbeh + bi) * c->nm];
+			if (g->lost)
+				printf("%s %s/%s: %ld of %ld flights left the envelope (10 m off the reference) and are not "
+				    "scored\n", md ? "" : "#", tagk_uavtraj_names[c->traj[ti]], tagk_massb_names[c->beh[bi]],
+				    g->lost, g->flights);
+		}
 }
 
 int
@@ -471,6 +518,9 @@ bench_rmspe(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "m0-error", required_argument, NULL, 'e' },
 		{ "acc", required_argument, NULL, 'A' },
+		{ "thrust-lag", required_argument, NULL, 'L' },
+		{ "thrust-max", required_argument, NULL, 'X' },
+		{ "speed", required_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "progress", no_argument, NULL, 'P' },
@@ -485,6 +535,7 @@ bench_rmspe(int argc, char **argv)
 	c.seed = 1;
 	c.duration = 20;
 	c.m0_error = 0.2;
+	c.act.speed = 1;
 	c.ntraj = TAGK_UAVTRAJ_COUNT;
 	c.nbeh = TAGK_MASSB_COUNT;
 	for (int i = 0; i < TAGK_UAVTRAJ_COUNT; i++)
@@ -504,6 +555,7 @@ bench_rmspe(int argc, char **argv)
 		case 'd': c.duration = cli_double("--duration", optarg, 0.1, 3600); break;
 		case 's': c.seed = cli_u64("--seed", optarg); break;
 		case 'e': c.m0_error = cli_double("--m0-error", optarg, -0.9, 10); break;
+		case 'L': case 'X': case 'S': parse_actuators(&c.act, ch, optarg); break;
 		case 'A':
 			if (strcmp(optarg, "imu") && strcmp(optarg, "velocity"))
 				cli_die(EXIT_USAGE, "--acc: '%s' is not imu or velocity", optarg);
@@ -546,6 +598,7 @@ bench_rmspe(int argc, char **argv)
 	tagk_uavsim sim0;
 	tagk_uavsim_defaults(&sc0, c.traj[0], c.beh[0], c.seed);
 	sc0.duration = (tagk_real)c.duration;
+	set_actuators(&sc0, &c.act);
 	if (tagk_uavsim_init(&sim0, &sc0) != TAGK_OK)
 		cli_die(EXIT_USAGE, "rmspe: the flight settings are out of range");
 	long nsamples = tagk_uavsim_steps(&sim0);
@@ -589,8 +642,11 @@ bench_rmspe(int argc, char **argv)
 		long up;
 		while (fscanf(parts[j], "%d,%d,%d,%d,%lf,%lf,%lf,%ld\n", &ti, &bi, &mi, &dv, &rm, &rb, &ns, &up) == 8) {
 			cell *g = &cells[(ti * c.nbeh + bi) * c.nm + mi];
+			if (dv < 0 || dv > 2)
+				cli_die(EXIT_DATA, "rmspe: a worker wrote a malformed result");
 			g->flights++;
-			g->diverged += dv;
+			g->diverged += dv == 1;
+			g->lost += dv == 2;
 			if (!dv) {
 				g->rmspe_sum += rm;
 				g->burn_sum += rb;
@@ -612,6 +668,10 @@ bench_rmspe(int argc, char **argv)
 		    strcmp(fmt, "md") ? "#" : "", 100 * c.m0_error, strcmp(fmt, "md") ? "#" : "",
 		    strcmp(fmt, "md") ? "#" : "", c.velocity ? "velocity's difference quotient" : "accelerometer",
 		    REG_WINDOW);
+		if (c.act.thrust_lag > 0 || c.act.thrust_max > 0 || c.act.speed != 1)
+			printf("%s Actuators: thrust lag %g s, thrust limit %g weights (0: the controller's 2.5),\n"
+			    "%s reference speed x %g; the logged thrust is the command.\n\n", strcmp(fmt, "md") ? "#" : "",
+			    c.act.thrust_lag, c.act.thrust_max, strcmp(fmt, "md") ? "#" : "", c.act.speed);
 	}
 	print_tables(&c, cells, fmt);
 	double wall = cli_seconds() - t0;

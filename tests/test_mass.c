@@ -420,6 +420,56 @@ test_config_checks(void **state)
 	assert_int_equal(tagk_mass_update(&e, &u, (tagk_real)0.01, &y, NULL), TAGK_EINVAL); /* not started */
 }
 
+/* The actuator model: without it the accelerometer (noise off) reads the
+ * logged thrust over the mass exactly; with a 50 ms lag it reads a thrust
+ * that trails the command, a first-order filter of it (checked step by
+ * step); speed 2 is the same reference at twice the rate. */
+static void
+test_simulator_actuators(void **state)
+{
+	(void)state;
+	for (int lagged = 0; lagged < 2; lagged++) {
+		tagk_uavsim s;
+		tagk_uavsim_config c;
+		tagk_uavsim_defaults(&c, TAGK_UAVTRAJ_LEMNISCATE, TAGK_MASS_SWAPS, 11);
+		c.sd_acc = 0;
+		c.thrust_tau = lagged ? (tagk_real)0.05 : 0;
+		assert_int_equal(tagk_uavsim_init(&s, &c), TAGK_OK);
+		double worst = 0, act = 0;
+		for (long k = 0; k < tagk_uavsim_steps(&s); k++) {
+			tagk_uavsim_sample o;
+			assert_int_equal(tagk_uavsim_next(&s, &o), TAGK_OK);
+			double produced = (double)o.acc[2] * (double)o.m, cmd = (double)o.u.thrust;
+			act = k == 0 ? cmd : act + 0.01 / (0.05 + 0.01) * (cmd - act);
+			double want = lagged ? act : cmd;
+			assert_true(fabs(produced - want) < TOL_LOOSE * want);
+			worst = fabs(produced - cmd) / cmd > worst ? fabs(produced - cmd) / cmd : worst;
+		}
+		print_message("lag %s: largest gap between the thrust produced and the command %.4f\n",
+		    lagged ? "50 ms" : "none", worst);
+		assert_true(lagged ? worst > 0.01 : worst < TOL_LOOSE);
+	}
+	tagk_uavsim s1, s2;
+	tagk_uavsim_config c;
+	tagk_uavsim_defaults(&c, TAGK_UAVTRAJ_LOOP, TAGK_MASS_CONSTANT, 12);
+	assert_int_equal(tagk_uavsim_init(&s1, &c), TAGK_OK);
+	c.speed = 2;
+	assert_int_equal(tagk_uavsim_init(&s2, &c), TAGK_OK);
+	tagk_real p1[3], v1[3], a1[3], p2[3], v2[3], a2[3];
+	tagk_uavsim_reference(&s1, (tagk_real)3.4, p1, v1, a1);
+	tagk_uavsim_reference(&s2, (tagk_real)1.7, p2, v2, a2);
+	for (int i = 0; i < 3; i++) {
+		assert_true(fabs((double)(p2[i] - p1[i])) < TOL_TIGHT * 10);
+		assert_true(fabs((double)(v2[i] - 2 * v1[i])) < TOL_TIGHT * 10);
+		assert_true(fabs((double)(a2[i] - 4 * a1[i])) < TOL_TIGHT * 100);
+	}
+	c.speed = 0;
+	assert_int_equal(tagk_uavsim_init(&s2, &c), TAGK_EINVAL);
+	c.speed = 1;
+	c.thrust_max = (tagk_real)0.2;
+	assert_int_equal(tagk_uavsim_init(&s2, &c), TAGK_EINVAL);
+}
+
 /* The simulator: mass profiles in closed form, the reference's velocity and
  * acceleration are its derivatives, the controller tracks every trajectory
  * under every payload, and a seed gives the same flight twice. */
@@ -505,6 +555,7 @@ main(void)
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_config_checks),
 		cmocka_unit_test(test_simulator),
+		cmocka_unit_test(test_simulator_actuators),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,9 @@ tagk_uavsim_defaults(tagk_uavsim_config *c, int traj, int behaviour, uint64_t se
 	c->sd_gyro = (tagk_real)0.005;
 	c->sd_acc = (tagk_real)0.05;
 	c->sd_thrust = 0;
+	c->thrust_tau = 0;
+	c->thrust_max = 0;
+	c->speed = 1;
 }
 
 static tagk_real
@@ -50,6 +53,9 @@ tagk_uavsim_init(tagk_uavsim *s, const tagk_uavsim_config *c)
 			return TAGK_EINVAL;
 	if (!(c->dt > 0) || !(c->dt <= (tagk_real)0.1) || !(c->duration >= c->dt) || !(c->duration <= 3600) ||
 	    !(c->m_nom > 0) || !tagk_isfinite(c->m_nom))
+		return TAGK_EINVAL;
+	if (!(c->thrust_tau >= 0 && c->thrust_tau <= 10) || !(c->thrust_max == 0 || (c->thrust_max >= (tagk_real)0.5 &&
+	    c->thrust_max <= 100)) || !(c->speed > 0 && c->speed <= 10))
 		return TAGK_EINVAL;
 	memset(s, 0, sizeof(*s));
 	s->c = *c;
@@ -173,8 +179,9 @@ waypoint(const tagk_uavsim *s, long i, tagk_real w[3])
 	}
 }
 
-void
-tagk_uavsim_reference(const tagk_uavsim *s, tagk_real t, tagk_real p[3], tagk_real v[3], tagk_real a[3])
+/* The reference at speed 1. */
+static void
+reference_at(const tagk_uavsim *s, tagk_real t, tagk_real p[3], tagk_real v[3], tagk_real a[3])
 {
 	const tagk_real *tp = s->tp;
 	for (int i = 0; i < 3; i++)
@@ -222,6 +229,17 @@ tagk_uavsim_reference(const tagk_uavsim *s, tagk_real t, tagk_real p[3], tagk_re
 		quintic(wa, wb, T, t - (tagk_real)i * T, p, v, a);
 		break;
 	}
+	}
+}
+
+void
+tagk_uavsim_reference(const tagk_uavsim *s, tagk_real t, tagk_real p[3], tagk_real v[3], tagk_real a[3])
+{
+	tagk_real k = s->c.speed;
+	reference_at(s, k * t, p, v, a);
+	for (int i = 0; i < 3; i++) {
+		v[i] *= k;
+		a[i] *= k * k;
 	}
 }
 
@@ -321,6 +339,13 @@ tagk_uavsim_next(tagk_uavsim *s, tagk_uavsim_sample *o)
 	tagk_real T = cmd.thrust * (1 + c->sd_thrust * tagk_rng_gaussian(g));
 	if (T < 0)
 		T = 0;
+	if (c->thrust_tau > 0) {
+		/* backward Euler of T' = (T_cmd - T) / tau, held over the period */
+		s->thrust = s->k == 0 ? T : s->thrust + c->dt / (c->thrust_tau + c->dt) * (T - s->thrust);
+		T = s->thrust;
+	}
+	if (c->thrust_max > 0 && T > c->thrust_max * c->m_nom * TAGK_UAV_G)
+		T = c->thrust_max * c->m_nom * TAGK_UAV_G;
 	o->u.thrust = cmd.thrust;
 	for (int i = 0; i < 3; i++) {
 		o->u.w[i] = cmd.w[i] + c->sd_gyro * tagk_rng_gaussian(g);

@@ -21,6 +21,11 @@
  *     back to 1 at 0.8 D (objects picked up and put down)
  *   3 drop: one step to 0.75 at 0.5 D (a payload released)
  *   4 load: ramp up to 1.3 from 0.25 D to 0.75 D (loading)
+ * The paper blames its lemniscate's poor estimates on control actions
+ * "very close to the limits of the robot" that the vehicle cannot follow;
+ * thrust_tau, thrust_max and speed (an aggressive lemniscate) let that be
+ * tested: the log then holds a commanded thrust the vehicle did not produce.
+ *
  * The paper shows its behaviours only as plots (Fig. 4); its tables have
  * the largest errors in row 2, where the text says the mass "is decreasing
  * and growing multiple times", so that is row 2 here as well.
@@ -57,6 +62,12 @@ typedef struct {
 	tagk_real sd_gyro;    /* rad/s (0.005) */
 	tagk_real sd_acc;     /* m/s^2, the accelerometer (0.05) */
 	tagk_real sd_thrust;  /* relative error of the thrust actually produced (0) */
+	/* actuators, which the logged (commanded) thrust does not show */
+	tagk_real thrust_tau; /* s: first-order lag of the thrust produced (0: none) */
+	tagk_real thrust_max; /* the thrust produced saturates at this many nominal
+	                       * weights (0: only the controller's own 2.5) */
+	tagk_real speed;      /* time scale of the reference: 2 flies it twice as fast,
+	                       * with 4 times the acceleration (1) */
 } tagk_uavsim_config;
 
 typedef struct {
@@ -76,6 +87,7 @@ typedef struct {
 	tagk_real mp[8];      /* mass-profile parameters */
 	tagk_uav_state x;     /* truth (x.m unused) */
 	tagk_real integ[3];   /* the controller's integral of position error */
+	tagk_real thrust;     /* the thrust the lagging actuator produces */
 	long k, steps;
 } tagk_uavsim;
 
