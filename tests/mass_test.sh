@@ -143,10 +143,15 @@ r=$(rmspe "$tmp/kf.csv")
 check "kf-low on accelerometer rows: RMSPE $r under 3 %" awk -v r="$r" 'BEGIN { exit !(r < 0.03) }'
 
 # --- rmspe ------------------------------------------------------------------
-expect "rmspe, csv" 0 "^random,0,ekf,1,0,[0-9.e-]+,[0-9.]+,0.00451,0.0096,[0-9.e-]+$" "rmspe: wall time" -- \
+expect "rmspe, csv" 0 "^random,0,ekf,1,0,[0-9.e-]+,[0-9.]+,0.00451,0.0096,[0-9.e-]+,0$" "rmspe: wall time" -- \
 	$S rmspe --trials 1 --traj random,loop --mass 0,3 --methods ekf,swls,tagk --duration 3 -j 2 --format csv
 check "rmspe, csv: 12 rows and a header" test "$(wc -l < "$tmp/out")" -eq 13
-check "rmspe: no paper figures for loop" grep -q '^loop,3,swls,1,0,[0-9.e-]*,[0-9.]*,,,[0-9.e-]*$' "$tmp/out"
+check "rmspe: no paper figures for loop" grep -q '^loop,3,swls,1,0,[0-9.e-]*,[0-9.]*,,,[0-9.e-]*,0$' "$tmp/out"
+expect "rmspe: a flight that leaves the envelope is counted, not scored" 0 \
+	"^# lemniscate/constant: 1 of 2 flights left the envelope" "" -- \
+	$S rmspe --trials 2 --traj lemniscate --mass constant --methods ekf --speed 2 -j 1 -q
+expect "massflight: a thrust limit that cannot hold the vehicle" 2 "" "--thrust-max: 0.3 weights cannot hold the vehicle up" -- \
+	$S massflight --thrust-max 0.3
 expect "rmspe, text: the paper's row" 0 "^  paper +0.00491 +0.01987" "" -- \
 	$S rmspe --trials 1 --traj lemniscate --mass 0 --methods ekf --duration 2 -j 1
 $S rmspe --trials 2 --traj zigzag --mass 1,2 --methods ekf,ukf,kf-low --duration 2 -j 1 --format csv 2>/dev/null \
