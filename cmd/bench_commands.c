@@ -67,6 +67,7 @@ static const bench_command subs[] = {
 	  "      --shard I/N        run trials I, I+N, ... and write trial lines for merge\n"
 	  "  -f, --format F         text (default), md, csv, or trials (one line per trial)\n"
 	  "      --protocol P       tagk (default: the paper's text), authors (their code) or both\n"
+	  "      --iters N          Kaczmarz methods: iterations per update (default 0: one per row)\n"
 	  "      --b B              right-hand side: wrench (the rotors') or oracle (Y theta_true)\n"
 	  "      --noise-model M    tagk (velocity, specific force) or authors (position, velocity)\n"
 	  "      --gate G           none, baselines (eq. 15 but not on tagk), eq15 (or all), authors\n"

@@ -57,10 +57,11 @@ trial_seed(uint64_t run, int noise, int trial)
 }
 
 /* Fly one trial with a fresh estimator of method mt; kf_form >= 0 sets the
- * form of a KF method (an index into its forms). */
+ * form of a KF method (an index into its forms), iters > 0 the iterations
+ * per update of a Kaczmarz method. */
 static tagk_status
 fly(const tagk_method *mt, const tagk_trial_config *tc, tagk_trial_result *r,
-    tagk_trial_log log, void *ctx, int kf_form)
+    tagk_trial_log log, void *ctx, int kf_form, int iters)
 {
 	static tagk_real ws[8192];
 	tagk_config cfg;
@@ -69,6 +70,8 @@ fly(const tagk_method *mt, const tagk_trial_config *tc, tagk_trial_result *r,
 	tagk_config_defaults(&cfg, mt, TAGK_NPARAM, 30);
 	cfg.theta0 = th0;
 	if (kf_form >= 0 && strcmp(mt->family, "KF") == 0 && tagk_config_set(&cfg, "form", kf_form) != TAGK_OK)
+		return TAGK_EINVAL;
+	if (iters > 0 && tagk_method_accepts(mt, "iters") && tagk_config_set(&cfg, "iters", iters) != TAGK_OK)
 		return TAGK_EINVAL;
 	tagk_estimator est;
 	tagk_status st = tagk_est_init(&est, &cfg, ws, sizeof(ws) / sizeof(ws[0]));
@@ -209,7 +212,7 @@ bench_simulate(int argc, char **argv)
 	log_ctx lc = { cmdio_open_output(outname, TBL_AUTO) };
 	cmdio_header(lc.out, (int)(sizeof(names) / sizeof(names[0])), names);
 	tagk_trial_result r;
-	tagk_status st = fly(mt, &tc, &r, log_row, &lc, pr.kf_form);
+	tagk_status st = fly(mt, &tc, &r, log_row, &lc, pr.kf_form, 0);
 	if (st != TAGK_OK)
 		cli_die(EXIT_DATA, "simulate: %s", tagk_strerror(st));
 	cmdio_commit(lc.out);
@@ -422,7 +425,7 @@ take_trial_line(const char *what, const char *line, agg *aggs, int *na, int *tri
 }
 
 typedef struct {
-	int nl, ntr, nm, np, shard, nshards;
+	int nl, ntr, nm, np, shard, nshards, iters;
 	const int *levels;
 	const tagk_method *const *ms;
 	const bench_protocol *protos;
@@ -443,7 +446,7 @@ t2_units(const t2_run *u, long from, long to, FILE *o, progress *pg, int scale)
 		protocol_apply(&u->protos[p], u->ms[i], u->levels[l], &tc);
 		tc.ticks = cli_now_ns;
 		tagk_trial_result r;
-		tagk_status st = fly(u->ms[i], &tc, &r, NULL, NULL, u->protos[p].kf_form);
+		tagk_status st = fly(u->ms[i], &tc, &r, NULL, NULL, u->protos[p].kf_form, u->iters);
 		if (st != TAGK_OK)
 			cli_die(EXIT_DATA, "trial %d (%s, %s): %s", t, noise_names[u->levels[l]], u->ms[i]->name,
 			    tagk_strerror(st));
@@ -491,7 +494,7 @@ bench_table2(int argc, char **argv)
 		{ "shard", required_argument, NULL, 'S' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "protocol", required_argument, NULL, 'p' },
-
+		{ "iters", required_argument, NULL, 'I' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -502,7 +505,7 @@ bench_table2(int argc, char **argv)
 	bench_protocol over, protos[2];
 	protocol_unset(&over);
 	const char *proto_name = "tagk";
-	int trials = 500, levels[4] = { 0, 1, 2, 3 }, nl = 4, shard = 0, nshards = 1, jobs = 1, c;
+	int iters = 0, trials = 500, levels[4] = { 0, 1, 2, 3 }, nl = 4, shard = 0, nshards = 1, jobs = 1, c;
 	progress_mode pmode = PROGRESS_AUTO;
 	uint64_t seed = 1;
 	const char *methods = default_methods, *fmt = "text";
@@ -523,7 +526,7 @@ bench_table2(int argc, char **argv)
 			fmt = optarg;
 			break;
 		case 'p': proto_name = optarg; break;
-
+		case 'I': iters = (int)cli_long("--iters", optarg, 0, 100000); break;
 		case 'j': jobs = (int)cli_long("--jobs", optarg, 1, 64); break;
 		case 'P': pmode = PROGRESS_LINES; break;
 		case 'q': pmode = PROGRESS_QUIET; break;
@@ -545,7 +548,7 @@ bench_table2(int argc, char **argv)
 	long total = (long)nl * ntr * nm * np;
 	if (jobs > total)
 		jobs = total > 0 ? (int)total : 1;
-	t2_run u = { nl, ntr, nm, np, shard, nshards, levels, ms, protos, seed };
+	t2_run u = { nl, ntr, nm, np, shard, nshards, iters, levels, ms, protos, seed };
 	/* Workers fly contiguous ranges of units into temporary files, read
 	 * back in order: the trial lines come out as one job writes them. */
 	FILE *parts[64];
@@ -592,7 +595,7 @@ bench_table2(int argc, char **argv)
 			printf("%s%s", i ? "," : "", ms[i]->name);
 		char set[512];
 		protocol_settings(&protos[0], set, sizeof(set));
-		printf(" protocol=%s%s%s\n", proto_name, np == 1 ? " " : "", np == 1 ? set : "");
+		printf(" protocol=%s%s%s iters=%d\n", proto_name, np == 1 ? " " : "", np == 1 ? set : "", iters);
 		printf("kind,protocol,noise,method,trial,seed,traj,pos_err,res_mean,res_t1,par_mean,par_t1,m_err,com_err,"
 		    "I_err,logdet_div,unphysical,success,aborted,times_ns\n");
 	}
@@ -629,6 +632,8 @@ bench_table2(int argc, char **argv)
 				protocol_settings(&protos[p], set, sizeof(set));
 				printf("# protocol %s: %s\n", protos[p].name, set);
 			}
+			if (iters)
+				printf("# Kaczmarz methods: %d iterations per update, not one per row\n", iters);
 
 			printf("\n");
 		}
@@ -782,7 +787,7 @@ abl_units(long from, long to, int trials, int level, uint64_t seed, const bench_
 		tagk_trial_result r;
 		if (pg)
 			progress_step(pg, (k - from + 1) * scale);
-		if (fly(tagk_window_method(abl_names[m]), &tc, &r, NULL, NULL, pr->kf_form) != TAGK_OK || r.aborted) {
+		if (fly(tagk_window_method(abl_names[m]), &tc, &r, NULL, NULL, pr->kf_form, 0) != TAGK_OK || r.aborted) {
 			a->ab++;
 			continue;
 		}
