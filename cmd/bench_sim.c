@@ -216,9 +216,9 @@ bench_simulate(int argc, char **argv)
 	if (st != TAGK_OK)
 		cli_die(EXIT_DATA, "simulate: %s", tagk_strerror(st));
 	cmdio_commit(lc.out);
-	cli_warn("%s, %s: payload %.4g kg on at %.2f s, off at %.2f s; position error %.2f cm%s",
+	cli_warn("%s, %s: payload %.4g kg on at %.2f s, off at %.2f s; position error %.2f cm%s%s",
 	    tagk_traj_names[r.traj], method, (double)r.payload_mass, (double)r.t_on, (double)r.t_off,
-	    100 * (double)r.pos_err_mean, r.aborted ? "; aborted" : "");
+	    100 * (double)r.pos_err_mean, pr.success ? " (mean absolute per axis)" : "", r.aborted ? "; aborted" : "");
 	return 0;
 }
 
@@ -249,7 +249,9 @@ typedef struct {
 	int noise;
 	char method[32], proto[16];
 	long n, success, aborted;
-	double pos, res, res1, par, par1, blk[3], ld, unphys;
+	double pos, res, res1, par, par1, unphys;
+	double *blk;          /* per trial: mass, c.o.m., inertia errors, log-det divergence */
+	long nb, cb;
 	uint64_t *times;
 	long nt, ct;
 } agg;
@@ -299,6 +301,32 @@ add_times(agg *g, const char *list)
 	}
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The median over g's trials of block error k (0-3); the divergence (3)
+ * over the trials that had a physical estimate (negative otherwise). NaN
+ * when no trial counts. */
+static double
+median_of(const agg *g, int k)
+{
+	double *v = malloc((size_t)(g->nb ? g->nb : 1) * sizeof(double));
+	if (!v)
+		cli_die(EXIT_DATA, "out of memory");
+	long n = 0;
+	for (long i = 0; i < g->nb; i++)
+		if (g->blk[4 * i + k] >= 0)
+			v[n++] = g->blk[4 * i + k];
+	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	double m = n == 0 ? (double)NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+	return m;
+}
+
 static void
 print_table(agg *a, int na, const char *fmt)
 {
@@ -331,8 +359,8 @@ print_table(agg *a, int na, const char *fmt)
 		if (i + 1 < na && a[i + 1].noise == g->noise && strcmp(a[i + 1].method, g->method) == 0)
 			pi = -1;
 		double pos = 100 * g->pos / n, res = g->res / n, res1 = g->res1 / n, par = g->par / n,
-		       par1 = g->par1 / n, me = g->blk[0] / n, ce = 1000 * g->blk[1] / n, ie = g->blk[2] / n,
-		       ld = g->ld / n, up = 100 * g->unphys / n, suc = 100.0 * (double)g->success / n,
+		       par1 = g->par1 / n, me = median_of(g, 0), ce = 1000 * median_of(g, 1), ie = median_of(g, 2),
+		       ld = median_of(g, 3), up = 100 * g->unphys / n, suc = 100.0 * (double)g->success / n,
 		       ab = 100.0 * (double)g->aborted / n;
 		if (csv) {
 			printf("%s,%s,%s,%ld,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.1f,%.1f,%.1f,%.2f,%.2f", g->proto,
@@ -374,9 +402,16 @@ add_result(agg *g, const tagk_trial_result *r)
 	g->res1 += (double)r->res_t1;
 	g->par += (double)r->par_mean;
 	g->par1 += (double)r->par_t1;
+	if (g->nb == g->cb) {
+		g->cb = g->cb ? 2 * g->cb : 256;
+		g->blk = realloc(g->blk, (size_t)g->cb * 4 * sizeof(double));
+		if (!g->blk)
+			cli_die(EXIT_DATA, "out of memory");
+	}
 	for (int j = 0; j < 3; j++)
-		g->blk[j] += (double)r->blk_mean[j];
-	g->ld += (double)r->ld_mean;
+		g->blk[4 * g->nb + j] = (double)r->blk_mean[j];
+	g->blk[4 * g->nb + 3] = (double)r->ld_mean;
+	g->nb++;
 	g->unphys += r->ok_updates ? (double)r->nonphysical / r->ok_updates : 0;
 	g->success += r->success;
 	g->aborted += r->aborted;
@@ -622,10 +657,11 @@ bench_table2(int argc, char **argv)
 			printf("# tagk-bench table2: %d trials per noise level, method and protocol, seed %llu.\n"
 			    "# est. err.: the relative residual ||A theta^ - b|| / ||b|| of the window, as the\n"
 			    "# authors' scripts compute it (blind to inertia); (t+1): at the first update after a\n"
-			    "# payload event. Means over the estimates: m_err and I_err, the relative errors of the\n"
-			    "# mass and the 3 x 3 inertia; com_mm, the centre-of-mass error ||h^ - h|| / m in mm;\n"
-			    "# ld_div, the log-det divergence of pseudo-inertias over the physical estimates;\n"
-			    "# unphys, the share whose pseudo-inertia is not positive definite. --format md and\n"
+			    "# payload event. Medians over the trials of each trial's mean over its estimates\n"
+			    "# (a few trials go far off): m_err and I_err, the relative errors of the mass and the\n"
+			    "# 3 x 3 inertia; com_mm, the centre-of-mass error ||h^ - h|| / m in mm; ld_div, the\n"
+			    "# log-det divergence of pseudo-inertias over the physical estimates. unphys: the\n"
+			    "# share of estimates whose pseudo-inertia is not positive definite. --format md and\n"
 			    "# csv add param. err. ||theta^ - theta|| / ||theta||.\n", trials, (unsigned long long)seed);
 			for (int p = 0; p < np; p++) {
 				char set[512];

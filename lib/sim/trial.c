@@ -467,7 +467,7 @@ tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est, tagk_trial_resul
 	out->par_mean = n_ok ? par_sum / (tagk_real)n_ok : 0;
 	for (int j = 0; j < 3; j++)
 		out->blk_mean[j] = n_ok ? blk_sum[j] / (tagk_real)n_ok : 0;
-	out->ld_mean = n_ld ? ld_sum / (tagk_real)n_ld : 0;
+	out->ld_mean = n_ld ? ld_sum / (tagk_real)n_ld : -1;
 	out->ok_updates = n_ok;
 	out->nonphysical = n_ok - n_ld;
 	if (n_t1) {

@@ -98,7 +98,8 @@ typedef struct {
 	tagk_real par_t1;
 	/* over the estimates: relative mass error, centre-of-mass error
 	 * ||h^ - h|| / m (m), relative inertia error (metrics.h), and the mean
-	 * log-det divergence of pseudo-inertias over the physical ones */
+	 * log-det divergence of pseudo-inertias over the physical ones (-1 if
+	 * there are none) */
 	tagk_real blk_mean[3], ld_mean;
 	int ok_updates, nonphysical; /* estimates, and those not physical */
 	int success, aborted;
