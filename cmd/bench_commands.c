@@ -76,8 +76,9 @@ static const bench_command subs[] = {
 	  "      --reference R      paper (0.5 m/s) or authors (their generators, 15-20 s periods)\n"
 	  "      --rotors R         paper (0.25 N each, tagk's LQR) or authors (0.147 N, their LQR)\n"
 	  "      --dynamics D       tagk (exact) or authors (their equations of motion)\n"
-	  "      --window N         control steps per update, 1 to 5 (default 5)\n"
+	  "      --window N         control steps per update, 1 to 5 (default 5; authors: 1)\n"
 	  "      --kf-form F        KF methods: auto, joseph, info or explicit (the authors' C++)\n"
+	  "      --regressor R      tagk (exact) or authors (their sign slips and oracle b)\n"
 	  "  -j, --jobs N           processes (default 1; timings then share the cores)\n"
 	  "      --progress         progress lines every 2 s, even on a terminal\n"
 	  "  -q, --quiet            no progress\n", bench_table2 },

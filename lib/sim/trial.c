@@ -363,10 +363,29 @@ tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est, tagk_trial_resul
 		/* this step's six rows into the window ring */
 		tagk_real Y[ROWS * TAGK_NPARAM];
 		tagk_regressor_rigid(am, wv, al, Y);
-		memcpy(A + head * ROWS * TAGK_NPARAM, Y, sizeof(Y));
 		if (c->b_oracle) {
 			tagk_gemv(ROWS, TAGK_NPARAM, Y, truth, b + head * ROWS);
-		} else {
+			if (c->regressor_authors) {
+				/* their get_force_vector: the torque's first-moment term
+				 * is m (mc x a), an extra factor m */
+				for (int r = 3; r < ROWS; r++) {
+					tagk_real h = 0;
+					for (int j = TAGK_P_MCX; j <= TAGK_P_MCZ; j++)
+						h += Y[r * TAGK_NPARAM + j] * truth[j];
+					b[head * ROWS + r] += (truth[TAGK_P_M] - 1) * h;
+				}
+			}
+		}
+		if (c->regressor_authors) {
+			/* their get_data_matrix: four entries of the torque rows'
+			 * first-moment block, -S(a), have the wrong sign */
+			Y[3 * TAGK_NPARAM + TAGK_P_MCY] = -Y[3 * TAGK_NPARAM + TAGK_P_MCY];
+			Y[4 * TAGK_NPARAM + TAGK_P_MCX] = -Y[4 * TAGK_NPARAM + TAGK_P_MCX];
+			Y[4 * TAGK_NPARAM + TAGK_P_MCZ] = -Y[4 * TAGK_NPARAM + TAGK_P_MCZ];
+			Y[5 * TAGK_NPARAM + TAGK_P_MCY] = -Y[5 * TAGK_NPARAM + TAGK_P_MCY];
+		}
+		memcpy(A + head * ROWS * TAGK_NPARAM, Y, sizeof(Y));
+		if (!c->b_oracle) {
 			for (int r = 0; r < 3; r++) {
 				b[head * ROWS + r] = f[r];
 				b[head * ROWS + 3 + r] = tau[r];

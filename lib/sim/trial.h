@@ -49,9 +49,9 @@
  *              the offset centre of mass crossed with the world-frame
  *              acceleration instead of the specific force, which near hover
  *              drops gravity's moment of the payload about the body origin.
- * The regressor and oracle b are tagk's
- * exact ones, not theirs (sign slips in the torque rows' first-moment
- * block, an extra factor m in b's torque part).
+ *   regressor_authors  their regressor and oracle b: four entries of the
+ *              torque rows' first-moment block with the wrong sign, and an
+ *              extra factor m in the oracle b's first-moment torque.
  */
 #ifndef TAGK_TRIAL_H
 #define TAGK_TRIAL_H
@@ -81,7 +81,7 @@ typedef struct {
 	tagk_real l_arm, alpha; /* eq. (15) bounds */
 	/* the authors' protocol, setting by setting (see above) */
 	int b_oracle, state_noise, success_authors, payload_authors, reference_authors, rotors_authors,
-	    dynamics_authors;
+	    dynamics_authors, regressor_authors;
 	tagk_real sigma_p;    /* position noise with state_noise, m (authors' max 5e-4) */
 	uint64_t (*ticks)(void); /* optional clock for the update times */
 } tagk_trial_config;
