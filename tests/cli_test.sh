@@ -84,6 +84,9 @@ expect "table2: a setting with both protocols" 2 "" "--protocol both: a setting 
 	$B table2 --protocol both --b wrench
 expect "table2 --protocol both: the authors' row between tagk's and the paper's" 0 \
 	"^none +tagk +authors +2 " "" -- $B table2 --trials 2 --noise none --methods tagk --protocol both
+$B table2 --trials 3 --noise none --methods tagk --protocol authors --format trials | grep '^trial' > "$tmp/reg_a.txt"
+$B table2 --trials 3 --noise none --methods tagk --protocol authors --regressor tagk --format trials | grep '^trial' > "$tmp/reg_t.txt"
+check "table2 --regressor: the authors' rows fly other trials than tagk's" sh -c "test -s '$tmp/reg_a.txt' && ! cmp -s '$tmp/reg_a.txt' '$tmp/reg_t.txt'"
 expect "table2: the KF's explicit form by name" 0 "kf-form=explicit" "" -- \
 	$B table2 --trials 1 --noise none --methods kf-low --kf-form explicit --format trials
 expect "merge: no files" 2 "" "merge: name the shard files" -- $B merge
