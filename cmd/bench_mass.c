@@ -660,11 +660,11 @@ bench_rmspe(int argc, char **argv)
 	if (lines != nflights * c.nm)
 		cli_die(EXIT_DATA, "rmspe: %ld results of %ld expected", lines, nflights * c.nm);
 	if (strcmp(fmt, "csv") != 0) {
-		printf("%s tagk-bench rmspe: %d flights of %g s at 100 Hz per cell, seed %llu, %d job%s; every method\n"
+		printf("%s tagk-bench rmspe: %d flight%s of %g s at 100 Hz per cell, seed %llu, %d job%s; every method\n"
 		    "%s starts %+g %% off the true mass. ms: mean wall time of one update; RMSPE (eq. 33) over\n"
 		    "%s the flight, mean over flights (* some diverged, left out); >2s: over t >= 2 s, after the\n"
 		    "%s start-up. Regressor methods: 3 x 1 rows from the %s, window %d samples, every sample.\n\n",
-		    strcmp(fmt, "md") ? "#" : "", c.trials, c.duration, (unsigned long long)c.seed, jobs, jobs == 1 ? "" : "s",
+		    strcmp(fmt, "md") ? "#" : "", c.trials, c.trials == 1 ? "" : "s", c.duration, (unsigned long long)c.seed, jobs, jobs == 1 ? "" : "s",
 		    strcmp(fmt, "md") ? "#" : "", 100 * c.m0_error, strcmp(fmt, "md") ? "#" : "",
 		    strcmp(fmt, "md") ? "#" : "", c.velocity ? "velocity's difference quotient" : "accelerometer",
 		    REG_WINDOW);
