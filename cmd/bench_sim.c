@@ -800,23 +800,18 @@ bench_merge(int argc, char **argv)
 
 /* --- ablation: Fig. 3b ---------------------------------------------------- */
 
-/* Per method of the ablation: sums of the relative parameter error before,
- * at and after the events, and the aborted trials. */
-typedef struct {
-	double sb, s1, s5;
-	long nb, n1, n5, ab;
-} abl_sum;
-
 static const char *const abl_names[4] = { "rk", "tark", "grk", "tagk" };
 
-/* Fly units [from, to) (unit = method * trials + trial) into sums. */
+/* Fly units [from, to) (unit = method * trials + trial) and write, per
+ * unit, "a M" for an aborted trial or, per event and phase (0 before, 1
+ * t+1, 2 settled) with an estimate, "p M PHASE PAR IERR": the relative
+ * parameter and inertia errors. */
 static void
-abl_units(long from, long to, int trials, int level, uint64_t seed, const bench_protocol *pr, abl_sum *sum,
+abl_units(long from, long to, int trials, int level, uint64_t seed, const bench_protocol *pr, FILE *o,
     progress *pg, int scale)
 {
 	for (long k = from; k < to; k++) {
 		int m = (int)(k / trials), t = (int)(k % trials);
-		abl_sum *a = &sum[m];
 		tagk_trial_config tc;
 		tagk_trial_defaults(&tc, trial_seed(seed, level, t));
 		protocol_apply(pr, tagk_window_method(abl_names[m]), level, &tc);
@@ -824,7 +819,7 @@ abl_units(long from, long to, int trials, int level, uint64_t seed, const bench_
 		if (pg)
 			progress_step(pg, (k - from + 1) * scale);
 		if (fly(tagk_window_method(abl_names[m]), &tc, &r, NULL, NULL, pr->kf_form, 0) != TAGK_OK || r.aborted) {
-			a->ab++;
+			fprintf(o, "a %d\n", m);
 			continue;
 		}
 		tagk_real ev[2] = { r.t_on, r.t_off };
@@ -834,14 +829,59 @@ abl_units(long from, long to, int trials, int level, uint64_t seed, const bench_
 			for (int u = 0; u < nu && first < 0; u++)
 				if (r.upd_t[u] >= ev[e])
 					first = u;
-			if (first > 0 && r.upd_par[first - 1] >= 0)
-				a->sb += (double)r.upd_par[first - 1], a->nb++;
-			if (first >= 0 && r.upd_par[first] >= 0)
-				a->s1 += (double)r.upd_par[first], a->n1++;
-			if (first >= 0 && first + 4 < nu && r.upd_par[first + 4] >= 0)
-				a->s5 += (double)r.upd_par[first + 4], a->n5++;
+			if (first < 0)
+				continue;
+			const int at[3] = { first - 1, first, first + 4 };
+			for (int ph = 0; ph < 3; ph++)
+				if (at[ph] >= 0 && at[ph] < nu && r.upd_par[at[ph]] >= 0)
+					fprintf(o, "p %d %d %.17g %.17g\n", m, ph, (double)r.upd_par[at[ph]],
+					    (double)r.upd_ierr[at[ph]]);
 		}
 	}
+}
+
+/* Per method: the parameter errors' sums and the inertia errors, per phase. */
+typedef struct {
+	double par[3];
+	long n[3], ab, cap[3];
+	double *ierr[3];
+} abl_sum;
+
+static void
+abl_take(abl_sum *sum, FILE *f)
+{
+	char line[256];
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		int m, ph;
+		double par, ie;
+		if (sscanf(line, "a %d", &m) == 1 && m >= 0 && m < 4) {
+			sum[m].ab++;
+			continue;
+		}
+		if (sscanf(line, "p %d %d %lf %lf", &m, &ph, &par, &ie) != 4 || m < 0 || m > 3 || ph < 0 || ph > 2)
+			cli_die(EXIT_DATA, "ablation: a worker wrote a malformed line");
+		abl_sum *a = &sum[m];
+		if (a->n[ph] == a->cap[ph]) {
+			a->cap[ph] = a->cap[ph] ? 2 * a->cap[ph] : 256;
+			a->ierr[ph] = realloc(a->ierr[ph], (size_t)a->cap[ph] * sizeof(double));
+			if (!a->ierr[ph])
+				cli_die(EXIT_DATA, "out of memory");
+		}
+		a->par[ph] += par;
+		a->ierr[ph][a->n[ph]++] = ie;
+	}
+	if (ferror(f))
+		cli_die(EXIT_DATA, "ablation: cannot read a worker's results");
+}
+
+static double
+abl_median(double *v, long n)
+{
+	if (n == 0)
+		return (double)NAN;
+	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 int
@@ -886,51 +926,40 @@ bench_ablation(int argc, char **argv)
 	long total = 4L * trials;
 	if (jobs > total)
 		jobs = (int)total;
-	/* workers sum contiguous ranges of (method, trial); the parent adds
-	 * their sums, read back in the workers' order */
+	/* workers fly contiguous ranges of (method, trial) into temporary
+	 * files, read back in the workers' order */
 	abl_sum sum[4];
 	memset(sum, 0, sizeof(sum));
 	progress pg;
 	progress_init(&pg, "ablation", total, pmode);
-	if (jobs == 1) {
-		abl_units(0, total, trials, levels[0], seed, &pr, sum, &pg, 1);
-	} else {
-		FILE *parts[64];
-		pid_t pids[64];
-		fflush(stdout);
-		for (int j = 0; j < jobs; j++) {
-			if (!(parts[j] = tmpfile()))
-				cli_die(EXIT_DATA, "ablation: cannot create a temporary file");
-			pids[j] = fork();
-			if (pids[j] < 0)
-				cli_die(EXIT_DATA, "ablation: cannot fork");
-			if (pids[j] == 0) {
-				abl_sum part[4];
-				memset(part, 0, sizeof(part));
-				abl_units(total * j / jobs, total * (j + 1) / jobs, trials, levels[0], seed, &pr, part,
-				    j == 0 ? &pg : NULL, jobs);
-				if (j == 0)
-					progress_end(&pg);
-				int ok = fwrite(part, sizeof(part), 1, parts[j]) == 1 && fflush(parts[j]) == 0;
-				_exit(ok ? 0 : EXIT_DATA);
-			}
+	FILE *parts[64];
+	pid_t pids[64];
+	fflush(stdout);
+	for (int j = 0; j < jobs; j++) {
+		if (!(parts[j] = tmpfile()))
+			cli_die(EXIT_DATA, "ablation: cannot create a temporary file");
+		if (jobs == 1) {
+			abl_units(0, total, trials, levels[0], seed, &pr, parts[0], &pg, 1);
+			if (fflush(parts[0]) != 0)
+				cli_die(EXIT_DATA, "ablation: cannot write a temporary file");
+			break;
 		}
+		pids[j] = fork();
+		if (pids[j] < 0)
+			cli_die(EXIT_DATA, "ablation: cannot fork");
+		if (pids[j] == 0) {
+			abl_units(total * j / jobs, total * (j + 1) / jobs, trials, levels[0], seed, &pr, parts[j],
+			    j == 0 ? &pg : NULL, jobs);
+			if (j == 0)
+				progress_end(&pg);
+			_exit(fflush(parts[j]) == 0 ? 0 : EXIT_DATA);
+		}
+	}
+	if (jobs > 1)
 		workers_wait("ablation", pids, jobs);
-		int failed = 0;
-		for (int j = 0; j < jobs; j++) {
-			abl_sum part[4];
-			rewind(parts[j]);
-			if (fread(part, sizeof(part), 1, parts[j]) != 1)
-				failed = 1;
-			fclose(parts[j]);
-			for (int m = 0; !failed && m < 4; m++) {
-				sum[m].sb += part[m].sb, sum[m].s1 += part[m].s1, sum[m].s5 += part[m].s5;
-				sum[m].nb += part[m].nb, sum[m].n1 += part[m].n1, sum[m].n5 += part[m].n5;
-				sum[m].ab += part[m].ab;
-			}
-		}
-		if (failed)
-			cli_die(EXIT_DATA, "ablation: a worker failed");
+	for (int j = 0; j < jobs; j++) {
+		abl_take(sum, parts[j]);
+		fclose(parts[j]);
 	}
 	progress_end(&pg);
 	char set[512];
@@ -938,13 +967,21 @@ bench_ablation(int argc, char **argv)
 	printf("# tagk-bench ablation: relative parameter error around payload events, %d trials, noise %s,\n"
 	    "# protocol %s: %s\n"
 	    "# before: the last update before an event; t+1: the first after it; settled: the\n"
-	    "# fifth after it (2 s later); means over both events of every trial that did not abort\n\n",
+	    "# fifth after it (2 s later); means over both events of every trial that did not abort.\n"
+	    "# I_: the relative inertia error at the same updates, medians (a few go far off)\n\n",
 	    trials, noise_names[levels[0]], pr.name, set);
-	printf("%-6s %10s %10s %10s %8s\n", "method", "before", "t+1", "settled", "aborted");
+	printf("%-6s %10s %10s %10s %10s %10s %10s %8s\n", "method", "before", "t+1", "settled", "I_before",
+	    "I_t+1", "I_settled", "aborted");
 	for (int m = 0; m < 4; m++) {
-		const abl_sum *a = &sum[m];
-		printf("%-6s %10.3g %10.3g %10.3g %8ld\n", abl_names[m], a->nb ? a->sb / (double)a->nb : 0.0,
-		    a->n1 ? a->s1 / (double)a->n1 : 0.0, a->n5 ? a->s5 / (double)a->n5 : 0.0, a->ab);
+		abl_sum *a = &sum[m];
+		printf("%-6s", abl_names[m]);
+		for (int ph = 0; ph < 3; ph++)
+			printf(" %10.3g", a->n[ph] ? a->par[ph] / (double)a->n[ph] : 0.0);
+		for (int ph = 0; ph < 3; ph++)
+			printf(" %10.3g", abl_median(a->ierr[ph], a->n[ph]));
+		printf(" %8ld\n", a->ab);
+		for (int ph = 0; ph < 3; ph++)
+			free(a->ierr[ph]);
 	}
 	cli_close(stdout, "stdout");
 	return 0;

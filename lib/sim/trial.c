@@ -429,7 +429,7 @@ tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est, tagk_trial_resul
 				out->times[u_i] = c->ticks() - t0;
 			if (u_i < 64) {
 				out->upd_t[u_i] = t + qc.dt;
-				out->upd_par[u_i] = -1;
+				out->upd_par[u_i] = out->upd_ierr[u_i] = -1;
 			}
 			if (st != TAGK_OK)
 				continue;
@@ -457,6 +457,8 @@ tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est, tagk_trial_resul
 			blk_sum[0] += be[TAGK_ERR_MASS];
 			blk_sum[1] += tagk_sqrt(dh) / truth[TAGK_P_M];
 			blk_sum[2] += be[TAGK_ERR_INERTIA];
+			if (u_i < 64)
+				out->upd_ierr[u_i] = be[TAGK_ERR_INERTIA];
 			tagk_real ld = tagk_logdet_divergence(th, truth);
 			if (ld >= 0) {
 				ld_sum += ld;

@@ -107,6 +107,7 @@ typedef struct {
 	uint64_t times[64];       /* ticks per update, when ticks is set */
 	tagk_real upd_t[64];      /* time of each update (first 64) */
 	tagk_real upd_par[64];    /* its relative parameter error (-1 if refused) */
+	tagk_real upd_ierr[64];   /* its relative inertia error (-1 if refused) */
 	tagk_real t_on, t_off, payload_mass;
 } tagk_trial_result;
 
