@@ -19,6 +19,12 @@ tagk_theta_from_body(tagk_real m, const tagk_real c[3], const tagk_real Ic[9],
 	t[TAGK_P_MCX] = m * c[0];
 	t[TAGK_P_MCY] = m * c[1];
 	t[TAGK_P_MCZ] = m * c[2];
+	tagk_theta_set_inertia(t, I);
+}
+
+void
+tagk_theta_set_inertia(tagk_real t[TAGK_NPARAM], const tagk_real I[9])
+{
 	t[TAGK_P_IXX] = I[0];
 	t[TAGK_P_IXY] = I[1];
 	t[TAGK_P_IYY] = I[4];

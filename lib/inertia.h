@@ -30,6 +30,9 @@ void tagk_theta_from_body(tagk_real m, const tagk_real c[3], const tagk_real Ic[
     tagk_real theta[TAGK_NPARAM]);
 /* Inertia about O as a 3 x 3 matrix. */
 void tagk_theta_inertia(const tagk_real theta[TAGK_NPARAM], tagk_real I[9]);
+/* The inverse: theta's six inertia entries from the (upper triangle of the)
+ * 3 x 3 matrix I; the mass and first moment are left as they are. */
+void tagk_theta_set_inertia(tagk_real theta[TAGK_NPARAM], const tagk_real I[9]);
 /* Centre of mass c = mc / m and the inertia about it; m must be non-zero.
  * Returns 0 if m is zero or not finite (outputs untouched), else 1. */
 int tagk_theta_to_body(const tagk_real theta[TAGK_NPARAM], tagk_real c[3], tagk_real Ic[9]);

@@ -92,8 +92,9 @@ test_lqr_stabilizes(void **state)
 	assert_true(fabs((double)x.p[0]) + fabs((double)x.p[1]) + fabs((double)x.p[2] - 1) < 1e-3);
 }
 
+/* One trial of tc with a fresh TAG-K. */
 static void
-fly(uint64_t seed, tagk_trial_result *r)
+fly_with(const tagk_trial_config *tc, tagk_trial_result *r)
 {
 	tagk_config cfg;
 	tagk_real th0[10];
@@ -104,12 +105,18 @@ fly(uint64_t seed, tagk_trial_result *r)
 	tagk_real *ws = canary_alloc(len);
 	tagk_estimator e;
 	assert_int_equal(tagk_est_init(&e, &cfg, ws, len), TAGK_OK);
-	tagk_trial_config tc;
-	tagk_trial_defaults(&tc, seed);
-	tc.gate = 0;
-	assert_int_equal(tagk_trial_run(&tc, &e, r, NULL, NULL), TAGK_OK);
+	assert_int_equal(tagk_trial_run(tc, &e, r, NULL, NULL), TAGK_OK);
 	assert_true(canary_intact(ws, len));
 	canary_free(ws);
+}
+
+static void
+fly(uint64_t seed, tagk_trial_result *r)
+{
+	tagk_trial_config tc;
+	tagk_trial_defaults(&tc, seed);
+	tc.gate = TAGK_TRIAL_GATE_NONE;
+	fly_with(&tc, r);
 }
 
 static void
@@ -188,26 +195,16 @@ test_authors_payload_and_events(void **state)
 {
 	(void)state;
 	for (uint64_t seed = 1; seed <= 20; seed++) {
-		tagk_config cfg;
-		tagk_real th0[10];
-		tagk_trial_vehicle(th0);
-		tagk_config_defaults(&cfg, tagk_method_find("tagk"), 10, 30);
-		cfg.theta0 = th0;
-		size_t len = tagk_est_workspace_len(&cfg);
-		tagk_real *ws = canary_alloc(len);
-		tagk_estimator e;
-		assert_int_equal(tagk_est_init(&e, &cfg, ws, len), TAGK_OK);
 		tagk_trial_config tc;
 		tagk_trial_defaults(&tc, seed);
 		tc.payload_authors = tc.b_oracle = tc.state_noise = tc.success_authors = 1;
 		tc.gate = TAGK_TRIAL_GATE_AUTHORS;
 		tagk_trial_result r;
-		assert_int_equal(tagk_trial_run(&tc, &e, &r, NULL, NULL), TAGK_OK);
+		fly_with(&tc, &r);
 		assert_true(r.t_on >= 6 && r.t_on <= 8.03 && r.t_off >= 14 && r.t_off <= 16.03);
 		assert_true(r.payload_mass >= 0.035 / 3 - 1e-9 && r.payload_mass <= 0.035 / 2 + 1e-9);
 		assert_true(r.ok_updates <= r.updates && r.ok_updates > 0);
 		assert_true(r.blk_mean[0] >= 0 && r.blk_mean[2] >= 0 && isfinite((double)r.blk_mean[1]));
-		canary_free(ws);
 	}
 }
 

@@ -185,12 +185,7 @@ authors_gate(tagk_real th[TAGK_NPARAM], const tagk_real *A, const tagk_real *b, 
 		for (int j = 0; j < 3; j++)
 			I[i * 3 + j] = V[i * 3] * w[0] * V[j * 3] + V[i * 3 + 1] * w[1] * V[j * 3 + 1] +
 			    V[i * 3 + 2] * w[2] * V[j * 3 + 2];
-	th[TAGK_P_IXX] = I[0];
-	th[TAGK_P_IXY] = I[1];
-	th[TAGK_P_IYY] = I[4];
-	th[TAGK_P_IXZ] = I[2];
-	th[TAGK_P_IYZ] = I[5];
-	th[TAGK_P_IZZ] = I[8];
+	tagk_theta_set_inertia(th, I);
 	tagk_real mc[3] = { th[TAGK_P_MCX], th[TAGK_P_MCY], th[TAGK_P_MCZ] };
 	if (!(th[TAGK_P_M] >= (tagk_real)0.02 && th[TAGK_P_M] <= (tagk_real)0.08) || !(norm3(mc) <= (tagk_real)0.02))
 		return 0;

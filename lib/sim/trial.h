@@ -90,8 +90,8 @@ void tagk_trial_defaults(tagk_trial_config *c, uint64_t seed);
 
 typedef struct {
 	int traj;
-	tagk_real pos_err_mean;   /* m, over the flight until an abort (norm, or
-	                           * per-axis mean with success_authors) */
+	tagk_real pos_err_mean;   /* m, over the flight until it aborts: the norm,
+	                           * or the per-axis mean with success_authors */
 	tagk_real res_mean;       /* ||A theta^ - b|| / ||b|| over updates */
 	tagk_real res_t1;         /* ... at the first update after each event */
 	tagk_real par_mean;       /* ||theta^ - theta|| / ||theta|| over updates */
