@@ -52,6 +52,15 @@ estimate_window(const window_opts *o, const char *input)
 
 	tagk_config cfg = o->cfg;
 	cfg.n = n;
+	tagk_real theta0[TAGK_NPARAM];
+	if (o->theta0) {
+		if (o->ntheta0 != n)
+			cli_die(EXIT_USAGE, "--theta0: %d value%s given; %s has %d parameter%s", o->ntheta0,
+			    o->ntheta0 == 1 ? "" : "s", tbl_name(r), n, n == 1 ? "" : "s");
+		for (int j = 0; j < n; j++)
+			theta0[j] = (tagk_real)o->theta0[j];
+		cfg.theta0 = theta0;
+	}
 	tagk_estimator est;
 	tagk_real *ws = NULL, *A = NULL, *bb = NULL, theta[TAGK_NPARAM];
 	int ready = 0;
@@ -146,6 +155,10 @@ estimate_window(const window_opts *o, const char *input)
 						    "workspace); use a smaller --window%s", cfg.m_max,
 						    (double)len * (double)sizeof(*ws) / 1e6, o->win_s ? " or --max-window" : "");
 					tagk_status st = tagk_est_init(&est, &cfg, ws, len);
+					if (st == TAGK_ENOTPD)
+						cli_die(EXIT_USAGE, "%s needs a physically consistent starting estimate "
+						    "(every body's pseudo-inertia positive definite): give one with --theta0 "
+						    "m,mcx,mcy,mcz,Ixx,Ixy,Iyy,Ixz,Iyz,Izz", cfg.method->name);
 					if (st != TAGK_OK)
 						cli_die(EXIT_USAGE, "%s: %s", cfg.method->name, tagk_strerror(st));
 					if (o->verbose)

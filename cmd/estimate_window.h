@@ -21,6 +21,8 @@ typedef struct {
 	int verbose, quiet;
 	const char *outname;
 	tbl_options in;
+	const double *theta0; /* ntheta0 starting values, or NULL for the method's */
+	int ntheta0;
 } window_opts;
 
 /* Run; exits through cli_die on any failure, returns the exit status. */

@@ -24,6 +24,7 @@ usage(FILE *f)
 	    "usage: tagk-estimate [-a METHOD] [--window N[s]] [--every K[s]] [--seed S]\n"
 	    "                     [--iters T] [--burnin B] [--tol X] [--no-warm-start]\n"
 	    "                     [--lambda L] [--p0 P] [--q Q] [--r R] [--form F] [--outlier X]\n"
+	    "                     [--alpha A] [--beta B] [--bodies K] [--theta0 V,...]\n"
 	    "                     [--max-window N] [-f csv|hdf5] [--skip-bad] [-q] [-v] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a ekf|msckf|ukf|swls [--m0 KG] [--mass-sd KG]\n"
 	    "                     [--proc-sd ATT,POS,VEL,MASS] [--meas-sd ATT,POS,VEL] [--window N]\n"
@@ -38,9 +39,11 @@ usage(FILE *f)
 	    "  -w, --window N[s]      samples (or seconds) per update (default 5)\n"
 	    "  -k, --every K[s]       an estimate every K samples or seconds (default 20)\n"
 	    "      --seed S           Kaczmarz: random row selection seed\n"
-	    "      --iters T          Kaczmarz: iterations per update; swls: Gauss-Newton iterations\n"
+	    "      --iters T          Kaczmarz: iterations per update; swls: Gauss-Newton iterations;\n"
+	    "                         rls-ld: most Newton steps per update (default 50)\n"
 	    "      --burnin B         Kaczmarz: iterations before tail averaging\n"
-	    "      --tol X            Kaczmarz: stop when the residual falls below X\n"
+	    "      --tol X            Kaczmarz: stop when the residual falls below X; rls-ld: when half\n"
+	    "                         the squared Newton decrement does (default 1e-20)\n"
 	    "      --no-warm-start    Kaczmarz: start each window from zero\n"
 	    "      --lambda L         RLS: forgetting factor in (0, 1]\n"
 	    "      --p0 P             RLS, KF: initial covariance P0 = p0 I\n"
@@ -48,6 +51,11 @@ usage(FILE *f)
 	    "      --r R              KF: measurement noise R = r I\n"
 	    "      --form F           RLS: paper, info, auto; KF: joseph, info, explicit, auto\n"
 	    "      --outlier X        RLS, KF: innovation gate, 0 off (default 1e6)\n"
+	    "      --alpha A          rls-ld, rls-l2: regularisation weight (default 0.1, 50)\n"
+	    "      --beta B           rls-ld, rls-l2: relative weight of non-inertial parameters (1e-3)\n"
+	    "      --bodies K         rls-ld, rls-l2: leading 10-parameter bodies (default n / 10)\n"
+	    "      --theta0 V,...     the starting estimate, one value per parameter (default 0;\n"
+	    "                         rls-ld needs a physically consistent one)\n"
 	    "      --max-window N     the largest window in samples (default 1000)\n"
 	    "      --m0 KG            state-space: initial mass (default: hover guess)\n"
 	    "      --mass-sd KG       state-space: its standard deviation\n"
@@ -76,6 +84,19 @@ parse_list(const char *opt, const char *s, int k, double *out)
 		out[i] = cli_double(opt, items[i], 0, 1e300);
 	if (n != k)
 		cli_die(EXIT_USAGE, "%s: %d numbers expected, got %d", opt, k, n);
+}
+
+/* Up to max comma-separated numbers of any sign into out; their count. */
+static int
+parse_values(const char *opt, const char *s, double *out, int max)
+{
+	char buf[512], *items[TAGK_NPARAM + 1];
+	int n = cli_split(opt, s, buf, sizeof(buf), items, max + 1);
+	if (n > max)
+		cli_die(EXIT_USAGE, "%s: at most %d numbers", opt, max);
+	for (int i = 0; i < n; i++)
+		out[i] = cli_double(opt, items[i], -1e300, 1e300);
+	return n;
 }
 
 /* "20" samples or "0.4s" seconds. */
@@ -204,6 +225,10 @@ main(int argc, char **argv)
 		{ "batch", no_argument, NULL, 3023 },
 		{ "segment", required_argument, NULL, 3024 },
 		{ "weight", required_argument, NULL, 3025 },
+		{ "alpha", required_argument, NULL, 3026 },
+		{ "beta", required_argument, NULL, 3027 },
+		{ "bodies", required_argument, NULL, 3028 },
+		{ "theta0", required_argument, NULL, 3029 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "output", required_argument, NULL, 'o' },
@@ -223,6 +248,8 @@ main(int argc, char **argv)
 	double iters = 0;
 	int iters_set = 0, win_set = 0, every_set = 0, state_only = 0, batch = 0, method_set = 0;
 	const char *segment = NULL, *weight = NULL;
+	double theta0[TAGK_NPARAM];
+	int ntheta0 = 0;
 	uint64_t seedv = 1;
 	state_opts so;
 	memset(&so, 0, sizeof(so));
@@ -253,6 +280,10 @@ main(int argc, char **argv)
 		case 3023: batch = 1; break;
 		case 3024: segment = optarg; give(given, &ngiven, "segment", "segment", 0); break;
 		case 3025: weight = optarg; give(given, &ngiven, "weight", "weight", 0); break;
+		case 3026: give(given, &ngiven, "alpha", "alpha", cli_double("--alpha", optarg, 1e-300, 1e300)); break;
+		case 3027: give(given, &ngiven, "beta", "beta", cli_double("--beta", optarg, 1e-300, 1e300)); break;
+		case 3028: give(given, &ngiven, "bodies", "bodies", (double)cli_long("--bodies", optarg, 0, 100000)); break;
+		case 3029: ntheta0 = parse_values("--theta0", optarg, theta0, TAGK_NPARAM); break;
 		case 3011: max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
 		case 3013: so.m0 = cli_double("--m0", optarg, 1e-9, 1e9); give(given, &ngiven, "m0", "m0", 0); break;
 		case 3014:
@@ -291,6 +322,8 @@ main(int argc, char **argv)
 	const tagk_method *mt = tagk_method_find(method);
 	if (!mt)
 		cli_die(EXIT_USAGE, "-a: unknown method '%s' (tagk-estimate --list names them)", method);
+	if (ntheta0 && mt->kind != TAGK_KIND_WINDOW)
+		cli_die(EXIT_USAGE, "--theta0 applies to the regressor-window methods, not %s", method);
 	if (batch && mt->kind != TAGK_KIND_BATCH)
 		cli_die(EXIT_USAGE, "--batch applies to the batch methods (%s), not %s", kind_names(TAGK_KIND_BATCH),
 		    method);
@@ -351,6 +384,7 @@ main(int argc, char **argv)
 		if (strcmp(given[i].key, "seed") != 0 && tagk_config_set(&cfg, given[i].key, v) != TAGK_OK)
 			cli_die(EXIT_USAGE, "--%s: %g is out of range for %s", given[i].opt, v, method);
 	}
-	window_opts wo = { cfg, win, every, win_s, every_s, max_window, verbose, quiet, outname, in };
+	window_opts wo = { cfg, win, every, win_s, every_s, max_window, verbose, quiet, outname, in,
+	    ntheta0 ? theta0 : NULL, ntheta0 };
 	return estimate_window(&wo, optind < argc ? argv[optind] : "-");
 }

@@ -8,6 +8,7 @@
 #include "tagk.h"
 
 static tagk_real ws[8192], A[300], b[30], Y[60];
+static const tagk_real unit[10] = { 1, 0, 0, 0, 1, 0, 1, 0, 0, 1 };
 static tagk_batch q;
 
 int
@@ -21,6 +22,7 @@ main(void)
 		if (!tagk_window_ops_of(tagk_method_at(i)))
 			continue;
 		tagk_config_defaults(&c, tagk_method_at(i), 10, 30);
+		c.theta0 = unit; /* rls-ld needs a physical start */
 		if (tagk_est_init(&e, &c, ws, sizeof(ws) / sizeof(ws[0])) != TAGK_OK)
 			return 1;
 		for (int k = 0; k < 300; k++)

@@ -127,6 +127,24 @@ expect "a window larger than the data" 1 "" "30 samples, fewer than the window o
 	$E --window 40 "$tmp/small.reg"
 expect "not a regressor stream" 1 "" "not a regressor stream" -- $E "$tmp/small.csv"
 expect "not an estimate stream" 1 "" "not an estimate stream" -- $P "$tmp/small.csv"
+# rls-ld (paper 003): a physical start is required, and every estimate is physical
+T0=0.03,0,0,0,2e-5,0,2e-5,0,0,3e-5
+$R datasets/sim-figure8-noisy.csv > "$tmp/fig8.reg"
+expect "rls-ld without --theta0 says what it needs" 2 "" \
+	"^tagk-estimate: rls-ld needs a physically consistent starting estimate .* --theta0 m,mcx" -- $E -a rls-ld "$tmp/fig8.reg"
+expect "rls-ld with a non-physical --theta0" 2 "" "rls-ld needs a physically consistent starting estimate" -- \
+	$E -a rls-ld --theta0 0.03,0,0,0,-2e-5,0,2e-5,0,0,3e-5 "$tmp/fig8.reg"
+expect "--theta0 of the wrong length" 2 "" "^tagk-estimate: --theta0: 3 values given; .* has 10 parameters$" -- \
+	$E -a rls-ld --theta0 1,2,3 "$tmp/fig8.reg"
+expect "--theta0 on a batch method" 2 "" "--theta0 applies to the regressor-window methods, not ols" -- \
+	$E --batch --theta0 $T0 "$tmp/fig8.reg"
+expect "--alpha on tagk" 2 "" "^tagk-estimate: --alpha applies to rls-ld and rls-l2, not tagk$" -- \
+	$E -a tagk --alpha 1 "$tmp/fig8.reg"
+expect "rls-ld through the pipeline: every estimate physical" 0 "0 of 50 estimates not physical" "" -- \
+	sh -c "$E -a rls-ld --theta0 $T0 '$tmp/fig8.reg' | $P"
+expect "... where rls is not" 0 "40 of 50 estimates not physical" "" -- sh -c "$E -a rls '$tmp/fig8.reg' | $P"
+$E -a rls-ld --theta0 $T0 --alpha 1e-9 "$tmp/fig8.reg" > "$tmp/ld0.csv"
+check "--alpha changes rls-ld's estimates" sh -c "! $E -a rls-ld --theta0 $T0 '$tmp/fig8.reg' | cmp -s - '$tmp/ld0.csv'"
 # batch least squares over the whole stream, against NumPy
 $R datasets/synth-payload-noisy.csv | grep -v '^#tagk-' > "$tmp/noisy.reg"
 for a in ols wls ols-pc wls-pc; do
