@@ -26,6 +26,7 @@
 #include "pcls.h"
 #include "signals.h"
 #include "metrics.h"
+#include "multibody.h"
 #include "so3.h"
 #include "uav.h"
 #include "massest.h"
