@@ -283,12 +283,19 @@ build/rls_ld_run: tests/rls_ld_run.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p build
 	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< $(LIB_SRC) -lm
 
-test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_run
+# The MuJoCo oracle of lib/multibody.c, built when libmujoco-dev is installed.
+MUJOCO_ORACLE := $(if $(wildcard /usr/include/mujoco/mujoco.h),build/mujoco_oracle)
+build/mujoco_oracle: tests/mujoco_oracle.c $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p build
+	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< $(LIB_SRC) -lmujoco -lm
+
+test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_run $(MUJOCO_ORACLE)
 	@sh tests/cli_test.sh
 	@sh tests/install_test.sh
 	@sh tests/options_test.sh
 	@sh tests/pcls_oracle_test.sh
 	@sh tests/rls_ld_oracle_test.sh
+	@sh tests/mujoco_oracle_test.sh
 	@sh tests/add_method_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/mass_test.sh
