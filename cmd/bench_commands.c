@@ -3,6 +3,7 @@
 #include <string.h>
 #include "bench_commands.h"
 #include "bench_mass.h"
+#include "bench_grasp.h"
 #include "bench_sim.h"
 
 static const bench_command subs[] = {
@@ -131,6 +132,13 @@ static const bench_command subs[] = {
 	  "  -f, --format F         text (default), md or csv\n"
 	  "      --progress         progress lines every 2 s, even on a terminal\n"
 	  "  -q, --quiet            no progress\n", bench_rmspe },
+	{ "grasp-table", "paper 003's Tables II and III: a grasped cube's inertia by rls-ld",
+	  "[--model FILE] [--seed S] [--duration S] [--weight W|reference]",
+	  "      --model FILE       the arm (default datasets/panda.model)\n"
+	  "      --seed S           seed of the runs (default 1)\n"
+	  "      --duration S       seconds per run (default 20)\n"
+	  "      --weight W         each row's weight (default 1); reference: 1 / (N rows per sample)\n",
+	  bench_grasp_table },
 };
 
 const bench_command *

@@ -477,11 +477,27 @@ tagk_mb_unknown_rows(int rows, int nb, const tagk_real *Y, const tagk_real *y, i
 	const int cols = TAGK_NPARAM * nb;
 	for (int r = 0; r < rows; r++) {
 		const tagk_real *row = Y + (size_t)r * (size_t)cols;
-		tagk_real s = y ? y[r] : 0;
-		for (int c = 0; c < cols; c++)
-			if (c / TAGK_NPARAM != u)
-				s -= row[c] * theta_known[c];
-		b[r] = s;
+		b[r] = (y ? y[r] : 0) - tagk_dot(cols, row, theta_known);
 		memcpy(A + (size_t)r * TAGK_NPARAM, row + TAGK_NPARAM * u, TAGK_NPARAM * sizeof(*A));
 	}
+}
+
+void
+tagk_mb_force_rows(const tagk_mb_kin *k, const tagk_mb_model *m, const tagk_real *tau,
+    const tagk_real *theta_known, int u, tagk_real *Y, tagk_real *A, tagk_real *b)
+{
+	tagk_mb_regressor(k, m, Y);
+	tagk_mb_unknown_rows(k->nv, k->nb, Y, tau, u, theta_known, A, b);
+}
+
+void
+tagk_mb_momentum_rows(const tagk_mb_kin *k, const tagk_real *Yh0, const tagk_real *theta_known, int u,
+    tagk_real *Yh, tagk_real *A, tagk_real *b)
+{
+	const int cols = TAGK_NPARAM * k->nb;
+	tagk_mb_momentum_regressor(k, Yh);
+	tagk_real D[6 * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
+	for (int i = 0; i < 6 * cols; i++)
+		D[i] = Yh[i] - (Yh0 ? Yh0[i] : 0);
+	tagk_mb_unknown_rows(6, k->nb, D, NULL, u, theta_known, A, b);
 }

@@ -108,13 +108,25 @@ void tagk_mb_momentum(const tagk_mb_kin *kin, const tagk_real *theta, tagk_real 
 /* Kinetic energy from the inertias theta. */
 tagk_real tagk_mb_kinetic_energy(const tagk_mb_kin *kin, const tagk_real *theta);
 
-/* Rows of one body's parameters from rows of all bodies' (paper 003, eqs. 2
- * and 6): given Y (rows x 10 nb) and y (rows; the measured forces, or 0 for
- * momentum differences), A = Y's columns of body u (rows x 10) and
- * b = y - (Y without body u's columns) theta_known, where theta_known holds
- * every body's parameters (body u's are not read). */
+/* Rows for one body's parameters (paper 003, eqs. 2 and 6): given Y (rows x
+ * 10 nb) and y (rows; the measured forces, or NULL for 0), A = Y's columns
+ * of body u (rows x 10) and b = y - Y theta_known. To estimate body u
+ * itself, give theta_known with body u's block zero; to estimate an object
+ * rigidly attached to body u (a grasped object, in u's frame), give body
+ * u's own parameters there. */
 void tagk_mb_unknown_rows(int rows, int nb, const tagk_real *Y, const tagk_real *y, int u,
     const tagk_real *theta_known, tagk_real *A, tagk_real *b);
+/* Force rows (nv of them) of kin's sample with measured generalized forces
+ * tau: tagk_mb_regressor, then tagk_mb_unknown_rows. Y is scratch of
+ * nv x 10 nb. */
+void tagk_mb_force_rows(const tagk_mb_kin *kin, const tagk_mb_model *model, const tagk_real *tau,
+    const tagk_real *theta_known, int u, tagk_real *Y, tagk_real *A, tagk_real *b);
+/* Momentum rows (6) of kin's sample: (Y_h - Y_h0) theta = 0 with Y_h0 the
+ * momentum regressor of a reference sample (NULL: the momentum is known to
+ * be zero), for a system on which no external force acts. Yh is scratch of
+ * 6 x 10 nb; on return it holds this sample's Y_h. */
+void tagk_mb_momentum_rows(const tagk_mb_kin *kin, const tagk_real *Yh0, const tagk_real *theta_known, int u,
+    tagk_real *Yh, tagk_real *A, tagk_real *b);
 
 #ifdef __cplusplus
 }

@@ -99,4 +99,28 @@ expect "simulate: the log goes through the pipeline" 0 "2 truth changes" "" -- \
 expect "simulate: unknown trajectory" 2 "" "--traj: 'square' is not" -- $B simulate --traj square
 expect "ablation: the four Kaczmarz variants" 0 "^tagk " "" -- $B ablation --trials 2
 
+# grasp-table (paper 003) and the multi-body model file
+expect "grasp-table, 3 s runs" 0 "^Table III" "" -- $B grasp-table --duration 3
+check "... momentum rows beat force rows in every row of Table III, as in the paper" sh -c \
+	"awk '/^Table III/ { on = 1 } on && / kg / { n++; if (\$(NF - 4) + 0 >= \$(NF - 6) + 0) bad++ } END { exit !(n == 4 && !bad) }' '$tmp/out'"
+expect "grasp-table without its model" 1 "" "^tagk-bench: /nonexistent.model: No such file or directory$" -- \
+	$B grasp-table --model /nonexistent.model
+printf 'body base\n parent world\n joint fixed\n mass 1\n com 0 0 0\n inertia 1 1 1 0 0 0\n' > "$tmp/one.model"
+expect "a model that is not a 7-joint arm" 1 "" "not a 7-joint chain" -- $B grasp-table --model "$tmp/one.model"
+printf 'body base\n parent world\n joint fixed\n mass 1\n com 0 0 0\n inertia 1 1 3 0 0 0\n' > "$tmp/tri.model"
+expect "an inertia that is not physical" 1 "" "tri.model:1: body 'base': the inertia is not physical" -- \
+	$B grasp-table --model "$tmp/tri.model"
+printf 'body base\n parent world\n joint fixed\n mass 1\n colour red\n' > "$tmp/key.model"
+expect "an unknown key" 1 "" "key.model:5: unknown key 'colour'" -- $B grasp-table --model "$tmp/key.model"
+printf 'body base\n parent world\n joint fixed\n mass 1\n com 0 0 0\n inertia 1 1 1 0 0 0\nbody a\n parent b\n' \
+	> "$tmp/par.model"
+expect "a parent not defined above" 1 "" "par.model:8: parent 'b' is not a body defined above" -- \
+	$B grasp-table --model "$tmp/par.model"
+printf 'body base\n parent world\n joint fixed\n mass 1\n com 0 0 0\n inertia 1 1 1 0 0 0\nbody a\n parent base\n joint revolute\n mass 1\n com 0 0 0\n inertia 1 1 1 0 0 0\n' \
+	> "$tmp/axis.model"
+expect "a revolute joint without an axis" 1 "" "axis.model:7: body 'a' has no 'axis'" -- \
+	$B grasp-table --model "$tmp/axis.model"
+printf 'body base\n parent world\n joint fixed\n mass -1\n' > "$tmp/mass.model"
+expect "a negative mass" 1 "" "mass.model:4: 'mass' needs a positive number" -- $B grasp-table --model "$tmp/mass.model"
+expect "bad --weight" 2 "" "--weight: 0 is outside" -- $B grasp-table --weight 0
 finish

@@ -2,7 +2,8 @@
  * tagk_sim.h: the simulators behind tagk-bench, not part of the estimation
  * API: synthetic regressor logs (synth.h), the closed-loop quadrotor of the
  * TAG-K paper's experiment (quad.h, trial.h) and the UAV flights of the
- * time-varying-mass paper (uavsim.h). Built into libtagk.a, for tagk-bench
+ * time-varying-mass paper (uavsim.h), and paper 003's grasped cube
+ * (grasp.h). Built into libtagk.a, for tagk-bench
  * and the Cortex-M7 image; not installed.
  */
 #ifndef TAGK_SIM_H
@@ -13,6 +14,7 @@
 #include "quad.h"
 #include "trial.h"
 #include "uavsim.h"
+#include "grasp.h"
 
 #ifdef __cplusplus
 extern "C" {
