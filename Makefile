@@ -96,7 +96,7 @@ bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC)
 EXTRA_estimate := cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c
 EXTRA_report := cmd/report_summary.c cmd/report_plot.c
 EXTRA_filter := cmd/join.c
-EXTRA_regress := cmd/logmap.c
+EXTRA_regress := cmd/logmap.c cmd/regress_multibody.c
 bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \

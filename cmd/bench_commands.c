@@ -132,6 +132,17 @@ static const bench_command subs[] = {
 	  "  -f, --format F         text (default), md or csv\n"
 	  "      --progress         progress lines every 2 s, even on a terminal\n"
 	  "  -q, --quiet            no progress\n", bench_rmspe },
+	{ "grasp", "one run of paper 003's experiment as a joint log: an arm moving a held cube",
+	  "[--base fixed|floating] [--target KG] [--robot-error RHO] [--seed S]\n"
+	  "                       [--duration S] [--model FILE] [--model-out FILE] [-o FILE]",
+	  "      --base B           fixed (ground, gravity; default) or floating (orbit, no gravity)\n"
+	  "      --target KG        the cube's mass (default 5)\n"
+	  "      --robot-error RHO  the robot model the estimator knows is perturbed by RHO (default 0)\n"
+	  "      --seed S           seed of the run (default 1)\n"
+	  "      --duration S       seconds (default 20)\n"
+	  "      --model FILE       the arm (default datasets/panda.model)\n"
+	  "      --model-out FILE   write the robot the estimator knows (for tagk-regress --robot)\n"
+	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n", bench_grasp },
 	{ "grasp-table", "paper 003's Tables II and III: a grasped cube's inertia by rls-ld",
 	  "[--model FILE] [--seed S] [--duration S] [--weight W|reference]",
 	  "      --model FILE       the arm (default datasets/panda.model)\n"

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "logmap.h"
+#include "regress_multibody.h"
 #include "../formats/vehicle.h"
 #include "../lib/tagk.h"
 
@@ -37,9 +38,16 @@ usage(FILE *f)
 	    "                    [--time-unit s|ms|us] [--wrench force|thrust|rotors] [--vehicle FILE]\n"
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
 	    "                    [--group G] [--event E] [-o FILE] [FILE|-]\n"
+	    "       tagk-regress -m multibody --robot FILE --unknown BODY|--held BODY [--rows force|momentum]\n"
+	    "                    [--time-unit s|ms|us] [-f csv|hdf5] [--skip-bad] [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
 	    "Log to regressor rows (t, row, Y_*, b) of the Newton-Euler equations, or to a state stream.\n"
-	    "  -m, --model M          rigid-body (10 parameters, default), mass, or state (for ekf ... swls)\n"
+	    "  -m, --model M          rigid-body (10 parameters, default), mass, state (for ekf ... swls),\n"
+	    "                         or multibody (a robot's joint log)\n"
+	    "      --robot FILE       multibody: the robot's model file (tagk-formats(5))\n"
+	    "      --unknown BODY     multibody: rows for BODY's own ten parameters\n"
+	    "      --held BODY        multibody: rows for an object BODY holds (in BODY's frame)\n"
+	    "      --rows R           multibody: force (inverse dynamics, default) or momentum rows\n"
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust...) from COLS\n"
 	    "      --preset NAME      a log layout's columns and units (--list-presets names them)\n"
 	    "      --acc-unit U       specific force in mps2 (default) or g\n"
@@ -167,6 +175,10 @@ main(int argc, char **argv)
 		{ "max-gap", required_argument, NULL, 2007 },
 		{ "list-presets", no_argument, NULL, 2008 },
 		{ "pos-unit", required_argument, NULL, 2009 },
+		{ "robot", required_argument, NULL, 2010 },
+		{ "unknown", required_argument, NULL, 2011 },
+		{ "held", required_argument, NULL, 2012 },
+		{ "rows", required_argument, NULL, 2013 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -176,7 +188,8 @@ main(int argc, char **argv)
 	tbl_options in = { 0 };
 	const char *map[NSIG] = { 0 }, *user_map[NSIG] = { 0 }, *outname = NULL, *vehfile = NULL;
 	const char *wrench = NULL;
-	int rigid = 1, state = 0, acc_g = -1, gyro_deg = 0, kwin = 2, pos_mm = -1;
+	int rigid = 1, state = 0, acc_g = -1, gyro_deg = 0, kwin = 2, pos_mm = -1, multibody = 0, other = 0;
+	regress_mb_opts mb = { 0 };
 	double tscale = 1, max_gap = 0.1;
 	const logmap_preset_t *pre = NULL;
 	int c;
@@ -191,22 +204,41 @@ main(int argc, char **argv)
 				rigid = 0;
 			else if (strcmp(optarg, "state") == 0)
 				rigid = 0, state = 1;
+			else if (strcmp(optarg, "multibody") == 0)
+				multibody = 1;
 			else
-				cli_die(EXIT_USAGE, "-m: '%s' is not rigid-body, mass or state", optarg);
+				cli_die(EXIT_USAGE, "-m: '%s' is not rigid-body, mass, state or multibody", optarg);
+			break;
+		case 2010: mb.robot = optarg; break;
+		case 2011:
+		case 2012:
+			if (mb.body)
+				cli_die(EXIT_USAGE, "--unknown and --held: one body, once");
+			mb.body = optarg;
+			mb.held = c == 2012;
+			break;
+		case 2013:
+			if (strcmp(optarg, "force") && strcmp(optarg, "momentum"))
+				cli_die(EXIT_USAGE, "--rows: '%s' is not force or momentum", optarg);
+			mb.momentum = strcmp(optarg, "momentum") == 0;
 			break;
 		case 'M':
+			other = c;
 			logmap_parse(optarg, user_map);
 			break;
 		case 'p':
+			other = c;
 			if (!(pre = logmap_preset(optarg)))
 				cli_die(EXIT_USAGE, "--preset: unknown preset '%s' (see --list-presets)", optarg);
 			break;
 		case 2001:
+			other = c;
 			if (strcmp(optarg, "g") == 0) acc_g = 1;
 			else if (strcmp(optarg, "mps2") == 0) acc_g = 0;
 			else cli_die(EXIT_USAGE, "--acc-unit: '%s' is not mps2 or g", optarg);
 			break;
 		case 2002:
+			other = c;
 			if (strcmp(optarg, "deg") == 0) gyro_deg = 1;
 			else if (strcmp(optarg, "rad") == 0) gyro_deg = 0;
 			else cli_die(EXIT_USAGE, "--gyro-unit: '%s' is not rad or deg", optarg);
@@ -218,14 +250,16 @@ main(int argc, char **argv)
 			else cli_die(EXIT_USAGE, "--time-unit: '%s' is not s, ms or us", optarg);
 			break;
 		case 2004:
+			other = c;
 			if (strcmp(optarg, "force") && strcmp(optarg, "thrust") && strcmp(optarg, "rotors"))
 				cli_die(EXIT_USAGE, "--wrench: '%s' is not force, thrust or rotors", optarg);
 			wrench = optarg;
 			break;
-		case 2005: vehfile = optarg; break;
-		case 2006: kwin = (int)cli_long("--alpha-window", optarg, 1, 50); break;
-		case 2007: max_gap = cli_double("--max-gap", optarg, 1e-6, 1e9); break;
+		case 2005: vehfile = optarg; other = c; break;
+		case 2006: other = c; kwin = (int)cli_long("--alpha-window", optarg, 1, 50); break;
+		case 2007: other = c; max_gap = cli_double("--max-gap", optarg, 1e-6, 1e9); break;
 		case 2009:
+			other = c;
 			if (strcmp(optarg, "mm") == 0) pos_mm = 1;
 			else if (strcmp(optarg, "m") == 0) pos_mm = 0;
 			else cli_die(EXIT_USAGE, "--pos-unit: '%s' is not m or mm", optarg);
@@ -243,6 +277,23 @@ main(int argc, char **argv)
 	if (argc - optind > 1)
 		cli_die(EXIT_USAGE, "one input file at most (got '%s' and '%s')", argv[optind], argv[optind + 1]);
 	const char *inname = optind < argc ? argv[optind] : "-";
+	if (!multibody && (mb.robot || mb.body || mb.momentum))
+		cli_die(EXIT_USAGE, "--robot, --unknown, --held and --rows apply to -m multibody");
+	if (multibody) {
+		if (other) {
+			const char *name = "?";
+			for (int i = 0; opts[i].name; i++)
+				if (opts[i].val == other)
+					name = opts[i].name;
+			cli_die(EXIT_USAGE, "--%s does not apply to -m multibody", name);
+		}
+		if (!mb.robot || !mb.body)
+			cli_die(EXIT_USAGE, "-m multibody needs --robot FILE and --unknown BODY or --held BODY");
+		mb.tscale = tscale;
+		mb.outname = outname;
+		mb.in = in;
+		return regress_multibody(&mb, inname);
+	}
 	for (int s = 0; s < NSIG; s++)
 		map[s] = user_map[s] ? user_map[s] : pre && pre->map[s] ? pre->map[s] : logmap_signals[s].cols;
 	if (acc_g < 0)

@@ -182,12 +182,9 @@ mbmodel_read(const char *path, mbmodel *mm, char *err, size_t len)
 			double n = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3]);
 			if (!(n > 0))
 				return fail(f, err, len, "%s:%d: a zero quaternion", path, ln);
-			double w = x[0] / n, a = x[1] / n, b = x[2] / n, c = x[3] / n;
-			double R[9] = { 1 - 2 * (b * b + c * c), 2 * (a * b - w * c), 2 * (a * c + w * b),
-				2 * (a * b + w * c), 1 - 2 * (a * a + c * c), 2 * (b * c - w * a),
-				2 * (a * c - w * b), 2 * (b * c + w * a), 1 - 2 * (a * a + b * b) };
-			for (int i = 0; i < 9; i++)
-				mm->m.rot[cur][i] = (tagk_real)R[i];
+			tagk_real q[4] = { (tagk_real)(x[0] / n), (tagk_real)(x[1] / n), (tagk_real)(x[2] / n),
+				(tagk_real)(x[3] / n) };
+			tagk_qmatrix(q, mm->m.rot[cur]);
 		} else if (strcmp(key, "mass") == 0) {
 			if (!numbers(rest, 1, x) || !(x[0] > 0))
 				return fail(f, err, len, "%s:%d: 'mass' needs a positive number (kg)", path, ln);
@@ -215,4 +212,32 @@ mbmodel_read(const char *path, mbmodel *mm, char *err, size_t len)
 	if (tagk_mb_check(&mm->m) != TAGK_OK)
 		return fail(NULL, err, len, "%s: not a valid tree", path);
 	return 0;
+}
+
+int
+mbmodel_write(FILE *f, const mbmodel *mm, const char *comment)
+{
+	const tagk_mb_model *m = &mm->m;
+	if (comment)
+		fprintf(f, "# %s\n", comment);
+	fprintf(f, "gravity %.17g %.17g %.17g\n", (double)m->gravity[0], (double)m->gravity[1], (double)m->gravity[2]);
+	for (int i = 0; i < m->nb; i++) {
+		tagk_real c[3], Ic[9], q[4];
+		if (!tagk_theta_to_body(mm->theta + TAGK_NPARAM * i, c, Ic))
+			return -1;
+		tagk_qfrommatrix(m->rot[i], q);
+		fprintf(f, "\nbody %s\n  parent %s\n", mm->name[i], i ? mm->name[m->parent[i]] : "world");
+		if (i == 0)
+			fprintf(f, "  joint %s\n", m->floating ? "free" : "fixed");
+		else
+			fprintf(f, "  joint %s\n  axis %.17g %.17g %.17g\n", m->joint[i] == TAGK_JOINT_REVOLUTE ? "revolute"
+			    : "prismatic", (double)m->axis[i][0], (double)m->axis[i][1], (double)m->axis[i][2]);
+		fprintf(f, "  pos %.17g %.17g %.17g\n  quat %.17g %.17g %.17g %.17g\n  mass %.17g\n"
+		    "  com %.17g %.17g %.17g\n  inertia %.17g %.17g %.17g %.17g %.17g %.17g\n",
+		    (double)m->pos[i][0], (double)m->pos[i][1], (double)m->pos[i][2], (double)q[0], (double)q[1],
+		    (double)q[2], (double)q[3],
+		    (double)mm->theta[TAGK_NPARAM * i], (double)c[0], (double)c[1], (double)c[2], (double)Ic[0],
+		    (double)Ic[4], (double)Ic[8], (double)Ic[1], (double)Ic[2], (double)Ic[5]);
+	}
+	return ferror(f) ? -1 : 0;
 }

@@ -26,6 +26,7 @@
 #define TAGK_MBMODEL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "../lib/tagk.h"
 
 typedef struct {
@@ -36,6 +37,9 @@ typedef struct {
 
 /* Read path into mm; 0, or -1 with "file:line: what" in err (len bytes). */
 int mbmodel_read(const char *path, mbmodel *mm, char *err, size_t len);
+/* Write mm to f in the same format (inertias about each centre of mass,
+ * %.17g: reading it back gives mm to rounding); 0, or -1 on a write error. */
+int mbmodel_write(FILE *f, const mbmodel *mm, const char *comment);
 /* The index of the body called name, or -1. */
 int mbmodel_find(const mbmodel *mm, const char *name);
 

@@ -6,6 +6,7 @@
 #include "multibody.h"
 #include "regressor.h"
 #include "linalg.h"
+#include "so3.h"
 
 int
 tagk_mb_dof(const tagk_mb_model *m)
@@ -53,13 +54,6 @@ tagk_mb_check(const tagk_mb_model *m)
 }
 
 static void
-cross(const tagk_real a[3], const tagk_real b[3], tagk_real c[3])
-{
-	tagk_real x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
-	c[0] = x, c[1] = y, c[2] = z;
-}
-
-static void
 mat3_mul(const tagk_real A[9], const tagk_real B[9], tagk_real C[9])
 {
 	tagk_real T[9];
@@ -99,7 +93,7 @@ make_X(const tagk_real E[9], const tagk_real r[3], tagk_real X[36])
 			/* (-E S(r))_ij = -sum_k E_ik S(r)_kj, S(r)_kj = -eps_kjl r_l */
 			tagk_real e[3] = { E[i * 3], E[i * 3 + 1], E[i * 3 + 2] }, col[3], u[3] = { 0 };
 			u[j] = 1;
-			cross(r, u, col); /* S(r) e_j */
+			tagk_cross(r, u, col); /* S(r) e_j */
 			X[(i + 3) * 6 + j] = -tagk_dot(3, e, col);
 		}
 }
@@ -132,10 +126,10 @@ static void
 crm(const tagk_real v[6], const tagk_real m[6], tagk_real out[6])
 {
 	tagk_real a[3], b[3];
-	cross(v, m, a);
-	cross(v, m + 3, b);
+	tagk_cross(v, m, a);
+	tagk_cross(v, m + 3, b);
 	tagk_real c[3];
-	cross(v + 3, m, c);
+	tagk_cross(v + 3, m, c);
 	out[0] = a[0], out[1] = a[1], out[2] = a[2];
 	out[3] = b[0] + c[0], out[4] = b[1] + c[1], out[5] = b[2] + c[2];
 }
@@ -145,9 +139,9 @@ static void
 crf(const tagk_real v[6], const tagk_real f[6], tagk_real out[6])
 {
 	tagk_real a[3], b[3], c[3];
-	cross(v, f, a);
-	cross(v + 3, f + 3, b);
-	cross(v, f + 3, c);
+	tagk_cross(v, f, a);
+	tagk_cross(v + 3, f + 3, b);
+	tagk_cross(v, f + 3, c);
 	out[0] = a[0] + b[0], out[1] = a[1] + b[1], out[2] = a[2] + b[2];
 	out[3] = c[0], out[4] = c[1], out[5] = c[2];
 }
@@ -270,7 +264,7 @@ static void
 body_force_block(const tagk_mb_kin *k, int i, tagk_real F[60])
 {
 	tagk_real ac[3], Yr[60];
-	cross(k->v[i], k->v[i] + 3, ac);
+	tagk_cross(k->v[i], k->v[i] + 3, ac);
 	for (int j = 0; j < 3; j++)
 		ac[j] += k->a[i][3 + j];
 	tagk_regressor_rigid(ac, k->v[i], k->a[i], Yr);
@@ -414,7 +408,7 @@ force_to_world(const tagk_mb_kin *k, int i, const tagk_real f[6], tagk_real out[
 	tagk_real n[3], fl[3], c[3];
 	mat3_vec(k->R[i], f, n);
 	mat3_vec(k->R[i], f + 3, fl);
-	cross(k->p[i], fl, c);
+	tagk_cross(k->p[i], fl, c);
 	for (int j = 0; j < 3; j++) {
 		out[j] = n[j] + c[j];
 		out[3 + j] = fl[j];

@@ -24,7 +24,7 @@ done
 # against its --help
 for pair in timing:cmd_timing synth:cmd_synth pipeline:cmd_pipeline device:cmd_device \
 	simulate:bench_simulate table2:bench_table2 ablation:bench_ablation massflight:bench_massflight \
-	rmspe:bench_rmspe grasp-table:bench_grasp_table; do
+	rmspe:bench_rmspe grasp:bench_grasp grasp-table:bench_grasp_table; do
 	sub=${pair%%:*} fn=${pair#*:}
 	cat cmd/tagk-bench.c cmd/bench_sim.c cmd/bench_mass.c cmd/bench_grasp.c | awk -v fn="$fn" '
 		$0 ~ "^" fn "\\(int argc" { on = 1 } on && /^}/ { on = 0 }

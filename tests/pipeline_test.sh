@@ -145,6 +145,41 @@ expect "rls-ld through the pipeline: every estimate physical" 0 "0 of 50 estimat
 expect "... where rls is not" 0 "40 of 50 estimates not physical" "" -- sh -c "$E -a rls '$tmp/fig8.reg' | $P"
 $E -a rls-ld --theta0 $T0 --alpha 1e-9 "$tmp/fig8.reg" > "$tmp/ld0.csv"
 check "--alpha changes rls-ld's estimates" sh -c "! $E -a rls-ld --theta0 $T0 '$tmp/fig8.reg' | cmp -s - '$tmp/ld0.csv'"
+# paper 003 through the pipeline: tagk-bench grasp's joint log, tagk-regress
+# -m multibody, rls-ld; the final divergence equals grasp-table's, which
+# computes the same in one process
+CUBE0=1,0,0,0.107,0.021449,0,0.021449,0,0,0.01
+$S grasp-table --duration 3 > "$tmp/gt.txt"
+$S grasp --target 10 --duration 3 -o "$tmp/g.csv" 2>/dev/null
+$R -m multibody --robot datasets/panda.model --held link7 "$tmp/g.csv" > "$tmp/g.reg"
+check "multibody force rows: 7 per sample, 301 samples" test "$(plain "$tmp/g.reg" | sed 1d | wc -l)" -eq 2107
+want=$(awk '/^10 kg +0 %/ { print $6 }' "$tmp/gt.txt")
+got=$($E -a rls-ld --theta0 $CUBE0 --window 1 --every 1 --alpha 50 "$tmp/g.reg" | $P \
+	| sed -n 's/.*D(J^ || J): mean [^,]*, final \([^;]*\);.*/\1/p')
+check "ground, force rows: the pipeline's final D ($got) is grasp-table's ($want)" \
+	sh -c "awk -v a='$got' -v b='$want' 'BEGIN { exit !(a > 0 && (a - b) / b < 1e-3 && (b - a) / b < 1e-3) }'"
+$S grasp --base floating --target 50 --robot-error 0.025 --duration 3 --model-out "$tmp/k.model" -o "$tmp/o.csv" 2>/dev/null
+$R -m multibody --robot "$tmp/k.model" --held link7 --rows momentum "$tmp/o.csv" > "$tmp/o.reg"
+check "momentum rows: 6 per sample from the second" test "$(plain "$tmp/o.reg" | sed 1d | wc -l)" -eq 1800
+want=$(awk '/^Table III/ { on = 1 } on && /^50 kg +2.5 %/ { print $7 }' "$tmp/gt.txt")
+got=$($E -a rls-ld --theta0 $CUBE0 --window 1 --every 1 --alpha 0.1 "$tmp/o.reg" | $P \
+	| sed -n 's/.*D(J^ || J): mean [^,]*, final \([^;]*\);.*/\1/p')
+check "orbit, momentum rows: the pipeline's final D ($got) is grasp-table's ($want)" \
+	sh -c "awk -v a='$got' -v b='$want' 'BEGIN { exit !(a > 0 && (a - b) / b < 1e-3 && (b - a) / b < 1e-3) }'"
+expect "momentum rows of a fixed base" 2 "" "--rows momentum: .* has gravity" -- \
+	$R -m multibody --robot datasets/panda.model --held link7 --rows momentum "$tmp/g.csv"
+expect "a body not in the model" 2 "" "^tagk-regress: --unknown: no body 'link9' in datasets/panda.model$" -- \
+	$R -m multibody --robot datasets/panda.model --unknown link9 "$tmp/g.csv"
+expect "multibody without --robot" 2 "" "-m multibody needs --robot FILE" -- $R -m multibody --held link7 "$tmp/g.csv"
+expect "--map with multibody" 2 "" "^tagk-regress: --map does not apply to -m multibody$" -- \
+	$R -m multibody --robot datasets/panda.model --held link7 --map t=time "$tmp/g.csv"
+expect "--robot without multibody" 2 "" "apply to -m multibody" -- $R --robot datasets/panda.model "$tmp/g.csv"
+cut -d, -f1-22 "$tmp/g.csv" > "$tmp/notau.csv"
+expect "a joint log without torques" 1 "" "notau.csv: missing column 'tau1' \(joint torques" -- \
+	$R -m multibody --robot datasets/panda.model --held link7 "$tmp/notau.csv"
+cut -d, -f1-15,30-42,49-58 "$tmp/o.csv" > "$tmp/o_noacc.csv"
+check "momentum rows need no accelerations and no torques: the same rows without those columns" sh -c \
+	"$R -m multibody --robot '$tmp/k.model' --held link7 --rows momentum '$tmp/o_noacc.csv' | cmp -s - '$tmp/o.reg'"
 # batch least squares over the whole stream, against NumPy
 $R datasets/synth-payload-noisy.csv | grep -v '^#tagk-' > "$tmp/noisy.reg"
 for a in ols wls ols-pc wls-pc; do

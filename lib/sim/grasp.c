@@ -36,7 +36,7 @@ joints(int nj, tagk_real t, tagk_real *q, tagk_real *qd, tagk_real *qdd)
 		tagk_real w = 2 * PI_R * freq[j], s = tagk_sin(w * t), c = tagk_cos(w * t);
 		q[j] = home[j] + amp[j] * s;
 		qd[j] = amp[j] * w * c;
-		qdd[j] = -amp[j] * w * w * s;
+		qdd[j] = 0 - amp[j] * w * w * s; /* 0 - x: no -0 in logs */
 	}
 }
 

@@ -1,0 +1,22 @@
+/*
+ * regress_multibody.h: tagk-regress -m multibody (regress_multibody.c).
+ */
+#ifndef TAGK_REGRESS_MULTIBODY_H
+#define TAGK_REGRESS_MULTIBODY_H
+
+#include "../formats/table.h"
+
+typedef struct {
+	const char *robot;    /* the model file */
+	const char *body;     /* the body whose parameters (or held object's) are wanted */
+	int held;             /* 1: an object held by body; 0: body itself */
+	int momentum;         /* momentum rows, else force rows */
+	double tscale;        /* seconds per unit of t */
+	const char *outname;
+	tbl_options in;
+} regress_mb_opts;
+
+/* Run; exits through cli_die on any failure, returns the exit status. */
+int regress_multibody(const regress_mb_opts *o, const char *input);
+
+#endif
