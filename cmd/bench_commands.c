@@ -141,7 +141,7 @@ static const bench_command subs[] = {
 	  "      --seed S           seed of the run (default 1)\n"
 	  "      --duration S       seconds (default 20)\n"
 	  "      --model FILE       the arm (default datasets/panda.model)\n"
-	  "      --model-out FILE   write the robot the estimator knows (for tagk-regress --robot)\n"
+	  "      --model-out FILE   write the robot the estimator knows, a model file\n"
 	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n", bench_grasp },
 	{ "grasp-table", "paper 003's Tables II and III: a grasped cube's inertia by rls-ld",
 	  "[--model FILE] [--seed S] [--duration S] [--weight W|reference]",
