@@ -47,7 +47,7 @@ BENCH_CMD := cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_gra
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null)
 DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz
 BINS := $(CMDS:%=bin/%)
-TESTS := rng linalg kaczmarz rls rls_ld multibody kf outlier pcls estimator regressor signals metrics consistency quad mass
+TESTS := rng linalg kaczmarz rls rls_ld multibody dmls kf outlier pcls estimator regressor signals metrics consistency quad mass
 MAN1 := $(sort $(wildcard man/*.1))
 MAN57 := $(sort $(wildcard man/*.5 man/*.7))
 VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)
@@ -279,6 +279,10 @@ build/pcls_solve: tests/pcls_solve.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p build
 	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< $(LIB_SRC) -lm
 
+build/dmls_solve: tests/dmls_solve.c $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p build
+	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< $(LIB_SRC) -lm
+
 build/rls_ld_run: tests/rls_ld_run.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p build
 	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< $(LIB_SRC) -lm
@@ -289,12 +293,13 @@ build/mujoco_oracle: tests/mujoco_oracle.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p build
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< $(LIB_SRC) -lmujoco -lm
 
-test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_run $(MUJOCO_ORACLE)
+test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE)
 	@sh tests/cli_test.sh
 	@sh tests/install_test.sh
 	@sh tests/options_test.sh
 	@sh tests/pcls_oracle_test.sh
 	@sh tests/rls_ld_oracle_test.sh
+	@sh tests/dmls_oracle_test.sh
 	@sh tests/mujoco_oracle_test.sh
 	@sh tests/add_method_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh

@@ -27,6 +27,7 @@
 #include "signals.h"
 #include "metrics.h"
 #include "multibody.h"
+#include "dmls.h"
 #include "so3.h"
 #include "uav.h"
 #include "massest.h"
