@@ -213,7 +213,7 @@ check "the stream carries the refusals: #tagk-note: refused_updates 5 of 996" \
 expect "... which tagk-report's summary shows" 0 "^# 5 of 996 updates refused by tagk-estimate" "" -- $BIN/tagk-report "$tmp/noted.csv"
 { cat "$tmp/noted.csv"; echo '#tagk-note: late 1'; } > "$tmp/note-late.csv"
 expect "a note after the end marker" 1 "" "note-late.csv:.*: data after the stream's end marker" -- $BIN/tagk-report "$tmp/note-late.csv"
-expect "--outlier on a Kaczmarz method" 2 "" "--outlier applies to the RLS and KF methods, not tagk" -- \
+expect "--outlier on a Kaczmarz method" 2 "" "--outlier applies to the KF methods and rls, rls-low and rls-high, not tagk" -- \
 	$BIN/tagk-estimate -a tagk --outlier 10 "$tmp/outlier.csv"
 
 # --- Streams cut or altered -----------------------------------------------
