@@ -14,9 +14,11 @@
  *   a free-floating base without thrusters).
  * Force rows: one per generalized force (6 for a free base, then one per
  * joint), A = the unknown's columns of the regressor, b = tau - Y
- * theta_known. Momentum rows: six per sample from the second on, the
- * difference of the world-frame momentum from the first sample's, which
- * is zero for a system no external force acts on.
+ * theta_known. Energy rows (paper 002, eq. 9): one per sample, the force
+ * rows weighted by the velocities, qd^T A theta = qd^T b: the power balance,
+ * invariant under changes of coordinates. Momentum rows: six per sample
+ * from the second on, the difference of the world-frame momentum from the
+ * first sample's, which is zero for a system no external force acts on.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -47,10 +49,10 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	int u = mbmodel_find(&mm, o->body);
 	if (u < 0)
 		cli_die(EXIT_USAGE, "--%s: no body '%s' in %s", o->held ? "held" : "unknown", o->body, o->robot);
-	if (o->momentum && m->gravity[0] * m->gravity[0] + m->gravity[1] * m->gravity[1] + m->gravity[2] * m->gravity[2] > 0)
+	if (o->rows == MB_ROWS_MOMENTUM && m->gravity[0] * m->gravity[0] + m->gravity[1] * m->gravity[1] + m->gravity[2] * m->gravity[2] > 0)
 		cli_die(EXIT_USAGE, "--rows momentum: %s has gravity, so the momentum is not conserved (momentum rows "
 		    "are for a free system in orbit: 'gravity 0 0 0' and a free base)", o->robot);
-	if (o->momentum && !m->floating)
+	if (o->rows == MB_ROWS_MOMENTUM && !m->floating)
 		cli_die(EXIT_USAGE, "--rows momentum: %s's base is fixed: the ground pushes on it, so the momentum is "
 		    "not conserved (momentum rows need 'joint free' on the base)", o->robot);
 	tagk_real known[TAGK_NPARAM * TAGK_MB_MAX_BODIES];
@@ -59,7 +61,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		memset(known + TAGK_NPARAM * u, 0, TAGK_NPARAM * sizeof(*known));
 
 	tbl_reader *r = cmdio_open_input(input, &o->in);
-	const int nj = m->nb - 1, nv = tagk_mb_dof(m), off = m->floating ? 6 : 0, force = !o->momentum;
+	const int nj = m->nb - 1, nv = tagk_mb_dof(m), off = m->floating ? 6 : 0, force = o->rows != MB_ROWS_MOMENTUM;
 	int it = need(r, "t", "time"), iq[TAGK_MB_MAX_BODIES], iqd[TAGK_MB_MAX_BODIES], iqdd[TAGK_MB_MAX_BODIES];
 	int itau[TAGK_MB_MAX_BODIES], ibase[19], iwr[6];
 	char name[32];
@@ -171,6 +173,18 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		int rows = nv;
 		if (force) {
 			tagk_mb_force_rows(&kin, m, tau, known, u, Y, A, b);
+			if (o->rows == MB_ROWS_ENERGY) {
+				/* qd^T (A theta - b): one row */
+				tagk_real e[TAGK_NPARAM] = { 0 }, eb = 0;
+				for (int a = 0; a < nv; a++) {
+					for (int j = 0; j < TAGK_NPARAM; j++)
+						e[j] += qd[a] * A[a * TAGK_NPARAM + j];
+					eb += qd[a] * b[a];
+				}
+				memcpy(A, e, sizeof(e));
+				b[0] = eb;
+				rows = 1;
+			}
 		} else {
 			tagk_mb_momentum_rows(&kin, nin ? Yh0 : NULL, known, u, Y, A, b);
 			rows = 6;

@@ -6,11 +6,13 @@
 
 #include "../formats/table.h"
 
+enum { MB_ROWS_FORCE, MB_ROWS_MOMENTUM, MB_ROWS_ENERGY };
+
 typedef struct {
 	const char *robot;    /* the model file */
 	const char *body;     /* the body whose parameters (or held object's) are wanted */
 	int held;             /* 1: an object held by body; 0: body itself */
-	int momentum;         /* momentum rows, else force rows */
+	int rows;             /* MB_ROWS_* */
 	double tscale;        /* seconds per unit of t */
 	const char *outname;
 	tbl_options in;

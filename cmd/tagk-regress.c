@@ -38,7 +38,8 @@ usage(FILE *f)
 	    "                    [--time-unit s|ms|us] [--wrench force|thrust|rotors] [--vehicle FILE]\n"
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
 	    "                    [--group G] [--event E] [-o FILE] [FILE|-]\n"
-	    "       tagk-regress -m multibody --robot FILE --unknown BODY|--held BODY [--rows force|momentum]\n"
+	    "       tagk-regress -m multibody --robot FILE --unknown BODY|--held BODY\n"
+	    "                    [--rows force|momentum|energy]\n"
 	    "                    [--time-unit s|ms|us] [-f csv|hdf5] [--skip-bad] [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
 	    "Log to regressor rows (t, row, Y_*, b) of the Newton-Euler equations, or to a state stream.\n"
@@ -47,7 +48,7 @@ usage(FILE *f)
 	    "      --robot FILE       multibody: the robot's model file (tagk-formats(5))\n"
 	    "      --unknown BODY     multibody: rows for BODY's own ten parameters\n"
 	    "      --held BODY        multibody: rows for an object BODY holds (in BODY's frame)\n"
-	    "      --rows R           multibody: force (inverse dynamics, default) or momentum rows\n"
+	    "      --rows R           multibody: force (inverse dynamics, default), momentum or energy rows\n"
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust...) from COLS\n"
 	    "      --preset NAME      a log layout's columns and units (--list-presets names them)\n"
 	    "      --acc-unit U       specific force in mps2 (default) or g\n"
@@ -189,6 +190,7 @@ main(int argc, char **argv)
 	const char *map[NSIG] = { 0 }, *user_map[NSIG] = { 0 }, *outname = NULL, *vehfile = NULL;
 	const char *wrench = NULL;
 	int rigid = 1, state = 0, acc_g = -1, gyro_deg = 0, kwin = 2, pos_mm = -1, multibody = 0, other = 0;
+	int rows_set = 0;
 	regress_mb_opts mb = { 0 };
 	double tscale = 1, max_gap = 0.1;
 	const logmap_preset_t *pre = NULL;
@@ -218,9 +220,15 @@ main(int argc, char **argv)
 			mb.held = c == 2012;
 			break;
 		case 2013:
-			if (strcmp(optarg, "force") && strcmp(optarg, "momentum"))
-				cli_die(EXIT_USAGE, "--rows: '%s' is not force or momentum", optarg);
-			mb.momentum = strcmp(optarg, "momentum") == 0;
+			if (strcmp(optarg, "force") == 0)
+				mb.rows = MB_ROWS_FORCE;
+			else if (strcmp(optarg, "momentum") == 0)
+				mb.rows = MB_ROWS_MOMENTUM;
+			else if (strcmp(optarg, "energy") == 0)
+				mb.rows = MB_ROWS_ENERGY;
+			else
+				cli_die(EXIT_USAGE, "--rows: '%s' is not force, momentum or energy", optarg);
+			rows_set = 1;
 			break;
 		case 'M':
 			other = c;
@@ -277,7 +285,7 @@ main(int argc, char **argv)
 	if (argc - optind > 1)
 		cli_die(EXIT_USAGE, "one input file at most (got '%s' and '%s')", argv[optind], argv[optind + 1]);
 	const char *inname = optind < argc ? argv[optind] : "-";
-	if (!multibody && (mb.robot || mb.body || mb.momentum))
+	if (!multibody && (mb.robot || mb.body || rows_set))
 		cli_die(EXIT_USAGE, "--robot, --unknown, --held and --rows apply to -m multibody");
 	if (multibody) {
 		if (other) {

@@ -166,6 +166,18 @@ got=$($E -a rls-ld --theta0 $CUBE0 --window 1 --every 1 --alpha 0.1 "$tmp/o.reg"
 	| sed -n 's/.*D(J^ || J): mean [^,]*, final \([^;]*\);.*/\1/p')
 check "orbit, momentum rows: the pipeline's final D ($got) is grasp-table's ($want)" \
 	sh -c "awk -v a='$got' -v b='$want' 'BEGIN { exit !(a > 0 && (a - b) / b < 1e-3 && (b - a) / b < 1e-3) }'"
+$R -m multibody --robot datasets/panda.model --held link7 --rows energy "$tmp/g.csv" > "$tmp/ge.reg"
+if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
+	check "energy rows are the force rows weighted by the joint velocities (NumPy)" /usr/bin/python3 -c "
+import numpy as np, sys
+g = np.genfromtxt('$tmp/g.csv', delimiter=',', names=True, skip_header=1)
+f = np.genfromtxt('$tmp/g.reg', delimiter=',', skip_header=2)
+e = np.genfromtxt('$tmp/ge.reg', delimiter=',', skip_header=2)
+qd = np.column_stack([g['qd%d' % j] for j in range(1, 8)])
+F = f[:, 2:13].reshape(len(g), 7, 11)
+want = np.einsum('ka,kac->kc', qd, F)
+sys.exit(not (e.shape == (len(g), 23) and np.abs(e[:, 2:13] - want).max() <= 1e-9 * np.abs(want).max()))"
+fi
 expect "momentum rows of a fixed base" 2 "" "--rows momentum: .* has gravity" -- \
 	$R -m multibody --robot datasets/panda.model --held link7 --rows momentum "$tmp/g.csv"
 expect "a body not in the model" 2 "" "^tagk-regress: --unknown: no body 'link9' in datasets/panda.model$" -- \
