@@ -71,7 +71,7 @@ ld_set(tagk_config *cfg, const char *key, double v)
 	for (int i = 0; ld_keys[i]; i++) {
 		if (strcmp(key, ld_keys[i]) != 0)
 			continue;
-		int ok = i == H_ALPHA || i == H_BETA ? v > 0 && v < 1e300
+		int ok = i == H_ALPHA || i == H_BETA ? v > 0 && v <= 1e30 /* finite in float too */
 		    : i == H_LAMBDA ? v > 0 && v <= 1
 		    : i == H_TOL ? v >= 0 && v < 1
 		    : i == H_ITERS ? v >= 1 && v <= 1000 && v == (double)(long)v
