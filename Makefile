@@ -47,7 +47,7 @@ BENCH_CMD := cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_gra
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null)
 DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz
 BINS := $(CMDS:%=bin/%)
-TESTS := rng linalg kaczmarz rls rls_ld multibody dmls kf outlier pcls estimator regressor signals metrics consistency quad mass
+TESTS := rng linalg kaczmarz rls rls_ld multibody dmls shake kf outlier pcls estimator regressor signals metrics consistency quad mass
 MAN1 := $(sort $(wildcard man/*.1))
 MAN57 := $(sort $(wildcard man/*.5 man/*.7))
 VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)

@@ -28,6 +28,7 @@
 #include "metrics.h"
 #include "multibody.h"
 #include "dmls.h"
+#include "shake.h"
 #include "so3.h"
 #include "uav.h"
 #include "massest.h"
