@@ -120,7 +120,7 @@ build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h $(LIB_SRC) $(
 # regression corpus tests/fuzz/corpus/TARGET with the usual compiler and the
 # sanitizers; `make fuzz` runs libFuzzer (clang) FUZZ_SECONDS per target,
 # two at a time with -j2, and prints executions per target.
-FUZZ_TARGETS := csv stream hdf5 cfusd
+FUZZ_TARGETS := csv stream hdf5 cfusd model
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := tests/fuzz/fuzz_table.c $(FMT_SRC) $(LIB_SRC)
 FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)

@@ -55,6 +55,11 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	if (o->rows == MB_ROWS_MOMENTUM && !m->floating)
 		cli_die(EXIT_USAGE, "--rows momentum: %s's base is fixed: the ground pushes on it, so the momentum is "
 		    "not conserved (momentum rows need 'joint free' on the base)", o->robot);
+	if (tagk_mb_dof(m) == 0)
+		cli_die(EXIT_USAGE, "%s: a fixed base and no joints: nothing moves, so there are no rows", o->robot);
+	if (u == 0 && !m->floating)
+		cli_die(EXIT_USAGE, "--%s %s: the fixed base's parameters never enter the joint forces (the ground "
+		    "holds it): choose a moving body", o->held ? "held" : "unknown", o->body);
 	tagk_real known[TAGK_NPARAM * TAGK_MB_MAX_BODIES];
 	memcpy(known, mm.theta, sizeof(known));
 	if (!o->held)

@@ -80,6 +80,12 @@ mbmodel_read(const char *path, mbmodel *mm, char *err, size_t len)
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return fail(NULL, err, len, "%s: %s", path, strerror(errno));
+	return mbmodel_read_file(f, path, mm, err, len);
+}
+
+int
+mbmodel_read_file(FILE *f, const char *path, mbmodel *mm, char *err, size_t len)
+{
 	memset(mm, 0, sizeof(*mm));
 	mm->m.gravity[2] = (tagk_real)-9.81;
 	char line[512];
@@ -98,6 +104,10 @@ mbmodel_read(const char *path, mbmodel *mm, char *err, size_t len)
 		int k;
 		if (sscanf(line, " %31s%n", key, &k) != 1)
 			continue;
+		for (const char *c = key; *c; c++)
+			if (*c < '!' || *c > '~')
+				return fail(f, err, len, "%s:%d: not a model file (a key with bytes that are not "
+				    "printable ASCII)", path, ln);
 		const char *rest = line + k;
 		if (strcmp(key, "gravity") == 0) {
 			if (!numbers(rest, 3, x))
@@ -120,7 +130,7 @@ mbmodel_read(const char *path, mbmodel *mm, char *err, size_t len)
 			if (mm->m.nb == TAGK_MB_MAX_BODIES)
 				return fail(f, err, len, "%s:%d: at most %d bodies", path, ln, TAGK_MB_MAX_BODIES);
 			cur = mm->m.nb++;
-			snprintf(mm->name[cur], sizeof(mm->name[cur]), "%s", word);
+			memcpy(mm->name[cur], word, strlen(word) + 1); /* at most 31 characters, checked above */
 			for (int i = 0; i < 3; i++)
 				for (int j = 0; j < 3; j++)
 					mm->m.rot[cur][i * 3 + j] = (tagk_real)(i == j);

@@ -37,6 +37,8 @@ typedef struct {
 
 /* Read path into mm; 0, or -1 with "file:line: what" in err (len bytes). */
 int mbmodel_read(const char *path, mbmodel *mm, char *err, size_t len);
+/* The same from f, open for reading, named path in messages; f is closed. */
+int mbmodel_read_file(FILE *f, const char *path, mbmodel *mm, char *err, size_t len);
 /* Write mm to f in the same format (inertias about each centre of mass,
  * %.17g: reading it back gives mm to rounding); 0, or -1 on a write error. */
 int mbmodel_write(FILE *f, const mbmodel *mm, const char *comment);

@@ -7,7 +7,7 @@
 set -eu
 S=build/fuzz/seeds
 rm -rf "$S"
-mkdir -p "$S/csv" "$S/stream" "$S/hdf5" "$S/cfusd"
+mkdir -p "$S/csv" "$S/stream" "$S/hdf5" "$S/cfusd" "$S/model"
 fx=$(mktemp -d)
 trap 'rm -rf "$fx"' EXIT
 build/mkfixtures "$fx"
@@ -27,3 +27,4 @@ printf '#tagk-stream: 1\nt,m\n0,1\n#tagk-note: refused_updates 1 of 2\n#tagk-end
 cp "$fx"/*.h5 "$S/hdf5/"
 bin/tagk-bench synth --duration 0.05 -o "$S/hdf5/synth.h5" 2>/dev/null
 cp "$fx"/*.cfusd "$S/cfusd/"
+cp datasets/panda.model "$S/model/"
