@@ -24,6 +24,7 @@
 #include "report_plot.h"
 #include "../formats/sink.h"
 #include "../formats/outfile.h"
+#include "../formats/numconv.h"
 #include "../lib/tagk.h"
 
 enum { MAX_EVENTS = 10000 };
@@ -41,13 +42,14 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: tagk-report [--truth FILE] [--tolerance PCT] [--format text|md|csv|json]\n"
+	    "usage: tagk-report [--truth FILE] [--tolerance PCT] [--logdet] [--format text|md|csv|json]\n"
 	    "                   [--plot FILE.png|svg|pdf] [--plot-params LIST] [--plot-size WxH]\n"
 	    "                   [-f csv|hdf5] [--skip-bad] [-o FILE] [FILE|-]...\n"
 	    "       tagk-report --help | --version\n"
 	    "Score estimates against the truth, or summarise them without it.\n"
 	    "      --truth FILE       the truth (t, true_* or the parameter names), joined by time\n"
 	    "      --tolerance PCT    recovery threshold of the relative error (default 5)\n"
+	    "      --logdet           instead, the log-det divergence D(estimate || truth) at each time\n"
 	    "      --format F         text (default), md, csv or json\n"
 	    "      --plot FILE        also draw the estimates against time (several inputs: one line each)\n"
 	    "      --plot-params LIST the parameters plotted, one panel each (default m; all)\n"
@@ -133,6 +135,7 @@ main(int argc, char **argv)
 		{ "plot", required_argument, NULL, 5004 },
 		{ "plot-params", required_argument, NULL, 5005 },
 		{ "plot-size", required_argument, NULL, 5006 },
+		{ "logdet", no_argument, NULL, 5007 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -143,7 +146,7 @@ main(int argc, char **argv)
 	const char *truthfile = NULL, *outname = NULL, *plotname = NULL, *plot_params = "m";
 	int plot_w = 960, plot_h = 0;
 	double tol = 5;
-	int have_fmt = 0;
+	int have_fmt = 0, logdet = 0;
 	enum report_fmt fmt = F_TEXT;
 	int c;
 	while ((c = cli_getopt(argc, argv, "f:o:hV", opts)) != -1) {
@@ -161,6 +164,7 @@ main(int argc, char **argv)
 				cli_die(EXIT_USAGE, "--plot-size: '%s' is not WxH with 200 <= W, 150 <= H, both <= 20000",
 				    optarg);
 			break;
+		case 5007: logdet = 1; break;
 		case 'o': outname = optarg; break;
 		case 'h': cli_help(usage);
 		case 'V': cli_version();
@@ -227,6 +231,9 @@ main(int argc, char **argv)
 	tbl_want(r, it);
 	for (int j = 0; j < np; j++)
 		tbl_want(r, ip[j]);
+	if (logdet && np != TAGK_NPARAM)
+		cli_die(EXIT_USAGE, "--logdet: %s holds the mass only; the divergence needs the ten parameters of a "
+		    "rigid body", tbl_name(r));
 
 	/* truth: own columns or a joined file */
 	tbl_reader *tr = NULL;
@@ -264,6 +271,9 @@ main(int argc, char **argv)
 			snprintf(name, sizeof(name), "true_%s", tagk_param_names[j]);
 			ntrue += (itr[j] = tbl_find(r, name)) >= 0;
 		}
+		if (ntrue == 0 && logdet)
+			cli_die(EXIT_DATA, "--logdet: %s has no true_* columns: give the truth with --truth FILE",
+			    tbl_name(r));
 		if (ntrue == 0) {
 			/* no truth at all: summarise the estimates instead */
 			summary *s = summary_read(r, it, np, ip);
@@ -294,6 +304,10 @@ main(int argc, char **argv)
 	/* rigid body: errors by block and the log-det divergence (lib/metrics.h) */
 	double blk_sum[TAGK_NERR] = { 0 }, blk_last[TAGK_NERR] = { 0 }, div_sum = 0, div_last = (double)NAN;
 	long div_n = 0, unphysical = 0, truth_unphysical = 0;
+	/* --logdet: the series, D < 0 where the estimate (-1) or the truth (-2)
+	 * is not physical */
+	double *ser_t = NULL, *ser_d = NULL;
+	long ser_cap = 0;
 	int have_prev = 0, open_event = -1;
 	int rc;
 	while ((rc = tbl_next(r, row)) == 1) {
@@ -354,6 +368,17 @@ main(int argc, char **argv)
 				blk_last[k] = (double)be[k];
 			}
 			tagk_real D = tagk_logdet_divergence(te, tv);
+			if (logdet) {
+				if (nrows == ser_cap) {
+					ser_cap = ser_cap ? 2 * ser_cap : 1024;
+					ser_t = realloc(ser_t, (size_t)ser_cap * sizeof(*ser_t));
+					ser_d = realloc(ser_d, (size_t)ser_cap * sizeof(*ser_d));
+					if (!ser_t || !ser_d)
+						cli_die(EXIT_DATA, "out of memory");
+				}
+				ser_t[nrows] = t;
+				ser_d[nrows] = (double)D;
+			}
 			if (D >= 0) {
 				div_sum += (double)D;
 				div_n++;
@@ -399,6 +424,46 @@ main(int argc, char **argv)
 	report_out w;
 	out_open(&w, outname);
 	FILE *o = w.o;
+	if (logdet) {
+		/* not physical: empty in CSV, null in JSON, words in text */
+		if (fmt == F_JSON)
+			fprintf(o, "{\n  \"input\": \"%s\",\n  \"logdet\": [\n", tbl_name(r));
+		else if (fmt == F_CSV)
+			fprintf(o, "t,logdet\n");
+		else if (fmt == F_MD)
+			fprintf(o, "| t | D(estimate \\|\\| truth) |\n|---|---|\n");
+		else
+			fprintf(o, "# %s: log-det divergence D(estimate || truth) of the pseudo-inertias\n%-14s %s\n",
+			    tbl_name(r), "t", "D");
+		for (long i = 0; i < nrows; i++) {
+			const char *why = ser_d[i] == -1 ? "estimate not physical" : "truth not physical";
+			if (fmt == F_JSON) {
+				fprintf(o, "    {\"t\": %.10g, \"D\": ", ser_t[i]);
+				if (ser_d[i] >= 0) fprintf(o, "%.10g}", ser_d[i]); else fprintf(o, "null}");
+				fprintf(o, "%s\n", i + 1 < nrows ? "," : "");
+			} else if (fmt == F_CSV) {
+				char tb[32], db[32] = "";
+				fmt_double(tb, ser_t[i]);
+				if (ser_d[i] >= 0)
+					fmt_double(db, ser_d[i]);
+				fprintf(o, "%s,%s\n", tb, db);
+			} else if (fmt == F_MD) {
+				if (ser_d[i] >= 0) fprintf(o, "| %.10g | %.6g |\n", ser_t[i], ser_d[i]);
+				else fprintf(o, "| %.10g | %s |\n", ser_t[i], why);
+			} else {
+				if (ser_d[i] >= 0) fprintf(o, "%-14.10g %.6g\n", ser_t[i], ser_d[i]);
+				else fprintf(o, "%-14.10g %s\n", ser_t[i], why);
+			}
+		}
+		if (fmt == F_JSON)
+			fprintf(o, "  ],\n  \"not_physical\": %ld,\n  \"truth_not_physical\": %ld\n}\n", unphysical,
+			    truth_unphysical);
+		out_close(&w);
+		free(ser_t);
+		free(ser_d);
+		tbl_close(r);
+		return 0;
+	}
 	long shown = nevents < MAX_EVENTS ? nevents : MAX_EVENTS;
 	const char *pn[TAGK_NPARAM];
 	for (int j = 0; j < np; j++)

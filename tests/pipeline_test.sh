@@ -158,6 +158,16 @@ got=$($E -a rls-ld --theta0 $CUBE0 --window 1 --every 1 --alpha 50 "$tmp/g.reg" 
 	| sed -n 's/.*D(J^ || J): mean [^,]*, final \([^;]*\);.*/\1/p')
 check "ground, force rows: the pipeline's final D ($got) is grasp-table's ($want)" \
 	sh -c "awk -v a='$got' -v b='$want' 'BEGIN { exit !(a > 0 && (a - b) / b < 1e-3 && (b - a) / b < 1e-3) }'"
+$E -a rls-ld --theta0 $CUBE0 --window 1 --every 1 --alpha 50 "$tmp/g.reg" > "$tmp/gld.csv"
+check "--logdet: one divergence per estimate, the last one the summary's final D" sh -c \
+	"test \"\$($P --logdet --format csv '$tmp/gld.csv' | sed 1d | wc -l)\" -eq 301 &&
+	 awk -v a=\"\$($P --logdet --format csv '$tmp/gld.csv' | tail -1 | cut -d, -f2)\" -v b='$got' 'BEGIN { exit !((a - b) / b < 1e-3 && (b - a) / b < 1e-3) }'"
+expect "--logdet marks the estimates that are not physical" 0 "estimate not physical" "" -- sh -c \
+	"$E -a rls --window 1 --every 1 '$tmp/g.reg' | $P --logdet"
+expect "--logdet on the mass model" 2 "" "--logdet: .* holds the mass only" -- sh -c \
+	"$R -m mass datasets/synth-payload.csv | $E -a rls | $P --logdet"
+expect "--logdet without the truth" 1 "" "--logdet: .* has no true_\* columns" -- sh -c \
+	"$E -a rls-ld --theta0 $CUBE0 --window 1 --every 1 '$tmp/g.reg' | cut -d, -f1-11 | $P --logdet"
 $S grasp --base floating --target 50 --robot-error 0.025 --duration 3 --model-out "$tmp/k.model" -o "$tmp/o.csv" 2>/dev/null
 $R -m multibody --robot "$tmp/k.model" --held link7 --rows momentum "$tmp/o.csv" > "$tmp/o.reg"
 check "momentum rows: 6 per sample from the second" test "$(plain "$tmp/o.reg" | sed 1d | wc -l)" -eq 1800
