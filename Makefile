@@ -102,18 +102,35 @@ bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
 		$< $(EXTRA_$*) $(CMD_COMMON) $(FMT_SRC) lib/libtagk.a $(DEPS_LIBS) -lm
 
-# Unit tests: the library sources compiled into each driver with sanitizers,
-# once in double (build/asan) and once in float (build/asan-float).
-build/asan/test_%: tests/test_%.c tests/testutil.c tests/*.h $(LIB_SRC) $(LIB_HDR) $(BENCH_SRC) | test-deps
+# Unit tests: each driver linked against the library built with sanitizers,
+# once in double (build/asan) and once in float (build/asan-float). The
+# library is compiled once per scalar type into an archive, not once per
+# driver: with some thirty drivers that is most of make check's time.
+ASAN_LIB_OBJ := $(LIB_SRC:%.c=build/asan-obj/%.o)
+ASANF_LIB_OBJ := $(LIB_SRC:%.c=build/asan-float-obj/%.o)
+ASAN_LIB_FLAGS := $(WARN) -Wno-missing-prototypes -Wno-conversion -Wno-double-promotion \
+	-D_POSIX_C_SOURCE=200809L -O1 -g $(SAN)
+build/asan-obj/%.o: %.c $(LIB_HDR) | build-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -Wno-missing-prototypes -Wno-conversion -Wno-double-promotion \
-		-D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< tests/testutil.c $(LIB_SRC) \
-		bench/naive_kaczmarz.c -lcmocka -lm
-build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h $(LIB_SRC) $(LIB_HDR) $(BENCH_SRC) | test-deps
+	$(CC) $(ASAN_LIB_FLAGS) -c $< -o $@
+build/asan-float-obj/%.o: %.c $(LIB_HDR) | build-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -Wno-missing-prototypes -Wno-conversion -Wno-double-promotion \
-		-D_POSIX_C_SOURCE=200809L -DTAGK_FLOAT -O1 -g $(SAN) -o $@ $< tests/testutil.c \
-		$(LIB_SRC) bench/naive_kaczmarz.c -lcmocka -lm
+	$(CC) $(ASAN_LIB_FLAGS) -DTAGK_FLOAT -c $< -o $@
+build/asan/libtagk.a: $(ASAN_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $(ASAN_LIB_OBJ)
+build/asan-float/libtagk.a: $(ASANF_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $(ASANF_LIB_OBJ)
+build/asan/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan/libtagk.a $(BENCH_SRC) | test-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_LIB_FLAGS) -o $@ $< tests/testutil.c bench/naive_kaczmarz.c build/asan/libtagk.a -lcmocka -lm
+build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan-float/libtagk.a $(BENCH_SRC) | test-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_LIB_FLAGS) -DTAGK_FLOAT -o $@ $< tests/testutil.c bench/naive_kaczmarz.c \
+		build/asan-float/libtagk.a -lcmocka -lm
 
 # --- fuzzing ---------------------------------------------------------------
 # One harness per reader (tests/fuzz/fuzz_*.c). `make check` replays the
@@ -124,10 +141,10 @@ FUZZ_TARGETS := csv stream hdf5 cfusd model
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := tests/fuzz/fuzz_table.c $(FMT_SRC) $(LIB_SRC)
 FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
-build/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) | build-deps
+build/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) build/asan/libtagk.a | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g $(SAN) -o $@ $< \
-		tests/fuzz/replay.c $(FUZZ_SRC) $(DEPS_LIBS) -lm
+		tests/fuzz/replay.c tests/fuzz/fuzz_table.c $(FMT_SRC) build/asan/libtagk.a $(DEPS_LIBS) -lm
 test-fuzz-replay: $(FUZZ_TARGETS:%=build/fuzz-replay/%)
 	@for t in $(FUZZ_TARGETS); do build/fuzz-replay/$$t tests/fuzz/corpus/$$t || exit 1; done
 build/fuzz/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | build-deps
@@ -261,37 +278,38 @@ build/mkfixtures: tests/mkfixtures.c | build-deps
 # The commands again with ASan and UBSan, for the pipeline battery.
 ASAN_BINS := $(CMDS:%=build/asan-bin/%)
 build/asan-bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_none.c \
-		bench/*.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR) | build-deps
+		bench/*.h $(FMT_SRC) $(FMT_HDR) build/asan/libtagk.a $(LIB_HDR) | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \
-		-O1 -g $(SAN) -o $@ $< $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_none.c $(FMT_SRC) $(LIB_SRC) \
-		$(DEPS_LIBS) -lm
-build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR) | build-deps
+		-O1 -g $(SAN) -o $@ $< $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_none.c $(FMT_SRC) \
+		build/asan/libtagk.a $(DEPS_LIBS) -lm
+build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) build/asan/libtagk.a $(LIB_HDR) \
+		| build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \
-		-O1 -g $(SAN) -o $@ $< $(EXTRA_$*) $(CMD_COMMON) $(FMT_SRC) $(LIB_SRC) $(DEPS_LIBS) -lm
+		-O1 -g $(SAN) -o $@ $< $(EXTRA_$*) $(CMD_COMMON) $(FMT_SRC) build/asan/libtagk.a $(DEPS_LIBS) -lm
 
 # Leak detection is off for the commands: they exit after one run, with
 # buffers sized once at start still held, on error paths too. Growth per
 # row, the leak that matters for a stream, is measured by bench-pipeline.
 # The real-data suite may skip, so the pipeline battery's count comes last.
-build/pcls_solve: tests/pcls_solve.c $(LIB_SRC) $(LIB_HDR)
+build/pcls_solve: tests/pcls_solve.c build/asan/libtagk.a $(LIB_HDR)
 	@mkdir -p build
-	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< $(LIB_SRC) -lm
+	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lm
 
-build/dmls_solve: tests/dmls_solve.c $(LIB_SRC) $(LIB_HDR)
+build/dmls_solve: tests/dmls_solve.c build/asan/libtagk.a $(LIB_HDR)
 	@mkdir -p build
-	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< $(LIB_SRC) -lm
+	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lm
 
-build/rls_ld_run: tests/rls_ld_run.c $(LIB_SRC) $(LIB_HDR)
+build/rls_ld_run: tests/rls_ld_run.c build/asan/libtagk.a $(LIB_HDR)
 	@mkdir -p build
-	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< $(LIB_SRC) -lm
+	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lm
 
 # The MuJoCo oracle of lib/multibody.c, built when libmujoco-dev is installed.
 MUJOCO_ORACLE := $(if $(wildcard /usr/include/mujoco/mujoco.h),build/mujoco_oracle)
-build/mujoco_oracle: tests/mujoco_oracle.c $(LIB_SRC) $(LIB_HDR)
+build/mujoco_oracle: tests/mujoco_oracle.c build/asan/libtagk.a $(LIB_HDR)
 	@mkdir -p build
-	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< $(LIB_SRC) -lmujoco -lm
+	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lmujoco -lm
 
 test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE)
 	@sh tests/cli_test.sh
