@@ -261,9 +261,9 @@ tagk_dmls_solve(const tagk_dmls_problem *pb, const tagk_real *pi0, tagk_real *pi
 		/* the problem is convex: when the unconstrained minimiser exists
 		 * and is physical it is the solution, which the barrier would only
 		 * approach to its tolerance */
-		tagk_dmls_problem free = *pb;
-		free.bodies = 0;
-		st = run(&free, &v, &res);
+		tagk_dmls_problem open = *pb; /* without the constraint */
+		open.bodies = 0;
+		st = run(&open, &v, &res);
 		tagk_real ld;
 		if (st == TAGK_OK && !barrier(pb, v.th, 0, &ld, NULL, NULL))
 			st = TAGK_EDIVERGED;

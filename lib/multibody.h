@@ -25,7 +25,7 @@
  *                         h the Coriolis, centrifugal and gravity forces:
  *                         the generalized forces (joint torques; for a
  *                         floating base first the base wrench [n; f] in the
- *                         base frame, which is 0 for a free system)
+ *                         base frame, which is 0 for a floating system)
  *   tagk_mb_inverse_dynamics  the same forces by recursive Newton-Euler with
  *                         the bodies' spatial inertias (not the regressor)
  *   tagk_mb_mass_matrix   M(q) by the composite rigid-body algorithm
@@ -33,7 +33,7 @@
  *   tagk_mb_momentum_regressor  the whole system's spatial momentum in the
  *                         world frame, about the world origin, [L; p] =
  *                         Y_h theta (6 x 10 nb); it needs no acceleration
- *                         and no force, and with no external force (a free
+ *                         and no force, and with no external force (a floating
  *                         system without gravity) it is constant, so
  *                         (Y_h(t2) - Y_h(t1)) theta = 0 gives rows
  *   tagk_mb_momentum, tagk_mb_kinetic_energy  the same from the inertias
@@ -57,7 +57,7 @@ typedef enum { TAGK_JOINT_REVOLUTE, TAGK_JOINT_PRISMATIC } tagk_joint_kind;
 
 typedef struct {
 	int nb;                                   /* bodies, 1 .. TAGK_MB_MAX_BODIES */
-	int floating;                             /* 1: the base is free (6 DoF) */
+	int floating;                             /* 1: the base floats (6 DoF) */
 	int parent[TAGK_MB_MAX_BODIES];           /* parent[0] = -1, parent[i] < i */
 	tagk_joint_kind joint[TAGK_MB_MAX_BODIES];
 	tagk_real axis[TAGK_MB_MAX_BODIES][3];    /* unit, in body i's frame */

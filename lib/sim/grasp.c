@@ -131,7 +131,7 @@ tagk_grasp_init(tagk_grasp *g, const tagk_grasp_config *cfg, const tagk_mb_model
 	return TAGK_OK;
 }
 
-/* A free base's velocity and acceleration at t, from zero momentum:
+/* A floating base's velocity and acceleration at t, from zero momentum:
  * M_bb nu = -M_bj qd and, differentiated, M_bb nu' = -(M_bj qdd + h_b). */
 static tagk_status
 base_motion(const tagk_grasp *g, tagk_real t, tagk_real nu[6], tagk_real nud[6])
@@ -203,7 +203,7 @@ tagk_grasp_next(tagk_grasp *g, tagk_grasp_sample *s)
 		return st;
 	tagk_mb_inverse_dynamics(&kin, &g->model, g->theta_true, s->tau);
 	for (int a = 0; a < off; a++)
-		s->tau[a] = 0; /* a free base: no external wrench (the computed one is rounding) */
+		s->tau[a] = 0; /* a floating base: no external wrench (the computed one is rounding) */
 	for (int j = off; j < nv; j++)
 		s->tau[j] *= 1 + g->cfg.torque_noise * tagk_rng_gaussian(&g->rng);
 	if (off) {

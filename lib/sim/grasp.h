@@ -7,7 +7,7 @@
  * tagk-bench grasp), its last body the end effector; the cube is rigidly
  * held there. Ground: the base is fixed, gravity on. Orbit: the base is the
  * robot's base fused with a satellite of mass base_mass and inertia
- * base_inertia * 1 about its centre (the robot's base origin), free, with
+ * base_inertia * 1 about its centre (the robot's base origin), floating, with
  * no gravity, starting at rest with zero momentum.
  *
  * What the paper lost in conversion and is chosen here (written in the
@@ -24,7 +24,7 @@
  *   - samples every 10 ms for 20 s;
  *   - measured joint torques: inverse dynamics of the true system times
  *     (1 + 0.05 e), e standard normal per joint and sample ("5 % noise");
- *     the base wrench of a free base is 0, known exactly;
+ *     the base wrench of a floating base is 0, known exactly;
  *   - robot error (eqs. 20-27): each robot body's mass, centre-of-mass
  *     coordinates and principal moments are scaled by (1 + rho u), u uniform
  *     in [-1, 1] each, and its principal axes turned by rho u pi about a
@@ -44,7 +44,7 @@ extern "C" {
 #endif
 
 typedef struct {
-	int floating;            /* 1: orbit (free base, no gravity); 0: ground */
+	int floating;            /* 1: orbit (floating base, no gravity); 0: ground */
 	tagk_real target_mass;   /* kg */
 	tagk_real target_side;   /* cube side, m (0.2) */
 	tagk_real target_offset; /* its centre along the end effector's z, m (0.207) */
@@ -74,7 +74,7 @@ typedef struct {
 	tagk_real t;
 	tagk_real q[TAGK_MB_MAX_BODIES], qd[TAGK_MB_MAX_DOF], qdd[TAGK_MB_MAX_DOF]; /* qd, qdd: nv, base first */
 	tagk_real R[9], p[3];    /* base pose */
-	tagk_real tau[TAGK_MB_MAX_DOF]; /* measured (base rows 0 for a free base) */
+	tagk_real tau[TAGK_MB_MAX_DOF]; /* measured (base rows 0 for a floating base) */
 } tagk_grasp_sample;
 
 /* Set up from the robot (its base joint is overridden by cfg->floating,
