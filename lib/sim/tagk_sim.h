@@ -2,9 +2,9 @@
  * tagk_sim.h: the simulators behind tagk-bench, not part of the estimation
  * API: synthetic regressor logs (synth.h), the closed-loop quadrotor of the
  * TAG-K paper's experiment (quad.h, trial.h) and the UAV flights of the
- * time-varying-mass paper (uavsim.h), and paper 003's grasped cube
- * (grasp.h). Built into libtagk.a, for tagk-bench
- * and the Cortex-M7 image; not installed.
+ * time-varying-mass paper (uavsim.h), paper 003's grasped cube (grasp.h)
+ * and paper 004's arm shaking a held object (arm.h). Built into libtagk.a,
+ * for tagk-bench and the Cortex-M7 image; not installed.
  */
 #ifndef TAGK_SIM_H
 #define TAGK_SIM_H
@@ -15,6 +15,7 @@
 #include "trial.h"
 #include "uavsim.h"
 #include "grasp.h"
+#include "arm.h"
 
 #ifdef __cplusplus
 extern "C" {
