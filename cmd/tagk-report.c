@@ -38,11 +38,34 @@ typedef struct {
 	double se, ae, at, spe;
 } acc;
 
+/* theta (inertia.h order) to m, c = mc / m, the inertia about c in the
+ * same order; 0 if m is 0 or a value is not finite. */
+static int
+about_centre(const double th[TAGK_NPARAM], double out[TAGK_NPARAM])
+{
+	tagk_real t[TAGK_NPARAM], c[3], Ic[9], tc[TAGK_NPARAM];
+	for (int j = 0; j < TAGK_NPARAM; j++)
+		t[j] = (tagk_real)th[j];
+	if (!tagk_theta_to_body(t, c, Ic))
+		return 0;
+	tagk_theta_set_inertia(tc, Ic);
+	out[0] = th[0];
+	for (int j = 0; j < 3; j++)
+		out[1 + j] = (double)c[j];
+	for (int j = 4; j < TAGK_NPARAM; j++)
+		out[j] = (double)tc[j];
+	for (int j = 0; j < TAGK_NPARAM; j++)
+		if (!isfinite(out[j]))
+			return 0;
+	return 1;
+}
+
 static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: tagk-report [--truth FILE] [--tolerance PCT] [--logdet] [--format text|md|csv|json]\n"
+	    "usage: tagk-report [--truth FILE] [--tolerance PCT] [--logdet] [--about-com]\n"
+	    "                   [--format text|md|csv|json]\n"
 	    "                   [--plot FILE.png|svg|pdf] [--plot-params LIST] [--plot-size WxH]\n"
 	    "                   [-f csv|hdf5] [--skip-bad] [-o FILE] [FILE|-]...\n"
 	    "       tagk-report --help | --version\n"
@@ -50,6 +73,8 @@ usage(FILE *f)
 	    "      --truth FILE       the truth (t, true_* or the parameter names), joined by time\n"
 	    "      --tolerance PCT    recovery threshold of the relative error (default 5)\n"
 	    "      --logdet           instead, the log-det divergence D(estimate || truth) at each time\n"
+	    "      --about-com        score m, the centre of mass c and the inertia about c (paper 004's\n"
+	    "                         quantities) instead of m, mc and the inertia about the frame's origin\n"
 	    "      --format F         text (default), md, csv or json\n"
 	    "      --plot FILE        also draw the estimates against time (several inputs: one line each)\n"
 	    "      --plot-params LIST the parameters plotted, one panel each (default m; all)\n"
@@ -136,6 +161,7 @@ main(int argc, char **argv)
 		{ "plot-params", required_argument, NULL, 5005 },
 		{ "plot-size", required_argument, NULL, 5006 },
 		{ "logdet", no_argument, NULL, 5007 },
+		{ "about-com", no_argument, NULL, 5008 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -146,7 +172,7 @@ main(int argc, char **argv)
 	const char *truthfile = NULL, *outname = NULL, *plotname = NULL, *plot_params = "m";
 	int plot_w = 960, plot_h = 0;
 	double tol = 5;
-	int have_fmt = 0, logdet = 0;
+	int have_fmt = 0, logdet = 0, about_com = 0;
 	enum report_fmt fmt = F_TEXT;
 	int c;
 	while ((c = cli_getopt(argc, argv, "f:o:hV", opts)) != -1) {
@@ -165,6 +191,7 @@ main(int argc, char **argv)
 				    optarg);
 			break;
 		case 5007: logdet = 1; break;
+		case 5008: about_com = 1; break;
 		case 'o': outname = optarg; break;
 		case 'h': cli_help(usage);
 		case 'V': cli_version();
@@ -297,8 +324,12 @@ main(int argc, char **argv)
 	acc a[TAGK_NPARAM];
 	memset(a, 0, sizeof(a));
 	event *ev = malloc(MAX_EVENTS * sizeof(*ev));
+	if (about_com && np != TAGK_NPARAM)
+		cli_die(EXIT_USAGE, "--about-com: %s holds the mass only; a centre of mass needs the ten parameters of a "
+		    "rigid body", tbl_name(r));
 	double *row = malloc((size_t)tbl_ncols(r) * sizeof(double));
-	double prev_truth[TAGK_NPARAM], truth[TAGK_NPARAM];
+	double prev_truth[TAGK_NPARAM], truth[TAGK_NPARAM], est[TAGK_NPARAM];
+	long uncentred = 0;
 	long nrows = 0, nevents = 0, nbefore_truth = 0;
 	double sum_rel = 0, last_rel = (double)NAN, t_first = (double)NAN, t_last = (double)NAN;
 	/* rigid body: errors by block and the log-det divergence (lib/metrics.h) */
@@ -341,19 +372,31 @@ main(int argc, char **argv)
 			for (int j = 0; j < np; j++)
 				truth[j] = row[itr[j]];
 		}
-		double num = 0, den = 0;
+		double num = 0, den = 0, sv[TAGK_NPARAM], tv2[TAGK_NPARAM];
+		for (int j = 0; j < np; j++)
+			est[j] = row[ip[j]];
+		if (about_com) {
+			/* rows where either has no centre of mass (m = 0) are not scored */
+			if (!about_centre(est, sv) || !about_centre(truth, tv2)) {
+				uncentred++;
+				continue;
+			}
+		} else {
+			memcpy(sv, est, sizeof(sv));
+			memcpy(tv2, truth, sizeof(tv2));
+		}
 		for (int j = 0; j < np; j++) {
-			double e = row[ip[j]] - truth[j];
+			double e = sv[j] - tv2[j];
 			a[j].n++;
 			a[j].se += e * e;
 			a[j].ae += fabs(e);
-			a[j].at += fabs(truth[j]);
-			if (truth[j] != 0) {
+			a[j].at += fabs(tv2[j]);
+			if (tv2[j] != 0) {
 				a[j].npct++;
-				a[j].spe += (e / truth[j]) * (e / truth[j]);
+				a[j].spe += (e / tv2[j]) * (e / tv2[j]);
 			}
 			num += e * e;
-			den += truth[j] * truth[j];
+			den += tv2[j] * tv2[j];
 		}
 		double rel = den > 0 ? sqrt(num / den) : (double)NAN;
 		if (np == TAGK_NPARAM) {
@@ -466,8 +509,13 @@ main(int argc, char **argv)
 	}
 	long shown = nevents < MAX_EVENTS ? nevents : MAX_EVENTS;
 	const char *pn[TAGK_NPARAM];
+	static const char *const com_names[TAGK_NPARAM] = { "m", "cx", "cy", "cz", "Ixx_c", "Ixy_c", "Iyy_c", "Ixz_c",
+		"Iyz_c", "Izz_c" };
 	for (int j = 0; j < np; j++)
-		pn[j] = tagk_param_names[j];
+		pn[j] = about_com ? com_names[j] : tagk_param_names[j];
+	if (uncentred)
+		cli_warn("--about-com: %ld row%s not scored: the estimate or the truth has no centre of mass (m = 0)",
+		    uncentred, uncentred == 1 ? "" : "s");
 #define RMSE(j) sqrt(a[j].se / (double)a[j].n)
 #define MAE(j) (a[j].ae / (double)a[j].n)
 #define NMAE(j) (a[j].at > 0 ? a[j].ae / a[j].at : (double)NAN)
