@@ -34,14 +34,14 @@ CPPFLAGS_ALL := -D_POSIX_C_SOURCE=200809L $(DEFS) $(CPPFLAGS)
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 LIB_SRC := $(sort $(wildcard lib/*.c lib/sim/*.c))
-LIB_HDR := $(sort $(wildcard lib/*.h lib/*.def lib/sim/*.h))
+LIB_HDR := $(sort $(wildcard lib/*.h lib/*.def lib/sim/*.h)) datasets/shake_cnn.h
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 BENCH_SRC := bench/harness.c bench/naive_kaczmarz.c bench/device.c
 CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
 FMT_HDR := $(sort $(wildcard formats/*.h))
 CMD_COMMON := cmd/cli.c cmd/cmdio.c
-BENCH_CMD := cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_grasp.c cmd/progress.c cmd/bench_commands.c cmd/workers.c
+BENCH_CMD := cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/progress.c cmd/bench_commands.c cmd/workers.c
 # Resolved when a recipe uses them (deferred =), not when
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null)
@@ -65,7 +65,7 @@ test-deps:
 # Keep chained targets (the .elf behind each .hex) instead of deleting them.
 .SECONDARY:
 
-.PHONY: FORCE test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-numconv test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
+.PHONY: FORCE train test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-numconv test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
 
 all: lib/libtagk.a $(BINS)
 
@@ -93,7 +93,7 @@ bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC)
 
 # Pipeline commands: cmd/NAME.c (and the parts EXTRA_stem lists, e.g. EXTRA_estimate) over
 # formats/ and lib/.
-EXTRA_estimate := cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c
+EXTRA_estimate := cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c cmd/estimate_learned.c
 EXTRA_report := cmd/report_summary.c cmd/report_plot.c
 EXTRA_filter := cmd/join.c
 EXTRA_regress := cmd/logmap.c cmd/regress_multibody.c
@@ -169,6 +169,7 @@ datasets: bin/tagk-bench
 	./bin/tagk-bench $(SIM_CLEAN) -o datasets/sim-figure8.csv
 	./bin/tagk-bench $(SIM_NOISY) -o datasets/sim-figure8-noisy.csv
 	./bin/tagk-bench $(UAV_DROP) -o datasets/uav-square-drop.csv
+	./bin/tagk-bench $(SHAKE_ONE) --model-out datasets/arm.model -o datasets/shake-4500.csv
 
 check-datasets: bin/tagk-bench
 	@mkdir -p build/datasets
@@ -177,8 +178,23 @@ check-datasets: bin/tagk-bench
 	@./bin/tagk-bench $(SIM_CLEAN) -o build/datasets/sim-figure8.csv 2>/dev/null
 	@./bin/tagk-bench $(SIM_NOISY) -o build/datasets/sim-figure8-noisy.csv 2>/dev/null
 	@./bin/tagk-bench $(UAV_DROP) -o build/datasets/uav-square-drop.csv 2>/dev/null
+	@./bin/tagk-bench $(SHAKE_ONE) --model-out build/datasets/arm.model -o build/datasets/shake-4500.csv 2>/dev/null
 	@for f in $(DATASETS); do cmp $$f build/$$f || { echo "check-datasets: $$f differs from what its command makes now"; exit 1; }; done
 	@echo "check-datasets: the bundled logs are what their commands make: ok"
+
+# Paper 004's 1D-CNN (lib/cnn.c): simulate 5000 shaken objects, train on
+# 0..3999 with python3-torch (CPU, about a minute on 2 cores), export the
+# weights. Not part of check; the shipped header is checked against torch by
+# tests/cnn_oracle_test.sh when python3-torch is installed. The shipped
+# network is smaller than the paper's (64 filters, 128): README says why and
+# what that costs.
+CNN_FILTERS := 16
+CNN_HIDDEN := 64
+train: bin/tagk-bench
+	@/usr/bin/python3 -c 'import torch' 2>/dev/null || { echo "train: needs python3-torch (apt-get install python3-torch)"; exit 1; }
+	@mkdir -p build
+	./bin/tagk-bench shake --objects 5000 --seed 1 -o build/shake-train.h5
+	/usr/bin/python3 scripts/train-cnn build/shake-train.h5 datasets/shake_cnn.h --filters $(CNN_FILTERS) --hidden $(CNN_HIDDEN)
 
 test-unit: $(TESTS:%=build/asan/test_%)
 	@set -e; for t in $^; do echo "== $$t"; ./$$t; done
@@ -319,6 +335,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@sh tests/rls_ld_oracle_test.sh
 	@sh tests/dmls_oracle_test.sh
 	@sh tests/mujoco_oracle_test.sh
+	@sh tests/cnn_oracle_test.sh
 	@sh tests/add_method_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/mass_test.sh

@@ -4,6 +4,7 @@
 #include "bench_commands.h"
 #include "bench_mass.h"
 #include "bench_grasp.h"
+#include "bench_shake.h"
 #include "bench_sim.h"
 
 static const bench_command subs[] = {
@@ -150,6 +151,30 @@ static const bench_command subs[] = {
 	  "      --duration S       seconds per run (default 20)\n"
 	  "      --weight W         each row's weight (default 1); reference: 1 / (N rows per sample)\n",
 	  bench_grasp_table },
+	{ "shake", "paper 004's experiment: simulated objects held and shaken by a 4-DoF arm, as joint logs",
+	  "[--objects N] [--first K] [--seed S] [--long S] [--q-noise R] [--qd-noise R]\n"
+	  "                       [--tau-noise T] [--damping D] [--model-out FILE] [-o FILE]",
+	  "      --objects N        objects to simulate (default 1), one after another in one table\n"
+	  "      --first K          the first object's index (default 0; the test split is 4500 .. 4999)\n"
+	  "      --seed S           seed of the object distribution and the noise (default 1)\n"
+	  "      --long S           S seconds of joint sinusoids (the paper's L: 10) instead of the 0.5 s shake\n"
+	  "      --q-noise R        encoder noise on q, rad (default 5e-4)\n"
+	  "      --qd-noise R       noise on qd, rad/s (default 5e-3)\n"
+	  "      --tau-noise T      torque noise the log does not see, N m (default 0.02)\n"
+	  "      --damping D        joint damping the model lacks, N m s/rad (default 0)\n"
+	  "      --model-out FILE   write the arm (without the object) as a model file\n"
+	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n", bench_shake },
+	{ "shake-table", "paper 004's Tables II and III on simulated objects: errors, infeasible, time",
+	  "[--objects N] [--first K] [--seed S] [--long S] [--q-noise R] [--qd-noise R]\n"
+	  "                       [--tau-noise T] [--damping D] [-j N] [--progress] [-q]",
+	  "      --objects N        test objects (default 500)\n"
+	  "      --first K          the first one (default 4500: the test split of 5000)\n"
+	  "      --seed S           seed (default 1)\n"
+	  "      --long S           seconds of the long excitation (default 10)\n"
+	  "      --q-noise R, --qd-noise R, --tau-noise T, --damping D   as tagk-bench shake\n"
+	  "  -j, --jobs N           processes (default: the processors, at most 8)\n"
+	  "      --progress         progress lines every 2 s, even on a terminal\n"
+	  "  -q, --quiet            no progress\n", bench_shake_table },
 };
 
 const bench_command *

@@ -515,7 +515,7 @@ cmd_pipeline(int argc, char **argv)
 	if (optind < argc)
 		cli_die(EXIT_USAGE, "pipeline: unexpected argument '%s'", argv[optind]);
 	const tagk_method *pm = tagk_method_find(method);
-	if (!pm || pm->kind == TAGK_KIND_STATE)
+	if (!pm || pm->kind == TAGK_KIND_STATE || pm->kind == TAGK_KIND_LEARNED)
 		cli_die(EXIT_USAGE, "-a: '%s' is not a window or batch method (tagk-estimate --list)", method);
 	long ns[16];
 	char buf[512], *items[16];
@@ -624,7 +624,9 @@ main(int argc, char **argv)
 		cli_version();
 	if (strcmp(sub, "--list") == 0) {
 		for (int i = 0; i < tagk_method_count(); i++)
-			if (tagk_method_at(i)->kind != TAGK_KIND_BATCH) /* bench runs no batch method */
+			/* the window and state-space methods: bench's experiments run no
+			 * batch method, and the learned one only inside shake-table */
+			if (tagk_method_at(i)->kind == TAGK_KIND_WINDOW || tagk_method_at(i)->kind == TAGK_KIND_STATE)
 				printf("%-12s %s [%s]\n", tagk_method_at(i)->name, tagk_method_at(i)->summary,
 				    tagk_method_at(i)->family);
 		printf("%-12s %s\n", "tagk-naive", "TAG-K, straightforward implementation (benchmark yardstick)");

@@ -13,6 +13,7 @@
 #include "cmdio.h"
 #include "estimate_state.h"
 #include "estimate_batch.h"
+#include "estimate_learned.h"
 #include "estimate_window.h"
 #include "../lib/tagk.h"
 
@@ -33,6 +34,7 @@ usage(FILE *f)
 	    "       tagk-estimate --batch [-a ols|wls|ols-pc|wls-pc] [--segment T1,T2,...|truth]\n"
 	    "                     [--weight COL]\n"
 	    "                     [-o FILE] [FILE|-]\n"
+	    "       tagk-estimate -a cnn [-o FILE] [FILE|-]   (a joint log of tagk-bench shake)\n"
 	    "       tagk-estimate --list | --help | --version\n"
 	    "Regressor rows (or, for ekf ... swls, tagk-regress -m state's stream) to estimates.\n"
 	    "  -a, --method M         the method (--list names them; default tagk)\n"
@@ -340,6 +342,15 @@ main(int argc, char **argv)
 			cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, method);
 		batch_opts bo = { mt, segment, weight, outname, in };
 		return estimate_batch(&bo, optind < argc ? argv[optind] : "-");
+	}
+	if (mt->kind == TAGK_KIND_LEARNED) {
+		const char *bad = win_set ? "--window" : every_set ? "--every" : max_window != 1000 ? "--max-window"
+		    : state_only ? "--max-gap" : segment ? "--segment" : weight ? "--weight" : NULL;
+		if (bad)
+			cli_die(EXIT_USAGE, "%s does not apply to the learned method %s (one estimate per window of its "
+			    "fixed length)", bad, method);
+		learned_opts lo = { mt, outname, in };
+		return estimate_learned(&lo, optind < argc ? argv[optind] : "-");
 	}
 	if (mt->kind == TAGK_KIND_STATE) {
 		if (max_window != 1000)

@@ -3,13 +3,14 @@
  *
  * A method is a row of lib/methods.def: a name, a one-line summary, a family
  * (the name users see grouped: "Kaczmarz", "RLS", "KF", "state-space",
- * "batch"), a kind, what each estimate holds, a table of operations and up to
- * three preset values that the operations read. Three kinds of method share
- * this descriptor, each with its own typed operations:
+ * "batch", "learned"), a kind, what each estimate holds, a table of
+ * operations and up to three preset values that the operations read. Four
+ * kinds of method share this descriptor, each with its own typed operations:
  *
  *   TAGK_KIND_WINDOW  regressor rows in windows       tagk_window_ops, estimator.h
  *   TAGK_KIND_STATE   a vehicle's state, per sample   tagk_state_ops,  massest.h
  *   TAGK_KIND_BATCH   regressor rows, a whole stream  tagk_batch_ops,  batch.h
+ *   TAGK_KIND_LEARNED joint signals, a fixed window    tagk_learned_ops, learned.h
  *
  * Adding a method is one new file in lib/ that defines its operations
  * (for example `const tagk_window_ops tagk_zero_ops = { ... };`) and one row
@@ -25,7 +26,7 @@
 extern "C" {
 #endif
 
-typedef enum { TAGK_KIND_WINDOW, TAGK_KIND_STATE, TAGK_KIND_BATCH } tagk_kind;
+typedef enum { TAGK_KIND_WINDOW, TAGK_KIND_STATE, TAGK_KIND_BATCH, TAGK_KIND_LEARNED } tagk_kind;
 
 /* The first member of every kind's operations: the option keys the method
  * accepts (NULL-terminated), so that a front end can say which options apply
@@ -41,7 +42,7 @@ typedef struct tagk_method {
 	const char *family;       /* shown by --list and in messages */
 	tagk_kind kind;
 	const char *output;       /* what an estimate holds: "theta" (the regressor's
-	                           * parameters) or "mass" */
+	                           * parameters), "mass" or "object" (learned.h) */
 	const void *ops;          /* tagk_window_ops, tagk_state_ops or tagk_batch_ops,
 	                           * by kind; begins with a tagk_ops_head */
 	tagk_real preset[3];      /* family-specific defaults that ops read */

@@ -3,6 +3,7 @@
 #include "estimator.h"
 #include "massest.h"
 #include "batch.h"
+#include "learned.h"
 
 /* Each row's operations are declared here, so that a new method's file
  * needs no header: its row in methods.def is all the registry needs. */
@@ -11,7 +12,8 @@
 #include "methods.def"
 #undef TAGK_METHOD
 
-enum { tagk__window = TAGK_KIND_WINDOW, tagk__state = TAGK_KIND_STATE, tagk__batch = TAGK_KIND_BATCH };
+enum { tagk__window = TAGK_KIND_WINDOW, tagk__state = TAGK_KIND_STATE, tagk__batch = TAGK_KIND_BATCH,
+	tagk__learned = TAGK_KIND_LEARNED };
 
 static const tagk_method methods[] = {
 #define TAGK_METHOD(name, summary, family, kind, output, ops, p1, p2, p3) \
@@ -61,4 +63,10 @@ tagk_method_accepts(const tagk_method *mt, const char *key)
 		if (strcmp(*k, key) == 0)
 			return 1;
 	return 0;
+}
+
+const tagk_learned_ops *
+tagk_learned_ops_of(const tagk_method *mt)
+{
+	return mt && mt->kind == TAGK_KIND_LEARNED ? (const tagk_learned_ops *)mt->ops : NULL;
 }

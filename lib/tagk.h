@@ -28,6 +28,8 @@
 #include "metrics.h"
 #include "multibody.h"
 #include "dmls.h"
+#include "learned.h"
+#include "cnn.h"
 #include "shake.h"
 #include "so3.h"
 #include "uav.h"

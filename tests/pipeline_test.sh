@@ -553,4 +553,53 @@ expect "... which the next command reports" 1 "" "the command upstream failed: .
 	$E "$tmp/bigreg.csv"
 expect "closed pipe is quiet" 0 "^t,ax" "" -- sh -c "$S synth --duration 600 | head -2 | tail -1"
 
+# paper 004 through the pipeline: tagk-bench shake's joint logs (objects one
+# after another), tagk-regress -m multibody --held forearm, one batch
+# estimate per object; noise-free signals, accelerations by central
+# differences, so close to the truth but not exact
+$S shake --first 4500 --objects 3 --long=3 --q-noise 0 --qd-noise 0 --tau-noise 0 --model-out "$tmp/arm.model" \
+	-o "$tmp/sh.csv" 2>/dev/null
+$R -m multibody --robot "$tmp/arm.model" --held forearm "$tmp/sh.csv" > "$tmp/sh.reg"
+$E --batch -a ols --segment truth "$tmp/sh.reg" > "$tmp/sh.est"
+check "shake: one estimate per object" test "$(plain "$tmp/sh.est" | sed 1d | wc -l)" -eq 3
+check "shake: OLS on noise-free long runs within 1 % of the objects" sh -c \
+	"$P '$tmp/sh.est' | awk '/relative parameter error/ { v = \$(NF - 2); sub(/,/, \"\", v); ok = v + 0 < 0.01 } END { exit !ok }'"
+check "shake: the same seed gives the same bytes" sh -c \
+	"$S shake --first 4500 --objects 2 2>/dev/null | cmp -s - '$tmp/sh2.csv' || { $S shake --first 4500 --objects 2 -o '$tmp/sh2.csv' 2>/dev/null; $S shake --first 4500 --objects 2 2>/dev/null | cmp -s - '$tmp/sh2.csv'; }"
+check "shake: an object is the same whatever else is drawn (4501 alone, and after 4500)" sh -c \
+	"grep -v '^#' '$tmp/sh2.csv' | awk -F, '\$1 == 4501' | cut -d, -f1,3- > '$tmp/a' &&
+	 $S shake --first 4501 2>/dev/null | grep -v '^#' | sed 1d | cut -d, -f1,3- > '$tmp/b' && test -s '$tmp/a' && cmp -s '$tmp/a' '$tmp/b'"
+expect "cnn: one estimate per object of a joint log" 0 "^#tagk-end: 2 rows" "" -- $E -a cnn "$tmp/sh2.csv"
+if /usr/bin/python3 -c "import numpy, pandas" 2>/dev/null; then
+	$E -a cnn "$tmp/sh2.csv" > "$tmp/cnn.est"
+	$P --about-com --format csv "$tmp/cnn.est" > "$tmp/com.csv"
+	check "--about-com: the centre of mass's and the central inertia's MAE as NumPy computes them" /usr/bin/python3 -c "
+import numpy as np, pandas as pd
+e = pd.read_csv('$tmp/cnn.est', comment='#'); r = pd.read_csv('$tmp/com.csv')
+def centre(m, mc, I):
+    c = mc / m[:, None]
+    Ic = I - m[:, None, None] * (np.einsum('ni,ni->n', c, c)[:, None, None] * np.eye(3) - np.einsum('ni,nj->nij', c, c))
+    return c, Ic
+def get(p):
+    m = e[p + 'm'].values
+    mc = e[[p + 'mcx', p + 'mcy', p + 'mcz']].values
+    I = np.stack([e[[p + 'Ixx', p + 'Ixy', p + 'Ixz']].values, e[[p + 'Ixy', p + 'Iyy', p + 'Iyz']].values,
+                  e[[p + 'Ixz', p + 'Iyz', p + 'Izz']].values], 1)
+    return centre(m, mc, I)
+(c, Ic), (ct, Ict) = get(''), get('true_')
+want = {'cx': abs(c[:, 0] - ct[:, 0]).mean(), 'cz': abs(c[:, 2] - ct[:, 2]).mean(),
+        'Iyy_c': abs(Ic[:, 1, 1] - Ict[:, 1, 1]).mean(), 'Ixz_c': abs(Ic[:, 0, 2] - Ict[:, 0, 2]).mean()}
+got = r[r.kind == 'parameter'].set_index('name').mae
+assert all(abs(got[k] - v) <= 1e-9 * abs(v) + 1e-15 for k, v in want.items()), (got, want)
+"
+fi
+expect "cnn: a window that is not 0.5 s at 400 Hz" 1 "" "has 200 samples; cnn takes exactly 201" -- sh -c \
+	"grep -v '^#' '$tmp/sh2.csv' | sed 2d | $E -a cnn"
+expect "cnn: samples that are not 400 Hz apart" 1 "" "the samples are .* apart; cnn was trained at 400 Hz" -- sh -c \
+	"grep -v '^#' '$tmp/sh2.csv' | awk -F, -v OFS=, 'NR > 1 { \$2 = \$2 * 2 } 1' | $E -a cnn"
+expect "cnn: a log without joint velocities" 1 "" "missing column 'qd1' \(cnn reads a joint log" -- sh -c \
+	"grep -v '^#' '$tmp/sh2.csv' | cut -d, -f1-6 | $E -a cnn"
+expect "cnn: --window does not apply" 2 "" "--window does not apply to the learned method cnn" -- \
+	$E -a cnn --window 5 "$tmp/sh2.csv"
+
 finish
