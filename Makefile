@@ -41,13 +41,13 @@ CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
 FMT_HDR := $(sort $(wildcard formats/*.h))
 CMD_COMMON := cmd/cli.c cmd/cmdio.c
-BENCH_CMD := cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/progress.c cmd/bench_commands.c cmd/workers.c
+BENCH_CMD := cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c cmd/progress.c cmd/bench_commands.c cmd/workers.c
 # Resolved when a recipe uses them (deferred =), not when
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null)
 DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz
 BINS := $(CMDS:%=bin/%)
-TESTS := rng linalg kaczmarz rls rls_ld multibody dmls shake kf outlier pcls estimator regressor signals metrics consistency quad mass
+TESTS := rng linalg kaczmarz rls rls_ld multibody dmls shake kf outlier pcls estimator regressor signals metrics consistency quad mass arm cnn coordinv
 MAN1 := $(sort $(wildcard man/*.1))
 MAN57 := $(sort $(wildcard man/*.5 man/*.7))
 VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)

@@ -5,6 +5,7 @@
 #include "bench_mass.h"
 #include "bench_grasp.h"
 #include "bench_shake.h"
+#include "bench_coordinv.h"
 #include "bench_sim.h"
 
 static const bench_command subs[] = {
@@ -175,6 +176,17 @@ static const bench_command subs[] = {
 	  "  -j, --jobs N           processes (default: the processors, at most 8)\n"
 	  "      --progress         progress lines every 2 s, even on a terminal\n"
 	  "  -q, --quiet            no progress\n", bench_shake_table },
+	{ "coordinv", "paper 002's Fig. 6: coordinate-independent identification of a drag-dominated swimmer",
+	  "[--seeds N] [--low N] [--lambda L] [--prior-error X] [--pos-noise R] [--exact-velocity]\n"
+	  "                       [--friction F] [--force-noise U]",
+	  "      --seeds N          training and test runs per table cell (default 10)\n"
+	  "      --low N            samples of the low-data regime (default 40)\n"
+	  "      --lambda L         the regularised methods' weight (default 10)\n"
+	  "      --prior-error X    their prior is the truth off by up to X, relative (default 0.3)\n"
+	  "      --pos-noise R      noise on the measured positions, m and rad (default 1e-3)\n"
+	  "      --exact-velocity   velocities exact, not by central differences of the positions\n"
+	  "      --friction F       joint Coulomb friction the model lacks, N m (default 0.005)\n"
+	  "      --force-noise U    wheel-force noise the log does not see, N (default 0.02)\n", bench_coordinv },
 };
 
 const bench_command *

@@ -84,3 +84,36 @@ tagk_logdet_divergence(const tagk_real theta[TAGK_NPARAM], const tagk_real theta
 		D += gap_log1p(w[i]);
 	return D;
 }
+
+tagk_real
+tagk_ncc(const tagk_real *a, const tagk_real *b, long n, long max_shift)
+{
+	tagk_real best = (tagk_real)NAN;
+	if (!a || !b || n < 2 || max_shift < 0 || !tagk_all_finite((int)n, a) || !tagk_all_finite((int)n, b))
+		return best;
+	for (long s = -max_shift; s <= max_shift; s++) {
+		/* a_t against b_{t+s} for t in [lo, hi) */
+		long lo = s < 0 ? -s : 0, hi = s > 0 ? n - s : n;
+		if (hi - lo < 2)
+			continue;
+		tagk_real ma = 0, mb = 0, saa = 0, sbb = 0, sab = 0;
+		for (long t = lo; t < hi; t++) {
+			ma += a[t];
+			mb += b[t + s];
+		}
+		ma /= (tagk_real)(hi - lo);
+		mb /= (tagk_real)(hi - lo);
+		for (long t = lo; t < hi; t++) {
+			tagk_real da = a[t] - ma, db = b[t + s] - mb;
+			saa += da * da;
+			sbb += db * db;
+			sab += da * db;
+		}
+		if (!(saa > 0) || !(sbb > 0))
+			continue;
+		tagk_real r = sab / tagk_sqrt(saa * sbb);
+		if (!(r <= best))
+			best = r > 1 ? 1 : r < -1 ? -1 : r;
+	}
+	return best;
+}

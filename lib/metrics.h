@@ -36,6 +36,15 @@ void tagk_block_errors(const tagk_real est[TAGK_NPARAM], const tagk_real truth[T
  * J(theta0) is not. */
 tagk_real tagk_logdet_divergence(const tagk_real theta[TAGK_NPARAM], const tagk_real theta0[TAGK_NPARAM]);
 
+/* Paper 002's score of a predicted signal b against a measured one a (n
+ * samples each): the normalised cross-correlation
+ *   ncc(s) = sum (a_t - mean a)(b_{t+s} - mean b) / sqrt(sum (a - mean a)^2 sum (b - mean b)^2)
+ * over the samples both cover at the shift s (means over them too),
+ * maximised over |s| <= max_shift samples; in [-1, 1], 1 for b an
+ * increasing affine function of a, unchanged by b's units and offset.
+ * NaN if n - |s| < 2 for every s, or a or b is constant or not finite. */
+tagk_real tagk_ncc(const tagk_real *a, const tagk_real *b, long n, long max_shift);
+
 #ifdef __cplusplus
 }
 #endif

@@ -99,6 +99,17 @@ expect "simulate: the log goes through the pipeline" 0 "2 truth changes" "" -- \
 expect "simulate: unknown trajectory" 2 "" "--traj: 'square' is not" -- $B simulate --traj square
 expect "ablation: the four Kaczmarz variants" 0 "^tagk " "" -- $B ablation --trials 2
 
+# coordinv (paper 002): with a perfect model every method returns the truth
+# and predicts every test gait exactly; with the default mismatch it does not
+expect "coordinv with a perfect model" 0 "^DM " "" -- $B coordinv --seeds 2 --pos-noise 0 --exact-velocity \
+	--friction 0 --force-noise 0
+check "... every method's every NCC is 1.000 and its parameter error below 1e-6" sh -c \
+	"awk '/^(OLS|WLS|energy|WLS-pullback|WLS-Bregman|DM) / { n++; for (i = 2; i <= 10; i += 2) if (\$i != \"1.000\") bad++; if (\$12 + 0 > 1e-6) bad++ } END { exit !(n == 12 && !bad) }' '$tmp/out'"
+expect "coordinv with the default mismatch" 0 "DM best of the six" "" -- $B coordinv --seeds 2
+check "... where OLS is no longer exact" sh -c "awk '/^OLS / && \$12 + 0 > 0.1 { n++ } END { exit !(n == 2) }' '$tmp/out'"
+expect "coordinv: --low beyond the training run" 2 "" "--low: 5000 samples, but a training run has 3201" -- \
+	$B coordinv --low 5000
+
 # grasp-table (paper 003) and the multi-body model file
 expect "grasp-table, 3 s runs" 0 "^Table III" "" -- $B grasp-table --duration 3
 check "... momentum rows beat force rows in every row of Table III, as in the paper" sh -c \

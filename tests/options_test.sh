@@ -25,9 +25,9 @@ done
 for pair in timing:cmd_timing synth:cmd_synth pipeline:cmd_pipeline device:cmd_device \
 	simulate:bench_simulate table2:bench_table2 ablation:bench_ablation massflight:bench_massflight \
 	rmspe:bench_rmspe grasp:bench_grasp grasp-table:bench_grasp_table shake:bench_shake \
-	shake-table:bench_shake_table; do
+	shake-table:bench_shake_table coordinv:bench_coordinv; do
 	sub=${pair%%:*} fn=${pair#*:}
-	cat cmd/tagk-bench.c cmd/bench_sim.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c | awk -v fn="$fn" '
+	cat cmd/tagk-bench.c cmd/bench_sim.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c | awk -v fn="$fn" '
 		$0 ~ "^" fn "\\(int argc" { on = 1 } on && /^}/ { on = 0 }
 		on && match($0, /\{ "[a-z0-9-]+", (no|required)_argument/) { s = substr($0, RSTART + 3); sub(/".*/, "", s); print "--" s }' \
 		> "$tmp/b_$sub.raw"

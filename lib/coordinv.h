@@ -1,0 +1,65 @@
+/*
+ * coordinv.h: paper 002's family of batch identifications from per-sample
+ * inverse-dynamics rows, Y_k pi = tau_k (k = 1..N, n coordinates, p
+ * parameters), with the sample's metric M_k(pi) = M_k0 + sum_j pi_j M_kj
+ * (dmls.h's layout). The methods, and whether a per-sample change of
+ * coordinates T_k (Y -> T^T Y, tau -> T^T tau, M -> T^T M T, qd -> T^-1 qd)
+ * moves their estimate:
+ *
+ *   TAGK_CI_OLS       min sum |Y pi - tau|^2                        moves
+ *   TAGK_CI_WLS       eqs. 5-6: the OLS residuals' variance per
+ *                     coordinate, then rows weighted by its inverse  moves
+ *   TAGK_CI_ENERGY    eq. 9: one power row per sample,
+ *                     qd^T Y pi = qd^T tau, by least squares        invariant
+ *   TAGK_CI_PULLBACK  WLS + lambda (pi - pi0)^T G (pi - pi0), the
+ *                     constant pullback metric of eq. 8,
+ *                     G_ij = tr(P0^-1 V_i P0^-1 V_j)                moves
+ *   TAGK_CI_BREGMAN   WLS + lambda D(P(pi) || P(pi0)), the log-det
+ *                     Bregman divergence of eq. 8                   moves
+ *   TAGK_CI_DUAL      eqs. 28-29: min sum r^T M^-1 r (dmls.h)      invariant
+ *
+ * P(pi) is the parameters' physical matrix: here the diagonal matrix of the
+ * parameters themselves (drag coefficients, each >= 0), so G = diag(1 /
+ * pi0^2) and D = sum pi/pi0 - log(pi/pi0) - 1. For mass-inertia parameters
+ * P is the pseudo-inertia and the regularisers are pcls.h's business; not
+ * covered here yet. The prior pi0 and lambda are the regularised methods'
+ * (lambda weighs the regulariser against the weighted residuals, whose
+ * every coordinate has unit variance after weighting). Allocation-free.
+ */
+#ifndef TAGK_COORDINV_H
+#define TAGK_COORDINV_H
+
+#include <stddef.h>
+#include "dmls.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+	TAGK_CI_OLS, TAGK_CI_WLS, TAGK_CI_ENERGY, TAGK_CI_PULLBACK, TAGK_CI_BREGMAN, TAGK_CI_DUAL, TAGK_CI_NMETHODS
+} tagk_ci_method;
+
+/* The method's name as the tables print it ("OLS", "WLS", "energy",
+ * "WLS-pullback", "WLS-Bregman", "DM"). */
+const char *tagk_ci_name(tagk_ci_method m);
+
+enum { TAGK_CI_MAX_P = 32, TAGK_CI_MAX_N = 16 };
+
+/* Workspace (reals) for tagk_ci_solve: p and n at most the maxima above. */
+size_t tagk_ci_workspace_len(int n, int p);
+
+/* pi (p) by method m from pb's samples (pb->M is read by TAGK_CI_DUAL only;
+ * qd, N x n, by TAGK_CI_ENERGY only, may be NULL otherwise). prior (p, every
+ * entry > 0) is the regularised methods' pi0 and TAGK_CI_DUAL's start (every
+ * M_k must be positive definite there). TAGK_ENOTPD if the data do not
+ * determine pi (a singular normal matrix), TAGK_EINVAL for bad sizes or a
+ * prior that is not positive, a dmls.h status for TAGK_CI_DUAL. */
+tagk_status tagk_ci_solve(tagk_ci_method m, const tagk_dmls_problem *pb, const tagk_real *qd,
+    const tagk_real *prior, tagk_real lambda, tagk_real *pi, tagk_real *ws, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

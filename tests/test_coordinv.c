@@ -1,0 +1,329 @@
+/* test_coordinv.c: paper 002's identifications (lib/coordinv.c) and its
+ * swimmer (lib/sim/swimmer.c) against independent facts:
+ *   - the swimmer's unit Jacobians against finite differences of the units'
+ *     world positions and headings, computed here from the geometry;
+ *   - a perfect model: every method returns the truth (1e-8);
+ *   - invariance (the issue's oracle): random per-sample invertible T_k
+ *     (Y -> T^T Y, tau -> T^T tau, M -> T^T M T, qd -> T^-1 qd) move the DM
+ *     and energy estimates less than 1e-10 relative and OLS more than 1e-3;
+ *   - WLS-Bregman's solution is stationary (its gradient, written here
+ *     from the objective, vanishes) and WLS-pullback's solves its normal
+ *     equations;
+ *   - tagk_ncc against closed forms (an affine copy 1, its negation -1, a
+ *     shifted sine found at its shift). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "../lib/coordinv.h"
+
+enum { N = TAGK_SWIM_N, P = TAGK_SWIM_P, NS = 400 };
+static tagk_swim_sample run[4000];
+static tagk_real Y[NS * N * P], tau[NS * N], M[NS * (P + 1) * N * N], qd[NS * N];
+static tagk_real Y2[NS * N * P], tau2[NS * N], M2[NS * (P + 1) * N * N], qd2[NS * N];
+
+/* Unit b's centre and heading in the world for configuration s (x, y,
+ * theta, alpha1, alpha2), from the geometry: units 0.3 m long, joints at
+ * their ends. */
+static void
+unit_pose(const double s[5], int b, double c[2], double *h)
+{
+	const double L = 0.3;
+	double th = s[2], hx = cos(th), hy = sin(th);
+	double j1[2] = { s[0] - L / 2 * hx, s[1] - L / 2 * hy };
+	double a1 = th + s[3], a2 = a1 + s[4];
+	if (b == 0) {
+		c[0] = s[0], c[1] = s[1], *h = th;
+	} else if (b == 1) {
+		c[0] = j1[0] - L / 2 * cos(a1), c[1] = j1[1] - L / 2 * sin(a1), *h = a1;
+	} else {
+		double j2[2] = { j1[0] - L * cos(a1), j1[1] - L * sin(a1) };
+		c[0] = j2[0] - L / 2 * cos(a2), c[1] = j2[1] - L / 2 * sin(a2), *h = a2;
+	}
+}
+
+static void
+test_jacobian(void **state)
+{
+	(void)state;
+	tagk_rng g;
+	tagk_rng_seed(&g, 5);
+	double worst = 0;
+	for (int trial = 0; trial < 50; trial++) {
+		double s[5];
+		for (int i = 0; i < 5; i++)
+			s[i] = 2 * (double)tagk_rng_uniform(&g) - 1;
+		for (int b = 0; b < 3; b++) {
+			tagk_real J[3 * N];
+			tagk_swim_jacobian((tagk_real)s[3], (tagk_real)s[4], b, J);
+			for (int k = 0; k < N; k++) {
+				/* move along coordinate k: the base's body velocity is in its frame */
+				const double e = 1e-6;
+				double sp[5], sm[5];
+				memcpy(sp, s, sizeof(sp));
+				memcpy(sm, s, sizeof(sm));
+				double d[5] = { 0 };
+				if (k == 0)
+					d[0] = cos(s[2]), d[1] = sin(s[2]);
+				else if (k == 1)
+					d[0] = -sin(s[2]), d[1] = cos(s[2]);
+				else
+					d[k] = 1;
+				for (int i = 0; i < 5; i++)
+					sp[i] += e * d[i], sm[i] -= e * d[i];
+				double cp[2], cm[2], hp, hm, h0, c0[2];
+				unit_pose(sp, b, cp, &hp);
+				unit_pose(sm, b, cm, &hm);
+				unit_pose(s, b, c0, &h0);
+				double vw[2] = { (cp[0] - cm[0]) / (2 * e), (cp[1] - cm[1]) / (2 * e) }, w = (hp - hm) / (2 * e);
+				double v[3] = { cos(h0) * vw[0] + sin(h0) * vw[1], -sin(h0) * vw[0] + cos(h0) * vw[1], w };
+				for (int r = 0; r < 3; r++)
+					worst = fmax(worst, fabs(v[r] - (double)J[r * N + k]));
+			}
+		}
+	}
+	print_message("unit Jacobians against finite differences of the geometry: worst %.2g\n", worst);
+	assert_true(worst < (TOL_EXACT > 1e-6 ? 1e-3 : 1e-8));
+}
+
+/* The problem of count (<= NS) samples, every stride-th, of run. */
+static void
+problem(long stride, long count, tagk_dmls_problem *pb)
+{
+	for (long k = 0; k < count; k++) {
+		const tagk_swim_sample *x = run + k * stride;
+		tagk_swim_regressor(x->alpha[0], x->alpha[1], x->qd, Y + k * N * P);
+		memcpy(tau + k * N, x->tau, sizeof(x->tau));
+		memcpy(qd + k * N, x->qd, sizeof(x->qd));
+		memset(M + k * (P + 1) * N * N, 0, sizeof(*M) * N * N);
+		tagk_swim_metric_parts(x->alpha[0], x->alpha[1], M + k * (P + 1) * N * N + N * N);
+	}
+	tagk_dmls_defaults(pb);
+	pb->N = (int)count, pb->n = N, pb->p = P, pb->bodies = 0, pb->Y = Y, pb->tau = tau, pb->M = M;
+}
+
+static void
+simulate(int noisy)
+{
+	tagk_swim_config c;
+	tagk_swim_defaults(&c);
+	if (noisy) {
+		c.pos_noise = (tagk_real)1e-3;
+		c.differentiate = 1;
+		c.force_noise = (tagk_real)0.02;
+	}
+	assert_int_equal(tagk_swim_run(&c, run, 4000), TAGK_OK);
+}
+
+static void
+prior_of(tagk_real prior[P])
+{
+	tagk_swim_truth(prior);
+	for (int j = 0; j < P; j++)
+		prior[j] *= (tagk_real)(j % 2 ? 1.25 : 0.8);
+}
+
+static void
+test_perfect(void **state)
+{
+	(void)state;
+	simulate(0);
+	tagk_dmls_problem pb;
+	problem(8, NS, &pb);
+	tagk_real truth[P], prior[P], pi[P];
+	tagk_swim_truth(truth);
+	prior_of(prior);
+	size_t len = tagk_ci_workspace_len(N, P);
+	tagk_real *ws = canary_alloc(len);
+	for (int m = 0; m < TAGK_CI_NMETHODS; m++) {
+		assert_int_equal(tagk_ci_solve((tagk_ci_method)m, &pb, qd, prior, 10, pi, ws, len), TAGK_OK);
+		double e = rel_err(P, pi, truth);
+		print_message("perfect model, %-13s relative error %.2g\n", tagk_ci_name((tagk_ci_method)m), e);
+		assert_true(e < (TOL_EXACT > 1e-6 ? 1e-2 : 1e-8));
+	}
+	assert_true(canary_intact(ws, len));
+	assert_int_equal(tagk_ci_solve(TAGK_CI_ENERGY, &pb, NULL, prior, 10, pi, ws, len), TAGK_EINVAL);
+	prior[3] = 0;
+	assert_int_equal(tagk_ci_solve(TAGK_CI_OLS, &pb, qd, prior, 10, pi, ws, len), TAGK_EINVAL);
+	canary_free(ws);
+}
+
+static void
+test_invariance(void **state)
+{
+	(void)state;
+	simulate(1);
+	tagk_dmls_problem pb, pb2;
+	problem(8, NS, &pb);
+	pb2 = pb;
+	pb2.Y = Y2, pb2.tau = tau2, pb2.M = M2;
+	tagk_rng g;
+	tagk_rng_seed(&g, 9);
+	for (int k = 0; k < NS; k++) {
+		/* T: a random matrix well away from singular, its inverse by elimination */
+		long double T[N][N], A[N][2 * N];
+		for (int i = 0; i < N; i++)
+			for (int j = 0; j < N; j++) {
+				T[i][j] = (long double)tagk_rng_gaussian(&g) * 0.5L + (i == j ? 2 : 0);
+				A[i][j] = T[i][j];
+				A[i][N + j] = i == j;
+			}
+		for (int c = 0; c < N; c++) {
+			int piv = c;
+			for (int r = c + 1; r < N; r++)
+				if (fabsl(A[r][c]) > fabsl(A[piv][c]))
+					piv = r;
+			for (int j = 0; j < 2 * N; j++) {
+				long double t = A[c][j];
+				A[c][j] = A[piv][j], A[piv][j] = t;
+			}
+			for (int r = 0; r < N; r++)
+				if (r != c) {
+					long double f = A[r][c] / A[c][c];
+					for (int j = 0; j < 2 * N; j++)
+						A[r][j] -= f * A[c][j];
+				}
+		}
+		const tagk_real *y = Y + k * N * P, *t = tau + k * N, *v = qd + k * N;
+		for (int i = 0; i < N; i++) {
+			for (int a = 0; a < P; a++) {
+				long double s = 0;
+				for (int r = 0; r < N; r++)
+					s += T[r][i] * y[r * P + a];
+				Y2[k * N * P + i * P + a] = (tagk_real)s;
+			}
+			long double s = 0, sv = 0;
+			for (int r = 0; r < N; r++) {
+				s += T[r][i] * t[r];
+				sv += A[i][N + r] / A[i][i] * v[r]; /* (T^-1 qd)_i */
+			}
+			tau2[k * N + i] = (tagk_real)s;
+			qd2[k * N + i] = (tagk_real)sv;
+		}
+		for (int m = 0; m <= P; m++) {
+			const tagk_real *Mm = M + (k * (P + 1) + m) * N * N;
+			for (int i = 0; i < N; i++)
+				for (int j = 0; j < N; j++) {
+					long double s = 0;
+					for (int r = 0; r < N; r++)
+						for (int c = 0; c < N; c++)
+							s += T[r][i] * Mm[r * N + c] * T[c][j];
+					M2[(k * (P + 1) + m) * N * N + i * N + j] = (tagk_real)s;
+				}
+		}
+	}
+	tagk_real prior[P], a[P], b[P];
+	prior_of(prior);
+	size_t len = tagk_ci_workspace_len(N, P);
+	tagk_real *ws = malloc(len * sizeof(*ws));
+	assert_non_null(ws);
+	static const tagk_ci_method ms[] = { TAGK_CI_DUAL, TAGK_CI_ENERGY, TAGK_CI_OLS, TAGK_CI_WLS };
+	for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
+		assert_int_equal(tagk_ci_solve(ms[i], &pb, qd, prior, 10, a, ws, len), TAGK_OK);
+		assert_int_equal(tagk_ci_solve(ms[i], &pb2, qd2, prior, 10, b, ws, len), TAGK_OK);
+		double d = rel_err(P, b, a);
+		print_message("random per-sample coordinates: %-6s moves %.2g\n", tagk_ci_name(ms[i]), d);
+		if (ms[i] == TAGK_CI_DUAL || ms[i] == TAGK_CI_ENERGY)
+			assert_true(d < (TOL_EXACT > 1e-6 ? 1e-3 : 1e-10));
+		else
+			assert_true(d > 1e-3);
+	}
+	free(ws);
+}
+
+static void
+test_regularised(void **state)
+{
+	(void)state;
+	simulate(1);
+	tagk_dmls_problem pb;
+	problem(80, 40, &pb); /* low data: the prior matters */
+	tagk_real prior[P], pw[P], pb_[P], pp[P];
+	prior_of(prior);
+	size_t len = tagk_ci_workspace_len(N, P);
+	tagk_real *ws = malloc(len * sizeof(*ws));
+	assert_non_null(ws);
+	const tagk_real lambda = 10;
+	assert_int_equal(tagk_ci_solve(TAGK_CI_WLS, &pb, qd, prior, lambda, pw, ws, len), TAGK_OK);
+	assert_int_equal(tagk_ci_solve(TAGK_CI_BREGMAN, &pb, qd, prior, lambda, pb_, ws, len), TAGK_OK);
+	assert_int_equal(tagk_ci_solve(TAGK_CI_PULLBACK, &pb, qd, prior, lambda, pp, ws, len), TAGK_OK);
+	/* the weights WLS used: the inverse variance of the OLS residual per coordinate */
+	tagk_real po[P];
+	assert_int_equal(tagk_ci_solve(TAGK_CI_OLS, &pb, qd, prior, lambda, po, ws, len), TAGK_OK);
+	long double var[N] = { 0 };
+	for (int k = 0; k < pb.N; k++)
+		for (int i = 0; i < N; i++) {
+			long double r = -tau[k * N + i];
+			for (int a = 0; a < P; a++)
+				r += (long double)Y[k * N * P + i * P + a] * po[a];
+			var[i] += r * r / pb.N;
+		}
+	/* gradients of sum w r^2 + reg at each solution, from the objectives */
+	long double gb[P] = { 0 }, gp[P] = { 0 }, gw[P] = { 0 };
+	for (int k = 0; k < pb.N; k++)
+		for (int i = 0; i < N; i++) {
+			long double rb = -tau[k * N + i], rp = rb, rw = rb;
+			for (int a = 0; a < P; a++) {
+				rb += (long double)Y[k * N * P + i * P + a] * pb_[a];
+				rp += (long double)Y[k * N * P + i * P + a] * pp[a];
+				rw += (long double)Y[k * N * P + i * P + a] * pw[a];
+			}
+			for (int a = 0; a < P; a++) {
+				gb[a] += 2 * Y[k * N * P + i * P + a] * rb / var[i];
+				gp[a] += 2 * Y[k * N * P + i * P + a] * rp / var[i];
+				gw[a] += 2 * Y[k * N * P + i * P + a] * rw / var[i];
+			}
+		}
+	double worst = 0, scale = 0;
+	for (int a = 0; a < P; a++) {
+		gb[a] += lambda * (1 / (long double)prior[a] - 1 / (long double)pb_[a]);
+		gp[a] += 2 * lambda * ((long double)pp[a] - prior[a]) / ((long double)prior[a] * prior[a]);
+		worst = fmax(worst, fmax(fabs((double)gb[a]) * (double)pb_[a], fabs((double)gp[a]) * (double)pp[a]));
+		scale = fmax(scale, fabs((double)gw[a]) + lambda);
+	}
+	print_message("regularised WLS: largest |gradient x parameter| at the solutions %.2g (lambda %g)\n", worst,
+	    (double)lambda);
+	assert_true(worst < (TOL_EXACT > 1e-6 ? 1e-2 : 1e-7) * lambda);
+	/* the regulariser pulls toward the prior */
+	double dw = rel_err(P, pw, prior), db = rel_err(P, pb_, prior);
+	assert_true(db < dw);
+	(void)scale;
+	free(ws);
+}
+
+static void
+test_ncc(void **state)
+{
+	(void)state;
+	enum { T = 400 };
+	tagk_real a[T], b[T], c[T];
+	for (int t = 0; t < T; t++) {
+		a[t] = (tagk_real)sin(0.05 * t) + (tagk_real)0.3 * (tagk_real)cos(0.17 * t);
+		b[t] = 3 * a[t] + 7;
+		c[t] = -2 * a[t];
+	}
+	assert_true(fabs((double)tagk_ncc(a, b, T, 0) - 1) < 1e-6);
+	assert_true(fabs((double)tagk_ncc(a, c, T, 0) + 1) < 1e-6);
+	/* b shifted by 3 samples: found with max_shift >= 3, not with 0 */
+	for (int t = 0; t < T; t++)
+		b[t] = t >= 3 ? a[t - 3] : 0;
+	assert_true(fabs((double)tagk_ncc(a, b, T, 3) - 1) < 1e-6);
+	assert_true(tagk_ncc(a, b, T, 0) < (tagk_real)0.999);
+	for (int t = 0; t < T; t++)
+		c[t] = 1;
+	assert_true(isnan((double)tagk_ncc(a, c, T, 2)));
+	assert_true(isnan((double)tagk_ncc(a, b, 1, 0)));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jacobian),
+		cmocka_unit_test(test_perfect),
+		cmocka_unit_test(test_invariance),
+		cmocka_unit_test(test_regularised),
+		cmocka_unit_test(test_ncc),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
