@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "report_summary.h"
+#include "report_ncc.h"
 #include "report_plot.h"
 #include "../formats/sink.h"
 #include "../formats/outfile.h"
@@ -65,7 +66,7 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: tagk-report [--truth FILE] [--tolerance PCT] [--logdet] [--about-com]\n"
-	    "                   [--format text|md|csv|json]\n"
+	    "                   [--ncc [--max-shift S]] [--format text|md|csv|json]\n"
 	    "                   [--plot FILE.png|svg|pdf] [--plot-params LIST] [--plot-size WxH]\n"
 	    "                   [-f csv|hdf5] [--skip-bad] [-o FILE] [FILE|-]...\n"
 	    "       tagk-report --help | --version\n"
@@ -73,6 +74,9 @@ usage(FILE *f)
 	    "      --truth FILE       the truth (t, true_* or the parameter names), joined by time\n"
 	    "      --tolerance PCT    recovery threshold of the relative error (default 5)\n"
 	    "      --logdet           instead, the log-det divergence D(estimate || truth) at each time\n"
+	    "      --ncc              instead, every column pred_X against X: the normalised\n"
+	    "                         cross-correlation of a prediction with a measurement (paper 002)\n"
+	    "      --max-shift S      --ncc: best over time shifts of up to S seconds (default 0)\n"
 	    "      --about-com        score m, the centre of mass c and the inertia about c (paper 004's\n"
 	    "                         quantities) instead of m, mc and the inertia about the frame's origin\n"
 	    "      --format F         text (default), md, csv or json\n"
@@ -162,6 +166,8 @@ main(int argc, char **argv)
 		{ "plot-size", required_argument, NULL, 5006 },
 		{ "logdet", no_argument, NULL, 5007 },
 		{ "about-com", no_argument, NULL, 5008 },
+		{ "ncc", no_argument, NULL, 5009 },
+		{ "max-shift", required_argument, NULL, 5010 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -172,7 +178,8 @@ main(int argc, char **argv)
 	const char *truthfile = NULL, *outname = NULL, *plotname = NULL, *plot_params = "m";
 	int plot_w = 960, plot_h = 0;
 	double tol = 5;
-	int have_fmt = 0, logdet = 0, about_com = 0;
+	int have_fmt = 0, logdet = 0, about_com = 0, ncc = 0;
+	double max_shift = -1;
 	enum report_fmt fmt = F_TEXT;
 	int c;
 	while ((c = cli_getopt(argc, argv, "f:o:hV", opts)) != -1) {
@@ -192,6 +199,8 @@ main(int argc, char **argv)
 			break;
 		case 5007: logdet = 1; break;
 		case 5008: about_com = 1; break;
+		case 5009: ncc = 1; break;
+		case 5010: max_shift = cli_double("--max-shift", optarg, 0, 1e9); break;
 		case 'o': outname = optarg; break;
 		case 'h': cli_help(usage);
 		case 'V': cli_version();
@@ -246,7 +255,20 @@ main(int argc, char **argv)
 			input = strdup(spool), in.name = "stdin";
 	}
 
+	if (max_shift >= 0 && !ncc)
+		cli_die(EXIT_USAGE, "--max-shift applies to --ncc");
+	if (ncc && (logdet || about_com || truthfile || plotname))
+		cli_die(EXIT_USAGE, "--ncc scores predictions, alone: not with %s", logdet ? "--logdet" : about_com
+		    ? "--about-com" : truthfile ? "--truth" : "--plot");
 	tbl_reader *r = cmdio_open_input(input, &in);
+	if (ncc) {
+		report_out w;
+		out_open(&w, outname);
+		report_ncc(r, max_shift > 0 ? max_shift : 0, w.o, fmt);
+		out_close(&w);
+		tbl_close(r);
+		return 0;
+	}
 	int it = tbl_find(r, "t"), ip[TAGK_NPARAM], itr[TAGK_NPARAM], np = 0;
 	for (int j = 0; j < TAGK_NPARAM; j++)
 		ip[j] = tbl_find(r, tagk_param_names[j]);

@@ -602,4 +602,33 @@ expect "cnn: a log without joint velocities" 1 "" "missing column 'qd1' \(cnn re
 expect "cnn: --window does not apply" 2 "" "--window does not apply to the learned method cnn" -- \
 	$E -a cnn --window 5 "$tmp/sh2.csv"
 
+# tagk-report --ncc against NumPy's correlation coefficient at each shift
+if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
+	/usr/bin/python3 -c "
+import numpy as np
+rng = np.random.default_rng(3)
+t = np.arange(0, 30, 0.02); a = np.sin(1.3 * t) + 0.4 * np.sin(3.1 * t) + 0.1 * rng.standard_normal(len(t))
+p = np.roll(a, 3) * 2.5 - 1 + 0.2 * rng.standard_normal(len(t)); q = rng.standard_normal(len(t))
+print('t,x,pred_x,y,pred_y')
+for i in range(len(t)): print('%r,%r,%r,%r,%r' % (t[i], a[i], p[i], a[i], q[i]))
+" > "$tmp/ncc.csv"
+	$P --ncc --max-shift 0.1 --format csv "$tmp/ncc.csv" > "$tmp/ncc.out"
+	check "--ncc: the best correlation over shifts of up to 5 samples, as NumPy computes it" /usr/bin/python3 -c "
+import numpy as np, pandas as pd
+d = pd.read_csv('$tmp/ncc.csv'); r = pd.read_csv('$tmp/ncc.out').set_index('column')
+def best(a, b, S):
+    out = -2
+    for s in range(-S, S + 1):
+        x, y = (a[-s:], b[:len(b) + s]) if s < 0 else (a[:len(a) - s], b[s:])
+        out = max(out, np.corrcoef(x, y)[0, 1])
+    return out
+for col in 'xy':
+    want = best(d[col].values, d['pred_' + col].values, 5)
+    assert abs(r.ncc[col] - want) < 1e-9, (col, r.ncc[col], want)  # the CSV's 10 digits
+assert r.max_shift_samples['x'] == 5 and r.ncc['x'] > 0.9 and abs(r.ncc['y']) < 0.2
+"
+fi
+expect "--ncc without predictions" 1 "" "no pred_\* columns" -- $P --ncc datasets/shake-4500.csv
+expect "--max-shift without --ncc" 2 "" "^tagk-report: --max-shift applies to --ncc$" -- $P --max-shift 1 datasets/shake-4500.csv
+
 finish
