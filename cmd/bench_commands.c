@@ -176,17 +176,23 @@ static const bench_command subs[] = {
 	  "  -j, --jobs N           processes (default: the processors, at most 8)\n"
 	  "      --progress         progress lines every 2 s, even on a terminal\n"
 	  "  -q, --quiet            no progress\n", bench_shake_table },
-	{ "coordinv", "paper 002's Fig. 6: coordinate-independent identification of a drag-dominated swimmer",
-	  "[--seeds N] [--low N] [--lambda L] [--prior-error X] [--pos-noise R] [--exact-velocity]\n"
-	  "                       [--friction F] [--force-noise U]",
+	{ "coordinv", "paper 002's Figs. 4 and 6: coordinate-independent identification, two robots",
+	  "[--system swimmer|crazyflie|both] [--seeds N] [--low N] [--lambda L]\n"
+	  "                       [--prior-error X] [--pos-noise R] [--exact-velocity] [--friction F]\n"
+	  "                       [--force-noise U] [--rotor-drag K] [--thrust-error E] [--joint-friction C]",
+	  "      --system S         swimmer (Fig. 6), crazyflie (Fig. 4) or both (default)\n"
 	  "      --seeds N          training and test runs per table cell (default 10)\n"
-	  "      --low N            samples of the low-data regime (default 40)\n"
+	  "      --low N            samples of the low-data regime (default 40 swimmer, 20 crazyflie)\n"
 	  "      --lambda L         the regularised methods' weight (default 10)\n"
 	  "      --prior-error X    their prior is the truth off by up to X, relative (default 0.3)\n"
-	  "      --pos-noise R      noise on the measured positions, m and rad (default 1e-3)\n"
-	  "      --exact-velocity   velocities exact, not by central differences of the positions\n"
-	  "      --friction F       joint Coulomb friction the model lacks, N m (default 0.005)\n"
-	  "      --force-noise U    wheel-force noise the log does not see, N (default 0.02)\n", bench_coordinv },
+	  "      --pos-noise R      noise on the measured positions, m and rad (default 1e-3 swimmer,\n"
+	  "                         1e-4 crazyflie)\n"
+	  "      --exact-velocity   velocities (and accelerations) exact, not by central differences\n"
+	  "      --friction F       swimmer: joint Coulomb friction the model lacks, N m (default 0.005)\n"
+	  "      --force-noise U    swimmer: wheel-force noise the log does not see, N (default 0.02)\n"
+	  "      --rotor-drag K     crazyflie: rotor drag the model lacks, N s/m (default 0.01)\n"
+	  "      --thrust-error E   crazyflie: relative error of the thrust map (default 0.03)\n"
+	  "      --joint-friction C crazyflie: viscous joint friction, N m s/rad (default 2e-5)\n", bench_coordinv },
 };
 
 const bench_command *

@@ -1,8 +1,9 @@
 /*
  * bench_coordinv.c: tagk-bench coordinv, paper 002's comparison of
  * coordinate-dependent and coordinate-independent identification
- * (lib/coordinv.h) as tables: Fig. 6, the drag-dominated swimmer
- * (lib/sim/swimmer.h), in a low-data and a high-data regime.
+ * (lib/coordinv.h) as tables, in a low-data and a high-data regime: the
+ * command, and Fig. 6, the drag-dominated swimmer (lib/sim/swimmer.h);
+ * Fig. 4, the Crazyflie with a pendulum, is bench_cfpend.c.
  */
 #include <getopt.h>
 #include <math.h>
@@ -27,42 +28,42 @@ typedef struct {
 	tagk_swim_config sim; /* the knobs; gait and seed set per run */
 } ci_opts;
 
-/* x = A^-1 b for a 5 x 5 A by Gaussian elimination with partial pivoting:
- * the estimated metric need not be positive definite. 0 if singular. */
-static int
-solve5(const tagk_real A0[N * N], const tagk_real b0[N], tagk_real x[N])
+int
+coordinv_solve(int n, const tagk_real *A0, const tagk_real *b0, tagk_real *x)
 {
-	double A[N][N + 1];
-	for (int i = 0; i < N; i++) {
-		for (int j = 0; j < N; j++)
-			A[i][j] = (double)A0[i * N + j];
-		A[i][N] = (double)b0[i];
+	double A[16][17];
+	if (n < 1 || n > 16)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++)
+			A[i][j] = (double)A0[i * n + j];
+		A[i][n] = (double)b0[i];
 	}
-	for (int c = 0; c < N; c++) {
+	for (int c = 0; c < n; c++) {
 		int piv = c;
-		for (int r = c + 1; r < N; r++)
+		for (int r = c + 1; r < n; r++)
 			if (fabs(A[r][c]) > fabs(A[piv][c]))
 				piv = r;
 		if (!(fabs(A[piv][c]) > 1e-300))
 			return 0;
-		for (int j = 0; j <= N; j++) {
+		for (int j = 0; j <= n; j++) {
 			double t = A[c][j];
 			A[c][j] = A[piv][j];
 			A[piv][j] = t;
 		}
-		for (int r = c + 1; r < N; r++) {
+		for (int r = c + 1; r < n; r++) {
 			double f = A[r][c] / A[c][c];
-			for (int j = c; j <= N; j++)
+			for (int j = c; j <= n; j++)
 				A[r][j] -= f * A[c][j];
 		}
 	}
-	for (int i = N - 1; i >= 0; i--) {
-		double s = A[i][N];
-		for (int j = i + 1; j < N; j++)
+	for (int i = n - 1; i >= 0; i--) {
+		double s = A[i][n];
+		for (int j = i + 1; j < n; j++)
 			s -= A[i][j] * (double)x[j];
 		x[i] = (tagk_real)(s / A[i][i]);
 	}
-	return tagk_all_finite(N, x);
+	return tagk_all_finite(n, x);
 }
 
 /* ||x - y|| / ||y|| over the P parameters. */
@@ -122,6 +123,10 @@ bench_coordinv(int argc, char **argv)
 		{ "exact-velocity", no_argument, NULL, 'X' },
 		{ "friction", required_argument, NULL, 'f' },
 		{ "force-noise", required_argument, NULL, 'u' },
+		{ "system", required_argument, NULL, 'S' },
+		{ "rotor-drag", required_argument, NULL, 'r' },
+		{ "thrust-error", required_argument, NULL, 't' },
+		{ "joint-friction", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -131,16 +136,26 @@ bench_coordinv(int argc, char **argv)
 	o.sim.differentiate = 1;
 	o.sim.friction = (tagk_real)0.005;
 	o.sim.force_noise = (tagk_real)0.02;
-	int c;
+	cfp_opts cf = { 10, 20, 10, 0.3, 1e-4, 0.01, 0.03, 2e-5, 1 };
+	int c, swimmer = 1, crazyflie = 1;
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
 		switch (c) {
-		case 'n': o.seeds = (int)cli_long("--seeds", optarg, 1, 10000); break;
-		case 'l': o.low = cli_long("--low", optarg, 3, 1000000); break;
-		case 'L': o.lambda = cli_double("--lambda", optarg, 0, 1e12); break;
-		case 'E': o.prior_error = cli_double("--prior-error", optarg, 0, 0.9); break;
-		case 'x': o.sim.pos_noise = (tagk_real)cli_double("--pos-noise", optarg, 0, 1); break;
-		case 'X': o.sim.differentiate = 0; break;
+		case 'n': cf.seeds = o.seeds = (int)cli_long("--seeds", optarg, 1, 10000); break;
+		case 'l': cf.low = o.low = cli_long("--low", optarg, 3, 1000000); break;
+		case 'L': cf.lambda = o.lambda = cli_double("--lambda", optarg, 0, 1e12); break;
+		case 'E': cf.prior_error = o.prior_error = cli_double("--prior-error", optarg, 0, 0.9); break;
+		case 'x': o.sim.pos_noise = (tagk_real)(cf.pos_noise = cli_double("--pos-noise", optarg, 0, 1)); break;
+		case 'X': o.sim.differentiate = cf.differentiate = 0; break;
+		case 'S':
+			if (strcmp(optarg, "swimmer") && strcmp(optarg, "crazyflie") && strcmp(optarg, "both"))
+				cli_die(EXIT_USAGE, "--system: '%s' is not swimmer, crazyflie or both", optarg);
+			swimmer = strcmp(optarg, "crazyflie") != 0;
+			crazyflie = strcmp(optarg, "swimmer") != 0;
+			break;
+		case 'r': cf.rotor_drag = cli_double("--rotor-drag", optarg, 0, 10); break;
+		case 't': cf.thrust_error = cli_double("--thrust-error", optarg, -0.5, 0.5); break;
+		case 'J': cf.joint_friction = cli_double("--joint-friction", optarg, 0, 1); break;
 		case 'f': o.sim.friction = (tagk_real)cli_double("--friction", optarg, 0, 10); break;
 		case 'u': o.sim.force_noise = (tagk_real)cli_double("--force-noise", optarg, 0, 10); break;
 		case 'h':
@@ -152,6 +167,11 @@ bench_coordinv(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_die(EXIT_USAGE, "coordinv: unexpected argument '%s'", argv[optind]);
+	if (!swimmer) {
+		coordinv_crazyflie(&cf);
+		cli_close(stdout, "stdout");
+		return 0;
+	}
 	double t0 = cli_seconds();
 	tagk_swim_config tc = o.sim;
 	tc.gait = TAGK_SWIM_TRAIN;
@@ -212,7 +232,7 @@ bench_coordinv(int argc, char **argv)
 					for (long t = 0; good && t < ntest; t++) {
 						tagk_real Mt[N * N];
 						tagk_swim_metric(test[t].alpha[0], test[t].alpha[1], est[r][k], Mt);
-						good = solve5(Mt, test[t].tau, pred + t * N);
+						good = coordinv_solve(N, Mt, test[t].tau, pred + t * N);
 					}
 					if (!good) {
 						failed[r][k]++;
@@ -286,6 +306,10 @@ bench_coordinv(int argc, char **argv)
 	free(meas);
 	free(pred);
 	free(pcol);
+	if (crazyflie) {
+		fflush(stdout);
+		coordinv_crazyflie(&cf);
+	}
 	cli_close(stdout, "stdout");
 	return 0;
 }

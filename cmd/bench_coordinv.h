@@ -5,6 +5,23 @@
 #ifndef TAGK_BENCH_COORDINV_H
 #define TAGK_BENCH_COORDINV_H
 
+#include "../lib/scalar.h"
+
 int bench_coordinv(int argc, char **argv);
+
+/* x = A^-1 b (n x n, n <= 16) by Gaussian elimination with partial
+ * pivoting: an estimated metric need not be positive definite. 0 if A is
+ * singular or the result not finite. */
+int coordinv_solve(int n, const tagk_real *A, const tagk_real *b, tagk_real *x);
+
+/* The Crazyflie-with-pendulum half (Fig. 4), bench_cfpend.c. */
+typedef struct {
+	int seeds;
+	long low;
+	double lambda, prior_error;
+	double pos_noise, rotor_drag, thrust_error, joint_friction;
+	int differentiate;
+} cfp_opts;
+void coordinv_crazyflie(const cfp_opts *o);
 
 #endif

@@ -207,3 +207,27 @@ tagk_ci_solve(tagk_ci_method m, const tagk_dmls_problem *pb, const tagk_real *qd
 	memcpy(H2, H, sizeof(*H) * (size_t)p * (size_t)p);
 	return bregman(p, H2, g, prior, lambda, pi, K, grad, trial);
 }
+
+tagk_status
+tagk_ci_solve_metric(const tagk_dmls_problem *pb, const tagk_real *G, const tagk_real *center, tagk_real lambda,
+    tagk_real *pi, tagk_real *ws, size_t len)
+{
+	if (!pb || !G || !center || !pi || !ws || pb->N < 1 || pb->n < 1 || pb->n > TAGK_CI_MAX_N || pb->p < 1
+	    || pb->p > TAGK_CI_MAX_P || !pb->Y || !pb->tau || len < tagk_ci_workspace_len(pb->n, pb->p)
+	    || !(lambda >= 0))
+		return TAGK_EINVAL;
+	const int n = pb->n, p = pb->p;
+	if (!tagk_all_finite(p * p, G) || !tagk_all_finite(p, center))
+		return TAGK_ENONFINITE;
+	tagk_real *H = ws, *g = H + 3 * p * p, *w = g + 3 * p, *var = w + n;
+	tagk_status st = weights(pb, H, g, pi, w, var);
+	if (st != TAGK_OK)
+		return st;
+	normal(pb, w, H, g);
+	for (int a = 0; a < p; a++)
+		for (int b = 0; b < p; b++) {
+			H[a * p + b] += lambda * G[a * p + b];
+			g[a] += lambda * G[a * p + b] * center[b];
+		}
+	return solve(p, H, g, pi);
+}

@@ -58,6 +58,14 @@ size_t tagk_ci_workspace_len(int n, int p);
 tagk_status tagk_ci_solve(tagk_ci_method m, const tagk_dmls_problem *pb, const tagk_real *qd,
     const tagk_real *prior, tagk_real lambda, tagk_real *pi, tagk_real *ws, size_t len);
 
+/* WLS regularised by a given metric: minimise the weighted residuals plus
+ * lambda (pi - center)^T G (pi - center), G p x p symmetric positive
+ * semidefinite (TAGK_CI_PULLBACK is this with G = diag(1 / prior^2) and
+ * center = prior; a pseudo-inertia's pullback metric, or one restricted to
+ * the identifiable parameters, goes here). Statuses as tagk_ci_solve. */
+tagk_status tagk_ci_solve_metric(const tagk_dmls_problem *pb, const tagk_real *G, const tagk_real *center,
+    tagk_real lambda, tagk_real *pi, tagk_real *ws, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

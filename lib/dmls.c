@@ -189,11 +189,24 @@ run(const tagk_dmls_problem *pb, const view *v, tagk_dmls_info *out)
 			for (int i = 0; i < p; i++)
 				for (int j = 0; j < i; j++)
 					v->H[(size_t)j * (size_t)p + (size_t)i] = v->H[(size_t)i * (size_t)p + (size_t)j];
+			/* equilibrated: the Hessian's diagonal spans decades when the
+			 * parameters' scales do (a 6 g pendulum's inertia beside a
+			 * body's mass), so D H D, D = diag(H)^-1/2, is factored (trial
+			 * holds D until the line search needs it) */
+			for (int i = 0; i < p; i++) {
+				tagk_real hii = v->H[(size_t)i * (size_t)p + (size_t)i];
+				v->trial[i] = hii > 0 ? 1 / tagk_sqrt(hii) : 1;
+			}
+			for (int i = 0; i < p; i++)
+				for (int j = 0; j < p; j++)
+					v->H[(size_t)i * (size_t)p + (size_t)j] *= v->trial[i] * v->trial[j];
 			if (tagk_cholesky(p, v->H) != TAGK_OK)
 				return TAGK_EDIVERGED; /* the data leave some parameter undetermined */
 			for (int i = 0; i < p; i++)
-				v->dx[i] = -v->g[i];
+				v->dx[i] = -v->g[i] * v->trial[i];
 			tagk_cholesky_solve(p, 1, v->H, v->dx);
+			for (int i = 0; i < p; i++)
+				v->dx[i] *= v->trial[i];
 			tagk_real lambda2 = -tagk_dot(p, v->g, v->dx);
 			if (!tagk_isfinite(lambda2))
 				return TAGK_EDIVERGED;

@@ -101,14 +101,20 @@ expect "ablation: the four Kaczmarz variants" 0 "^tagk " "" -- $B ablation --tri
 
 # coordinv (paper 002): with a perfect model every method returns the truth
 # and predicts every test gait exactly; with the default mismatch it does not
-expect "coordinv with a perfect model" 0 "^DM " "" -- $B coordinv --seeds 2 --pos-noise 0 --exact-velocity \
-	--friction 0 --force-noise 0
+expect "coordinv with a perfect model" 0 "^DM " "" -- $B coordinv --system swimmer --seeds 2 --pos-noise 0 \
+	--exact-velocity --friction 0 --force-noise 0
 check "... every method's every NCC is 1.000 and its parameter error below 1e-6" sh -c \
 	"awk '/^(OLS|WLS|energy|WLS-pullback|WLS-Bregman|DM) / { n++; for (i = 2; i <= 10; i += 2) if (\$i != \"1.000\") bad++; if (\$12 + 0 > 1e-6) bad++ } END { exit !(n == 12 && !bad) }' '$tmp/out'"
-expect "coordinv with the default mismatch" 0 "DM best of the six" "" -- $B coordinv --seeds 2
+expect "coordinv with the default mismatch" 0 "DM best of the six" "" -- $B coordinv --system swimmer --seeds 2
 check "... where OLS is no longer exact" sh -c "awk '/^OLS / && \$12 + 0 > 0.1 { n++ } END { exit !(n == 2) }' '$tmp/out'"
 expect "coordinv: --low beyond the training run" 2 "" "--low: 5000 samples, but a training run has 3201" -- \
-	$B coordinv --low 5000
+	$B coordinv --low 5000 --system swimmer
+expect "coordinv, the Crazyflie with a perfect model" 0 "^DM " "" -- $B coordinv --system crazyflie --seeds 1 \
+	--pos-noise 0 --exact-velocity --rotor-drag 0 --thrust-error 0 --joint-friction 0
+check "... every method's every NCC is 1.000 but energy's at 20 samples (20 power rows, 24 unknowns)" sh -c \
+	"awk '/^(OLS|WLS|energy|WLS-pullback|DM) / { n++; for (i = 2; i <= 16; i += 2) if (\$i != \"1.000\") bad[\$1]++ }
+	 END { exit !(n == 10 && bad[\"energy\"] == 8 && length(bad) == 1) }' '$tmp/out'"
+expect "coordinv: an unknown system" 2 "" "--system: 'quad' is not swimmer, crazyflie or both" -- $B coordinv --system quad
 
 # grasp-table (paper 003) and the multi-body model file
 expect "grasp-table, 3 s runs" 0 "^Table III" "" -- $B grasp-table --duration 3

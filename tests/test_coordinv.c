@@ -10,7 +10,12 @@
  *     from the objective, vanishes) and WLS-pullback's solves its normal
  *     equations;
  *   - tagk_ncc against closed forms (an affine copy 1, its negation -1, a
- *     shifted sine found at its shift). */
+ *     shifted sine found at its shift);
+ *   - the Crazyflie with a pendulum (lib/sim/cfpend.c): the work-energy
+ *     identity of its flight (kinetic plus potential energy, from the
+ *     bodies' poses, against the integrated power of the applied wrench),
+ *     its tracking of the reference, and its identifiable parameters (24 of
+ *     30: a structural property of the tree). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +320,88 @@ test_ncc(void **state)
 	assert_true(isnan((double)tagk_ncc(a, b, 1, 0)));
 }
 
+static tagk_cfp_sample cfrun[2001];
+
+static void
+test_cfpend(void **state)
+{
+	(void)state;
+	tagk_cfp_config c;
+	tagk_cfp_defaults(&c);
+	c.duration = 2;
+	c.rate = 1000; /* the wrench held for 1 ms: the trapezoid's power is then nearly exact */
+	long n = tagk_cfp_samples(&c);
+	assert_int_equal(tagk_cfp_run(&c, cfrun, n), TAGK_OK);
+	tagk_mb_model m;
+	tagk_real th[TAGK_CFP_P];
+	tagk_cfp_model(&m, th);
+	double E0 = 0, work = 0, worst = 0, scale = 0, track;
+	for (long k = 0; k < n; k++) {
+		tagk_mb_kin kin;
+		assert_int_equal(tagk_mb_kinematics(&m, cfrun[k].R, cfrun[k].p, cfrun[k].alpha, cfrun[k].qd_true, NULL, &kin),
+		    TAGK_OK);
+		double E = (double)tagk_mb_kinetic_energy(&kin, th);
+		for (int b = 0; b < m.nb; b++) {
+			const tagk_real *t = th + TAGK_NPARAM * b, *R = kin.R[b];
+			double z = (double)t[TAGK_P_M] * (double)kin.p[b][2] + (double)R[6] * (double)t[TAGK_P_MCX]
+			    + (double)R[7] * (double)t[TAGK_P_MCY] + (double)R[8] * (double)t[TAGK_P_MCZ];
+			E += 9.81 * z;
+		}
+		if (k == 0)
+			E0 = E;
+		else {
+			/* the power qd . tau over the last period, by the trapezoid */
+			double p0 = 0, p1 = 0;
+			for (int i = 0; i < TAGK_CFP_N; i++) {
+				p0 += (double)cfrun[k - 1].qd_true[i] * (double)cfrun[k - 1].tau[i];
+				p1 += (double)cfrun[k].qd_true[i] * (double)cfrun[k - 1].tau[i];
+			}
+			work += (p0 + p1) / 2 / c.rate;
+			worst = fmax(worst, fabs(E - E0 - work));
+			scale = fmax(scale, fabs(work));
+		}
+	}
+	print_message("Crazyflie with a pendulum, 2 s: |E - E0 - work| at most %.2g J, work up to %.2g J\n", worst, scale);
+	assert_true(scale > 1e-4);
+	assert_true(worst < (TOL_EXACT > 1e-6 ? 1e-2 : 1e-4) * scale);
+	/* a 35 s flight at 100 Hz stays near its reference and swings the pendulum */
+	tagk_cfp_defaults(&c);
+	static tagk_cfp_sample fl[3501];
+	n = tagk_cfp_samples(&c);
+	assert_int_equal(tagk_cfp_run(&c, fl, n), TAGK_OK);
+	double amax = 0, zmin = 1e9, zmax = -1e9;
+	for (long k = 0; k < n; k++) {
+		amax = fmax(amax, fabs((double)fl[k].alpha[0]));
+		zmin = fmin(zmin, (double)fl[k].p[2]);
+		zmax = fmax(zmax, (double)fl[k].p[2]);
+	}
+	track = zmax - zmin;
+	print_message("35 s flight: height between %.3f and %.3f m, pendulum swing up to %.3f rad\n", zmin, zmax, amax);
+	assert_true(zmin > 0.8 && zmax < 1.2 && track > 0.1 && amax > 0.05 && amax < 1);
+	/* its regressor's rank: 24 of the 30 parameters identifiable */
+	static double H[TAGK_CFP_P * TAGK_CFP_P];
+	memset(H, 0, sizeof(H));
+	for (long k = 0; k < n; k++) {
+		tagk_mb_kin kin;
+		tagk_real Yc[TAGK_CFP_N * TAGK_CFP_P];
+		assert_int_equal(tagk_mb_kinematics(&m, fl[k].R, fl[k].p, fl[k].alpha, fl[k].qd, fl[k].qdd, &kin), TAGK_OK);
+		tagk_mb_regressor(&kin, &m, Yc);
+		for (int i = 0; i < TAGK_CFP_N; i++)
+			for (int a = 0; a < TAGK_CFP_P; a++)
+				for (int b = 0; b < TAGK_CFP_P; b++)
+					H[a * TAGK_CFP_P + b] += (double)Yc[i * TAGK_CFP_P + a] * (double)Yc[i * TAGK_CFP_P + b];
+	}
+	tagk_real Hr[TAGK_CFP_P * TAGK_CFP_P], w[TAGK_CFP_P], scr[TAGK_CFP_P * TAGK_CFP_P];
+	for (int i = 0; i < TAGK_CFP_P * TAGK_CFP_P; i++)
+		Hr[i] = (tagk_real)H[i];
+	assert_int_equal(tagk_symeig(TAGK_CFP_P, Hr, w, NULL, scr), TAGK_OK);
+	int rank = 0;
+	for (int i = 0; i < TAGK_CFP_P; i++)
+		rank += w[i] > (tagk_real)1e-10 * w[TAGK_CFP_P - 1];
+	if (TOL_EXACT < 1e-6)
+		assert_int_equal(rank, 24);
+}
+
 int
 main(void)
 {
@@ -324,6 +411,7 @@ main(void)
 		cmocka_unit_test(test_invariance),
 		cmocka_unit_test(test_regularised),
 		cmocka_unit_test(test_ncc),
+		cmocka_unit_test(test_cfpend),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 #include "grasp.h"
 #include "arm.h"
 #include "swimmer.h"
+#include "cfpend.h"
 
 #ifdef __cplusplus
 extern "C" {
