@@ -116,6 +116,15 @@ check "... every method's every NCC is 1.000 but energy's at 20 samples (20 powe
 	 END { exit !(n == 10 && bad[\"energy\"] == 8 && length(bad) == 1) }' '$tmp/out'"
 expect "coordinv: an unknown system" 2 "" "--system: 'quad' is not swimmer, crazyflie or both" -- $B coordinv --system quad
 
+# shake and shake-table (paper 004)
+expect "shake-table on 6 objects" 0 "^1D-CNN " "" -- $B shake-table --objects 6 -q
+check "... every row scored, the -pc rows all physical" sh -c \
+	"awk '/^Table II / { on = 1 } /^normalised/ { on = 0 } on && /^(OLS|WLS|1D-CNN)/ { n++; if (\$0 ~ /nan/) bad++;
+	 if (\$1 ~ /-pc/ && \$(NF - 1) != \"0/6\") bad++ } END { exit !(n == 9 && !bad) }' '$tmp/out'"
+expect "shake: --objects 0" 2 "" "--objects: 0 is outside" -- $B shake --objects 0
+expect "shake: a long run of 0 s" 2 "" "--long" -- $B shake --long 0
+expect "shake: one object's joint log" 0 "^4500,0," "201 samples each at 400 Hz" -- $B shake --first 4500
+
 # grasp-table (paper 003) and the multi-body model file
 expect "grasp-table, 3 s runs" 0 "^Table III" "" -- $B grasp-table --duration 3
 check "... momentum rows beat force rows in every row of Table III, as in the paper" sh -c \

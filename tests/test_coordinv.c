@@ -8,7 +8,7 @@
  *     and energy estimates less than 1e-10 relative and OLS more than 1e-3;
  *   - WLS-Bregman's solution is stationary (its gradient, written here
  *     from the objective, vanishes) and WLS-pullback's solves its normal
- *     equations;
+ *     equations, as tagk_ci_solve_metric's with the same metric does;
  *   - tagk_ncc against closed forms (an affine copy 1, its negation -1, a
  *     shifted sine found at its shift);
  *   - the Crazyflie with a pendulum (lib/sim/cfpend.c): the work-energy
@@ -289,6 +289,12 @@ test_regularised(void **state)
 	print_message("regularised WLS: largest |gradient x parameter| at the solutions %.2g (lambda %g)\n", worst,
 	    (double)lambda);
 	assert_true(worst < (TOL_EXACT > 1e-6 ? 1e-2 : 1e-7) * lambda);
+	/* a general metric: diag(1 / prior^2) around the prior is the pullback */
+	tagk_real Gd[P * P] = { 0 }, pm[P];
+	for (int a = 0; a < P; a++)
+		Gd[a * P + a] = 1 / (prior[a] * prior[a]);
+	assert_int_equal(tagk_ci_solve_metric(&pb, Gd, prior, lambda, pm, ws, len), TAGK_OK);
+	assert_true(rel_err(P, pm, pp) < (TOL_EXACT > 1e-6 ? 1e-3 : 1e-10));
 	/* the regulariser pulls toward the prior */
 	double dw = rel_err(P, pw, prior), db = rel_err(P, pb_, prior);
 	assert_true(db < dw);
