@@ -24,7 +24,7 @@
  * P is the pseudo-inertia and the regularisers are pcls.h's business; not
  * covered here yet. The prior pi0 and lambda are the regularised methods'
  * (lambda weighs the regulariser against the weighted residuals, whose
- * every coordinate has unit variance after weighting). Allocation-free.
+ * every coordinate has unit variance after weighting). Without allocation.
  */
 #ifndef TAGK_COORDINV_H
 #define TAGK_COORDINV_H

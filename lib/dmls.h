@@ -22,7 +22,7 @@
  *
  * Layout: Y is N x n x p (sample k's n x p block row-major), tau N x n, and
  * M N x (p + 1) x n x n: sample k's constant part, then its derivative in
- * each parameter. Allocation-free.
+ * each parameter. Without allocation.
  */
 #ifndef TAGK_DMLS_H
 #define TAGK_DMLS_H

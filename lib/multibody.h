@@ -1,10 +1,10 @@
 /*
  * multibody.h: rigid multi-body dynamics of a kinematic tree, linear in the
- * bodies' inertial parameters, allocation-free (papers 002, 003 and 004).
+ * bodies' inertial parameters, without allocation (papers 002, 003 and 004).
  *
  * The tree: bodies 0 .. nb-1, body 0 the base, parent[i] < i. Body i >= 1
  * hangs from its parent by one revolute or prismatic joint; the base is
- * either welded to the world (pose rot[0], pos[0]) or free-floating with six
+ * either welded to the world (pose rot[0], pos[0]) or floating with six
  * degrees of freedom. Body i's frame sits on its joint: at q_i = 0 it is
  * rot[i], pos[i] in its parent's frame, and the joint turns it about (or
  * slides it along) axis[i], a unit vector in body i's own frame. Body i's

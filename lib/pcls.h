@@ -41,7 +41,7 @@
  * centering stops when the Newton decrement lambda^2 / 2 <= 1e-3 tau B,
  * a small fraction of the gap it serves.
  *
- * Allocation-free: the caller passes tagk_pcls_workspace_len reals.
+ * Without allocation: the caller passes tagk_pcls_workspace_len reals.
  */
 #ifndef TAGK_PCLS_H
 #define TAGK_PCLS_H

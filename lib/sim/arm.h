@@ -3,7 +3,7 @@
  * control at 400 Hz holds an unknown object and shakes it (shake.h), or
  * moves it for longer; the object's inertial parameters are to be found
  * from the joint signals. Deterministic (everything random comes from the
- * seed and the object's index), allocation-free.
+ * seed and the object's index), without allocation.
  *
  * The paper's robot is SATYRR's arm, whose parameters it does not print;
  * chosen here (and written in the README):

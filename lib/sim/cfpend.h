@@ -2,7 +2,7 @@
  * cfpend.h: paper 002's inertia-dominated system, a Crazyflie with a
  * pendulum hanging from a universal joint, flown by a geometric controller
  * along sinusoids of x, y, z and yaw at mutually non-harmonic frequencies.
- * Deterministic (everything random comes from the seed), allocation-free.
+ * Deterministic (everything random comes from the seed), without allocation.
  *
  * The tree (multibody.h): body 0 the Crazyflie, floating (frame at its
  * centre of mass; 0.035 kg and the inertia of ../shared/design.md); body 1

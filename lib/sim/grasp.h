@@ -1,7 +1,7 @@
 /*
  * grasp.h: paper 003's experiment: a manipulator holds an unknown cube and
  * moves it; its ten inertial parameters are to be estimated. Deterministic
- * (everything random comes from the seed), allocation-free.
+ * (everything random comes from the seed), without allocation.
  *
  * The robot is any tree of multibody.h (the Panda of datasets/panda.model in
  * tagk-bench grasp), its last body the end effector; the cube is rigidly

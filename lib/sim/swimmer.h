@@ -3,7 +3,7 @@
  * robot: three units in a chain joined by two passive joints, each pushed
  * by its own wheel, moving through a resistive medium where drag, not
  * inertia, balances the forces. Deterministic (everything random comes
- * from the seed), allocation-free.
+ * from the seed), without allocation.
  *
  * Coordinates (n = 5): the head unit's body velocity xi = (vx, vy, omega)
  * in its own frame (m/s, m/s, rad/s), then the joint rates (alpha1',
