@@ -24,7 +24,7 @@
  *              velocity of the state both controller and estimator see; the
  *              estimator's specific force is the forward difference of the
  *              measured velocity, its angular acceleration that of the
- *              noise-free gyro (else sigma_v on the controller's velocity
+ *              gyro without noise (else sigma_v on the controller's velocity
  *              and sigma_a on the exact specific force).
  *   gate       TAGK_TRIAL_GATE_AUTHORS: Ixx and Iyy averaged, the inertia
  *              clipped to eigenvalues >= 1e-6, then accepted only with m in
