@@ -22,10 +22,10 @@
 #include "../lib/coordinv.h"
 #include "../lib/sim/cfpend.h"
 
-enum { N = TAGK_CFP_N, P = TAGK_CFP_P, RUNS = 6, NM = 5 };
+enum { N = TAGK_CFP_N, P = TAGK_CFP_P, RUNS = 6, NM = 6, DM = 4, FROZEN = 5 };
 
 static const char *const coord_names[N] = { "wx'", "wy'", "wz'", "vx'", "vy'", "vz'", "alpha1''", "alpha2''" };
-static const char *const meth_names[NM] = { "OLS", "WLS", "energy", "WLS-pullback", "DM" };
+static const char *const meth_names[NM] = { "OLS", "WLS", "energy", "WLS-pullback", "DM", "DM-frozen" };
 
 typedef struct {
 	tagk_real *Y, *tau, *Mj, *qd; /* per sample: N x P; N; P x N x N (the mass matrix's parts); N */
@@ -232,6 +232,8 @@ coordinv_crazyflie(const cfp_opts *o)
 					    beta, ws, wslen);
 				else if (k == 3)
 					st = tagk_ci_solve_metric(&pb, Gr, zero, (tagk_real)o->lambda, beta, ws, wslen);
+				else if (k == FROZEN)
+					st = tagk_ci_solve(TAGK_CI_FROZEN, &pb, NULL, zero, 0, beta, ws, wslen);
 				else {
 					tagk_dmls_info info;
 					st = tagk_dmls_solve(&pb, zero, beta, &info, ws, wslen);
@@ -318,11 +320,11 @@ coordinv_crazyflie(const cfp_opts *o)
 	for (int reg = 0; reg < 2; reg++)
 		for (int i = 6; i < 8; i++) {
 			int best = 1;
-			for (int k = 0; k < NM - 1; k++)
-				if (mean[reg][k][i] >= mean[reg][NM - 1][i])
+			for (int k = 0; k < DM; k++)
+				if (mean[reg][k][i] >= mean[reg][DM][i])
 					best = 0;
 			printf("  %s data, %s: DM best: %s (DM %.3f)\n", reg == 0 ? "low" : "high", coord_names[i],
-			    best ? "yes" : "no", mean[reg][NM - 1][i]);
+			    best ? "yes" : "no", mean[reg][DM][i]);
 		}
 	free(run);
 	free(d.Y);

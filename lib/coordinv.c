@@ -10,14 +10,14 @@ const char *
 tagk_ci_name(tagk_ci_method m)
 {
 	static const char *const names[TAGK_CI_NMETHODS] = { "OLS", "WLS", "energy", "WLS-pullback", "WLS-Bregman",
-		"DM" };
+		"DM", "DM-frozen" };
 	return (unsigned)m < (unsigned)TAGK_CI_NMETHODS ? names[m] : "?";
 }
 
 size_t
 tagk_ci_workspace_len(int n, int p)
 {
-	size_t own = (size_t)3 * p * p + (size_t)6 * p + (size_t)2 * n;
+	size_t own = (size_t)4 * p * p + (size_t)6 * p + (size_t)4 * n + (size_t)n * n + (size_t)n * p;
 	size_t dm = tagk_dmls_workspace_len(n, p);
 	return own > dm ? own : dm;
 }
@@ -88,6 +88,50 @@ weights(const tagk_dmls_problem *pb, tagk_real *H, tagk_real *g, tagk_real *pi, 
 	return TAGK_OK;
 }
 
+/* min sum r^T M_k(pi0)^-1 r: H = sum Y^T W Y, g = sum Y^T W tau with W =
+ * M_k(pi0)^-1 by each sample's Cholesky factor; scratch holds n n + n p + p
+ * p reals. */
+static tagk_status
+frozen(const tagk_dmls_problem *pb, const tagk_real *pi0, tagk_real *H, tagk_real *g, tagk_real *pi,
+    tagk_real *scratch)
+{
+	const int n = pb->n, p = pb->p;
+	tagk_real *L = scratch, *X = L + n * n;
+	memset(H, 0, sizeof(*H) * (size_t)p * (size_t)p);
+	memset(g, 0, sizeof(*g) * (size_t)p);
+	for (int k = 0; k < pb->N; k++) {
+		const tagk_real *Mk = pb->M + (size_t)k * (size_t)(p + 1) * n * n;
+		const tagk_real *Y = pb->Y + (size_t)k * n * p, *tau = pb->tau + (size_t)k * n;
+		for (int e = 0; e < n * n; e++) {
+			tagk_real v = Mk[e];
+			for (int j = 0; j < p; j++)
+				v += pi0[j] * Mk[(size_t)(1 + j) * n * n + e];
+			L[e] = v;
+		}
+		if (tagk_cholesky(n, L) != TAGK_OK)
+			return TAGK_ENOTPD;
+		/* X = L^-1 [Y tau]: the whitened rows */
+		for (int i = 0; i < n; i++) {
+			for (int a = 0; a < p; a++)
+				X[i * (p + 1) + a] = Y[i * p + a];
+			X[i * (p + 1) + p] = tau[i];
+		}
+		tagk_trsm_lower(n, p + 1, L, X);
+		for (int i = 0; i < n; i++) {
+			const tagk_real *x = X + i * (p + 1);
+			for (int a = 0; a < p; a++) {
+				g[a] += x[a] * x[p];
+				for (int b = 0; b <= a; b++)
+					H[a * p + b] += x[a] * x[b];
+			}
+		}
+	}
+	for (int a = 0; a < p; a++)
+		for (int b = 0; b < a; b++)
+			H[b * p + a] = H[a * p + b];
+	return solve(p, H, g, pi);
+}
+
 /* min pi^T H pi - 2 g^T pi + lambda sum (pi/pi0 - log(pi/pi0) - 1) over pi
  * > 0 by damped Newton from pi0. */
 static tagk_status
@@ -151,11 +195,11 @@ tagk_ci_solve(tagk_ci_method m, const tagk_dmls_problem *pb, const tagk_real *qd
 	if (!pb || !pi || !ws || !prior || pb->N < 1 || pb->n < 1 || pb->n > TAGK_CI_MAX_N || pb->p < 1
 	    || pb->p > TAGK_CI_MAX_P || !pb->Y || !pb->tau || len < tagk_ci_workspace_len(pb->n, pb->p)
 	    || !(lambda >= 0) || (unsigned)m >= (unsigned)TAGK_CI_NMETHODS || (m == TAGK_CI_ENERGY && !qd)
-	    || (m == TAGK_CI_DUAL && !pb->M))
+	    || ((m == TAGK_CI_DUAL || m == TAGK_CI_FROZEN) && !pb->M))
 		return TAGK_EINVAL;
 	const int n = pb->n, p = pb->p;
 	for (int a = 0; a < p; a++)
-		if (!(prior[a] > 0) || !tagk_isfinite(prior[a]))
+		if (!tagk_isfinite(prior[a]) || (!(prior[a] > 0) && (m == TAGK_CI_PULLBACK || m == TAGK_CI_BREGMAN)))
 			return TAGK_EINVAL;
 	if (m == TAGK_CI_DUAL) {
 		tagk_dmls_info info;
@@ -165,6 +209,8 @@ tagk_ci_solve(tagk_ci_method m, const tagk_dmls_problem *pb, const tagk_real *qd
 	tagk_real *w = trial + p, *var = w + n;
 	tagk_status st;
 	switch (m) {
+	case TAGK_CI_FROZEN:
+		return frozen(pb, prior, H, g, pi, var + n);
 	case TAGK_CI_OLS:
 		normal(pb, NULL, H, g);
 		return solve(p, H, g, pi);

@@ -17,6 +17,11 @@
  *   TAGK_CI_BREGMAN   WLS + lambda D(P(pi) || P(pi0)), the log-det
  *                     Bregman divergence of eq. 8                   moves
  *   TAGK_CI_DUAL      eqs. 28-29: min sum r^T M^-1 r (dmls.h)      invariant
+ *   TAGK_CI_FROZEN    the same with the metric frozen at the prior,
+ *                     min sum r^T M(pi0)^-1 r: one weighted solve,
+ *                     rows whitened by M(pi0)^-1/2, so it can run
+ *                     online as ordinary RLS does (the paper leaves
+ *                     online use to future work)                    invariant
  *
  * P(pi) is the parameters' physical matrix: here the diagonal matrix of the
  * parameters themselves (drag coefficients, each >= 0), so G = diag(1 /
@@ -37,11 +42,12 @@ extern "C" {
 #endif
 
 typedef enum {
-	TAGK_CI_OLS, TAGK_CI_WLS, TAGK_CI_ENERGY, TAGK_CI_PULLBACK, TAGK_CI_BREGMAN, TAGK_CI_DUAL, TAGK_CI_NMETHODS
+	TAGK_CI_OLS, TAGK_CI_WLS, TAGK_CI_ENERGY, TAGK_CI_PULLBACK, TAGK_CI_BREGMAN, TAGK_CI_DUAL, TAGK_CI_FROZEN,
+	TAGK_CI_NMETHODS
 } tagk_ci_method;
 
 /* The method's name as the tables print it ("OLS", "WLS", "energy",
- * "WLS-pullback", "WLS-Bregman", "DM"). */
+ * "WLS-pullback", "WLS-Bregman", "DM", "DM-frozen"). */
 const char *tagk_ci_name(tagk_ci_method m);
 
 enum { TAGK_CI_MAX_P = 32, TAGK_CI_MAX_N = 16 };
@@ -49,12 +55,14 @@ enum { TAGK_CI_MAX_P = 32, TAGK_CI_MAX_N = 16 };
 /* Workspace (reals) for tagk_ci_solve: p and n at most the maxima above. */
 size_t tagk_ci_workspace_len(int n, int p);
 
-/* pi (p) by method m from pb's samples (pb->M is read by TAGK_CI_DUAL only;
- * qd, N x n, by TAGK_CI_ENERGY only, may be NULL otherwise). prior (p, every
- * entry > 0) is the regularised methods' pi0 and TAGK_CI_DUAL's start (every
- * M_k must be positive definite there). TAGK_ENOTPD if the data do not
- * determine pi (a singular normal matrix), TAGK_EINVAL for bad sizes or a
- * prior that is not positive, a dmls.h status for TAGK_CI_DUAL. */
+/* pi (p) by method m from pb's samples (pb->M is read by TAGK_CI_DUAL and
+ * TAGK_CI_FROZEN only; qd, N x n, by TAGK_CI_ENERGY only, may be NULL
+ * otherwise). prior (p) is the regularised methods' pi0 (every entry > 0
+ * for them), TAGK_CI_DUAL's start and TAGK_CI_FROZEN's metric (every M_k
+ * must be positive definite there: TAGK_ENOTPD otherwise); the other
+ * methods do not read it. TAGK_ENOTPD if the data do not determine pi (a
+ * singular normal matrix), TAGK_EINVAL for bad sizes or a regularised
+ * method's prior that is not positive, a dmls.h status for TAGK_CI_DUAL. */
 tagk_status tagk_ci_solve(tagk_ci_method m, const tagk_dmls_problem *pb, const tagk_real *qd,
     const tagk_real *prior, tagk_real lambda, tagk_real *pi, tagk_real *ws, size_t len);
 
