@@ -102,9 +102,11 @@ report_ncc(tbl_reader *r, double max_shift, FILE *o, enum report_fmt fmt)
 			isnan(v) ? fprintf(o, "%s\n    \"%s\": null", k ? "," : "", name)
 				 : fprintf(o, "%s\n    \"%s\": %.10g", k ? "," : "", name, v);
 		else if (fmt == F_MD)
-			fprintf(o, "| %s | %ld | %.4f |\n", name, n, v);
+			isnan(v) ? fprintf(o, "| %s | %ld | undefined |\n", name, n) : fprintf(o, "| %s | %ld | %.4f |\n", name, n, v);
 		else
-			fprintf(o, "%-16s %8ld %8.4f\n", name, n, v);
+			isnan(v) ? fprintf(o, "%-16s %8ld %9s\n", name, n, "undefined") : fprintf(o, "%-16s %8ld %8.4f\n", name, n, v);
+		if (isnan(v))
+			cli_warn("--ncc: %s: no correlation: %s or pred_%s is constant", name, name, name);
 	}
 	if (fmt == F_JSON)
 		fprintf(o, "\n  }\n}\n");

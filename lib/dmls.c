@@ -20,12 +20,12 @@ tagk_dmls_workspace_len(int n, int p)
 {
 	if (n < 1 || p < 1)
 		return 0;
-	return (size_t)p * (size_t)p + 4 * (size_t)p + (size_t)n * (size_t)n + 2 * (size_t)n
+	return (size_t)p * (size_t)p + 5 * (size_t)p + (size_t)n * (size_t)n + 2 * (size_t)n
 	    + 2 * (size_t)n * (size_t)p;
 }
 
 typedef struct {
-	tagk_real *H, *g, *dx, *trial, *th, *L, *r, *z, *G, *W;
+	tagk_real *H, *g, *dx, *trial, *th, *L, *r, *z, *G, *W, *keep;
 } view;
 
 static view
@@ -43,6 +43,7 @@ wire(const tagk_dmls_problem *pb, tagk_real *ws)
 	v.z = v.r + n;
 	v.G = v.z + n;
 	v.W = v.G + n * p;
+	v.keep = v.W + n * p;
 	return v;
 }
 
@@ -172,8 +173,8 @@ run(const tagk_dmls_problem *pb, const view *v, tagk_dmls_info *out)
 	if (!ok)
 		return TAGK_ENOTPD;
 	const tagk_real dims = (tagk_real)(4 * pb->bodies);
-	tagk_real tau = pb->bodies ? (1 + tagk_fabs(f)) / dims : 0, decrement = 0;
-	int last = pb->bodies == 0, newton = 0;
+	tagk_real tau = pb->bodies ? (1 + tagk_fabs(f)) / dims : 0, decrement = 0, tau_done = 0;
+	int last = pb->bodies == 0, newton = 0, stages = 0;
 	for (;;) {
 		tagk_real phi = phi_at(pb, v, v->th, tau, &ok), prev = -1;
 		for (;;) {
@@ -200,8 +201,19 @@ run(const tagk_dmls_problem *pb, const view *v, tagk_dmls_info *out)
 			for (int i = 0; i < p; i++)
 				for (int j = 0; j < p; j++)
 					v->H[(size_t)i * (size_t)p + (size_t)j] *= v->trial[i] * v->trial[j];
-			if (tagk_cholesky(p, v->H) != TAGK_OK)
-				return TAGK_EDIVERGED; /* the data leave some parameter undetermined */
+			if (tagk_cholesky(p, v->H) != TAGK_OK) {
+				if (!stages)
+					return TAGK_EDIVERGED; /* the data leave some parameter undetermined */
+				/* parameters the data leave free are held by the barrier
+				 * alone, whose curvature fades with tau: at a small enough
+				 * tau the Hessian is singular to working precision. The
+				 * last completed stage is the answer, to its gap. */
+				memcpy(v->th, v->keep, sizeof(*v->th) * (size_t)p);
+				out->f = phi_at(pb, v, v->th, 0, &ok);
+				out->gap = dims * tau_done;
+				out->newton = newton;
+				return TAGK_OK;
+			}
 			for (int i = 0; i < p; i++)
 				v->dx[i] = -v->g[i] * v->trial[i];
 			tagk_cholesky_solve(p, 1, v->H, v->dx);
@@ -235,6 +247,9 @@ run(const tagk_dmls_problem *pb, const view *v, tagk_dmls_info *out)
 			phi = phit;
 		}
 		f = phi_at(pb, v, v->th, 0, &ok);
+		memcpy(v->keep, v->th, sizeof(*v->th) * (size_t)p);
+		tau_done = tau;
+		stages++;
 		if (last)
 			break;
 		if (dims * tau <= pb->tol * (1 + tagk_fabs(f)))

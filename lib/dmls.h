@@ -19,6 +19,9 @@
  * test; with bodies > 0, a log-barrier interior point over the
  * pseudo-inertias as in pcls.h: for tau falling by 10, minimise
  * f - tau sum_b log det J_b, until the duality gap 4 B tau <= tol (1 + |f|).
+ * Parameters the data do not determine are then held by the barrier alone;
+ * when its fading curvature leaves the Hessian singular to working
+ * precision, the last completed stage is returned, its gap in info->gap.
  *
  * Layout: Y is N x n x p (sample k's n x p block row-major), tau N x n, and
  * M N x (p + 1) x n x n: sample k's constant part, then its derivative in
@@ -45,7 +48,8 @@ typedef struct {
 
 typedef struct {
 	tagk_real f;            /* sum r^T M^-1 r at the solution */
-	tagk_real gap;          /* 4 B tau, or the last Newton decrement without bodies */
+	tagk_real gap;          /* 4 B tau (of the last completed stage), or the last
+	                         * Newton decrement without bodies */
 	int newton;
 } tagk_dmls_info;
 

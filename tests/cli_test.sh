@@ -104,7 +104,7 @@ expect "ablation: the four Kaczmarz variants" 0 "^tagk " "" -- $B ablation --tri
 expect "coordinv with a perfect model" 0 "^DM " "" -- $B coordinv --system swimmer --seeds 2 --pos-noise 0 \
 	--exact-velocity --friction 0 --force-noise 0
 check "... every method's every NCC is 1.000 and its parameter error below 1e-6" sh -c \
-	"awk '/^(OLS|WLS|energy|WLS-pullback|WLS-Bregman|DM) / { n++; for (i = 2; i <= 10; i += 2) if (\$i != \"1.000\") bad++; if (\$12 + 0 > 1e-6) bad++ } END { exit !(n == 12 && !bad) }' '$tmp/out'"
+	"awk '/^(OLS|WLS|energy|WLS-pullback|WLS-Bregman|DM|DM-frozen) / { n++; for (i = 2; i <= 10; i += 2) if (\$i != \"1.000\") bad++; if (\$12 + 0 > 1e-6) bad++ } END { exit !(n == 14 && !bad) }' '$tmp/out'"
 expect "coordinv with the default mismatch" 0 "DM best of the six" "" -- $B coordinv --system swimmer --seeds 2
 check "... where OLS is no longer exact" sh -c "awk '/^OLS / && \$12 + 0 > 0.1 { n++ } END { exit !(n == 2) }' '$tmp/out'"
 expect "coordinv: --low beyond the training run" 2 "" "--low: 5000 samples, but a training run has 3201" -- \
@@ -112,8 +112,8 @@ expect "coordinv: --low beyond the training run" 2 "" "--low: 5000 samples, but 
 expect "coordinv, the Crazyflie with a perfect model" 0 "^DM " "" -- $B coordinv --system crazyflie --seeds 1 \
 	--pos-noise 0 --exact-velocity --rotor-drag 0 --thrust-error 0 --joint-friction 0
 check "... every method's every NCC is 1.000 but energy's at 20 samples (20 power rows, 24 unknowns)" sh -c \
-	"awk '/^(OLS|WLS|energy|WLS-pullback|DM) / { n++; for (i = 2; i <= 16; i += 2) if (\$i != \"1.000\") bad[\$1]++ }
-	 END { exit !(n == 10 && bad[\"energy\"] == 8 && length(bad) == 1) }' '$tmp/out'"
+	"awk '/^(OLS|WLS|energy|WLS-pullback|DM|DM-frozen|DM-pc) / { n++; for (i = 2; i <= 16; i += 2) if (\$i != \"1.000\") bad[\$1]++ }
+	 END { exit !(n == 14 && bad[\"energy\"] == 8 && length(bad) == 1) }' '$tmp/out'"
 expect "coordinv: an unknown system" 2 "" "--system: 'quad' is not swimmer, crazyflie or both" -- $B coordinv --system quad
 
 # shake and shake-table (paper 004)

@@ -628,6 +628,8 @@ for col in 'xy':
 assert r.max_shift_samples['x'] == 5 and r.ncc['x'] > 0.9 and abs(r.ncc['y']) < 0.2
 "
 fi
+printf 't,x,pred_x\n0,1,2\n0.1,1,2\n0.2,1,2\n' > "$tmp/flat.csv"
+expect "--ncc of a constant signal: undefined, said" 0 "^x +3 +undefined$" "x or pred_x is constant" -- $P --ncc "$tmp/flat.csv"
 expect "--ncc without predictions" 1 "" "no pred_\* columns" -- $P --ncc datasets/shake-4500.csv
 expect "--max-shift without --ncc" 2 "" "^tagk-report: --max-shift applies to --ncc$" -- $P --max-shift 1 datasets/shake-4500.csv
 
