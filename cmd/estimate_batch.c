@@ -71,6 +71,19 @@ estimate_batch(const batch_opts *o, const char *input)
 		cli_die(EXIT_DATA, "out of memory");
 	if (tagk_batch_init(q, o->method, n) != TAGK_OK)
 		cli_die(EXIT_USAGE, "%s: cannot estimate %d parameters", o->method->name, n);
+	if (o->theta0) {
+		tagk_real t0[TAGK_NPARAM];
+		if (o->ntheta0 != n)
+			cli_die(EXIT_USAGE, "--theta0: %d values, but %s estimates %d parameters", o->ntheta0, tbl_name(r), n);
+		for (int j = 0; j < n; j++)
+			t0[j] = (tagk_real)o->theta0[j];
+		if (tagk_batch_set_prior(q, t0, (tagk_real)o->prior_weight) != TAGK_OK)
+			cli_die(EXIT_USAGE, "--theta0: values that are not finite");
+		tagk_real lmin;
+		if (n == TAGK_NPARAM && (tagk_pseudo_min_eig(t0, &lmin) != TAGK_OK || !(lmin > 0)))
+			cli_die(EXIT_USAGE, "--theta0: not a physical body (its pseudo-inertia is not positive definite), "
+			    "so it has no pullback metric");
+	}
 	double t_last = -INFINITY, truth[TAGK_NPARAM], prev_truth[TAGK_NPARAM], orow[1 + 2 * TAGK_NPARAM];
 	long samples = 0, in_seg = 0;
 	int next_start = 0, rc;

@@ -18,6 +18,9 @@ typedef struct {
 	const char *weight;   /* a column of per-row weights, or NULL */
 	const char *outname;
 	tbl_options in;
+	const double *theta0; /* the regularised methods' prior (ntheta0 values), or NULL */
+	int ntheta0;
+	double prior_weight;  /* and its weight */
 } batch_opts;
 
 int estimate_batch(const batch_opts *o, const char *input);

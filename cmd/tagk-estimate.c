@@ -31,8 +31,8 @@ usage(FILE *f)
 	    "                     [--proc-sd ATT,POS,VEL,MASS] [--meas-sd ATT,POS,VEL] [--window N]\n"
 	    "                     [--iters T] [--gauss-newton] [--every K] [--max-gap SEC]\n"
 	    "                     [-f csv|hdf5] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
-	    "       tagk-estimate --batch [-a ols|wls|ols-pc|wls-pc] [--segment T1,T2,...|truth]\n"
-	    "                     [--weight COL]\n"
+	    "       tagk-estimate --batch [-a ols|wls|ols-pc|wls-pc|wls-pullback] [--segment T1,T2,...|truth]\n"
+	    "                     [--weight COL] [--theta0 V,... [--prior-weight W]]\n"
 	    "                     [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a cnn [-o FILE] [FILE|-]   (a joint log of tagk-bench shake)\n"
 	    "       tagk-estimate --list | --help | --version\n"
@@ -56,6 +56,7 @@ usage(FILE *f)
 	    "      --alpha A          rls-ld, rls-l2: regularisation weight (default 0.1, 50)\n"
 	    "      --beta B           rls-ld, rls-l2: relative weight of non-inertial parameters (1e-3)\n"
 	    "      --bodies K         rls-ld, rls-l2: leading 10-parameter bodies (default n / 10)\n"
+	    "      --prior-weight W   wls-pullback: the prior's weight lambda (default 1)\n"
 	    "      --theta0 V,...     the starting estimate, one value per parameter (default 0;\n"
 	    "                         rls-ld needs a physically consistent one)\n"
 	    "      --max-window N     the largest window in samples (default 1000)\n"
@@ -231,6 +232,7 @@ main(int argc, char **argv)
 		{ "beta", required_argument, NULL, 3027 },
 		{ "bodies", required_argument, NULL, 3028 },
 		{ "theta0", required_argument, NULL, 3029 },
+		{ "prior-weight", required_argument, NULL, 3030 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "output", required_argument, NULL, 'o' },
@@ -250,7 +252,7 @@ main(int argc, char **argv)
 	double iters = 0;
 	int iters_set = 0, win_set = 0, every_set = 0, state_only = 0, batch = 0, method_set = 0;
 	const char *segment = NULL, *weight = NULL;
-	double theta0[TAGK_NPARAM];
+	double theta0[TAGK_NPARAM], prior_weight = 1;
 	int ntheta0 = 0;
 	uint64_t seedv = 1;
 	state_opts so;
@@ -286,6 +288,10 @@ main(int argc, char **argv)
 		case 3027: give(given, &ngiven, "beta", "beta", cli_double("--beta", optarg, 1e-300, 1e300)); break;
 		case 3028: give(given, &ngiven, "bodies", "bodies", (double)cli_long("--bodies", optarg, 0, 100000)); break;
 		case 3029: ntheta0 = parse_values("--theta0", optarg, theta0, TAGK_NPARAM); break;
+		case 3030:
+			prior_weight = cli_double("--prior-weight", optarg, 0, 1e12);
+			give(given, &ngiven, "prior-weight", "prior-weight", prior_weight);
+			break;
 		case 3011: max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
 		case 3013: so.m0 = cli_double("--m0", optarg, 1e-9, 1e9); give(given, &ngiven, "m0", "m0", 0); break;
 		case 3014:
@@ -324,8 +330,10 @@ main(int argc, char **argv)
 	const tagk_method *mt = tagk_method_find(method);
 	if (!mt)
 		cli_die(EXIT_USAGE, "-a: unknown method '%s' (tagk-estimate --list names them)", method);
-	if (ntheta0 && mt->kind != TAGK_KIND_WINDOW)
-		cli_die(EXIT_USAGE, "--theta0 applies to the regressor-window methods, not %s", method);
+	if (ntheta0 && mt->kind != TAGK_KIND_WINDOW && !tagk_method_accepts(mt, "theta0"))
+		cli_die(EXIT_USAGE, "--theta0 applies to the regressor-window methods and wls-pullback, not %s", method);
+	if (!ntheta0 && mt->kind == TAGK_KIND_BATCH && tagk_method_accepts(mt, "theta0"))
+		cli_die(EXIT_USAGE, "%s needs --theta0: the prior it is pulled toward (ten values, physical)", method);
 	if (batch && mt->kind != TAGK_KIND_BATCH)
 		cli_die(EXIT_USAGE, "--batch applies to the batch methods (%s), not %s", kind_names(TAGK_KIND_BATCH),
 		    method);
@@ -340,7 +348,7 @@ main(int argc, char **argv)
 		    : state_only ? "--max-gap" : NULL;
 		if (bad)
 			cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, method);
-		batch_opts bo = { mt, segment, weight, outname, in };
+		batch_opts bo = { mt, segment, weight, outname, in, ntheta0 ? theta0 : NULL, ntheta0, prior_weight };
 		return estimate_batch(&bo, optind < argc ? argv[optind] : "-");
 	}
 	if (mt->kind == TAGK_KIND_LEARNED) {

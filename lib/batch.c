@@ -19,10 +19,28 @@ void
 tagk_batch_clear(tagk_batch *q)
 {
 	const tagk_method *mt = q->method;
-	int n = q->n;
+	int n = q->n, have = q->have_prior;
+	tagk_real prior[TAGK_NPARAM], lambda = q->lambda;
+	memcpy(prior, q->prior, sizeof(prior));
 	memset(q, 0, sizeof(*q));
 	q->method = mt;
 	q->n = n;
+	q->have_prior = have;
+	q->lambda = lambda;
+	memcpy(q->prior, prior, sizeof(prior));
+}
+
+tagk_status
+tagk_batch_set_prior(tagk_batch *q, const tagk_real *theta0, tagk_real lambda)
+{
+	if (!q || !theta0 || !(lambda >= 0))
+		return TAGK_EINVAL;
+	if (!tagk_all_finite(q->n, theta0) || !tagk_isfinite(lambda))
+		return TAGK_ENONFINITE;
+	memcpy(q->prior, theta0, sizeof(*theta0) * (size_t)q->n);
+	q->lambda = lambda;
+	q->have_prior = 1;
+	return TAGK_OK;
 }
 
 static tagk_status
@@ -108,23 +126,26 @@ solve(int n, const double *H, const double *h, int consistent, tagk_real *x)
 	return TAGK_OK;
 }
 
+/* The (weighted) normal equations into H, h; theta holds the first fit's
+ * solution, consistent as the flag says, when weights were computed. */
 static tagk_status
-fit(const tagk_batch *q, tagk_real *theta)
+normal(const tagk_batch *q, int consistent, double *H, double *h, tagk_real *theta)
 {
-	const int n = q->n, weighted = q->method->preset[0] != 0, consistent = q->method->preset[1] != 0;
-	double H[TAGK_NPARAM * TAGK_NPARAM] = { 0 }, h[TAGK_NPARAM] = { 0 };
+	const int n = q->n, weighted = q->method->preset[0] != 0;
+	memset(H, 0, sizeof(*H) * (size_t)n * (size_t)n);
+	memset(h, 0, sizeof(*h) * (size_t)n);
 	if (q->nrows == 0)
 		return TAGK_EZERO;
-	if (consistent && n != TAGK_NPARAM && n != 1)
-		return TAGK_EINVAL;
 	for (int r = 0; r < q->nrows; r++) {
 		for (int i = 0; i < n * n; i++)
 			H[i] += q->H[r][i];
 		for (int i = 0; i < n; i++)
 			h[i] += q->h[r][i];
 	}
+	if (!weighted || q->given_weights)
+		return TAGK_OK;
 	tagk_status st = solve(n, H, h, consistent, theta);
-	if (st != TAGK_OK || !weighted || q->given_weights)
+	if (st != TAGK_OK)
 		return st;
 	/* residual variance of each row index, from the first fit */
 	double var[TAGK_BATCH_ROWS], vmax = 0;
@@ -140,8 +161,8 @@ fit(const tagk_batch *q, tagk_real *theta)
 		if (var[r] > vmax)
 			vmax = var[r];
 	}
-	memset(H, 0, sizeof(H));
-	memset(h, 0, sizeof(h));
+	memset(H, 0, sizeof(*H) * (size_t)n * (size_t)n);
+	memset(h, 0, sizeof(*h) * (size_t)n);
 	for (int r = 0; r < q->nrows; r++) {
 		/* a row that fits exactly would take all the weight: floor it */
 		double lo = vmax > 0 ? 1e-12 * vmax : 1;
@@ -151,7 +172,27 @@ fit(const tagk_batch *q, tagk_real *theta)
 		for (int i = 0; i < n; i++)
 			h[i] += w * q->h[r][i];
 	}
-	return solve(n, H, h, consistent, theta);
+	return TAGK_OK;
+}
+
+tagk_status
+tagk_batch_normal(const tagk_batch *q, double *H, double *h)
+{
+	tagk_real theta[TAGK_NPARAM];
+	if (!q || !q->method || !H || !h)
+		return TAGK_EINVAL;
+	return normal(q, 0, H, h, theta);
+}
+
+static tagk_status
+fit(const tagk_batch *q, tagk_real *theta)
+{
+	const int n = q->n, consistent = q->method->preset[1] != 0;
+	double H[TAGK_NPARAM * TAGK_NPARAM], h[TAGK_NPARAM];
+	if (consistent && n != TAGK_NPARAM && n != 1)
+		return TAGK_EINVAL;
+	tagk_status st = normal(q, consistent, H, h, theta);
+	return st != TAGK_OK ? st : solve(n, H, h, consistent, theta);
 }
 
 tagk_status

@@ -9,6 +9,10 @@
  *            the model) weighted by the inverse of its residual variance
  *   ols-pc   ols subject to physical consistency (pcls.h)
  *   wls-pc   wls subject to physical consistency
+ *   wls-pullback  wls plus lambda (theta - theta0)^T G (theta - theta0),
+ *            G the pullback metric of the pseudo-inertia at the prior
+ *            theta0, G_ij = tr(J0^-1 V_i J0^-1 V_j) (paper 002, eq. 8;
+ *            batch_pullback.c); a rigid body's ten parameters only
  *
  * Memory does not grow with the log: rows are reduced to normal equations
  * per row index (H_r = sum y y^T, h_r = sum y b, c_r = sum b^2), from which
@@ -44,6 +48,9 @@ typedef struct {
 	double c[TAGK_BATCH_ROWS];
 	long count[TAGK_BATCH_ROWS];
 	int given_weights;    /* rows came with weights: no variance step */
+	tagk_real prior[TAGK_NPARAM]; /* the regularised methods' theta0 ... */
+	tagk_real lambda;     /* ... and its weight */
+	int have_prior;
 } tagk_batch;
 
 /* What a batch method provides: the solve of accumulated normal equations.
@@ -57,7 +64,16 @@ typedef struct {
 /* Start empty for mt (a batch method) and n parameters (1 .. TAGK_NPARAM);
  * TAGK_EINVAL otherwise. */
 tagk_status tagk_batch_init(tagk_batch *q, const tagk_method *mt, int n);
-/* Forget the rows, keep the method. */
+/* The prior theta0 (n values) and its weight lambda (>= 0) of a
+ * regularised method; kept by tagk_batch_clear. TAGK_EINVAL for a weight
+ * out of range, TAGK_ENONFINITE for a value that is not finite. */
+tagk_status tagk_batch_set_prior(tagk_batch *q, const tagk_real *theta0, tagk_real lambda);
+/* The normal equations of q's rows, H (n x n) and h (n), weighted as q's
+ * method says (the residual-variance weights after an ordinary fit, or
+ * the rows' own): for a batch method's own solve. TAGK_EZERO without
+ * rows, TAGK_ENOTPD if the ordinary fit's matrix is singular. */
+tagk_status tagk_batch_normal(const tagk_batch *q, double *H, double *h);
+/* Forget the rows, keep the method (and the prior). */
 void tagk_batch_clear(tagk_batch *q);
 /* Add one regressor row y (n values) with right-hand side b as row index k
  * of its sample. TAGK_EINVAL for k out of range, TAGK_ENONFINITE for a

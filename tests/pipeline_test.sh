@@ -136,7 +136,7 @@ expect "rls-ld with a non-physical --theta0" 2 "" "rls-ld needs a physically con
 	$E -a rls-ld --theta0 0.03,0,0,0,-2e-5,0,2e-5,0,0,3e-5 "$tmp/fig8.reg"
 expect "--theta0 of the wrong length" 2 "" "^tagk-estimate: --theta0: 3 values given; .* has 10 parameters$" -- \
 	$E -a rls-ld --theta0 1,2,3 "$tmp/fig8.reg"
-expect "--theta0 on a batch method" 2 "" "--theta0 applies to the regressor-window methods, not ols" -- \
+expect "--theta0 on a batch method" 2 "" "--theta0 applies to the regressor-window methods and wls-pullback, not ols" -- \
 	$E --batch --theta0 $T0 "$tmp/fig8.reg"
 expect "--alpha on tagk" 2 "" "^tagk-estimate: --alpha applies to rls-ld and rls-l2, not tagk$" -- \
 	$E -a tagk --alpha 1 "$tmp/fig8.reg"
@@ -217,7 +217,7 @@ check "--batch: one estimate per truth segment (3)" test "$(plain "$tmp/b_ols.cs
 awk -F, -v OFS=, 'NR == 1 { print $0, "w"; next } { print $0, ($2 < 3 ? 1 : 0.5 + ((NR * 7) % 13) / 13) }' \
 	"$tmp/noisy.reg" > "$tmp/noisy_w.reg"
 $E --batch -a wls --weight w --segment truth "$tmp/noisy_w.reg" > "$tmp/b_wcol.csv"
-expect "--weight on ols" 2 "" "--weight applies to wls and wls-pc, not ols" -- $E --batch -a ols --weight w "$tmp/noisy_w.reg"
+expect "--weight on ols" 2 "" "--weight applies to wls, wls-pc and wls-pullback, not ols" -- $E --batch -a ols --weight w "$tmp/noisy_w.reg"
 awk -F, -v OFS=, 'NR == 50 { $NF = -1 } { print }' "$tmp/noisy_w.reg" > "$tmp/neg_w.reg"
 expect "a negative weight" 1 "" "neg_w.reg:50: --weight w: -1 is not a weight" -- $E --batch -a wls --weight w "$tmp/neg_w.reg"
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
@@ -632,5 +632,42 @@ printf 't,x,pred_x\n0,1,2\n0.1,1,2\n0.2,1,2\n' > "$tmp/flat.csv"
 expect "--ncc of a constant signal: undefined, said" 0 "^x +3 +undefined$" "x or pred_x is constant" -- $P --ncc "$tmp/flat.csv"
 expect "--ncc without predictions" 1 "" "no pred_\* columns" -- $P --ncc datasets/shake-4500.csv
 expect "--max-shift without --ncc" 2 "" "^tagk-report: --max-shift applies to --ncc$" -- $P --max-shift 1 datasets/shake-4500.csv
+
+# wls-pullback (paper 002, eq. 8) against a NumPy re-derivation: rows
+# weighted by their row index's OLS residual variance, plus lambda times
+# the pullback metric of the pseudo-inertia at the prior, built here from
+# J's definition
+$R -m multibody --robot datasets/arm.model --held forearm datasets/shake-4500.csv > "$tmp/pb.reg"
+PB0=0.6,0,0,-0.15,0.04,0,0.04,0,0,0.002
+$E --batch -a wls-pullback --theta0 $PB0 --prior-weight 3 "$tmp/pb.reg" > "$tmp/pb.est"
+if /usr/bin/python3 -c "import numpy, pandas" 2>/dev/null; then
+	check "wls-pullback equals its NumPy re-derivation to 1e-8" /usr/bin/python3 -c "
+import numpy as np, pandas as pd
+d = pd.read_csv('$tmp/pb.reg', comment='#'); e = pd.read_csv('$tmp/pb.est', comment='#')
+Y = d[[c for c in d.columns if c.startswith('Y_')]].values; b = d.b.values; k = d.row.values.astype(int)
+ols = np.linalg.lstsq(Y, b, rcond=None)[0]; r = Y @ ols - b
+w = np.array([1 / np.mean(r[k == j] ** 2) for j in k])
+def J(t):
+    I = np.array([[t[4], t[5], t[7]], [t[5], t[6], t[8]], [t[7], t[8], t[9]]])
+    M = np.zeros((4, 4)); M[:3, :3] = np.trace(I) / 2 * np.eye(3) - I; M[:3, 3] = M[3, :3] = t[1:4]; M[3, 3] = t[0]
+    return M
+t0 = np.array([$PB0]); J0i = np.linalg.inv(J(t0)); V = [J(np.eye(10)[i]) for i in range(10)]
+G = np.array([[np.trace(J0i @ V[i] @ J0i @ V[j]) for j in range(10)] for i in range(10)])
+H = Y.T @ (w[:, None] * Y) + 3 * G; h = Y.T @ (w * b) + 3 * G @ t0
+want = np.linalg.solve(H, h); got = e[['m','mcx','mcy','mcz','Ixx','Ixy','Iyy','Ixz','Iyz','Izz']].values[-1]
+err = np.linalg.norm(got - want) / np.linalg.norm(want)
+assert err < 1e-8, err
+"
+fi
+check "wls-pullback: weight 0 is wls, a huge weight the prior" sh -c \
+	"$E --batch -a wls-pullback --theta0 $PB0 --prior-weight 0 '$tmp/pb.reg' | grep -v '^#' | tail -1 > '$tmp/a' &&
+	 $E --batch -a wls '$tmp/pb.reg' | grep -v '^#' | tail -1 > '$tmp/b' && cmp -s '$tmp/a' '$tmp/b' &&
+	 $E --batch -a wls-pullback --theta0 $PB0 --prior-weight 1e12 '$tmp/pb.reg' | grep -v '^#' | tail -1 |
+	 awk -F, '{ exit !(\$2 > 0.5999 && \$2 < 0.6001) }'"
+expect "wls-pullback without a prior" 2 "" "wls-pullback needs --theta0" -- $E --batch -a wls-pullback "$tmp/pb.reg"
+expect "wls-pullback with an unphysical prior" 2 "" "not a physical body" -- \
+	$E --batch -a wls-pullback --theta0 1,0,0,0,0,0,0,0,0,0 "$tmp/pb.reg"
+expect "--prior-weight on ols" 2 "" "--prior-weight applies to wls-pullback, not ols" -- \
+	$E --batch -a ols --prior-weight 2 "$tmp/pb.reg"
 
 finish
