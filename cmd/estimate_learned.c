@@ -76,7 +76,9 @@ estimate_learned(const learned_opts *o, const char *input)
 		int rc = tbl_next(r, row);
 		if (rc < 0)
 			cli_die(EXIT_DATA, "%s", tbl_error(r));
-		int boundary = rc == 0 || count == W;
+		/* with an object column or truth, a window is one object or one
+		 * truth; without, consecutive runs of W samples */
+		int boundary = rc == 0 || (nkey == 0 && count == W);
 		if (rc == 1) {
 			if (iobj >= 0)
 				key[0] = row[iobj];
@@ -113,6 +115,12 @@ estimate_learned(const learned_opts *o, const char *input)
 		if (rc == 0)
 			break;
 		double t = row[it];
+		if (count == W) {
+			char a[32];
+			fmt_double(a, t);
+			cli_die(EXIT_DATA, "%s: t = %s: the window has more than %d samples; %s takes exactly %d (%g s at %g Hz, "
+			    "tagk-bench shake's shake, not --long)", tbl_where(r), a, W, mname, W, (W - 1) * step, ops->rate);
+		}
 		if (count && !(fabs(t - t_last - step) <= 0.01 * step)) {
 			char a[32];
 			fmt_double(a, t);

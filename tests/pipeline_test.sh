@@ -599,6 +599,8 @@ expect "cnn: samples that are not 400 Hz apart" 1 "" "the samples are .* apart; 
 	"grep -v '^#' '$tmp/sh2.csv' | awk -F, -v OFS=, 'NR > 1 { \$2 = \$2 * 2 } 1' | $E -a cnn"
 expect "cnn: a log without joint velocities" 1 "" "missing column 'qd1' \(cnn reads a joint log" -- sh -c \
 	"grep -v '^#' '$tmp/sh2.csv' | cut -d, -f1-6 | $E -a cnn"
+expect "cnn: a long run is not a shake" 1 "" "the window has more than 201 samples" -- sh -c \
+	"$S shake --first 4500 --long 1 2>/dev/null | $E -a cnn"
 expect "cnn: --window does not apply" 2 "" "--window does not apply to the learned method cnn" -- \
 	$E -a cnn --window 5 "$tmp/sh2.csv"
 
