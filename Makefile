@@ -95,7 +95,7 @@ bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC)
 # formats/ and lib/.
 EXTRA_estimate := cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c cmd/estimate_learned.c
 EXTRA_report := cmd/report_summary.c cmd/report_plot.c cmd/report_ncc.c
-EXTRA_filter := cmd/join.c
+EXTRA_filter := cmd/join.c cmd/filter_whiten.c
 EXTRA_regress := cmd/logmap.c cmd/regress_multibody.c
 bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin

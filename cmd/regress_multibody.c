@@ -19,6 +19,11 @@
  * invariant under changes of coordinates. Momentum rows: six per sample
  * from the second on, the difference of the world-frame momentum from the
  * first sample's, which is zero for a system no external force acts on.
+ * With --metric, force rows also carry row k of the metric of paper 002:
+ * M0_1..M0_nv the mass matrix with the known parameters (the unknown's
+ * block as the rows' b has it), and M_<param>_1..M_<param>_nv its
+ * derivative in each unknown parameter, so that M(theta) = M0 + sum_j
+ * theta_j M_j for the sample (tagk-filter --whiten reads them).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -111,9 +116,11 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 			tidx[ntrue++] = i;
 			tbl_want(r, i);
 		}
-	const int ncol = 3 + TAGK_NPARAM + ntrue;
+	if (o->metric && o->rows != MB_ROWS_FORCE)
+		cli_die(EXIT_USAGE, "--metric applies to force rows (the metric is the mass matrix, per sample)");
+	const int nmet = o->metric ? (1 + TAGK_NPARAM) * nv : 0, ncol = 3 + TAGK_NPARAM + nmet + ntrue;
 	const char **names = malloc((size_t)ncol * sizeof(*names));
-	char (*nbuf)[32] = malloc(TAGK_NPARAM * sizeof(*nbuf));
+	char (*nbuf)[32] = malloc((size_t)(TAGK_NPARAM + nmet) * sizeof(*nbuf));
 	double *row = malloc((size_t)tbl_ncols(r) * sizeof(double)), *orow = malloc((size_t)ncol * sizeof(double));
 	static tagk_real Y[TAGK_MB_MAX_DOF * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
 	static tagk_real Yh0[6 * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
@@ -126,8 +133,17 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		names[2 + j] = nbuf[j];
 	}
 	names[2 + TAGK_NPARAM] = "b";
+	for (int k = 0; k < nmet; k++) {
+		int j = k / nv - 1, c = k % nv + 1;
+		if (j < 0)
+			snprintf(nbuf[TAGK_NPARAM + k], sizeof(nbuf[0]), "M0_%d", c);
+		else
+			snprintf(nbuf[TAGK_NPARAM + k], sizeof(nbuf[0]), "M_%s_%d", tagk_param_names[j], c);
+		names[3 + TAGK_NPARAM + k] = nbuf[TAGK_NPARAM + k];
+	}
 	for (int j = 0; j < ntrue; j++)
-		names[3 + TAGK_NPARAM + j] = tbl_col(r, tidx[j]);
+		names[3 + TAGK_NPARAM + nmet + j] = tbl_col(r, tidx[j]);
+	static tagk_real Mmet[(1 + TAGK_NPARAM) * TAGK_MB_MAX_DOF * TAGK_MB_MAX_DOF];
 	sink *out = cmdio_open_output(o->outname, TBL_AUTO);
 	cmdio_header(out, ncol, names);
 
@@ -200,14 +216,24 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 			}
 		}
 		nin++;
+		if (nmet) {
+			tagk_mb_mass_matrix(&kin, m, known, Mmet);
+			for (int j = 0; j < TAGK_NPARAM; j++) {
+				tagk_real e[TAGK_NPARAM * TAGK_MB_MAX_BODIES] = { 0 };
+				e[TAGK_NPARAM * u + j] = 1;
+				tagk_mb_mass_matrix(&kin, m, e, Mmet + (size_t)(1 + j) * nv * nv);
+			}
+		}
 		for (int k = 0; k < rows; k++) {
 			orow[0] = t;
 			orow[1] = k;
 			for (int j = 0; j < TAGK_NPARAM; j++)
 				orow[2 + j] = (double)A[k * TAGK_NPARAM + j];
 			orow[2 + TAGK_NPARAM] = (double)b[k];
+			for (int x = 0; x < nmet; x++)
+				orow[3 + TAGK_NPARAM + x] = (double)Mmet[(size_t)(x / nv) * nv * nv + (size_t)k * nv + x % nv];
 			for (int j = 0; j < ntrue; j++)
-				orow[3 + TAGK_NPARAM + j] = row[tidx[j]];
+				orow[3 + TAGK_NPARAM + nmet + j] = row[tidx[j]];
 			cmdio_row(out, orow);
 		}
 		nout++;

@@ -13,6 +13,8 @@ typedef struct {
 	const char *body;     /* the body whose parameters (or held object's) are wanted */
 	int held;             /* 1: an object held by body; 0: body itself */
 	int rows;             /* MB_ROWS_* */
+	int metric;           /* force rows: append each row of the metric (the mass matrix) and of its
+	                       * part in each unknown parameter (paper 002's dual metric) */
 	double tscale;        /* seconds per unit of t */
 	const char *outname;
 	tbl_options in;

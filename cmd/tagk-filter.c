@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "join.h"
+#include "filter_whiten.h"
 #include "../formats/vehicle.h"
 #include "../lib/tagk.h"
 
@@ -39,8 +40,9 @@ usage(FILE *f)
 	    "                   [--join FILE[:PREFIX]]... [--join-gap T] [--join-hold]\n"
 	    "                   [-f csv|hdf5|cfusd] [--skip-bad] [--ignore-crc] [--group G]\n"
 	    "                   [--event E] [-o FILE] [FILE|-]\n"
+	    "       tagk-filter --whiten V,... [-o FILE] [FILE|-]\n"
 	    "       tagk-filter --help | --version\n"
-	    "Transform a stream: cut, join, low-pass, decimate, noise, project, gate.\n"
+	    "Transform a stream: cut, join, low-pass, decimate, noise, project, gate, whiten.\n"
 	    "      --physical         eq. (15) gate on estimates; hold the last valid one\n"
 	    "      --project          replace inconsistent estimates by the nearest consistent ones\n"
 	    "      --l-arm L          the gate's arm length bound in m (default 0.0325)\n"
@@ -58,6 +60,8 @@ usage(FILE *f)
 	    "      --join FILE[:PRE]  interpolate FILE's columns onto this time base, named PRE+name\n"
 	    "      --join-gap T       longest interval of a joined file interpolated across\n"
 	    "      --join-hold        take the last sample instead of interpolating\n"
+	    "      --whiten V,...     each sample's rows times L^-1, L L^T = M(V): the stream's metric columns\n"
+	    "                         at the prior V (a stage of its own; paper 002's dual metric, frozen)\n"
 	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
 	cmdio_input_help(f);
 }
@@ -164,6 +168,7 @@ main(int argc, char **argv)
 		{ "join-hold", no_argument, NULL, 4015 },
 		{ "stamp", required_argument, NULL, 4016 },
 		{ "vehicle", required_argument, NULL, 4017 },
+		{ "whiten", required_argument, NULL, 4018 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -176,7 +181,7 @@ main(int argc, char **argv)
 	uint64_t seed = 1;
 	const char *outname = NULL, *tcol = "t", *stamp = NULL, *joins[MAXJOIN];
 	int njoin = 0, join_hold = 0, l_arm_set = 0, alpha_set = 0;
-	const char *vehfile = NULL;
+	const char *vehfile = NULL, *whiten = NULL;
 	double join_gap = 0;
 	static spec low[MAXSPEC], noise[MAXSPEC];
 	int c;
@@ -210,6 +215,7 @@ main(int argc, char **argv)
 		case 4015: join_hold = 1; break;
 		case 4016: stamp = optarg; break;
 		case 4017: vehfile = optarg; break;
+		case 4018: whiten = optarg; break;
 		case 'o': outname = optarg; break;
 		case 'h': cli_help(usage);
 		case 'V': cli_version();
@@ -218,6 +224,19 @@ main(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		cli_die(EXIT_USAGE, "one input file at most");
+	if (whiten) {
+		/* a stage of its own: it regroups rows by sample */
+		if (physical || project || vehfile || nlow || nnoise || njoin || decimate != 1 || stamp || isfinite(from)
+		    || isfinite(to) || strcmp(tcol, "t"))
+			cli_die(EXIT_USAGE, "--whiten is a stage of its own: run the other transformations in another "
+			    "tagk-filter");
+		double th[TAGK_NPARAM];
+		char wbuf[1024], *items[TAGK_NPARAM + 1];
+		int nw = cli_split("--whiten", whiten, wbuf, sizeof(wbuf), items, TAGK_NPARAM + 1);
+		for (int i = 0; i < nw && i < TAGK_NPARAM; i++)
+			th[i] = cli_double("--whiten", items[i], -1e300, 1e300);
+		return filter_whiten(optind < argc ? argv[optind] : "-", &in, th, nw, outname);
+	}
 	if (!(from <= to))
 		cli_die(EXIT_USAGE, "--from %g is after --to %g", from, to);
 	if (vehfile) {

@@ -39,7 +39,7 @@ usage(FILE *f)
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
 	    "                    [--group G] [--event E] [-o FILE] [FILE|-]\n"
 	    "       tagk-regress -m multibody --robot FILE --unknown BODY|--held BODY\n"
-	    "                    [--rows force|momentum|energy]\n"
+	    "                    [--rows force|momentum|energy] [--metric]\n"
 	    "                    [--time-unit s|ms|us] [-f csv|hdf5] [--skip-bad] [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
 	    "Log to regressor rows (t, row, Y_*, b) of the Newton-Euler equations, or to a state stream.\n"
@@ -49,6 +49,7 @@ usage(FILE *f)
 	    "      --unknown BODY     multibody: rows for BODY's own ten parameters\n"
 	    "      --held BODY        multibody: rows for an object BODY holds (in BODY's frame)\n"
 	    "      --rows R           multibody: force (inverse dynamics, default), momentum or energy rows\n"
+	    "      --metric           multibody force rows: also each row of the mass matrix and of its parts\n"
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust...) from COLS\n"
 	    "      --preset NAME      a log layout's columns and units (--list-presets names them)\n"
 	    "      --acc-unit U       specific force in mps2 (default) or g\n"
@@ -180,6 +181,7 @@ main(int argc, char **argv)
 		{ "unknown", required_argument, NULL, 2011 },
 		{ "held", required_argument, NULL, 2012 },
 		{ "rows", required_argument, NULL, 2013 },
+		{ "metric", no_argument, NULL, 2014 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -230,6 +232,7 @@ main(int argc, char **argv)
 				cli_die(EXIT_USAGE, "--rows: '%s' is not force, momentum or energy", optarg);
 			rows_set = 1;
 			break;
+		case 2014: mb.metric = 1; break;
 		case 'M':
 			other = c;
 			logmap_parse(optarg, user_map);
@@ -285,8 +288,8 @@ main(int argc, char **argv)
 	if (argc - optind > 1)
 		cli_die(EXIT_USAGE, "one input file at most (got '%s' and '%s')", argv[optind], argv[optind + 1]);
 	const char *inname = optind < argc ? argv[optind] : "-";
-	if (!multibody && (mb.robot || mb.body || rows_set))
-		cli_die(EXIT_USAGE, "--robot, --unknown, --held and --rows apply to -m multibody");
+	if (!multibody && (mb.robot || mb.body || rows_set || mb.metric))
+		cli_die(EXIT_USAGE, "--robot, --unknown, --held, --rows and --metric apply to -m multibody");
 	if (multibody) {
 		if (other) {
 			const char *name = "?";

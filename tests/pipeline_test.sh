@@ -672,4 +672,36 @@ expect "wls-pullback with an unphysical prior" 2 "" "not a physical body" -- \
 expect "--prior-weight on ols" 2 "" "--prior-weight applies to wls-pullback, not ols" -- \
 	$E --batch -a ols --prior-weight 2 "$tmp/pb.reg"
 
+# the dual metric through the pipeline: tagk-regress --metric carries each
+# sample's mass matrix and its parts, tagk-filter --whiten freezes it at a
+# prior and whitens the rows; least squares downstream is then the
+# frozen-metric DM, which NumPy computes here from the metric columns
+$R -m multibody --robot datasets/arm.model --held forearm --metric datasets/shake-4500.csv > "$tmp/met.reg"
+$F --whiten $PB0 "$tmp/met.reg" > "$tmp/wh.reg"
+$E --batch -a ols "$tmp/wh.reg" > "$tmp/wh.est"
+if /usr/bin/python3 -c "import numpy, pandas" 2>/dev/null; then
+	check "--metric: each sample's metric and parts are symmetric; --whiten | ols is the frozen-metric DM (NumPy)" \
+		/usr/bin/python3 -c "
+import numpy as np, pandas as pd
+d = pd.read_csv('$tmp/met.reg', comment='#'); e = pd.read_csv('$tmp/wh.est', comment='#')
+P = ['m','mcx','mcy','mcz','Ixx','Ixy','Iyy','Ixz','Iyz','Izz']; t0 = np.array([$PB0]); n = 4
+H = np.zeros((10, 10)); h = np.zeros(10); worst = 0
+for t, g in d.groupby('t', sort=True):
+    g = g.sort_values('row'); Y = g[['Y_' + p for p in P]].values; b = g.b.values
+    parts = [g[['M0_%d' % c for c in range(1, n + 1)]].values] + [g[['M_%s_%d' % (p, c) for c in range(1, n + 1)]].values for p in P]
+    for A in parts: worst = max(worst, abs(A - A.T).max() / (abs(A).max() + 1e-300))
+    M = parts[0] + sum(t0[j] * parts[1 + j] for j in range(10)); W = np.linalg.inv(M)
+    H += Y.T @ W @ Y; h += Y.T @ W @ b
+want = np.linalg.solve(H, h); got = e[P].values[-1]
+err = np.linalg.norm(got - want) / np.linalg.norm(want)
+assert worst < 1e-12 and err < 1e-8, (worst, err)
+"
+fi
+expect "--whiten without the metric's columns" 1 "" "no column M0_1" -- $F --whiten $PB0 "$tmp/pb.reg"
+expect "--whiten with 3 values" 2 "" "--whiten: 3 values" -- $F --whiten 1,2,3 "$tmp/met.reg"
+expect "--whiten with another stage" 2 "" "--whiten is a stage of its own" -- $F --whiten $PB0 --decimate 2 "$tmp/met.reg"
+expect "--whiten at an unphysical prior" 1 "" "not positive definite" -- $F --whiten -9,0,0,0,0,0,0,0,0,0 "$tmp/met.reg"
+expect "--metric on energy rows" 2 "" "--metric applies to force rows" -- \
+	$R -m multibody --robot datasets/arm.model --held forearm --rows energy --metric datasets/shake-4500.csv
+
 finish
