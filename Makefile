@@ -93,7 +93,7 @@ bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC)
 
 # Pipeline commands: cmd/NAME.c (and the parts EXTRA_stem lists, e.g. EXTRA_estimate) over
 # formats/ and lib/.
-EXTRA_estimate := cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c cmd/estimate_learned.c
+EXTRA_estimate := cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c cmd/estimate_samples.c cmd/estimate_learned.c
 EXTRA_report := cmd/report_summary.c cmd/report_plot.c cmd/report_ncc.c
 EXTRA_filter := cmd/join.c cmd/filter_whiten.c
 EXTRA_regress := cmd/logmap.c cmd/regress_multibody.c

@@ -12,6 +12,8 @@ enum { MAX_SEGMENTS = 4096 };
 int
 estimate_batch(const batch_opts *o, const char *input)
 {
+	if (!((const tagk_batch_ops *)o->method->ops)->solve)
+		return estimate_samples(o, input);
 	tbl_reader *r = cmdio_open_input(input, &o->in);
 	int it, ib, irow, iy[TAGK_NPARAM];
 	int n = cmdio_regressor_cols(r, 1, &it, &ib, &irow, iy);

@@ -24,5 +24,7 @@ typedef struct {
 } batch_opts;
 
 int estimate_batch(const batch_opts *o, const char *input);
+/* The same for a method that keeps every sample (estimate_samples.c). */
+int estimate_samples(const batch_opts *o, const char *input);
 
 #endif

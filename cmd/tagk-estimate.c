@@ -333,7 +333,7 @@ main(int argc, char **argv)
 	if (ntheta0 && mt->kind != TAGK_KIND_WINDOW && !tagk_method_accepts(mt, "theta0"))
 		cli_die(EXIT_USAGE, "--theta0 applies to the regressor-window methods and wls-pullback, not %s", method);
 	if (!ntheta0 && mt->kind == TAGK_KIND_BATCH && tagk_method_accepts(mt, "theta0"))
-		cli_die(EXIT_USAGE, "%s needs --theta0: the prior it is pulled toward (ten values, physical)", method);
+		cli_die(EXIT_USAGE, "%s needs --theta0: ten values, a physical body (its prior, or its start)", method);
 	if (batch && mt->kind != TAGK_KIND_BATCH)
 		cli_die(EXIT_USAGE, "--batch applies to the batch methods (%s), not %s", kind_names(TAGK_KIND_BATCH),
 		    method);

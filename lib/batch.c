@@ -200,7 +200,8 @@ tagk_batch_solve(const tagk_batch *q, tagk_real *theta)
 {
 	if (!q || !q->method || !theta)
 		return TAGK_EINVAL;
-	return ((const tagk_batch_ops *)q->method->ops)->solve(q, theta);
+	const tagk_batch_ops *ops = (const tagk_batch_ops *)q->method->ops;
+	return ops->solve ? ops->solve(q, theta) : TAGK_EINVAL; /* a method that needs every sample */
 }
 
 /* The presets of methods.def share fit; the weighted ones also take a
@@ -208,5 +209,5 @@ tagk_batch_solve(const tagk_batch *q, tagk_real *theta)
 static const char *const ols_keys[] = { "segment", NULL };
 static const char *const wls_keys[] = { "segment", "weight", NULL };
 
-const tagk_batch_ops tagk_batch_ols_ops = { { ols_keys }, fit };
-const tagk_batch_ops tagk_batch_wls_ops = { { wls_keys }, fit };
+const tagk_batch_ops tagk_batch_ols_ops = { { ols_keys }, fit, NULL };
+const tagk_batch_ops tagk_batch_wls_ops = { { wls_keys }, fit, NULL };

@@ -9,6 +9,8 @@
  *            the model) weighted by the inverse of its residual variance
  *   ols-pc   ols subject to physical consistency (pcls.h)
  *   wls-pc   wls subject to physical consistency
+ *   dm       paper 002's dual-metric least squares from every sample kept
+ *   dm-pc    dm subject to physical consistency (batch_dm.c, dmls.h)
  *   wls-pullback  wls plus lambda (theta - theta0)^T G (theta - theta0),
  *            G the pullback metric of the pseudo-inertia at the prior
  *            theta0, G_ij = tr(J0^-1 V_i J0^-1 V_j) (paper 002, eq. 8;
@@ -30,6 +32,7 @@
 #ifndef TAGK_BATCH_H
 #define TAGK_BATCH_H
 
+#include "dmls.h"
 #include "method.h"
 #include "regressor.h"
 #include "status.h"
@@ -53,12 +56,17 @@ typedef struct {
 	int have_prior;
 } tagk_batch;
 
-/* What a batch method provides: the solve of accumulated normal equations.
- * preset[0] is 1 for the residual-variance weighting, preset[1] 1 for
- * physical consistency. */
+/* What a batch method provides: the solve of accumulated normal equations,
+ * or (solve NULL) a solve from every sample kept, for an objective that
+ * normal equations cannot hold (dm: each sample's residual weighted by the
+ * inverse of a metric that depends on the estimate). preset[0] is 1 for
+ * the residual-variance weighting, preset[1] 1 for physical consistency. */
 typedef struct {
 	tagk_ops_head head;
 	tagk_status (*solve)(const tagk_batch *q, tagk_real *theta);
+	/* pb's samples (dmls.h's layout, p = 10), from the start theta0 */
+	tagk_status (*solve_samples)(const tagk_method *mt, const tagk_dmls_problem *pb,
+	    const tagk_real *theta0, tagk_real *theta, tagk_real *ws, size_t len);
 } tagk_batch_ops;
 
 /* Start empty for mt (a batch method) and n parameters (1 .. TAGK_NPARAM);

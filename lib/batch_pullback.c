@@ -51,4 +51,4 @@ pullback(const tagk_batch *q, tagk_real *theta)
 }
 
 static const char *const keys[] = { "segment", "weight", "theta0", "prior-weight", NULL };
-const tagk_batch_ops tagk_batch_pullback_ops = { { keys }, pullback };
+const tagk_batch_ops tagk_batch_pullback_ops = { { keys }, pullback, NULL };

@@ -704,4 +704,37 @@ expect "--whiten at an unphysical prior" 1 "" "not positive definite" -- $F --wh
 expect "--metric on energy rows" 2 "" "--metric applies to force rows" -- \
 	$R -m multibody --robot datasets/arm.model --held forearm --rows energy --metric datasets/shake-4500.csv
 
+# dm and dm-pc through the pipeline: the estimate is the minimum of
+# sum r^T M(theta)^-1 r, which NumPy checks from the metric columns by
+# central differences of the objective (stationary), and lower there than
+# at the frozen-metric solution
+$E --batch -a dm --theta0 $PB0 "$tmp/met.reg" > "$tmp/dm.est"
+$E --batch -a dm-pc --theta0 $PB0 "$tmp/met.reg" > "$tmp/dmpc.est"
+if /usr/bin/python3 -c "import numpy, pandas" 2>/dev/null; then
+	check "dm: stationary and below the frozen metric's objective (NumPy, from the metric columns)" /usr/bin/python3 -c "
+import numpy as np, pandas as pd
+d = pd.read_csv('$tmp/met.reg', comment='#'); P = ['m','mcx','mcy','mcz','Ixx','Ixy','Iyy','Ixz','Iyz','Izz']; n = 4
+S = []
+for t, g in d.groupby('t', sort=True):
+    g = g.sort_values('row')
+    S.append((g[['Y_' + p for p in P]].values, g.b.values, [g[['M0_%d' % c for c in range(1, n + 1)]].values] +
+              [g[['M_%s_%d' % (p, c) for c in range(1, n + 1)]].values for p in P]))
+def f(th):
+    v = 0
+    for Y, b, M in S:
+        r = Y @ th - b; Mt = M[0] + sum(th[j] * M[1 + j] for j in range(10)); v += r @ np.linalg.solve(Mt, r)
+    return v
+dm = pd.read_csv('$tmp/dm.est', comment='#')[P].values[-1]; fr = pd.read_csv('$tmp/wh.est', comment='#')[P].values[-1]
+f0 = f(dm); g = np.zeros(10)
+for j in range(10):
+    h = 1e-6 * max(abs(dm[j]), 1e-3); e = np.zeros(10); e[j] = h
+    g[j] = (f(dm + e) - f(dm - e)) / (2 * h)
+assert np.max(np.abs(g * np.maximum(np.abs(dm), 1e-3))) < 1e-5 * f0, (g, f0)
+assert f0 <= f(fr) * (1 + 1e-12), (f0, f(fr))
+"
+fi
+check "dm-pc: physical" sh -c "$P '$tmp/dmpc.est' | grep -q '0 of 1 estimates not physical'"
+expect "dm without the metric's columns" 1 "" "dm needs the metric's columns" -- $E --batch -a dm --theta0 $PB0 "$tmp/pb.reg"
+expect "dm without a start" 2 "" "dm needs --theta0" -- $E --batch -a dm "$tmp/met.reg"
+
 finish
