@@ -79,7 +79,10 @@ estimate_batch(const batch_opts *o, const char *input)
 			cli_die(EXIT_USAGE, "--theta0: %d values, but %s estimates %d parameters", o->ntheta0, tbl_name(r), n);
 		for (int j = 0; j < n; j++)
 			t0[j] = (tagk_real)o->theta0[j];
-		if (tagk_batch_set_prior(q, t0, (tagk_real)o->prior_weight) != TAGK_OK)
+		tagk_status ps = tagk_batch_set_prior(q, t0, (tagk_real)o->prior_weight);
+		if (ps == TAGK_EINVAL)
+			cli_die(EXIT_USAGE, "--prior-weight: %s needs a positive weight", o->method->name);
+		if (ps != TAGK_OK)
 			cli_die(EXIT_USAGE, "--theta0: values that are not finite");
 		tagk_real lmin;
 		if (n == TAGK_NPARAM && (tagk_pseudo_min_eig(t0, &lmin) != TAGK_OK || !(lmin > 0)))

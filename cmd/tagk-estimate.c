@@ -31,7 +31,8 @@ usage(FILE *f)
 	    "                     [--proc-sd ATT,POS,VEL,MASS] [--meas-sd ATT,POS,VEL] [--window N]\n"
 	    "                     [--iters T] [--gauss-newton] [--every K] [--max-gap SEC]\n"
 	    "                     [-f csv|hdf5] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
-	    "       tagk-estimate --batch [-a ols|wls|ols-pc|wls-pc|wls-pullback] [--segment T1,T2,...|truth]\n"
+	    "       tagk-estimate --batch [-a ols|wls|ols-pc|wls-pc|wls-pullback|wls-bregman|dm|dm-pc]\n"
+	    "                     [--segment T1,T2,...|truth]\n"
 	    "                     [--weight COL] [--theta0 V,... [--prior-weight W]]\n"
 	    "                     [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a cnn [-o FILE] [FILE|-]   (a joint log of tagk-bench shake)\n"
@@ -56,7 +57,7 @@ usage(FILE *f)
 	    "      --alpha A          rls-ld, rls-l2: regularisation weight (default 0.1, 50)\n"
 	    "      --beta B           rls-ld, rls-l2: relative weight of non-inertial parameters (1e-3)\n"
 	    "      --bodies K         rls-ld, rls-l2: leading 10-parameter bodies (default n / 10)\n"
-	    "      --prior-weight W   wls-pullback: the prior's weight lambda (default 1)\n"
+	    "      --prior-weight W   wls-pullback, wls-bregman: the prior's weight lambda (default 1)\n"
 	    "      --theta0 V,...     the starting estimate, one value per parameter (default 0;\n"
 	    "                         rls-ld needs a physically consistent one)\n"
 	    "      --max-window N     the largest window in samples (default 1000)\n"
@@ -331,7 +332,7 @@ main(int argc, char **argv)
 	if (!mt)
 		cli_die(EXIT_USAGE, "-a: unknown method '%s' (tagk-estimate --list names them)", method);
 	if (ntheta0 && mt->kind != TAGK_KIND_WINDOW && !tagk_method_accepts(mt, "theta0"))
-		cli_die(EXIT_USAGE, "--theta0 applies to the regressor-window methods and wls-pullback, not %s", method);
+		cli_die(EXIT_USAGE, "--theta0 applies to the regressor-window methods, wls-pullback, wls-bregman, dm and dm-pc, not %s", method);
 	if (!ntheta0 && mt->kind == TAGK_KIND_BATCH && tagk_method_accepts(mt, "theta0"))
 		cli_die(EXIT_USAGE, "%s needs --theta0: ten values, a physical body (its prior, or its start)", method);
 	if (batch && mt->kind != TAGK_KIND_BATCH)

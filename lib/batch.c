@@ -33,7 +33,7 @@ tagk_batch_clear(tagk_batch *q)
 tagk_status
 tagk_batch_set_prior(tagk_batch *q, const tagk_real *theta0, tagk_real lambda)
 {
-	if (!q || !theta0 || !(lambda >= 0))
+	if (!q || !theta0 || !(lambda >= 0) || (q->method->preset[2] != 0 && !(lambda > 0)))
 		return TAGK_EINVAL;
 	if (!tagk_all_finite(q->n, theta0) || !tagk_isfinite(lambda))
 		return TAGK_ENONFINITE;

@@ -11,6 +11,8 @@
  *   wls-pc   wls subject to physical consistency
  *   dm       paper 002's dual-metric least squares from every sample kept
  *   dm-pc    dm subject to physical consistency (batch_dm.c, dmls.h)
+ *   wls-bregman  wls plus lambda D(J(theta) || J(theta0)), the log-det
+ *            divergence of pseudo-inertias: always physical (batch_bregman.c)
  *   wls-pullback  wls plus lambda (theta - theta0)^T G (theta - theta0),
  *            G the pullback metric of the pseudo-inertia at the prior
  *            theta0, G_ij = tr(J0^-1 V_i J0^-1 V_j) (paper 002, eq. 8;
@@ -60,7 +62,9 @@ typedef struct {
  * or (solve NULL) a solve from every sample kept, for an objective that
  * normal equations cannot hold (dm: each sample's residual weighted by the
  * inverse of a metric that depends on the estimate). preset[0] is 1 for
- * the residual-variance weighting, preset[1] 1 for physical consistency. */
+ * the residual-variance weighting, preset[1] 1 for physical consistency,
+ * preset[2] 1 where the prior's weight must be positive (wls-bregman: at 0
+ * its minimum lies on the physical boundary, out of its reach). */
 typedef struct {
 	tagk_ops_head head;
 	tagk_status (*solve)(const tagk_batch *q, tagk_real *theta);
@@ -72,9 +76,10 @@ typedef struct {
 /* Start empty for mt (a batch method) and n parameters (1 .. TAGK_NPARAM);
  * TAGK_EINVAL otherwise. */
 tagk_status tagk_batch_init(tagk_batch *q, const tagk_method *mt, int n);
-/* The prior theta0 (n values) and its weight lambda (>= 0) of a
- * regularised method; kept by tagk_batch_clear. TAGK_EINVAL for a weight
- * out of range, TAGK_ENONFINITE for a value that is not finite. */
+/* The prior theta0 (n values) and its weight lambda (>= 0; > 0 where the
+ * method's preset[2] says) of a regularised method; kept by
+ * tagk_batch_clear. TAGK_EINVAL for a weight out of range, TAGK_ENONFINITE
+ * for a value that is not finite. */
 tagk_status tagk_batch_set_prior(tagk_batch *q, const tagk_real *theta0, tagk_real lambda);
 /* The normal equations of q's rows, H (n x n) and h (n), weighted as q's
  * method says (the residual-variance weights after an ordinary fit, or

@@ -136,7 +136,7 @@ expect "rls-ld with a non-physical --theta0" 2 "" "rls-ld needs a physically con
 	$E -a rls-ld --theta0 0.03,0,0,0,-2e-5,0,2e-5,0,0,3e-5 "$tmp/fig8.reg"
 expect "--theta0 of the wrong length" 2 "" "^tagk-estimate: --theta0: 3 values given; .* has 10 parameters$" -- \
 	$E -a rls-ld --theta0 1,2,3 "$tmp/fig8.reg"
-expect "--theta0 on a batch method" 2 "" "--theta0 applies to the regressor-window methods and wls-pullback, not ols" -- \
+expect "--theta0 on a batch method" 2 "" "--theta0 applies to the regressor-window methods, wls-pullback, wls-bregman, dm and dm-pc, not ols" -- \
 	$E --batch --theta0 $T0 "$tmp/fig8.reg"
 expect "--alpha on tagk" 2 "" "^tagk-estimate: --alpha applies to rls-ld and rls-l2, not tagk$" -- \
 	$E -a tagk --alpha 1 "$tmp/fig8.reg"
@@ -217,7 +217,7 @@ check "--batch: one estimate per truth segment (3)" test "$(plain "$tmp/b_ols.cs
 awk -F, -v OFS=, 'NR == 1 { print $0, "w"; next } { print $0, ($2 < 3 ? 1 : 0.5 + ((NR * 7) % 13) / 13) }' \
 	"$tmp/noisy.reg" > "$tmp/noisy_w.reg"
 $E --batch -a wls --weight w --segment truth "$tmp/noisy_w.reg" > "$tmp/b_wcol.csv"
-expect "--weight on ols" 2 "" "--weight applies to wls, wls-pc and wls-pullback, not ols" -- $E --batch -a ols --weight w "$tmp/noisy_w.reg"
+expect "--weight on ols" 2 "" "--weight applies to wls, wls-pc, wls-bregman and wls-pullback, not ols" -- $E --batch -a ols --weight w "$tmp/noisy_w.reg"
 awk -F, -v OFS=, 'NR == 50 { $NF = -1 } { print }' "$tmp/noisy_w.reg" > "$tmp/neg_w.reg"
 expect "a negative weight" 1 "" "neg_w.reg:50: --weight w: -1 is not a weight" -- $E --batch -a wls --weight w "$tmp/neg_w.reg"
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
@@ -669,7 +669,7 @@ check "wls-pullback: weight 0 is wls, a huge weight the prior" sh -c \
 expect "wls-pullback without a prior" 2 "" "wls-pullback needs --theta0" -- $E --batch -a wls-pullback "$tmp/pb.reg"
 expect "wls-pullback with an unphysical prior" 2 "" "not a physical body" -- \
 	$E --batch -a wls-pullback --theta0 1,0,0,0,0,0,0,0,0,0 "$tmp/pb.reg"
-expect "--prior-weight on ols" 2 "" "--prior-weight applies to wls-pullback, not ols" -- \
+expect "--prior-weight on ols" 2 "" "--prior-weight applies to wls-bregman and wls-pullback, not ols" -- \
 	$E --batch -a ols --prior-weight 2 "$tmp/pb.reg"
 
 # the dual metric through the pipeline: tagk-regress --metric carries each
@@ -736,5 +736,34 @@ fi
 check "dm-pc: physical" sh -c "$P '$tmp/dmpc.est' | grep -q '0 of 1 estimates not physical'"
 expect "dm without the metric's columns" 1 "" "dm needs the metric's columns" -- $E --batch -a dm --theta0 $PB0 "$tmp/pb.reg"
 expect "dm without a start" 2 "" "dm needs --theta0" -- $E --batch -a dm "$tmp/met.reg"
+
+# wls-bregman: stationary for its objective (gradient written here from the
+# log-det divergence), physical, and the prior under a huge weight
+$E --batch -a wls-bregman --theta0 $PB0 --prior-weight 3 "$tmp/pb.reg" > "$tmp/br.est"
+if /usr/bin/python3 -c "import numpy, pandas" 2>/dev/null; then
+	check "wls-bregman: the Newton step left at the estimate is nil (NumPy, from the log-det divergence)" /usr/bin/python3 -c "
+import numpy as np, pandas as pd
+d = pd.read_csv('$tmp/pb.reg', comment='#'); e = pd.read_csv('$tmp/br.est', comment='#')
+P = ['m','mcx','mcy','mcz','Ixx','Ixy','Iyy','Ixz','Iyz','Izz']
+Y = d[['Y_' + p for p in P]].values; b = d.b.values; k = d.row.values.astype(int)
+ols = np.linalg.lstsq(Y, b, rcond=None)[0]; r = Y @ ols - b
+w = np.array([1 / np.mean(r[k == j] ** 2) for j in k])
+def J(t):
+    I = np.array([[t[4], t[5], t[7]], [t[5], t[6], t[8]], [t[7], t[8], t[9]]])
+    M = np.zeros((4, 4)); M[:3, :3] = np.trace(I) / 2 * np.eye(3) - I; M[:3, 3] = M[3, :3] = t[1:4]; M[3, 3] = t[0]
+    return M
+t0 = np.array([$PB0]); th = e[P].values[-1]; V = [J(np.eye(10)[i]) for i in range(10)]
+J0i = np.linalg.inv(J(t0)); Ji = np.linalg.inv(J(th))
+g = 2 * (Y.T @ (w * (Y @ th - b))) + 3 * np.array([np.trace(J0i @ V[i]) - np.trace(Ji @ V[i]) for i in range(10)])
+K = 2 * Y.T @ (w[:, None] * Y) + 3 * np.array([[np.trace(Ji @ V[i] @ Ji @ V[j]) for j in range(10)] for i in range(10)])
+step = np.linalg.solve(K, g)  # the Newton step left: the distance to the minimum
+assert np.linalg.eigvalsh(J(th)).min() > 0 and np.abs(step).max() < 1e-7 * np.abs(th).max(), np.abs(step).max()
+"
+fi
+check "wls-bregman: a huge weight gives the prior" sh -c \
+	"$E --batch -a wls-bregman --theta0 $PB0 --prior-weight 1e12 '$tmp/pb.reg' | grep -v '^#' | tail -1 |
+	 awk -F, '{ exit !(\$2 > 0.5999 && \$2 < 0.6001) }'"
+expect "wls-bregman at weight 0" 2 "" "--prior-weight: wls-bregman needs a positive weight" -- \
+	$E --batch -a wls-bregman --theta0 $PB0 --prior-weight 0 "$tmp/pb.reg"
 
 finish
