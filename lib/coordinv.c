@@ -10,7 +10,7 @@ const char *
 tagk_ci_name(tagk_ci_method m)
 {
 	static const char *const names[TAGK_CI_NMETHODS] = { "OLS", "WLS", "energy", "WLS-pullback", "WLS-Bregman",
-		"DM", "DM-frozen" };
+		"DM", "DM-frozen", "DM-pc" };
 	return (unsigned)m < (unsigned)TAGK_CI_NMETHODS ? names[m] : "?";
 }
 
@@ -195,15 +195,21 @@ tagk_ci_solve(tagk_ci_method m, const tagk_dmls_problem *pb, const tagk_real *qd
 	if (!pb || !pi || !ws || !prior || pb->N < 1 || pb->n < 1 || pb->n > TAGK_CI_MAX_N || pb->p < 1
 	    || pb->p > TAGK_CI_MAX_P || !pb->Y || !pb->tau || len < tagk_ci_workspace_len(pb->n, pb->p)
 	    || !(lambda >= 0) || (unsigned)m >= (unsigned)TAGK_CI_NMETHODS || (m == TAGK_CI_ENERGY && !qd)
-	    || ((m == TAGK_CI_DUAL || m == TAGK_CI_FROZEN) && !pb->M))
+	    || ((m == TAGK_CI_DUAL || m == TAGK_CI_FROZEN || m == TAGK_CI_DUAL_PC) && !pb->M))
 		return TAGK_EINVAL;
 	const int n = pb->n, p = pb->p;
 	for (int a = 0; a < p; a++)
-		if (!tagk_isfinite(prior[a]) || (!(prior[a] > 0) && (m == TAGK_CI_PULLBACK || m == TAGK_CI_BREGMAN)))
+		if (!tagk_isfinite(prior[a])
+		    || (!(prior[a] > 0) && (m == TAGK_CI_PULLBACK || m == TAGK_CI_BREGMAN || m == TAGK_CI_DUAL_PC)))
 			return TAGK_EINVAL;
-	if (m == TAGK_CI_DUAL) {
+	if (m == TAGK_CI_DUAL || m == TAGK_CI_DUAL_PC) {
 		tagk_dmls_info info;
-		return tagk_dmls_solve(pb, prior, pi, &info, ws, len);
+		tagk_dmls_problem q = *pb;
+		if (m == TAGK_CI_DUAL_PC) {
+			q.bodies = 0;
+			q.nonneg = p;
+		}
+		return tagk_dmls_solve(&q, prior, pi, &info, ws, len);
 	}
 	tagk_real *H = ws, *K = H + p * p, *H2 = K + p * p, *g = H2 + p * p, *grad = g + p, *trial = grad + p;
 	tagk_real *w = trial + p, *var = w + n;

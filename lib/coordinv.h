@@ -22,6 +22,9 @@
  *                     rows whitened by M(pi0)^-1/2, so it can run
  *                     online as ordinary RLS does (the paper leaves
  *                     online use to future work)                    invariant
+ *   TAGK_CI_DUAL_PC   DM with every parameter kept positive (drag
+ *                     coefficients: D >= 0, eq. 7), by dmls.h's
+ *                     barrier                                       invariant
  *
  * P(pi) is the parameters' physical matrix: here the diagonal matrix of the
  * parameters themselves (drag coefficients, each >= 0), so G = diag(1 /
@@ -43,11 +46,11 @@ extern "C" {
 
 typedef enum {
 	TAGK_CI_OLS, TAGK_CI_WLS, TAGK_CI_ENERGY, TAGK_CI_PULLBACK, TAGK_CI_BREGMAN, TAGK_CI_DUAL, TAGK_CI_FROZEN,
-	TAGK_CI_NMETHODS
+	TAGK_CI_DUAL_PC, TAGK_CI_NMETHODS
 } tagk_ci_method;
 
 /* The method's name as the tables print it ("OLS", "WLS", "energy",
- * "WLS-pullback", "WLS-Bregman", "DM", "DM-frozen"). */
+ * "WLS-pullback", "WLS-Bregman", "DM", "DM-frozen", "DM-pc"). */
 const char *tagk_ci_name(tagk_ci_method m);
 
 enum { TAGK_CI_MAX_P = 32, TAGK_CI_MAX_N = 16 };

@@ -13,6 +13,7 @@ tagk_dmls_defaults(tagk_dmls_problem *pb)
 	pb->tol = (tagk_real)1e-10;
 #endif
 	pb->max_newton = 500;
+	pb->nonneg = 0;
 }
 
 size_t
@@ -133,6 +134,15 @@ barrier(const tagk_dmls_problem *pb, const tagk_real *pi, tagk_real tau, tagk_re
 			}
 		}
 	}
+	for (int j = TAGK_NPARAM * pb->bodies; j < TAGK_NPARAM * pb->bodies + pb->nonneg; j++) {
+		if (!(pi[j] > 0))
+			return 0;
+		*logdet += tagk_log(pi[j]);
+		if (g) {
+			g[j] -= tau / pi[j];
+			H[(size_t)j * (size_t)p + (size_t)j] += tau / (pi[j] * pi[j]);
+		}
+	}
 	return 1;
 }
 
@@ -145,7 +155,7 @@ phi_at(const tagk_dmls_problem *pb, const view *v, const tagk_real *pi, tagk_rea
 	for (int k = 0; k < pb->N; k++)
 		if (!sample(pb, v, k, pi, &f, NULL, NULL))
 			return 0;
-	if (pb->bodies && !barrier(pb, pi, tau, &ld, NULL, NULL))
+	if ((pb->bodies || pb->nonneg) && !barrier(pb, pi, tau, &ld, NULL, NULL))
 		return 0;
 	*ok = 1;
 	return f - tau * ld;
@@ -163,7 +173,7 @@ tagk_dmls_objective(const tagk_dmls_problem *pb, const tagk_real *pi, tagk_real 
 }
 
 /* Newton from v->th (inside the domain) on pb, with the barrier when
- * pb->bodies > 0; the solution in v->th. */
+ * pb->bodies or pb->nonneg > 0; the solution in v->th. */
 static tagk_status
 run(const tagk_dmls_problem *pb, const view *v, tagk_dmls_info *out)
 {
@@ -172,9 +182,10 @@ run(const tagk_dmls_problem *pb, const view *v, tagk_dmls_info *out)
 	tagk_real f = phi_at(pb, v, v->th, 0, &ok);
 	if (!ok)
 		return TAGK_ENOTPD;
-	const tagk_real dims = (tagk_real)(4 * pb->bodies);
-	tagk_real tau = pb->bodies ? (1 + tagk_fabs(f)) / dims : 0, decrement = 0, tau_done = 0;
-	int last = pb->bodies == 0, newton = 0, stages = 0;
+	const int constrained = pb->bodies || pb->nonneg;
+	const tagk_real dims = (tagk_real)(4 * pb->bodies + pb->nonneg);
+	tagk_real tau = constrained ? (1 + tagk_fabs(f)) / dims : 0, decrement = 0, tau_done = 0;
+	int last = !constrained, newton = 0, stages = 0;
 	for (;;) {
 		tagk_real phi = phi_at(pb, v, v->th, tau, &ok), prev = -1;
 		for (;;) {
@@ -185,7 +196,7 @@ run(const tagk_dmls_problem *pb, const view *v, tagk_dmls_info *out)
 			tagk_real fk = 0, ld;
 			for (int k = 0; k < pb->N; k++)
 				sample(pb, v, k, v->th, &fk, v->g, v->H);
-			if (pb->bodies)
+			if (constrained)
 				barrier(pb, v->th, tau, &ld, v->g, v->H);
 			for (int i = 0; i < p; i++)
 				for (int j = 0; j < i; j++)
@@ -225,11 +236,11 @@ run(const tagk_dmls_problem *pb, const view *v, tagk_dmls_info *out)
 			if (lambda2 <= 0)
 				break;
 			decrement = lambda2 / 2;
-			if (pb->bodies ? lambda2 / 2 <= (last ? (tagk_real)1e-8 : (tagk_real)1e-2) * dims * tau
+			if (constrained ? lambda2 / 2 <= (last ? (tagk_real)1e-8 : (tagk_real)1e-2) * dims * tau
 			    : lambda2 / 2 <= (pb->tol * pb->tol > 100 * TAGK_EPS ? pb->tol * pb->tol : 100 * TAGK_EPS)
 			    * (1 + tagk_fabs(phi)))
 				break;
-			if (pb->bodies && last && prev >= 0 && !(lambda2 < prev / 4))
+			if (constrained && last && prev >= 0 && !(lambda2 < prev / 4))
 				break; /* quadratic convergence has stopped: rounding */
 			prev = lambda2;
 			newton++;
@@ -258,7 +269,7 @@ run(const tagk_dmls_problem *pb, const view *v, tagk_dmls_info *out)
 			tau /= 10;
 	}
 	out->f = f;
-	out->gap = pb->bodies ? dims * tau : decrement;
+	out->gap = constrained ? dims * tau : decrement;
 	out->newton = newton;
 	return TAGK_OK;
 }
@@ -267,8 +278,8 @@ tagk_status
 tagk_dmls_solve(const tagk_dmls_problem *pb, const tagk_real *pi0, tagk_real *pi, tagk_dmls_info *info,
     tagk_real *ws, size_t len)
 {
-	if (!pb || !pi0 || !pi || !ws || pb->N < 1 || pb->n < 1 || pb->p < 1 || pb->bodies < 0 ||
-	    TAGK_NPARAM * pb->bodies > pb->p || !pb->Y || !pb->tau || !pb->M || !(pb->tol > 0) || pb->max_newton < 1)
+	if (!pb || !pi0 || !pi || !ws || pb->N < 1 || pb->n < 1 || pb->p < 1 || pb->bodies < 0 || pb->nonneg < 0 ||
+	    TAGK_NPARAM * pb->bodies + pb->nonneg > pb->p || !pb->Y || !pb->tau || !pb->M || !(pb->tol > 0) || pb->max_newton < 1)
 		return TAGK_EINVAL;
 	if (len < tagk_dmls_workspace_len(pb->n, pb->p))
 		return TAGK_ESPACE;
@@ -285,12 +296,13 @@ tagk_dmls_solve(const tagk_dmls_problem *pb, const tagk_real *pi0, tagk_real *pi
 		return TAGK_ENOTPD;
 	tagk_dmls_info res;
 	tagk_status st = TAGK_EDIVERGED;
-	if (pb->bodies) {
+	if (pb->bodies || pb->nonneg) {
 		/* the problem is convex: when the unconstrained minimiser exists
 		 * and is physical it is the solution, which the barrier would only
 		 * approach to its tolerance */
 		tagk_dmls_problem open = *pb; /* without the constraint */
 		open.bodies = 0;
+		open.nonneg = 0;
 		st = run(&open, &v, &res);
 		tagk_real ld;
 		if (st == TAGK_OK && !barrier(pb, v.th, 0, &ld, NULL, NULL))

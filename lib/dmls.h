@@ -18,7 +18,9 @@
  * domain (every M_k positive definite) kept by the line search's Cholesky
  * test; with bodies > 0, a log-barrier interior point over the
  * pseudo-inertias as in pcls.h: for tau falling by 10, minimise
- * f - tau sum_b log det J_b, until the duality gap 4 B tau <= tol (1 + |f|).
+ * f - tau sum_b log det J_b, until the duality gap 4 B tau <= tol (1 + |f|);
+ * with nonneg > 0, parameters 10 B .. 10 B + nonneg - 1 are kept positive the
+ * same way (- tau sum log pi_j, gap (4 B + nonneg) tau).
  * Parameters the data do not determine are then held by the barrier alone;
  * when its fading curvature leaves the Hessian singular to working
  * precision, the last completed stage is returned, its gap in info->gap.
@@ -44,6 +46,8 @@ typedef struct {
 	const tagk_real *Y, *tau, *M;
 	tagk_real tol;          /* relative gap (or decrement) at which to stop (default 1e-10) */
 	int max_newton;         /* Newton steps in all (default 500) */
+	int nonneg;             /* the next parameters after the bodies' kept positive (drag
+	                         * coefficients, D >= 0; default 0) */
 } tagk_dmls_problem;
 
 typedef struct {
@@ -53,12 +57,13 @@ typedef struct {
 	int newton;
 } tagk_dmls_info;
 
-/* Fill the tolerances of pb with their defaults. */
+/* Fill the tolerances of pb with their defaults, and no nonneg constraint. */
 void tagk_dmls_defaults(tagk_dmls_problem *pb);
 /* Workspace (tagk_real elements) tagk_dmls_solve needs. */
 size_t tagk_dmls_workspace_len(int n, int p);
 /* pi (p) from the start pi0 (p), at which every M_k must be positive
- * definite (and, with bodies, every J_b): TAGK_ENOTPD otherwise. pi may
+ * definite (and, with bodies, every J_b; with nonneg, those parameters
+ * positive): TAGK_ENOTPD otherwise. pi may
  * alias pi0. TAGK_EDIVERGED if Newton fails or exceeds max_newton. */
 tagk_status tagk_dmls_solve(const tagk_dmls_problem *pb, const tagk_real *pi0, tagk_real *pi,
     tagk_dmls_info *info, tagk_real *ws, size_t len);

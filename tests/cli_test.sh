@@ -104,7 +104,7 @@ expect "ablation: the four Kaczmarz variants" 0 "^tagk " "" -- $B ablation --tri
 expect "coordinv with a perfect model" 0 "^DM " "" -- $B coordinv --system swimmer --seeds 2 --pos-noise 0 \
 	--exact-velocity --friction 0 --force-noise 0
 check "... every method's every NCC is 1.000 and its parameter error below 1e-6" sh -c \
-	"awk '/^(OLS|WLS|energy|WLS-pullback|WLS-Bregman|DM|DM-frozen) / { n++; for (i = 2; i <= 10; i += 2) if (\$i != \"1.000\") bad++; if (\$12 + 0 > 1e-6) bad++ } END { exit !(n == 14 && !bad) }' '$tmp/out'"
+	"awk '/^(OLS|WLS|energy|WLS-pullback|WLS-Bregman|DM|DM-frozen|DM-pc) / { n++; for (i = 2; i <= 10; i += 2) if (\$i != \"1.000\") bad++; if (\$12 + 0 > 1e-6) bad++ } END { exit !(n == 16 && !bad) }' '$tmp/out'"
 expect "coordinv with the default mismatch" 0 "DM best of the six" "" -- $B coordinv --system swimmer --seeds 2
 check "... where OLS is no longer exact" sh -c "awk '/^OLS / && \$12 + 0 > 0.1 { n++ } END { exit !(n == 2) }' '$tmp/out'"
 expect "coordinv: --low beyond the training run" 2 "" "--low: 5000 samples, but a training run has 3201" -- \

@@ -33,7 +33,7 @@ main(void)
 			return 2;
 		if (!read_all(ny, Y) || !read_all(nt, tau) || !read_all(nm, M) || !read_all((size_t)p, pi0))
 			return 2;
-		tagk_dmls_problem pb = { N, n, p, bodies, Y, tau, M, 0, 0 };
+		tagk_dmls_problem pb = { N, n, p, bodies, Y, tau, M, 0, 0, 0 };
 		tagk_dmls_defaults(&pb);
 		tagk_dmls_info info = { 0, 0, 0 };
 		tagk_status st = tagk_dmls_solve(&pb, pi0, pi, &info, ws, len);

@@ -92,12 +92,12 @@ test_jacobian(void **state)
 	assert_true(worst < (TOL_EXACT > 1e-6 ? 1e-3 : 1e-8));
 }
 
-/* The problem of count (<= NS) samples, every stride-th, of run. */
+/* The problem of count (<= NS) samples, every stride-th from first, of run. */
 static void
-problem(long stride, long count, tagk_dmls_problem *pb)
+problem_from(long first, long stride, long count, tagk_dmls_problem *pb)
 {
 	for (long k = 0; k < count; k++) {
-		const tagk_swim_sample *x = run + k * stride;
+		const tagk_swim_sample *x = run + first + k * stride;
 		tagk_swim_regressor(x->alpha[0], x->alpha[1], x->qd, Y + k * N * P);
 		memcpy(tau + k * N, x->tau, sizeof(x->tau));
 		memcpy(qd + k * N, x->qd, sizeof(x->qd));
@@ -106,6 +106,12 @@ problem(long stride, long count, tagk_dmls_problem *pb)
 	}
 	tagk_dmls_defaults(pb);
 	pb->N = (int)count, pb->n = N, pb->p = P, pb->bodies = 0, pb->Y = Y, pb->tau = tau, pb->M = M;
+}
+
+static void
+problem(long stride, long count, tagk_dmls_problem *pb)
+{
+	problem_from(0, stride, count, pb);
 }
 
 static void
@@ -299,6 +305,32 @@ test_regularised(void **state)
 		Gd[a * P + a] = 1 / (prior[a] * prior[a]);
 	assert_int_equal(tagk_ci_solve_metric(&pb, Gd, prior, lambda, pm, ws, len), TAGK_OK);
 	assert_true(rel_err(P, pm, pp) < (TOL_EXACT > 1e-6 ? 1e-3 : 1e-10));
+	/* DM with D >= 0 where it matters: on 12-sample subsets until the
+	 * unconstrained DM gives a negative coefficient; there DM-pc's are all
+	 * positive and its objective is no lower (its feasible set is smaller) */
+	tagk_real pd[P], pdc[P];
+	int found = 0;
+	for (long first = 0; first < 80 && !found; first++) {
+		tagk_dmls_problem ps;
+		problem_from(first, 250, 12, &ps);
+		if (tagk_ci_solve(TAGK_CI_DUAL, &ps, qd, prior, lambda, pd, ws, len) != TAGK_OK)
+			continue;
+		int negative = 0;
+		for (int a = 0; a < P; a++)
+			negative += pd[a] < 0;
+		if (!negative)
+			continue;
+		found = 1;
+		assert_int_equal(tagk_ci_solve(TAGK_CI_DUAL_PC, &ps, qd, prior, lambda, pdc, ws, len), TAGK_OK);
+		for (int a = 0; a < P; a++)
+			assert_true(pdc[a] > 0);
+		double fd = (double)tagk_dmls_objective(&ps, pd, ws, len), fc = (double)tagk_dmls_objective(&ps, pdc, ws, len);
+		print_message("12 samples from %ld: DM has %d negative coefficients, objective %.6g; DM-pc none, %.6g\n",
+		    first, negative, fd, fc);
+		assert_true(fc >= fd * (1 - (TOL_EXACT > 1e-6 ? 1e-4 : 1e-9)));
+	}
+	assert_true(found);
+	problem(80, 40, &pb); /* the subsets overwrote the arrays */
 	/* the regulariser pulls toward the prior */
 	double dw = rel_err(P, pw, prior), db = rel_err(P, pb_, prior);
 	assert_true(db < dw);

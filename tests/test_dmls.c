@@ -56,7 +56,7 @@ make(tagk_rng *g, const tagk_real *theta, double noise, data *d)
 static tagk_status
 solve(const data *d, int bodies, const tagk_real *start, tagk_real *pi)
 {
-	tagk_dmls_problem pb = { NS, NV, P, bodies, d->Y, d->tau, d->M, 0, 0 };
+	tagk_dmls_problem pb = { NS, NV, P, bodies, d->Y, d->tau, d->M, 0, 0, 0 };
 	tagk_dmls_defaults(&pb);
 	size_t len = tagk_dmls_workspace_len(NV, P);
 	tagk_real *ws = canary_alloc(len);
@@ -201,7 +201,7 @@ test_optimal_and_faults(void **state)
 	make(&g, truth, 0.3, &d);
 	start_of(truth, s);
 	assert_int_equal(solve(&d, 0, s, pi), TAGK_OK);
-	tagk_dmls_problem pb = { NS, NV, P, 0, d.Y, d.tau, d.M, 0, 0 };
+	tagk_dmls_problem pb = { NS, NV, P, 0, d.Y, d.tau, d.M, 0, 0, 0 };
 	tagk_dmls_defaults(&pb);
 	size_t len = tagk_dmls_workspace_len(NV, P);
 	tagk_real *ws = canary_alloc(len);
