@@ -72,32 +72,19 @@ prior_of(const tagk_real truth[P], double rho, tagk_rng *g, tagk_real prior[P])
 	}
 }
 
-/* The pullback metric of the pseudo-inertias at prior:
- * G_ij = tr(J0^-1 V_i J0^-1 V_j) within a body, V_i = J(e_i), 0 across. */
+/* The pullback metric of the pseudo-inertias at prior: each body's block
+ * (tagk_pullback_metric), 0 across bodies. */
 static void
 pullback(const tagk_real prior[P], tagk_real G[P * P])
 {
 	memset(G, 0, sizeof(*G) * P * P);
 	for (int b = 0; b < TAGK_CFP_BODIES; b++) {
-		tagk_real J0[16], L[16], W[TAGK_NPARAM][16];
-		tagk_pseudo_inertia(prior + TAGK_NPARAM * b, J0);
-		memcpy(L, J0, sizeof(L));
-		if (tagk_cholesky(4, L) != TAGK_OK)
+		tagk_real Gb[TAGK_NPARAM * TAGK_NPARAM];
+		if (tagk_pullback_metric(prior + TAGK_NPARAM * b, Gb) != TAGK_OK)
 			cli_die(EXIT_DATA, "coordinv: the prior is not physical");
-		for (int i = 0; i < TAGK_NPARAM; i++) {
-			tagk_real e[TAGK_NPARAM] = { 0 };
-			e[i] = 1;
-			tagk_pseudo_inertia(e, W[i]);
-			tagk_cholesky_solve(4, 4, L, W[i]); /* W_i = J0^-1 V_i */
-		}
 		for (int i = 0; i < TAGK_NPARAM; i++)
-			for (int j = 0; j < TAGK_NPARAM; j++) {
-				tagk_real tr = 0;
-				for (int a = 0; a < 4; a++)
-					for (int c = 0; c < 4; c++)
-						tr += W[i][a * 4 + c] * W[j][c * 4 + a];
-				G[(TAGK_NPARAM * b + i) * P + TAGK_NPARAM * b + j] = tr;
-			}
+			for (int j = 0; j < TAGK_NPARAM; j++)
+				G[(TAGK_NPARAM * b + i) * P + TAGK_NPARAM * b + j] = Gb[i * TAGK_NPARAM + j];
 	}
 }
 

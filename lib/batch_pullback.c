@@ -8,7 +8,7 @@
  * units rather than the coordinates'. */
 #include <string.h>
 #include "batch.h"
-#include "inertia.h"
+#include "metrics.h"
 #include "linalg.h"
 
 static tagk_status
@@ -16,26 +16,16 @@ pullback(const tagk_batch *q, tagk_real *theta)
 {
 	if (q->n != TAGK_NPARAM || !q->have_prior)
 		return TAGK_EINVAL;
-	tagk_real J0[16], W[TAGK_NPARAM][16];
-	tagk_pseudo_inertia(q->prior, J0);
-	if (tagk_cholesky(4, J0) != TAGK_OK)
+	tagk_real G[TAGK_NPARAM * TAGK_NPARAM];
+	if (tagk_pullback_metric(q->prior, G) != TAGK_OK)
 		return TAGK_EINVAL; /* a prior that is not physical has no metric */
-	for (int i = 0; i < TAGK_NPARAM; i++) {
-		tagk_real e[TAGK_NPARAM] = { 0 };
-		e[i] = 1;
-		tagk_pseudo_inertia(e, W[i]);
-		tagk_cholesky_solve(4, 4, J0, W[i]); /* J0^-1 V_i */
-	}
 	double H[TAGK_NPARAM * TAGK_NPARAM], h[TAGK_NPARAM];
 	tagk_status st = tagk_batch_normal(q, H, h);
 	if (st != TAGK_OK)
 		return st;
 	for (int i = 0; i < TAGK_NPARAM; i++)
 		for (int j = 0; j < TAGK_NPARAM; j++) {
-			double g = 0;
-			for (int a = 0; a < 4; a++)
-				for (int c = 0; c < 4; c++)
-					g += (double)W[i][a * 4 + c] * (double)W[j][c * 4 + a];
+			double g = (double)G[i * TAGK_NPARAM + j];
 			H[i * TAGK_NPARAM + j] += (double)q->lambda * g;
 			h[i] += (double)q->lambda * g * (double)q->prior[j];
 		}

@@ -117,3 +117,27 @@ tagk_ncc(const tagk_real *a, const tagk_real *b, long n, long max_shift)
 	}
 	return best;
 }
+
+tagk_status
+tagk_pullback_metric(const tagk_real theta0[TAGK_NPARAM], tagk_real G[TAGK_NPARAM * TAGK_NPARAM])
+{
+	tagk_real L[16], W[TAGK_NPARAM][16];
+	tagk_pseudo_inertia(theta0, L);
+	if (tagk_cholesky(4, L) != TAGK_OK)
+		return TAGK_EINVAL;
+	for (int i = 0; i < TAGK_NPARAM; i++) {
+		tagk_real e[TAGK_NPARAM] = { 0 };
+		e[i] = 1;
+		tagk_pseudo_inertia(e, W[i]);
+		tagk_cholesky_solve(4, 4, L, W[i]); /* J0^-1 V_i */
+	}
+	for (int i = 0; i < TAGK_NPARAM; i++)
+		for (int j = 0; j < TAGK_NPARAM; j++) {
+			tagk_real t = 0;
+			for (int a = 0; a < 4; a++)
+				for (int c = 0; c < 4; c++)
+					t += W[i][a * 4 + c] * W[j][c * 4 + a];
+			G[i * TAGK_NPARAM + j] = t;
+		}
+	return TAGK_OK;
+}

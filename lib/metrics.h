@@ -12,6 +12,7 @@
 
 #include "scalar.h"
 #include "regressor.h"
+#include "status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +36,12 @@ void tagk_block_errors(const tagk_real est[TAGK_NPARAM], const tagk_real truth[T
  * -1 if J(theta) is not positive definite (theta is not physical), -2 if
  * J(theta0) is not. */
 tagk_real tagk_logdet_divergence(const tagk_real theta[TAGK_NPARAM], const tagk_real theta0[TAGK_NPARAM]);
+
+/* The pullback metric of the pseudo-inertia at theta0, the Hessian of the
+ * divergence above at theta = theta0: G_ij = tr(J0^-1 V_i J0^-1 V_j), V_i
+ * = J(e_i) (paper 002, eq. 8), into G (10 x 10, symmetric).
+ * TAGK_EINVAL if J(theta0) is not positive definite. */
+tagk_status tagk_pullback_metric(const tagk_real theta0[TAGK_NPARAM], tagk_real G[TAGK_NPARAM * TAGK_NPARAM]);
 
 /* Paper 002's score of a predicted signal b against a measured one a (n
  * samples each): the normalised cross-correlation
