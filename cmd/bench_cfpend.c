@@ -1,16 +1,18 @@
 /*
  * bench_cfpend.c: tagk-bench coordinv's Fig. 4, the Crazyflie with a
  * pendulum (lib/sim/cfpend.h): six training and six test flights per seed;
- * OLS, WLS, energy, the pullback-regularised WLS and DM (lib/coordinv.h)
- * on the identifiable parameters; scored by the NCC of the predicted
+ * lib/coordinv.h's methods; scored by the NCC of the predicted
  * accelerations against the measured ones.
  *
  * Not every parameter is identifiable (the paper says so too): six
  * combinations of the 30 never change Y theta, whatever the motion. They
  * also never change the mass matrix (Y theta = M qdd + h for every qdd),
- * so predictions do not see them. Every method therefore solves for the
- * identifiable part, pi = pi0 + B beta with B an orthonormal basis of the
- * training regressor's row space and pi0 the prior, which fixes the rest.
+ * so predictions do not see them. The unconstrained methods therefore solve
+ * for the identifiable part, pi = pi0 + B beta with B an orthonormal basis of
+ * the training regressor's row space and pi0 the prior, which fixes the
+ * rest. The physical ones (WLS-Bregman, DM-pc, every method with
+ * --physical) solve for all 30: the pseudo-inertias' barrier or divergence
+ * fixes the rest.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,10 +24,9 @@
 #include "../lib/coordinv.h"
 #include "../lib/sim/cfpend.h"
 
-enum { N = TAGK_CFP_N, P = TAGK_CFP_P, RUNS = 6, NM = 7, DM = 4, FROZEN = 5, DMPC = 6 };
+enum { N = TAGK_CFP_N, P = TAGK_CFP_P, RUNS = 6, NM = TAGK_CI_NMETHODS };
 
 static const char *const coord_names[N] = { "wx'", "wy'", "wz'", "vx'", "vy'", "vz'", "alpha1''", "alpha2''" };
-static const char *const meth_names[NM] = { "OLS", "WLS", "energy", "WLS-pullback", "DM", "DM-frozen", "DM-pc" };
 
 typedef struct {
 	tagk_real *Y, *tau, *Mj, *qd; /* per sample: N x P; N; (P + 1) x N x N (0, then the mass
@@ -118,9 +119,10 @@ coordinv_crazyflie(const cfp_opts *o)
 	tagk_real *ws = malloc(wslen * sizeof(*ws)), *meas = malloc((size_t)per * sizeof(*meas));
 	tagk_real *lowY = malloc((size_t)o->low * N * P * sizeof(*lowY)), *lowtau = malloc((size_t)o->low * N * sizeof(*lowtau));
 	tagk_real *lowM = malloc((size_t)o->low * (P + 1) * N * N * sizeof(*lowM));
+	tagk_real *lowqd = malloc((size_t)o->low * N * sizeof(*lowqd));
 	tagk_real *pred = malloc((size_t)per * N * sizeof(*pred)), *pcol = malloc((size_t)per * sizeof(*pcol));
 	if (!run || !d.Y || !d.tau || !d.Mj || !d.qd || !rY || !rtau || !rM || !ws || !meas || !pred || !pcol || !lowY
-	    || !lowtau || !lowM)
+	    || !lowtau || !lowM || !lowqd)
 		cli_die(EXIT_DATA, "out of memory");
 	double sum[2][NM][N] = { { { 0 } } }, sq[2][NM][N] = { { { 0 } } };
 	long cnt[2][NM] = { { 0 } }, failed[2][NM] = { { 0 } };
@@ -158,9 +160,8 @@ coordinv_crazyflie(const cfp_opts *o)
 					B[a * P + rank] = V[a * P + j];
 				rank++;
 			}
-		tagk_real Gr[P * P], zero[P] = { 0 }, ones[P];
+		tagk_real Gr[P * P], zero[P] = { 0 };
 		for (int a = 0; a < rank; a++) {
-			ones[a] = 1;
 			for (int b = 0; b < rank; b++) {
 				tagk_real s = 0;
 				for (int i = 0; i < P; i++)
@@ -202,12 +203,21 @@ coordinv_crazyflie(const cfp_opts *o)
 					}
 				}
 			}
-			tagk_real *rqd = malloc((size_t)count * N * sizeof(*rqd));
-			if (!rqd)
-				cli_die(EXIT_DATA, "out of memory");
-			for (long c = 0; c < count; c++)
-				memcpy(rqd + c * N, d.qd + c * stride * N, sizeof(*rqd) * N);
-			tagk_dmls_problem pb;
+			/* the full problem (every parameter), for the methods that keep the
+			 * pseudo-inertias physical: their barrier or divergence also fixes
+			 * what the data leave free */
+			tagk_real *gY = d.Y, *gt = d.tau, *gM = d.Mj, *gqd = d.qd;
+			if (stride != 1) {
+				gY = lowY, gt = lowtau, gM = lowM, gqd = lowqd;
+				for (long c = 0; c < count; c++) {
+					memcpy(gY + c * N * P, d.Y + c * stride * N * P, sizeof(*gY) * N * P);
+					memcpy(gt + c * N, d.tau + c * stride * N, sizeof(*gt) * N);
+					memcpy(gqd + c * N, d.qd + c * stride * N, sizeof(*gqd) * N);
+					memcpy(gM + c * (P + 1) * N * N, d.Mj + c * stride * (P + 1) * N * N,
+					    sizeof(*gM) * (P + 1) * N * N);
+				}
+			}
+			tagk_dmls_problem pb, full;
 			tagk_dmls_defaults(&pb);
 			pb.N = (int)count;
 			pb.n = N;
@@ -216,44 +226,26 @@ coordinv_crazyflie(const cfp_opts *o)
 			pb.Y = rY;
 			pb.tau = rtau;
 			pb.M = rM;
+			full = pb;
+			full.p = P;
+			full.bodies = TAGK_CFP_BODIES;
+			full.Y = gY;
+			full.tau = gt;
+			full.M = gM;
 			for (int k = 0; k < NM; k++) {
 				tagk_real beta[P];
 				tagk_status st;
-				if (k == DMPC) {
-					/* every parameter, the pseudo-inertias kept physical: the
-					 * barrier also fixes what the data leave free */
-					tagk_dmls_problem full = pb;
-					tagk_dmls_info info;
-					tagk_real *gY = d.Y, *gt = d.tau, *gM = d.Mj;
-					if (stride != 1) {
-						gY = lowY, gt = lowtau, gM = lowM;
-						for (long c = 0; c < count; c++) {
-							memcpy(gY + c * N * P, d.Y + c * stride * N * P, sizeof(*gY) * N * P);
-							memcpy(gt + c * N, d.tau + c * stride * N, sizeof(*gt) * N);
-							memcpy(gM + c * (P + 1) * N * N, d.Mj + c * stride * (P + 1) * N * N,
-							    sizeof(*gM) * (P + 1) * N * N);
-						}
-					}
-					full.p = P;
-					full.bodies = TAGK_CFP_BODIES;
-					full.Y = gY;
-					full.tau = gt;
-					full.M = gM;
-					st = tagk_dmls_solve(&full, prior, est[reg][k], &info, ws, wslen);
+				if (o->physical || k == TAGK_CI_BREGMAN || k == TAGK_CI_DUAL_PC) {
+					st = tagk_ci_solve((tagk_ci_method)k, &full, gqd, prior, (tagk_real)o->lambda, est[reg][k], ws,
+					    wslen);
 					ok[reg][k] = st == TAGK_OK;
 					continue;
 				}
-				if (k <= 2)
-					st = tagk_ci_solve(k == 0 ? TAGK_CI_OLS : k == 1 ? TAGK_CI_WLS : TAGK_CI_ENERGY, &pb, rqd, ones, 0,
-					    beta, ws, wslen);
-				else if (k == 3)
+				/* the reduced problem: pi = pi0 + B beta */
+				if (k == TAGK_CI_PULLBACK)
 					st = tagk_ci_solve_metric(&pb, Gr, zero, (tagk_real)o->lambda, beta, ws, wslen);
-				else if (k == FROZEN)
-					st = tagk_ci_solve(TAGK_CI_FROZEN, &pb, NULL, zero, 0, beta, ws, wslen);
-				else {
-					tagk_dmls_info info;
-					st = tagk_dmls_solve(&pb, zero, beta, &info, ws, wslen);
-				}
+				else
+					st = tagk_ci_solve((tagk_ci_method)k, &pb, gqd, zero, 0, beta, ws, wslen);
 				ok[reg][k] = st == TAGK_OK;
 				for (int a = 0; a < P; a++) {
 					tagk_real x = prior[a];
@@ -262,7 +254,6 @@ coordinv_crazyflie(const cfp_opts *o)
 					est[reg][k][a] = x;
 				}
 			}
-			free(rqd);
 		}
 		/* the test flights */
 		for (int r = 0; r < RUNS; r++) {
@@ -310,20 +301,23 @@ coordinv_crazyflie(const cfp_opts *o)
 	printf("\n# Fig. 4: the Crazyflie with a pendulum (lib/sim/cfpend.h), inertia-dominated: %d x %ld samples of\n"
 	    "# training flights at %g Hz (low data: %ld of them, evenly spaced), 6 test flights; scored by the NCC of the\n"
 	    "# predicted accelerations M(pi^)^-1 (tau - h) against the measured ones (shifts of up to %ld samples: 5\n"
-	    "# degrees of the 3.4 s yaw period). %d of the 30 parameters identifiable; each method solves for those\n"
-	    "# around the prior (the truth off by up to %g %%; pullback lambda %g). Mean (standard deviation) over %d\n"
+	    "# degrees of the 3.4 s yaw period). %d of the 30 parameters identifiable; %s\n"
+	    "# (the prior: the truth off by up to %g %%; lambda %g). Mean (standard deviation) over %d\n"
 	    "# seeds x 6 flights; a method that fails counts as NCC 0. Mismatch: position noise %g, velocities and accelerations %s, rotor drag %g N s/m,\n"
 	    "# thrust-map error %g, joint friction %g N m s/rad. %.1f s.\n", RUNS, per, (double)cc.rate, o->low, max_shift,
-	    rank, 100 * o->prior_error, o->lambda, o->seeds, o->pos_noise, o->differentiate ? "by central differences"
+	    rank, o->physical ? "every method solves for all 30 with the\n# pseudo-inertias kept physical (--physical)"
+	    : "the unconstrained methods solve for those around\n# the prior, WLS-Bregman and DM-pc for all 30 with the pseudo-inertias kept physical", 100 * o->prior_error, o->lambda, o->seeds, o->pos_noise, o->differentiate ? "by central differences"
 	    : "exact", o->rotor_drag, o->thrust_error, o->joint_friction, cli_seconds() - t0);
 	double mean[2][NM][N];
 	for (int reg = 0; reg < 2; reg++) {
-		printf("\n%s data (%ld samples)\n%-13s", reg == 0 ? "low" : "high", reg == 0 ? o->low : ntrain, "method");
+		printf("\n%s data (%ld samples)\n%-15s", reg == 0 ? "low" : "high", reg == 0 ? o->low : ntrain, "method");
 		for (int i = 0; i < N; i++)
 			printf(" %14s", coord_names[i]);
 		printf(" %7s\n", "failed");
 		for (int k = 0; k < NM; k++) {
-			printf("%-13s", meth_names[k]);
+			if (o->physical && k == TAGK_CI_DUAL_PC)
+				continue; /* DM itself is kept physical */
+			printf("%-15s", coordinv_name(k, o->physical));
 			for (int i = 0; i < N; i++) {
 				double n_ = (double)cnt[reg][k], mu = sum[reg][k][i] / n_;
 				mean[reg][k][i] = mu;
@@ -335,15 +329,17 @@ coordinv_crazyflie(const cfp_opts *o)
 	printf("\nThe paper's claims (Sec. IV-A), on these numbers:\n");
 	for (int reg = 0; reg < 2; reg++)
 		for (int i = 6; i < 8; i++) {
-			/* against the paper's competitors: OLS, WLS, energy, pullback */
+			/* against the paper's competitors: OLS, WLS, energy, pullback, Bregman */
 			int best = 1, best_pc = 1;
-			for (int k = 0; k < DM; k++) {
-				best &= mean[reg][k][i] < mean[reg][DM][i];
-				best_pc &= mean[reg][k][i] < mean[reg][DMPC][i];
+			for (int k = 0; k < TAGK_CI_DUAL; k++) {
+				best &= mean[reg][k][i] < mean[reg][TAGK_CI_DUAL][i];
+				best_pc &= mean[reg][k][i] < mean[reg][TAGK_CI_DUAL_PC][i];
 			}
-			printf("  %s data, %s: DM best: %s (DM %.3f); with the constraints: %s (DM-pc %.3f)\n",
-			    reg == 0 ? "low" : "high", coord_names[i], best ? "yes" : "no", mean[reg][DM][i],
-			    best_pc ? "yes" : "no", mean[reg][DMPC][i]);
+			printf("  %s data, %s: %s best: %s (%.3f)", reg == 0 ? "low" : "high", coord_names[i],
+			    coordinv_name(TAGK_CI_DUAL, o->physical), best ? "yes" : "no", mean[reg][TAGK_CI_DUAL][i]);
+			if (!o->physical)
+				printf("; DM-pc: %s (%.3f)", best_pc ? "yes" : "no", mean[reg][TAGK_CI_DUAL_PC][i]);
+			printf("\n");
 		}
 	free(run);
 	free(d.Y);
@@ -352,6 +348,7 @@ coordinv_crazyflie(const cfp_opts *o)
 	free(lowY);
 	free(lowtau);
 	free(lowM);
+	free(lowqd);
 	free(d.qd);
 	free(rY);
 	free(rtau);

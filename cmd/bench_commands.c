@@ -179,7 +179,8 @@ static const bench_command subs[] = {
 	{ "coordinv", "paper 002's Figs. 4 and 6: coordinate-independent identification, two robots",
 	  "[--system swimmer|crazyflie|both] [--seeds N] [--low N] [--lambda L]\n"
 	  "                       [--prior-error X] [--pos-noise R] [--exact-velocity] [--friction F]\n"
-	  "                       [--force-noise U] [--rotor-drag K] [--thrust-error E] [--joint-friction C]",
+	  "                       [--force-noise U] [--rotor-drag K] [--thrust-error E] [--joint-friction C]\n"
+	  "                       [--physical]",
 	  "      --system S         swimmer (Fig. 6), crazyflie (Fig. 4) or both (default)\n"
 	  "      --seeds N          training and test runs per table cell (default 10)\n"
 	  "      --low N            samples of the low-data regime (default 40 swimmer, 20 crazyflie)\n"
@@ -192,7 +193,9 @@ static const bench_command subs[] = {
 	  "      --force-noise U    swimmer: wheel-force noise the log does not see, N (default 0.02)\n"
 	  "      --rotor-drag K     crazyflie: rotor drag the model lacks, N s/m (default 0.01)\n"
 	  "      --thrust-error E   crazyflie: relative error of the thrust map (default 0.03)\n"
-	  "      --joint-friction C crazyflie: viscous joint friction, N m s/rad (default 2e-5)\n", bench_coordinv },
+	  "      --joint-friction C crazyflie: viscous joint friction, N m s/rad (default 2e-5)\n"
+	  "      --physical         every method keeps the parameters physical: D >= 0 (swimmer),\n"
+	  "                         pseudo-inertias (crazyflie); names get -pc\n", bench_coordinv },
 };
 
 const bench_command *

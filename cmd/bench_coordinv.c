@@ -25,8 +25,20 @@ typedef struct {
 	int seeds;
 	long low;
 	double lambda, prior_error;
+	int physical;         /* every method with D >= 0 */
 	tagk_swim_config sim; /* the knobs; gait and seed set per run */
 } ci_opts;
+
+const char *
+coordinv_name(int k, int physical)
+{
+	static char names[TAGK_CI_NMETHODS][24];
+	const char *base = tagk_ci_name((tagk_ci_method)k);
+	if (!physical || k == TAGK_CI_BREGMAN || k == TAGK_CI_DUAL_PC)
+		return base;
+	snprintf(names[k], sizeof(names[k]), "%s-pc", base);
+	return names[k];
+}
 
 int
 coordinv_solve(int n, const tagk_real *A0, const tagk_real *b0, tagk_real *x)
@@ -127,16 +139,17 @@ bench_coordinv(int argc, char **argv)
 		{ "rotor-drag", required_argument, NULL, 'r' },
 		{ "thrust-error", required_argument, NULL, 't' },
 		{ "joint-friction", required_argument, NULL, 'J' },
+		{ "physical", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	ci_opts o = { 10, 40, 10, 0.3, { 0 } };
+	ci_opts o = { 10, 40, 10, 0.3, 0, { 0 } };
 	tagk_swim_defaults(&o.sim);
 	o.sim.pos_noise = (tagk_real)1e-3;
 	o.sim.differentiate = 1;
 	o.sim.friction = (tagk_real)0.005;
 	o.sim.force_noise = (tagk_real)0.02;
-	cfp_opts cf = { 10, 20, 10, 0.3, 1e-4, 0.01, 0.03, 2e-5, 1 };
+	cfp_opts cf = { 10, 20, 10, 0.3, 1e-4, 0.01, 0.03, 2e-5, 1, 0 };
 	int c, swimmer = 1, crazyflie = 1;
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
@@ -147,6 +160,7 @@ bench_coordinv(int argc, char **argv)
 		case 'E': cf.prior_error = o.prior_error = cli_double("--prior-error", optarg, 0, 0.9); break;
 		case 'x': o.sim.pos_noise = (tagk_real)(cf.pos_noise = cli_double("--pos-noise", optarg, 0, 1)); break;
 		case 'X': o.sim.differentiate = cf.differentiate = 0; break;
+		case 'p': o.physical = cf.physical = 1; break;
 		case 'S':
 			if (strcmp(optarg, "swimmer") && strcmp(optarg, "crazyflie") && strcmp(optarg, "both"))
 				cli_die(EXIT_USAGE, "--system: '%s' is not swimmer, crazyflie or both", optarg);
@@ -212,6 +226,7 @@ bench_coordinv(int argc, char **argv)
 			long m = r == 0 ? o.low : ntrain, stride = r == 0 ? ntrain / o.low : 1;
 			tagk_dmls_problem pb;
 			problem(train, m, stride, Y, tau, M, qd, &pb);
+			pb.nonneg = o.physical ? P : 0;
 			for (int k = 0; k < NM; k++) {
 				ok[r][k] = tagk_ci_solve((tagk_ci_method)k, &pb, qd, prior, (tagk_real)o.lambda, est[r][k], ws,
 				    wslen) == TAGK_OK;
@@ -267,17 +282,20 @@ bench_coordinv(int argc, char **argv)
 	    "# the predicted velocities M(pi^)^-1 tau with the measured ones (shifts of up to %ld sample: 5 degrees of\n"
 	    "# the 4 s period). Mean (standard deviation) over %d seeds x 5 gaits. Mismatch: position noise %g,\n"
 	    "# velocities %s, joint friction %g N m, wheel-force noise %g N; the regularised methods' prior is the\n"
-	    "# truth off by up to %g %%, lambda %g. %.1f s.\n", ntrain, (double)o.sim.rate, o.low, max_shift, o.seeds,
+	    "# truth off by up to %g %%, lambda %g.%s %.1f s.\n", ntrain, (double)o.sim.rate, o.low, max_shift, o.seeds,
 	    (double)o.sim.pos_noise, o.sim.differentiate ? "by central differences" : "exact",
-	    (double)o.sim.friction, (double)o.sim.force_noise, 100 * o.prior_error, o.lambda, cli_seconds() - t0);
+	    (double)o.sim.friction, (double)o.sim.force_noise, 100 * o.prior_error, o.lambda,
+	    o.physical ? " Every method keeps D >= 0 (--physical)." : "", cli_seconds() - t0);
 	double mean[2][NM][N];
 	for (int r = 0; r < 2; r++) {
-		printf("\n%s data (%ld samples)\n%-14s", r == 0 ? "low" : "high", r == 0 ? o.low : ntrain, "method");
+		printf("\n%s data (%ld samples)\n%-15s", r == 0 ? "low" : "high", r == 0 ? o.low : ntrain, "method");
 		for (int i = 0; i < N; i++)
 			printf(" %16s", coord_names[i]);
 		printf(" %10s %7s\n", "param err", "failed");
 		for (int k = 0; k < NM; k++) {
-			printf("%-14s", tagk_ci_name((tagk_ci_method)k));
+			if (o.physical && k == TAGK_CI_DUAL_PC)
+				continue; /* DM itself keeps D >= 0 */
+			printf("%-15s", coordinv_name(k, o.physical));
 			for (int i = 0; i < N; i++) {
 				double n_ = (double)cnt[r][k], mu = sum[r][k][i] / n_;
 				double sd = sqrt(fmax(0, sq[r][k][i] / n_ - mu * mu));
@@ -300,8 +318,8 @@ bench_coordinv(int argc, char **argv)
 				if (k != TAGK_CI_DUAL && k != TAGK_CI_FROZEN && k != TAGK_CI_DUAL_PC
 				    && mean[r][k][i] >= mean[r][TAGK_CI_DUAL][i])
 					best = 0;
-			printf("  %s data, %s: DM best of the six: %s (DM %.3f)\n", r == 0 ? "low" : "high", coord_names[i],
-			    best ? "yes" : "no", mean[r][TAGK_CI_DUAL][i]);
+			printf("  %s data, %s: %s best of the six: %s (%.3f)\n", r == 0 ? "low" : "high", coord_names[i],
+			    coordinv_name(TAGK_CI_DUAL, o.physical), best ? "yes" : "no", mean[r][TAGK_CI_DUAL][i]);
 		}
 	int all_le0 = 1;
 	for (int k = 0; k < NM; k++)

@@ -14,6 +14,11 @@ int bench_coordinv(int argc, char **argv);
  * singular or the result not finite. */
 int coordinv_solve(int n, const tagk_real *A, const tagk_real *b, tagk_real *x);
 
+/* lib/coordinv.h's method k as the tables print it: with physical, every
+ * method keeps the parameters physical and is named -pc (WLS-Bregman is
+ * physical already). */
+const char *coordinv_name(int k, int physical);
+
 /* The Crazyflie-with-pendulum half (Fig. 4), bench_cfpend.c. */
 typedef struct {
 	int seeds;
@@ -21,6 +26,7 @@ typedef struct {
 	double lambda, prior_error;
 	double pos_noise, rotor_drag, thrust_error, joint_friction;
 	int differentiate;
+	int physical;  /* every method with the pseudo-inertias kept physical */
 } cfp_opts;
 void coordinv_crazyflie(const cfp_opts *o);
 

@@ -22,17 +22,29 @@
  *                     rows whitened by M(pi0)^-1/2, so it can run
  *                     online as ordinary RLS does (the paper leaves
  *                     online use to future work)                    invariant
- *   TAGK_CI_DUAL_PC   DM with every parameter kept positive (drag
- *                     coefficients: D >= 0, eq. 7), by dmls.h's
+ *   TAGK_CI_DUAL_PC   DM kept physical (below), by dmls.h's
  *                     barrier                                       invariant
  *
- * P(pi) is the parameters' physical matrix: here the diagonal matrix of the
- * parameters themselves (drag coefficients, each >= 0), so G = diag(1 /
- * pi0^2) and D = sum pi/pi0 - log(pi/pi0) - 1. For mass-inertia parameters
- * P is the pseudo-inertia and the regularisers are pcls.h's business; not
- * covered here yet. The prior pi0 and lambda are the regularised methods'
- * (lambda weighs the regulariser against the weighted residuals, whose
- * every coordinate has unit variance after weighting). Without allocation.
+ * P(pi) is the parameters' physical matrix. Without bodies (pb->bodies =
+ * 0) it is the diagonal matrix of the parameters themselves (drag
+ * coefficients, each >= 0), so G = diag(1 / pi0^2) and D = sum pi/pi0 -
+ * log(pi/pi0) - 1. With bodies (p = 10 pb->bodies mass-inertia parameters,
+ * inertia.h's order) it is each body's pseudo-inertia: G is the pullback
+ * metric of tagk_pullback_metric and D the log-det divergence, solved by
+ * pcls.h. The prior pi0 and lambda are the regularised methods' (lambda
+ * weighs the regulariser against the weighted residuals, whose every
+ * coordinate has unit variance after weighting).
+ *
+ * Physical constraints (eq. 7), for every method: with pb->bodies > 0 the
+ * pseudo-inertias are kept positive semidefinite (pcls.h's barrier for the
+ * quadratic methods, dmls.h's for DM), with pb->nonneg > 0 the first
+ * nonneg parameters positive (a log-barrier; D >= 0 for drag). WLS then
+ * takes its weights from the constrained first fit. Parameters no data
+ * determine are held by the barrier (or the divergence) alone: the answer
+ * is the last stage the working precision could complete. TAGK_CI_DUAL_PC
+ * is DM with pb->bodies' constraints, or, without bodies, every parameter
+ * positive. pb->tol (> 0) sets the barriers' relative duality gap.
+ * Without allocation.
  */
 #ifndef TAGK_COORDINV_H
 #define TAGK_COORDINV_H
@@ -58,14 +70,16 @@ enum { TAGK_CI_MAX_P = 32, TAGK_CI_MAX_N = 16 };
 /* Workspace (reals) for tagk_ci_solve: p and n at most the maxima above. */
 size_t tagk_ci_workspace_len(int n, int p);
 
-/* pi (p) by method m from pb's samples (pb->M is read by TAGK_CI_DUAL and
- * TAGK_CI_FROZEN only; qd, N x n, by TAGK_CI_ENERGY only, may be NULL
- * otherwise). prior (p) is the regularised methods' pi0 (every entry > 0
- * for them), TAGK_CI_DUAL's start and TAGK_CI_FROZEN's metric (every M_k
- * must be positive definite there: TAGK_ENOTPD otherwise); the other
- * methods do not read it. TAGK_ENOTPD if the data do not determine pi (a
- * singular normal matrix), TAGK_EINVAL for bad sizes or a regularised
- * method's prior that is not positive, a dmls.h status for TAGK_CI_DUAL. */
+/* pi (p) by method m from pb's samples, within pb's constraints (above;
+ * bodies and nonneg together are refused). pb->M is read by the DM methods
+ * only; qd, N x n, by TAGK_CI_ENERGY only, may be NULL otherwise. prior (p)
+ * is the regularised methods' pi0 (every entry > 0 for them without
+ * bodies, physical with them), the DM methods' start and TAGK_CI_FROZEN's
+ * metric (every M_k must be positive definite there: TAGK_ENOTPD
+ * otherwise), and the barriers' start (inside the constraints). TAGK_ENOTPD
+ * if the data do not determine pi (a singular normal matrix, without
+ * constraints), TAGK_EINVAL for bad sizes or a prior that is not positive
+ * where it must be, a dmls.h or pcls.h status otherwise. */
 tagk_status tagk_ci_solve(tagk_ci_method m, const tagk_dmls_problem *pb, const tagk_real *qd,
     const tagk_real *prior, tagk_real lambda, tagk_real *pi, tagk_real *ws, size_t len);
 

@@ -35,8 +35,9 @@ tagk_pcls_workspace_len(int bodies)
 {
 	if (bodies < 1 || bodies > TAGK_PCLS_MAX_BODIES)
 		return 0;
-	/* K, and th, g, dx, trial and a spare n; then per body the prior's
-	 * G (P x P), J0^-1, L0 (16 each), t0 and scratch (P each) */
+	/* K, and th, g, dx, trial and the last completed stage's theta; then
+	 * per body the prior's G (P x P), J0^-1, L0 (16 each), t0 and scratch
+	 * (P each) */
 	return TAGK_PCLS_WORKSPACE_LEN(bodies);
 }
 
@@ -263,6 +264,26 @@ derivatives(const problem *pb, const tagk_real *th, tagk_real tau, tagk_real *g,
 	}
 }
 
+/* The Newton system at th, factored: g the gradient, K the Cholesky factor
+ * of the equilibrated Hessian D H D + ridge I with D = diag(H)^-1/2 in d
+ * (so that parameters from 1e-5 kg m^2 to kilograms factor alike); the
+ * step is then -D K^-1 D g. */
+static tagk_status
+newton_system(const problem *pb, const tagk_real *th, tagk_real tau, tagk_real ridge, tagk_real *g, tagk_real *K,
+    tagk_real *d)
+{
+	const int n = pb->n;
+	derivatives(pb, th, tau, g, K);
+	for (int i = 0; i < n; i++)
+		d[i] = K[i * n + i] > 0 ? 1 / tagk_sqrt(K[i * n + i]) : 1;
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++)
+			K[i * n + j] *= d[i] * d[j];
+		K[i * n + i] += ridge;
+	}
+	return tagk_cholesky(n, K);
+}
+
 /* K = H + mu (the regulariser's Hessian at theta0) and rhs = h + mu (that
  * Hessian) theta0: the system whose solution minimises the quadratic model
  * of the objective about theta0, exact for EUCLID and PULLBACK. */
@@ -344,8 +365,8 @@ tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real
 	pb.h = h;
 	pb.n = n;
 	basis(pb.E);
-	tagk_real *K = ws, *th = K + n * n, *g = th + n, *dx = g + n, *trial = dx + n;
-	tagk_status st = prior_setup(&pb, trial + n);
+	tagk_real *K = ws, *th = K + n * n, *g = th + n, *dx = g + n, *trial = dx + n, *saved = trial + n;
+	tagk_status st = prior_setup(&pb, saved + n);
 	if (st != TAGK_OK)
 		return st;
 	st = start(&pb, th, K);
@@ -387,13 +408,32 @@ tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real
 		for (;;) {
 			if (newton >= cfg->max_newton)
 				return TAGK_EDIVERGED;
-			derivatives(&pb, th, tau, g, K);
-			st = tagk_cholesky(n, K);
+			/* Singular to working precision before any stage is complete
+			 * (directions only the regulariser holds, against weighted data
+			 * 1e16 times larger): a ridge of a few roundings keeps the step
+			 * a descent direction, which barely moves those directions, as
+			 * their effect on f is that small. */
+			st = newton_system(&pb, th, tau, 0, g, K, trial);
+			for (tagk_real ridge = 100 * TAGK_EPS; st != TAGK_OK && !(barrier && outer > 1) && ridge < (tagk_real)1e-2;
+			    ridge *= 100)
+				st = newton_system(&pb, th, tau, ridge, g, K, trial);
+			if (st != TAGK_OK && barrier && outer > 1) {
+				/* Parameters the data leave free are held by the barrier
+				 * alone, whose curvature fades with tau until the Newton
+				 * system is singular to working precision: the last
+				 * completed stage is the answer, its gap reported. */
+				memcpy(th, saved, sizeof(*th) * (size_t)n);
+				tau *= 10;
+				f = objective(&pb, th, &ok);
+				goto done;
+			}
 			if (st != TAGK_OK)
 				return TAGK_EDIVERGED;
 			for (int i = 0; i < n; i++)
-				dx[i] = -g[i];
+				dx[i] = -g[i] * trial[i];
 			tagk_cholesky_solve(n, 1, K, dx);
+			for (int i = 0; i < n; i++)
+				dx[i] *= trial[i];
 			tagk_real lambda2 = 0; /* Newton decrement squared: -g^T dx */
 			for (int i = 0; i < n; i++)
 				lambda2 -= g[i] * dx[i];
@@ -432,6 +472,7 @@ tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real
 			phi = phit;
 		}
 		f = objective(&pb, th, &ok);
+		memcpy(saved, th, sizeof(*th) * (size_t)n);
 		if (last)
 			break;
 		if (dims * tau <= cfg->tol * (1 + tagk_fabs(f)))
@@ -439,6 +480,7 @@ tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real
 		else
 			tau /= 10;
 	}
+done:
 	memcpy(theta, th, sizeof(*theta) * (size_t)n);
 	if (info) {
 		info->f = f;

@@ -33,7 +33,10 @@
  * Newton system is solvable even when H is singular (a log that excites only
  * some parameters). On the central path the duality gap is exactly
  * 4 B tau, with dual Z_k = tau (J_k - margin I)^-1: tau is lowered until
- * 4 B tau <= tol (1 + |f|), so f is within that of the optimum.
+ * 4 B tau <= tol (1 + |f|), so f is within that of the optimum. Parameters
+ * no data determine are held by the barrier alone, whose curvature fades
+ * with tau: when the Newton system becomes singular to working precision,
+ * the last completed stage is returned, its larger gap in info->gap.
  *
  * Tolerances: tol defaults to 1e-10 in double (1e-5 in float), far below
  * the noise of any identification, and above where the Newton system's

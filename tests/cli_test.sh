@@ -107,13 +107,21 @@ check "... every method's every NCC is 1.000 and its parameter error below 1e-6"
 	"awk '/^(OLS|WLS|energy|WLS-pullback|WLS-Bregman|DM|DM-frozen|DM-pc) / { n++; for (i = 2; i <= 10; i += 2) if (\$i != \"1.000\") bad++; if (\$12 + 0 > 1e-6) bad++ } END { exit !(n == 16 && !bad) }' '$tmp/out'"
 expect "coordinv with the default mismatch" 0 "DM best of the six" "" -- $B coordinv --system swimmer --seeds 2
 check "... where OLS is no longer exact" sh -c "awk '/^OLS / && \$12 + 0 > 0.1 { n++ } END { exit !(n == 2) }' '$tmp/out'"
+expect "coordinv --physical with a perfect model" 0 "DM-pc best of the six" "" -- $B coordinv --system swimmer \
+	--seeds 1 --pos-noise 0 --exact-velocity --friction 0 --force-noise 0 --physical
+check "... every method named -pc (Bregman is physical already), every NCC 1.000" sh -c \
+	"awk '/^(OLS-pc|WLS-pc|energy-pc|WLS-pullback-pc|WLS-Bregman|DM-pc|DM-frozen-pc) / { n++; for (i = 2; i <= 10; i += 2) if (\$i != \"1.000\") bad++; if (\$12 + 0 > 1e-6) bad++ } END { exit !(n == 14 && !bad) }' '$tmp/out'"
 expect "coordinv: --low beyond the training run" 2 "" "--low: 5000 samples, but a training run has 3201" -- \
 	$B coordinv --low 5000 --system swimmer
 expect "coordinv, the Crazyflie with a perfect model" 0 "^DM " "" -- $B coordinv --system crazyflie --seeds 1 \
 	--pos-noise 0 --exact-velocity --rotor-drag 0 --thrust-error 0 --joint-friction 0
-check "... every method's every NCC is 1.000 but energy's at 20 samples (20 power rows, 24 unknowns)" sh -c \
-	"awk '/^(OLS|WLS|energy|WLS-pullback|DM|DM-frozen|DM-pc) / { n++; for (i = 2; i <= 16; i += 2) if (\$i != \"1.000\") bad[\$1]++ }
-	 END { exit !(n == 14 && bad[\"energy\"] == 8 && length(bad) == 1) }' '$tmp/out'"
+# WLS-Bregman over all 30 parameters at high data is the exception the
+# README explains: weights from a first fit exact to the barrier's tolerance
+check "... every NCC 1.000 but energy's at 20 samples (20 power rows, 24 unknowns) and WLS-Bregman's at high data" sh -c \
+	"awk '/^(OLS|WLS|energy|WLS-pullback|WLS-Bregman|DM|DM-frozen|DM-pc) / { n++; seen[\$1]++;
+	   for (i = 2; i <= 16; i += 2) if (\$1 == \"WLS-Bregman\" && seen[\$1] == 2) { if (\$i + 0 < 0.85) bad[\$1]++ }
+	   else if (\$i != \"1.000\") bad[\$1]++ }
+	 END { exit !(n == 16 && bad[\"energy\"] == 8 && length(bad) == 1) }' '$tmp/out'"
 expect "coordinv: an unknown system" 2 "" "--system: 'quad' is not swimmer, crazyflie or both" -- $B coordinv --system quad
 
 # shake and shake-table (paper 004)

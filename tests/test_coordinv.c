@@ -16,7 +16,12 @@
  *     identity of its flight (kinetic plus potential energy, from the
  *     bodies' poses, against the integrated power of the applied wrench),
  *     its tracking of the reference, and its identifiable parameters (24 of
- *     30: a structural property of the tree). */
+ *     30: a structural property of the tree);
+ *   - the physical constraints of every method: D >= 0 on the swimmer
+ *     (the KKT conditions of OLS-pc and energy-pc, from the rows), the
+ *     pseudo-inertias on the Crazyflie (noise-free rows fitted exactly;
+ *     the pullback equal to the unconstrained solve where that is
+ *     physical; WLS-Bregman stationary for its objective written here). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -444,6 +449,361 @@ test_cfpend(void **state)
 		assert_int_equal(rank, 24);
 }
 
+/* The KKT conditions of min F(x) subject to x >= 0 at x, F's gradient g and
+ * the size of its terms gs: x >= 0, g >= 0 (relative to gs) and x g = 0
+ * (relative to 1 + F). */
+static int
+kkt(const long double *g, const long double *gs, const tagk_real *x, long double F, double *slack)
+{
+	int ok = 1;
+	*slack = 0;
+	for (int a = 0; a < P; a++) {
+		ok &= x[a] > 0 && g[a] >= -(long double)TOL_EXACT * 100 * gs[a];
+		*slack = fmax(*slack, fabs((double)(x[a] * g[a] / (1 + F))));
+	}
+	return ok && *slack < (TOL_EXACT > 1e-6 ? 1e-2 : 1e-7);
+}
+
+/* D >= 0 for every method (pb.nonneg = p), where it matters: 12-sample
+ * subsets on which unconstrained OLS gives negative coefficients. OLS-pc
+ * and energy-pc meet the KKT conditions of their quadratics, written here
+ * from the rows; the others keep every coefficient positive. */
+static void
+test_physical_drag(void **state)
+{
+	(void)state;
+	simulate(1);
+	tagk_real prior[P], x[P], po[P];
+	prior_of(prior);
+	size_t len = tagk_ci_workspace_len(N, P);
+	tagk_real *ws = canary_alloc(len);
+	int found = 0;
+	for (long first = 0; first < 80 && found < 3; first++) {
+		tagk_dmls_problem ps;
+		problem_from(first, 250, 12, &ps);
+		if (tagk_ci_solve(TAGK_CI_OLS, &ps, qd, prior, 10, po, ws, len) != TAGK_OK)
+			continue;
+		int negative = 0;
+		for (int a = 0; a < P; a++)
+			negative += po[a] < 0;
+		if (!negative)
+			continue;
+		found++;
+		ps.nonneg = P;
+		for (int m = 0; m < TAGK_CI_NMETHODS; m++) {
+			assert_int_equal(tagk_ci_solve((tagk_ci_method)m, &ps, qd, prior, 10, x, ws, len), TAGK_OK);
+			for (int a = 0; a < P; a++)
+				assert_true(x[a] > 0);
+			if (m != TAGK_CI_OLS && m != TAGK_CI_ENERGY)
+				continue;
+			/* F = sum |Y x - tau|^2, or sum (qd^T (Y x - tau))^2 */
+			long double g[P] = { 0 }, gs[P] = { 0 }, F = 0;
+			for (int k = 0; k < ps.N; k++) {
+				const tagk_real *Yk = Y + k * N * P, *tk = tau + k * N, *v = qd + k * N;
+				long double r[N], row[P] = { 0 }, b = 0, e = 0;
+				for (int i = 0; i < N; i++) {
+					r[i] = -(long double)tk[i];
+					for (int a = 0; a < P; a++)
+						r[i] += (long double)Yk[i * P + a] * x[a];
+					for (int a = 0; a < P; a++)
+						row[a] += (long double)v[i] * Yk[i * P + a];
+					b += (long double)v[i] * tk[i];
+					e += (long double)v[i] * r[i];
+				}
+				for (int a = 0; a < P; a++) {
+					if (m == TAGK_CI_OLS)
+						for (int i = 0; i < N; i++) {
+							g[a] += 2 * Yk[i * P + a] * r[i];
+							gs[a] += fabsl(2 * Yk[i * P + a] * tk[i]) + fabsl(2 * Yk[i * P + a] * (r[i] + tk[i]));
+						}
+					else {
+						g[a] += 2 * row[a] * e;
+						gs[a] += fabsl(2 * row[a] * b) + fabsl(2 * row[a] * (e + b));
+					}
+				}
+				if (m == TAGK_CI_OLS)
+					for (int i = 0; i < N; i++)
+						F += r[i] * r[i];
+				else
+					F += e * e;
+			}
+			double slack;
+			int ok = kkt(g, gs, x, F, &slack);
+			print_message("12 samples from %ld, %d negative in OLS: %s-pc's KKT slack %.2g\n", first, negative,
+			    tagk_ci_name((tagk_ci_method)m), slack);
+			assert_true(ok);
+		}
+	}
+	assert_true(found > 0);
+	assert_true(canary_intact(ws, len));
+	/* a start that is not positive is refused */
+	tagk_dmls_problem ps;
+	problem_from(0, 250, 12, &ps);
+	ps.nonneg = P;
+	prior[2] = -1;
+	assert_int_equal(tagk_ci_solve(TAGK_CI_OLS, &ps, qd, prior, 10, x, ws, len), TAGK_EINVAL);
+	canary_free(ws);
+}
+
+enum { CN = TAGK_CFP_N, CP = TAGK_CFP_P, CS = 200 };
+static tagk_real cY[CS * CN * CP], ctau[CS * CN], cM[CS * (CP + 1) * CN * CN], cqd[CS * CN];
+
+/* The identification problem of a 2 s flight, every parameter, the three
+ * pseudo-inertias kept physical. */
+static void
+cf_problem(int mismatch, tagk_real truth[CP], tagk_dmls_problem *pb)
+{
+	tagk_cfp_config c;
+	tagk_cfp_defaults(&c);
+	c.duration = 2;
+	if (mismatch) {
+		c.pos_noise = (tagk_real)1e-4;
+		c.differentiate = 1;
+		c.rotor_drag = (tagk_real)0.01;
+		c.thrust_error = (tagk_real)0.03;
+	}
+	assert_true(tagk_cfp_samples(&c) >= CS);
+	assert_int_equal(tagk_cfp_run(&c, cfrun, 2001), TAGK_OK);
+	tagk_mb_model m;
+	tagk_cfp_model(&m, truth);
+	for (long k = 0; k < CS; k++) {
+		const tagk_cfp_sample *x = cfrun + k;
+		tagk_mb_kin kin;
+		assert_int_equal(tagk_mb_kinematics(&m, x->R, x->p, x->alpha, x->qd, x->qdd, &kin), TAGK_OK);
+		tagk_mb_regressor(&kin, &m, cY + k * CN * CP);
+		memcpy(ctau + k * CN, x->tau, sizeof(x->tau));
+		memcpy(cqd + k * CN, x->qd, sizeof(x->qd));
+		memset(cM + k * (CP + 1) * CN * CN, 0, sizeof(*cM) * CN * CN);
+		for (int j = 0; j < CP; j++) {
+			tagk_real e[CP] = { 0 };
+			e[j] = 1;
+			tagk_mb_mass_matrix(&kin, &m, e, cM + (k * (CP + 1) + 1 + j) * CN * CN);
+		}
+	}
+	tagk_dmls_defaults(pb);
+	pb->N = CS, pb->n = CN, pb->p = CP, pb->bodies = TAGK_CFP_BODIES, pb->Y = cY, pb->tau = ctau, pb->M = cM;
+}
+
+/* sum w_i r_i^2 with w from the residual variances var (NULL: 1), and the
+ * size of Y theta. */
+static long double
+cf_residual(const tagk_real *th, const long double *var, long double *size)
+{
+	long double F = 0, S = 0;
+	for (int k = 0; k < CS; k++)
+		for (int i = 0; i < CN; i++) {
+			long double r = -(long double)ctau[k * CN + i], y = 0;
+			for (int a = 0; a < CP; a++)
+				y += (long double)cY[(k * CN + i) * CP + a] * th[a];
+			r += y;
+			F += r * r / (var ? var[i] : 1);
+			S += y * y;
+		}
+	if (size)
+		*size = S;
+	return F;
+}
+
+/* x = A^-1 b for A = [A | b] (n x n + 1, destroyed), by Gaussian elimination
+ * with partial pivoting in long double. */
+static void
+gauss(int n, long double A[][CP + 1], long double *x)
+{
+	for (int c = 0; c < n; c++) {
+		int piv = c;
+		for (int r = c + 1; r < n; r++)
+			if (fabsl(A[r][c]) > fabsl(A[piv][c]))
+				piv = r;
+		for (int j = 0; j <= n; j++) {
+			long double t = A[c][j];
+			A[c][j] = A[piv][j];
+			A[piv][j] = t;
+		}
+		for (int r = c + 1; r < n; r++) {
+			long double f = A[r][c] / A[c][c];
+			for (int j = c; j <= n; j++)
+				A[r][j] -= f * A[c][j];
+		}
+	}
+	for (int i = n - 1; i >= 0; i--) {
+		long double s = A[i][n];
+		for (int j = i + 1; j < n; j++)
+			s -= A[i][j] * x[j];
+		x[i] = s / A[i][i];
+	}
+}
+
+/* The smallest eigenvalue of body b's pseudo-inertia over its largest. */
+static double
+cf_min_eig(const tagk_real *th, int b)
+{
+	tagk_real J[16], w[4], scr[16];
+	tagk_pseudo_inertia(th + TAGK_NPARAM * b, J);
+	assert_int_equal(tagk_symeig(4, J, w, NULL, scr), TAGK_OK);
+	return (double)(w[0] / w[3]);
+}
+
+/* sum_b D(J_b || J0_b), the log-det divergence; HUGE_VAL outside. */
+static long double
+cf_divergence(const tagk_real *th, const tagk_real *th0)
+{
+	long double D = 0;
+	for (int b = 0; b < TAGK_CFP_BODIES; b++) {
+		tagk_real J[16], J0[16], X[16];
+		tagk_pseudo_inertia(th + TAGK_NPARAM * b, J);
+		tagk_pseudo_inertia(th0 + TAGK_NPARAM * b, J0);
+		memcpy(X, J, sizeof(X));
+		if (tagk_cholesky(4, X) != TAGK_OK || tagk_cholesky(4, J0) != TAGK_OK)
+			return HUGE_VAL;
+		/* tr(J0^-1 J) - log det J + log det J0 - 4 */
+		tagk_real Z[16];
+		memcpy(Z, J, sizeof(Z));
+		tagk_cholesky_solve(4, 4, J0, Z);
+		for (int i = 0; i < 4; i++)
+			D += (long double)Z[i * 5] - 2 * logl((long double)X[i * 5]) + 2 * logl((long double)J0[i * 5]) - 1;
+	}
+	return D;
+}
+
+/* The pseudo-inertias kept physical (pb.bodies = 3) on the Crazyflie with a
+ * pendulum, 24 of whose 30 parameters the data determine:
+ *   - noise-free data: every method fits the rows (|Y theta - tau|^2 below
+ *     1e-8 of |Y theta|^2: the barrier stops at a gap of 1e-10);
+ *   - with mismatch: every estimate physical; WLS-pullback with the
+ *     constraint inactive equals tagk_ci_solve_metric with the
+ *     pseudo-inertias' pullback metric (the same objective, solved
+ *     unconstrained); WLS-Bregman stationary along random directions for
+ *     sum w r^2 + lambda D, written here from the divergence's definition. */
+static void
+test_physical_bodies(void **state)
+{
+	(void)state;
+	if (TOL_EXACT > 1e-6) {
+		/* 30 parameters from 1e-5 kg m^2 to 0.035 kg with 6 null
+		 * directions: in float, pcls.h's start (a ridge of 1e-8 of the
+		 * largest pivot, below float's rounding) cannot factor these
+		 * normal equations; with a ridge of 100 epsilon the quadratic
+		 * methods fit the rows only to 1e-3 .. 1e-6 and WLS-Bregman's
+		 * Newton system is singular to 7 digits. DM (equilibrated) runs. */
+		print_message("float: the Crazyflie's 30-parameter constrained problems need double\n");
+		skip();
+	}
+	tagk_dmls_problem pb;
+	tagk_real truth[CP], prior[CP], x[CP];
+	size_t len = tagk_ci_workspace_len(CN, CP);
+	tagk_real *ws = canary_alloc(len);
+	cf_problem(0, truth, &pb);
+	/* the prior: masses, first moments and inertias scaled, still physical */
+	for (int a = 0; a < CP; a++)
+		prior[a] = truth[a] * (tagk_real)(a % TAGK_NPARAM == 0 ? 1.2 : a % TAGK_NPARAM < 4 ? 1.1 : 1.3);
+	for (int m = 0; m < TAGK_CI_NMETHODS; m++) {
+		assert_int_equal(tagk_ci_solve((tagk_ci_method)m, &pb, cqd, prior, 10, x, ws, len), TAGK_OK);
+		/* the squared residual against the rows' size: the barrier stops at
+		 * a duality gap of 1e-10 of the (weighted) objective */
+		long double S, F = cf_residual(x, NULL, &S);
+		double e = (double)(F / S);
+		print_message("noise-free, %-13s with bodies: |r|^2 / |Y theta|^2 %.2g, smallest eig ratios %.2g %.2g %.2g\n",
+		    tagk_ci_name((tagk_ci_method)m), e, cf_min_eig(x, 0), cf_min_eig(x, 1), cf_min_eig(x, 2));
+		assert_true(e < (TOL_EXACT > 1e-6 ? 1e-2 : 1e-8));
+		for (int b = 0; b < TAGK_CFP_BODIES; b++)
+			assert_true(cf_min_eig(x, b) > -1e-9);
+	}
+	assert_true(canary_intact(ws, len));
+	cf_problem(1, truth, &pb);
+	for (int m = 0; m < TAGK_CI_NMETHODS; m++) {
+		assert_int_equal(tagk_ci_solve((tagk_ci_method)m, &pb, cqd, prior, 10, x, ws, len), TAGK_OK);
+		for (int b = 0; b < TAGK_CFP_BODIES; b++)
+			assert_true(cf_min_eig(x, b) > -1e-9);
+	}
+	/* weights from OLS-pc's residuals, as WLS's definition says */
+	tagk_real xo[CP], xb[CP];
+	assert_int_equal(tagk_ci_solve(TAGK_CI_OLS, &pb, cqd, prior, 10, xo, ws, len), TAGK_OK);
+	long double var[CN] = { 0 };
+	for (int k = 0; k < CS; k++)
+		for (int i = 0; i < CN; i++) {
+			long double r = -(long double)ctau[k * CN + i];
+			for (int a = 0; a < CP; a++)
+				r += (long double)cY[(k * CN + i) * CP + a] * xo[a];
+			var[i] += r * r / CS;
+		}
+	/* pullback: against the unconstrained minimiser of sum w r^2 + lambda
+	 * d^T G d, G the pseudo-inertias' pullback metric, solved here */
+	tagk_real G[CP * CP] = { 0 }, xp[CP];
+	for (int b = 0; b < TAGK_CFP_BODIES; b++) {
+		tagk_real Gb[TAGK_NPARAM * TAGK_NPARAM];
+		assert_int_equal(tagk_pullback_metric(prior + TAGK_NPARAM * b, Gb), TAGK_OK);
+		for (int i = 0; i < TAGK_NPARAM; i++)
+			for (int j = 0; j < TAGK_NPARAM; j++)
+				G[(TAGK_NPARAM * b + i) * CP + TAGK_NPARAM * b + j] = Gb[i * TAGK_NPARAM + j];
+	}
+	assert_int_equal(tagk_ci_solve(TAGK_CI_PULLBACK, &pb, cqd, prior, 10, xp, ws, len), TAGK_OK);
+	static long double A[CP][CP + 1];
+	for (int a = 0; a < CP; a++) {
+		for (int b = 0; b <= CP; b++)
+			A[a][b] = 0;
+		for (int b = 0; b < CP; b++) {
+			A[a][b] = 10 * (long double)G[a * CP + b];
+			A[a][CP] += 10 * (long double)G[a * CP + b] * prior[b];
+		}
+	}
+	for (int k = 0; k < CS; k++)
+		for (int i = 0; i < CN; i++) {
+			const tagk_real *y = cY + (k * CN + i) * CP;
+			for (int a = 0; a < CP; a++) {
+				A[a][CP] += (long double)y[a] * ctau[k * CN + i] / var[i];
+				for (int b = 0; b < CP; b++)
+					A[a][b] += (long double)y[a] * y[b] / var[i];
+			}
+		}
+	long double xm[CP];
+	gauss(CP, A, xm);
+	tagk_real xmr[CP];
+	for (int a = 0; a < CP; a++)
+		xmr[a] = (tagk_real)xm[a];
+	int inside = 1;
+	for (int b = 0; b < TAGK_CFP_BODIES; b++)
+		inside &= cf_min_eig(xmr, b) > 1e-6;
+	print_message("pullback with bodies against the unconstrained solve: %.2g (unconstrained physical: %d)\n",
+	    rel_err(CP, xp, xmr), inside);
+	assert_true(inside);
+	assert_true(rel_err(CP, xp, xmr) < (TOL_EXACT > 1e-6 ? 1e-2 : 1e-8));
+	/* Bregman, with the same weights */
+	const long double lambda = 10;
+	assert_int_equal(tagk_ci_solve(TAGK_CI_BREGMAN, &pb, cqd, prior, (tagk_real)lambda, xb, ws, len), TAGK_OK);
+	long double F0 = cf_residual(xb, var, NULL) + lambda * cf_divergence(xb, prior), signal = 0;
+	for (int k = 0; k < CS; k++)
+		for (int i = 0; i < CN; i++)
+			signal += (long double)ctau[k * CN + i] * ctau[k * CN + i] / var[i];
+	tagk_rng g;
+	tagk_rng_seed(&g, 11);
+	double worst = 0;
+	for (int trial = 0; trial < 20; trial++) {
+		tagk_real up[CP], dn[CP];
+		const double eps = 1e-8;
+		for (int a = 0; a < CP; a++) {
+			double d = eps * (2 * (double)tagk_rng_uniform(&g) - 1) * fabs((double)prior[a]);
+			up[a] = (tagk_real)((double)xb[a] + d);
+			dn[a] = (tagk_real)((double)xb[a] - d);
+		}
+		long double Fu = cf_residual(up, var, NULL) + lambda * cf_divergence(up, prior);
+		long double Fd = cf_residual(dn, var, NULL) + lambda * cf_divergence(dn, prior);
+		long double c1 = (Fu - Fd) / 2, c2 = Fu - 2 * F0 + Fd;
+		assert_true(c2 > 0);
+		/* what a Newton step along d would gain, against the size of the
+		 * objective's terms, sum w tau^2, where the solver's rounding lives
+		 * (it stops at 100 epsilon of its objective); steps of 1e-7 of the
+		 * prior: larger ones meet the divergence's third derivative near the
+		 * boundary (a smallest eigenvalue 1e-6 of the largest) */
+		worst = fmax(worst, (double)(c1 * c1 / c2 / (1 + signal)));
+	}
+	print_message("WLS-Bregman with bodies: the largest gain of a Newton step along a random direction %.2g of "
+	    "sum w tau^2 (%.3Lg; the objective %.3Lg)\n", worst, signal, F0);
+	if (TOL_EXACT < 1e-6)
+		assert_true(worst < 1e-14);
+	assert_true(canary_intact(ws, len));
+	canary_free(ws);
+}
+
 int
 main(void)
 {
@@ -454,6 +814,8 @@ main(void)
 		cmocka_unit_test(test_regularised),
 		cmocka_unit_test(test_ncc),
 		cmocka_unit_test(test_cfpend),
+		cmocka_unit_test(test_physical_drag),
+		cmocka_unit_test(test_physical_bodies),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
