@@ -14,7 +14,7 @@ static const bench_command subs[] = {
 	  "                         [--noise SIGMA] [--paper] [--format text|md|csv] [-o FILE]",
 	  "  -m, --rows ROWS        rows per window (default 30)\n"
 	  "  -n, --sizes LIST       parameter counts (default 10,40,60,80,100,120)\n"
-	  "      --methods LIST     methods, with :paper, :info or :joseph to force a form\n"
+	  "      --methods LIST     methods, with :paper, :info, :joseph or :downdate to force a form\n"
 	  "  -u, --updates N        timed updates per method and size (default 1000)\n"
 	  "      --iters T          Kaczmarz iterations per update (default: one per row)\n"
 	  "  -s, --seed S           seed of the run (default 1)\n"
@@ -80,7 +80,8 @@ static const bench_command subs[] = {
 	  "      --rotors R         paper (0.25 N each, tagk's LQR) or authors (0.147 N, their LQR)\n"
 	  "      --dynamics D       tagk (exact) or authors (their equations of motion)\n"
 	  "      --window N         control steps per update, 1 to 5 (default 5; authors: 1)\n"
-	  "      --kf-form F        KF methods: auto, joseph, info or explicit (the authors' C++)\n"
+	  "      --kf-form F        KF methods: auto, joseph, info, downdate or explicit (the\n"
+	  "                         authors' C++)\n"
 	  "      --regressor R      tagk (exact) or authors (their sign slips and oracle b)\n"
 	  "  -j, --jobs N           processes (default 1; timings then share the cores)\n"
 	  "      --progress         progress lines every 2 s, even on a terminal\n"

@@ -89,7 +89,7 @@ protocol_parse(bench_protocol *o, int c, const char *arg)
 		tagk_config_defaults(&probe, tagk_window_method("kf"), TAGK_NPARAM, 30);
 		if ((o->kf_form = tagk_config_form_index(&probe, arg)) < 0)
 			cli_die(EXIT_USAGE, "--kf-form: '%s' is not a form of the KF methods (auto, joseph, info, "
-			    "explicit)", arg);
+			    "downdate, explicit)", arg);
 		break;
 	}
 	case 10: o->regressor = two_way("regressor", arg, "tagk"); break;

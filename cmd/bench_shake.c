@@ -374,7 +374,8 @@ bench_shake_table(int argc, char **argv)
 		tagk_real th[TAGK_NPARAM];
 		double v[NQ];
 		tagk_arm_object(shake.seed, o, th);
-		summary(th, v);
+		if (!summary(th, v))
+			cli_die(EXIT_DATA, "shake-table: object %ld's true parameters have no summary", o);
 		for (int i = 0; i < NQ; i++)
 			truth_abs[i] += fabs(v[i]) / (double)nobj;
 	}
@@ -395,7 +396,8 @@ bench_shake_table(int argc, char **argv)
 			tagk_real th[TAGK_NPARAM];
 			double w[NQ];
 			tagk_arm_object(shake.seed, o, th);
-			summary(th, w);
+			if (!summary(th, w))
+				cli_die(EXIT_DATA, "shake-table: object %ld's true parameters have no summary", o);
 			ok[r]++;
 			for (int i = 0; i < NQ; i++)
 				abs_err[r][i] += fabs(v[i] - w[i]);

@@ -37,7 +37,7 @@
 #include "../bench/harness.h"
 
 #define DEFAULT_METHODS "rk,grk,tark,tagk,tagk-naive,rls,rls-low,rls-low:paper," \
-	"rls-low:info,rls-high,kf,kf-low,kf-low:joseph,kf-low:info,kf-high"
+	"rls-low:info,rls-high,kf,kf-low,kf-low:joseph,kf-low:info,kf-low:downdate,kf-high"
 #define DEFAULT_SIZES "10,40,60,80,100,120"
 #define MAX_ROWS 512
 
@@ -113,7 +113,7 @@ print_rows(const report *r, int updates, int iters, uint64_t seed)
 	    "%sa fresh Gaussian window per update (b = A theta* + noise)\n\n",
 	    r->fmt == FMT_MD ? "" : "# ", updates, TAGK_REAL_NAME, (unsigned long long)seed, tbuf,
 	    r->fmt == FMT_MD ? "" : "# ");
-	fprintf(o, "%s%-14s%s%-15s%s%3s%s%4s%s%10s%s%10s%s%6s%s%5s%s%9s%s%7s%s\n", lead, "method",
+	fprintf(o, "%s%-15s%s%-15s%s%3s%s%4s%s%10s%s%10s%s%6s%s%5s%s%9s%s%7s%s\n", lead, "method",
 	    sep, "form", sep, "m", sep, "n", sep, "median_us", sep, "p95_us", sep, "allocs", sep,
 	    "fails", sep, "rel_err", sep, "columns", trail);
 	if (r->fmt == FMT_MD)
@@ -125,7 +125,7 @@ print_rows(const report *r, int updates, int iters, uint64_t seed)
 			snprintf(cols, sizeof(cols), "%.1f", w->columns);
 		else
 			snprintf(cols, sizeof(cols), "-");
-		fprintf(o, "%s%-14s%s%-15s%s%3d%s%4d%s%10.3f%s%10.3f%s%6ld%s%5d%s%9.2e%s%7s%s\n", lead,
+		fprintf(o, "%s%-15s%s%-15s%s%3d%s%4d%s%10.3f%s%10.3f%s%6ld%s%5d%s%9.2e%s%7s%s\n", lead,
 		    w->method, sep, w->form, sep, w->m, sep, w->n, sep, w->median / 1e3, sep,
 		    w->p95 / 1e3, sep, w->allocs, sep, w->failures, sep, w->rel_err, sep, cols, trail);
 	}

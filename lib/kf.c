@@ -1,4 +1,4 @@
-/* kf.c: random-walk Kalman filter with Joseph-form block update; see kf.h. */
+/* kf.c: random-walk Kalman filter, block update in four forms; see kf.h. */
 #include <string.h>
 #include "kf.h"
 #include "estimator.h"
@@ -18,8 +18,10 @@ double
 tagk_kf_cost(tagk_kf_form_t f, int n, int m)
 {
 	double N = n, M = m;
-	if (f == TAGK_KF_JOSEPH) /* A P, A P A^T, Cholesky, solve, I - K A, two n^3 products, K K^T */
-		return 2.5 * M * N * N + 3 * M * M * N + M * M * M / 3 + 2 * N * N * N;
+	if (f == TAGK_KF_JOSEPH) /* A P, A P A^T, Cholesky, solve, K A P, T A^T, U K^T and K K^T (upper) */
+		return 3 * M * N * N + 2 * M * M * N + M * M * M / 6;
+	if (f == TAGK_KF_DOWNDATE) /* A P, A P A^T (upper half), Cholesky, L^-1 A P, W^T W (upper half) */
+		return 1.5 * M * N * N + M * M * N + M * M * M / 6;
 	if (f == TAGK_KF_EXPLICIT) /* A P, A P A^T, inverse, S^-1 A P, K A P */
 		return 2 * M * N * N + 2 * M * M * N + M * M * M;
 	return M * N * N / 2 + N * N * N; /* A^T A, two factorizations, inverses and products */
@@ -30,13 +32,14 @@ tagk_kf_pick_form(tagk_kf_form_t f, int n, int m_max)
 {
 	if (f != TAGK_KF_AUTO)
 		return f;
-	return m_max > n ? TAGK_KF_INFO : TAGK_KF_JOSEPH;
+	return m_max > n ? TAGK_KF_INFO : TAGK_KF_DOWNDATE;
 }
 
 const char *
 tagk_kf_form_name(tagk_kf_form_t f)
 {
-	return f == TAGK_KF_INFO ? "info" : f == TAGK_KF_JOSEPH ? "joseph" : f == TAGK_KF_EXPLICIT ? "explicit" : "auto";
+	return f == TAGK_KF_INFO ? "info" : f == TAGK_KF_JOSEPH ? "joseph" : f == TAGK_KF_EXPLICIT ? "explicit"
+	    : f == TAGK_KF_DOWNDATE ? "downdate" : "auto";
 }
 
 size_t
@@ -48,7 +51,9 @@ tagk_kf_workspace_len(const tagk_kf_config *cfg, int n, int m_max)
 	size_t len = 3 * N + 4 * N * N + M;
 	tagk_kf_form_t f = tagk_kf_pick_form(cfg->form, n, m_max);
 	if (f == TAGK_KF_JOSEPH)
-		len += M * (N + M);
+		len += M * (N + M) + 2 * M * N;
+	else if (f == TAGK_KF_DOWNDATE)
+		len += M * (N + M) + M;
 	else if (f == TAGK_KF_EXPLICIT)
 		len += 2 * M * (N + M);
 	return len;
@@ -62,7 +67,7 @@ tagk_kf_init(tagk_kf *f, const tagk_kf_config *cfg, int n, int m_max,
 		return TAGK_EINVAL;
 	if (!(cfg->q >= 0) || !(cfg->r > 0) || !(cfg->p0 > 0) ||
 	    !tagk_isfinite(cfg->q) || !tagk_isfinite(cfg->r) || !tagk_isfinite(cfg->p0) ||
-	    (unsigned)cfg->form > TAGK_KF_EXPLICIT || !(cfg->outlier >= 0))
+	    (unsigned)cfg->form > TAGK_KF_DOWNDATE || !(cfg->outlier >= 0))
 		return TAGK_EINVAL;
 	if (theta0 && !tagk_all_finite(n, theta0))
 		return TAGK_ENONFINITE;
@@ -81,10 +86,18 @@ tagk_kf_init(tagk_kf *f, const tagk_kf_config *cfg, int n, int m_max,
 	f->M = ws; ws += nn;
 	f->T = ws; ws += nn;
 	f->e = ws; ws += m_max;
-	f->K = f->S = f->Kt = f->S2 = NULL;
-	if (f->form == TAGK_KF_JOSEPH || f->form == TAGK_KF_EXPLICIT) {
+	f->K = f->S = f->Kt = f->S2 = f->z = f->AP = f->U = NULL;
+	if (f->form == TAGK_KF_JOSEPH || f->form == TAGK_KF_EXPLICIT || f->form == TAGK_KF_DOWNDATE) {
 		f->K = ws; ws += (size_t)m_max * n;
 		f->S = ws; ws += (size_t)m_max * m_max;
+	}
+	if (f->form == TAGK_KF_DOWNDATE) {
+		f->z = ws;
+		ws += m_max;
+	}
+	if (f->form == TAGK_KF_JOSEPH) {
+		f->AP = ws; ws += (size_t)m_max * n;
+		f->U = ws; ws += (size_t)m_max * n;
 	}
 	if (f->form == TAGK_KF_EXPLICIT) {
 		f->Kt = ws; ws += (size_t)m_max * n;
@@ -107,67 +120,137 @@ tagk_kf_reset(tagk_kf *f)
 	tagk_outlier_init(&f->outlier, f->cfg.outlier);
 }
 
-/* Joseph form: the candidate P is left in Pm and the step in g. */
+/* Joseph form: the candidate P is left in Pm and the step in g. M = I - K A
+ * is applied through its low rank, never formed: T = M P- = P- - K (A P-)
+ * and M P- M^T = T - (T A^T) K^T, three m n^2 products where forming M
+ * and multiplying would take two n^3. The value is the Joseph form's, with
+ * its first-order insensitivity to errors in K; only the rounding of the
+ * products differs. */
 static tagk_status
 joseph_update(tagk_kf *f, const tagk_real *A, int m)
 {
 	const int n = f->n;
-	tagk_real *Pm = f->Pm, *K = f->K, *S = f->S, *M = f->M, *T = f->T, *g = f->g;
+	tagk_real *Pm = f->Pm, *K = f->K, *S = f->S, *AP = f->AP, *U = f->U, *T = f->T, *g = f->g;
 	const tagk_real r = f->cfg.r;
 
-	tagk_matmul(m, n, n, A, Pm, K);           /* A P-  (m x n) */
-	tagk_matmul_nt(m, n, m, K, A, S);         /* A P- A^T */
+	tagk_matmul(m, n, n, A, Pm, AP);          /* A P-  (m x n) */
+	tagk_matmul_nt(m, n, m, AP, A, S);        /* A P- A^T */
 	for (int i = 0; i < m; i++)
 		S[i * m + i] += r;
 	tagk_symmetrize(m, S);
 	tagk_status st = tagk_cholesky(m, S);
 	if (st != TAGK_OK)
 		return st;
+	memcpy(K, AP, sizeof(*K) * (size_t)m * (size_t)n);
 	tagk_cholesky_solve(m, n, S, K);          /* K^T = S^-1 A P-  (m x n) */
 	tagk_gemv_t(m, n, K, f->e, g);            /* K e */
 
-	/* M = I - K A, with K = (K^T)^T: M_ij = d_ij - sum_p K^T_pi A_pj. */
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < n; j++) {
-			tagk_real v = i == j ? 1 : 0;
-			for (int p = 0; p < m; p++)
-				v -= K[p * n + i] * A[p * n + j];
-			M[i * n + j] = v;
+	/* T = P- - K (A P-), a row of K^T and of A P- at a time */
+	memcpy(T, Pm, sizeof(*T) * (size_t)n * (size_t)n);
+	for (int p = 0; p < m; p++) {
+		const tagk_real *k = K + p * n, *ap = AP + p * n;
+		for (int i = 0; i < n; i++) {
+			tagk_real ki = k[i], *c = T + i * n;
+			for (int j = 0; j < n; j++)
+				c[j] -= ki * ap[j];
 		}
-	tagk_matmul(n, n, n, M, Pm, T);           /* M P- */
-	tagk_matmul_nt(n, n, n, T, M, Pm);        /* M P- M^T (Pm reused) */
-	for (int i = 0; i < n; i++)               /* + r K K^T */
-		for (int j = i; j < n; j++) {
-			tagk_real v = 0;
-			for (int p = 0; p < m; p++)
-				v += K[p * n + i] * K[p * n + j];
-			Pm[i * n + j] += r * v;
+	}
+	tagk_matmul_nt(n, n, m, T, A, U);         /* U = T A^T  (n x m) */
+	/* Pm = T - U K^T + r K K^T on the upper half */
+	for (int i = 0; i < n; i++) {
+		tagk_real *c = Pm + i * n;
+		const tagk_real *t = T + i * n;
+		for (int j = i; j < n; j++)
+			c[j] = t[j];
+		for (int q = 0; q < m; q++) {
+			tagk_real u = U[i * m + q], rk = r * K[q * n + i];
+			const tagk_real *k = K + q * n;
+			for (int j = i; j < n; j++)
+				c[j] += rk * k[j] - u * k[j];
 		}
+	}
 	tagk_symmetrize(n, Pm);
 	return TAGK_OK;
 }
 
-/* X = L^-1 for a lower-triangular n x n L (X lower triangular). */
+/* Downdate form: P = P- - W^T W with W = L^-1 A P- and S = L L^T, which is
+ * the Joseph form's P in exact arithmetic (K = P- A^T S^-1 = W^T L^-1), in
+ * about a third of its work at n = 4 m: no n^3 product. The candidate P is
+ * left in Pm and the step in g. */
+static tagk_status
+downdate_update(tagk_kf *f, const tagk_real *A, int m)
+{
+	const int n = f->n;
+	tagk_real *Pm = f->Pm, *W = f->K, *S = f->S, *z = f->z, *g = f->g;
+
+	tagk_matmul(m, n, n, A, Pm, W);           /* A P-  (m x n) */
+	for (int i = 0; i < m; i++)               /* S = A P- A^T + r I, upper half */
+		for (int j = i; j < m; j++)
+			S[i * m + j] = tagk_dot(n, W + i * n, A + j * n) + (i == j ? f->cfg.r : 0);
+	tagk_symmetrize(m, S);
+	tagk_status st = tagk_cholesky(m, S);
+	if (st != TAGK_OK)
+		return st;
+	tagk_trsm_lower(m, n, S, W);              /* W = L^-1 A P- */
+	memcpy(z, f->e, sizeof(*z) * (size_t)m);
+	tagk_trsm_lower(m, 1, S, z);              /* L^-1 e */
+	tagk_gemv_t(m, n, W, z, g);               /* K e = W^T L^-1 e */
+	/* Pm -= W^T W on the upper half, a row of W at a time: contiguous
+	 * inner loops, the same order of operations per entry as a dot product */
+	for (int p = 0; p < m; p++) {
+		const tagk_real *w = W + p * n;
+		for (int i = 0; i < n; i++) {
+			tagk_real wi = w[i], *c = Pm + i * n;
+			for (int j = i; j < n; j++)
+				c[j] -= wi * w[j];
+		}
+	}
+	tagk_symmetrize(n, Pm);
+	return TAGK_OK;
+}
+
+/* X = L^-1 for a lower-triangular n x n L (X lower triangular): forward
+ * substitution on the identity, row i of X non-zero in columns 0..i only,
+ * so that only those are touched (a sixth of n^3, not half). */
 static void
 tri_inverse(int n, const tagk_real *L, tagk_real *X)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		tagk_real *xi = X + i * n;
+		const tagk_real *li = L + i * n;
 		for (int j = 0; j < n; j++)
-			X[i * n + j] = i == j ? 1 : 0;
-	tagk_trsm_lower(n, n, L, X);
+			xi[j] = i == j ? 1 : 0;
+		for (int p = 0; p < i; p++) {
+			tagk_real l = li[p];
+			const tagk_real *xp = X + p * n;
+			for (int c = 0; c <= p; c++)
+				xi[c] -= l * xp[c];
+		}
+		tagk_real inv = (tagk_real)1 / li[i];
+		for (int c = 0; c <= i; c++)
+			xi[c] *= inv;
+	}
 }
 
-/* C = s X^T X for a lower-triangular n x n X. */
+/* C = s X^T X for a lower-triangular n x n X, on the upper half a row of X
+ * at a time (row k adds to C_ij for i <= j <= k). */
 static void
 gram_tri(int n, const tagk_real *X, tagk_real s, tagk_real *C)
 {
 	for (int i = 0; i < n; i++)
-		for (int j = i; j < n; j++) {
-			tagk_real v = 0;
-			for (int k = j; k < n; k++) /* X[k][i], X[k][j] non-zero for k >= i, j */
-				v += X[k * n + i] * X[k * n + j];
-			C[i * n + j] = s * v;
+		for (int j = i; j < n; j++)
+			C[i * n + j] = 0;
+	for (int k = 0; k < n; k++) {
+		const tagk_real *x = X + k * n;
+		for (int i = 0; i <= k; i++) {
+			tagk_real xi = x[i], *c = C + i * n;
+			for (int j = i; j <= k; j++)
+				c[j] += xi * x[j];
 		}
+	}
+	for (int i = 0; i < n; i++)
+		for (int j = i; j < n; j++)
+			C[i * n + j] *= s;
 	tagk_symmetrize(n, C);
 }
 
@@ -290,8 +373,8 @@ tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m)
 	for (int i = 0; i < n; i++)
 		Pm[i * n + i] += f->cfg.q;
 	tagk_residual(m, n, A, f->theta, b, f->e);
-	st = f->form == TAGK_KF_JOSEPH ? joseph_update(f, A, m) :
-	    f->form == TAGK_KF_EXPLICIT ? explicit_update(f, A, m) : info_update(f, A, m);
+	st = f->form == TAGK_KF_JOSEPH ? joseph_update(f, A, m) : f->form == TAGK_KF_DOWNDATE ? downdate_update(f, A, m)
+	    : f->form == TAGK_KF_EXPLICIT ? explicit_update(f, A, m) : info_update(f, A, m);
 	if (st != TAGK_OK)
 		return st;
 	/* the authors' form goes on with whatever P its update leaves */
@@ -314,7 +397,7 @@ tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m)
 /* The family's operations for the registry (methods.def). preset[0] and
  * preset[1] are q and r. */
 static const char *const kf_keys[] = { "q", "r", "p0", "outlier", "form", NULL };
-static const char *const kf_forms[] = { "auto", "joseph", "info", "explicit", NULL };
+static const char *const kf_forms[] = { "auto", "joseph", "info", "explicit", "downdate", NULL };
 
 static void
 kf_defaults(tagk_config *cfg)
@@ -335,7 +418,7 @@ kf_set(tagk_config *cfg, const char *key, double v)
 	else if (strcmp(key, "outlier") == 0 && v >= 0 && v <= 1e300)
 		c->outlier = (tagk_real)v;
 	else if (strcmp(key, "form") == 0 && (v == TAGK_KF_AUTO || v == TAGK_KF_JOSEPH || v == TAGK_KF_INFO ||
-	    v == TAGK_KF_EXPLICIT))
+	    v == TAGK_KF_EXPLICIT || v == TAGK_KF_DOWNDATE))
 		c->form = (tagk_kf_form_t)(int)v;
 	else
 		return TAGK_EINVAL;

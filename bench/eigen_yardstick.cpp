@@ -1,0 +1,328 @@
+// eigen_yardstick.cpp: the yardstick of tagk's speed (make bench-eigen).
+//
+// TAG-K, the Kalman filter and block RLS written from the TAG-K paper's
+// equations with Eigen, as a competent C++ user would write them, timed on
+// the same windows as libtagk's implementations in one run, one process,
+// both at -O2. Printed per n (m = 30): each side's median microseconds per
+// update, the ratio yardstick / tagk (above 1: tagk is faster) and the
+// relative difference of the final estimates, which shows both sides
+// compute the same thing:
+//
+//   TAG-K  greedy Kaczmarz with the paper's randomised choice among the
+//          rows above the threshold, T = m iterations, the residual
+//          b - A x formed each iteration (Eigen's gemv), tail average after
+//          the burn-in; the same random stream as libtagk (tagk_rng), so
+//          the estimates agree to rounding.
+//   KF     eq. 9: P- = P + qI, S = A P- A^T + rI (LLT), K = P- A^T S^-1,
+//          Joseph update; against libtagk's kf-low in its auto form and in
+//          each of its forms.
+//   RLS    eq. 8: K = P A^T (lambda I + A P A^T)^-1, P = (P - K A P) /
+//          lambda with the trace guard of rls.h; against rls-low in each
+//          form.
+//
+// Windows: A Gaussian m x n, b = A theta* + 0.01 noise, drawn before the
+// clock starts. Only built where g++ and Eigen 3 are present.
+#include <Eigen/Dense>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "../lib/tagk.h"
+}
+
+using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Vec = Eigen::VectorXd;
+
+namespace {
+
+double now_us()
+{
+	using namespace std::chrono;
+	return (double)duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count() / 1e3;
+}
+
+double median(std::vector<double> v)
+{
+	std::sort(v.begin(), v.end());
+	return v[v.size() / 2];
+}
+
+double rel_diff(const Vec &a, const tagk_real *b)
+{
+	double num = 0, den = 0;
+	for (int j = 0; j < a.size(); j++) {
+		num += (a[j] - (double)b[j]) * (a[j] - (double)b[j]);
+		den += (double)b[j] * (double)b[j];
+	}
+	return std::sqrt(num / (den > 0 ? den : 1));
+}
+
+// The paper's TAG-K, straightforwardly: x (in/out, the iterate carried
+// between updates as libtagk's estimate is), out the tail average.
+void tagk_eigen(const Mat &A, const Vec &b, Vec &x, int T, int burnin, double tol, tagk_rng *g, Vec &out)
+{
+	const int m = (int)A.rows();
+	Vec s = A.rowwise().squaredNorm();
+	double fro = s.sum(), bnorm2 = 0;
+	for (int i = 0; i < m; i++)
+		if (s[i] > 0)
+			bnorm2 += b[i] * b[i];
+	Vec sum = Vec::Zero(A.cols()), w(m);
+	int count = 0;
+	for (int t = 0; t < T; t++) {
+		Vec r = b - A * x;
+		double R2 = r.squaredNorm();
+		if (R2 <= tol * tol * bnorm2)
+			break;
+		Eigen::Index best;
+		(r.array().square() / s.array()).maxCoeff(&best);
+		double maxc = r[best] * r[best] / s[best];
+		double thr = 0.5 * (maxc / R2 + 1 / fro) * R2;
+		w = (r.array().square() >= thr * s.array()).select(r.array().square(), 0.0);
+		double u = (double)tagk_rng_uniform(g) * w.sum();
+		int pick = (int)best;
+		for (int i = 0; i < m; i++) {
+			if (w[i] == 0)
+				continue;
+			pick = i;
+			if (u < w[i])
+				break;
+			u -= w[i];
+		}
+		x += (r[pick] / s[pick]) * A.row(pick).transpose();
+		if (t >= burnin) {
+			sum += x;
+			count++;
+		}
+	}
+	out = count > 0 ? Vec(sum / count) : x;
+}
+
+struct Kf {
+	Mat P;
+	Vec th;
+	double q, r;
+	void update(const Mat &A, const Vec &b)
+	{
+		const int n = (int)P.rows(), m = (int)A.rows();
+		P.diagonal().array() += q;
+		Mat AP = A * P;
+		Mat S = AP * A.transpose();
+		S.diagonal().array() += r;
+		Eigen::LLT<Mat> llt(S);
+		Mat K = llt.solve(AP).transpose(); // P A^T S^-1 (P symmetric)
+		th += K * (b - A * th);
+		Mat IKA = Mat::Identity(n, n) - K * A;
+		P = IKA * P * IKA.transpose() + r * K * K.transpose();
+		P = (0.5 * (P + P.transpose())).eval();
+		(void)m;
+	}
+};
+
+struct Rls {
+	Mat P;
+	Vec th;
+	double lambda, trace0;
+	void update(const Mat &A, const Vec &b)
+	{
+		const int m = (int)A.rows();
+		Mat AP = A * P;
+		Mat S = AP * A.transpose();
+		S.diagonal().array() += lambda;
+		Eigen::LLT<Mat> llt(S);
+		Mat K = llt.solve(AP).transpose();
+		th += K * (b - A * th);
+		P = (P - K * AP) / lambda;
+		P = (0.5 * (P + P.transpose())).eval();
+		double tr = P.trace();
+		if (tr > trace0)
+			P *= trace0 / tr;
+		(void)m;
+	}
+};
+
+struct Window {
+	Mat A;
+	Vec b;
+};
+
+// libtagk's estimator for method name (a registry name, ":form" suffixed
+// for a form), with the innovation gate off as the yardstick has none.
+struct Lib {
+	tagk_config cfg;
+	tagk_estimator est;
+	std::vector<tagk_real> ws;
+	bool init(const char *name, int n, int m)
+	{
+		std::string base(name), form;
+		size_t c = base.find(':');
+		if (c != std::string::npos) {
+			form = base.substr(c + 1);
+			base = base.substr(0, c);
+		}
+		const tagk_method *mt = tagk_method_find_kind(base.c_str(), TAGK_KIND_WINDOW);
+		if (!mt)
+			return false;
+		tagk_config_defaults(&cfg, mt, n, m);
+		cfg.seed = 1;
+		if (tagk_method_accepts(mt, "outlier"))
+			tagk_config_set(&cfg, "outlier", 0);
+		if (!form.empty()) {
+			int f = tagk_config_form_index(&cfg, form.c_str());
+			if (f <= 0 || tagk_config_set(&cfg, "form", f) != TAGK_OK)
+				return false;
+		}
+		ws.assign(tagk_est_workspace_len(&cfg), 0);
+		return tagk_est_init(&est, &cfg, ws.data(), ws.size()) == TAGK_OK;
+	}
+};
+
+void usage(FILE *f)
+{
+	std::fprintf(f, "usage: eigen-yardstick [--updates N] [-n N,N,...]\n"
+	                "TAG-K, KF and RLS from the paper's equations in Eigen, timed against libtagk on the same windows.\n");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	int updates = 300;
+	std::vector<int> sizes = { 10, 40, 60, 80, 100, 120 };
+	for (int i = 1; i < argc; i++) {
+		if (!std::strcmp(argv[i], "--updates") && i + 1 < argc) {
+			updates = std::atoi(argv[++i]);
+		} else if (!std::strcmp(argv[i], "-n") && i + 1 < argc) {
+			sizes.clear();
+			for (char *p = argv[++i]; *p;) {
+				sizes.push_back((int)std::strtol(p, &p, 10));
+				if (*p == ',')
+					p++;
+				else if (*p)
+					break;
+			}
+		} else if (!std::strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (updates < 3 || sizes.empty()) {
+		usage(stderr);
+		return 2;
+	}
+	for (int n : sizes)
+		if (n < 1 || n > 400) {
+			std::fprintf(stderr, "eigen-yardstick: -n: %d is outside 1..400\n", n);
+			return 2;
+		}
+	const int m = 30;
+	std::printf("# the Eigen yardstick (Eigen %d.%d.%d, -O2) against libtagk (%s), m = %d, %d updates per cell,\n"
+	            "# median us per update; ratio = yardstick / tagk (above 1: tagk faster); diff = relative\n"
+	            "# difference of the final estimates\n",
+	    EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, sizeof(tagk_real) == 8 ? "double" : "float", m,
+	    updates);
+	std::printf("%-8s %4s %-14s %12s %12s %8s %10s\n", "method", "n", "tagk form", "tagk_us", "eigen_us", "ratio", "diff");
+	std::mt19937_64 gen(12345);
+	std::normal_distribution<double> N01;
+	for (int n : sizes) {
+		Vec xs(n);
+		for (int j = 0; j < n; j++)
+			xs[j] = N01(gen);
+		std::vector<Window> win(updates);
+		std::vector<tagk_real> flatA((size_t)updates * m * n), flatb((size_t)updates * m);
+		for (int k = 0; k < updates; k++) {
+			win[k].A = Mat(m, n);
+			for (int i = 0; i < m * n; i++)
+				win[k].A.data()[i] = N01(gen);
+			win[k].b = win[k].A * xs;
+			for (int i = 0; i < m; i++)
+				win[k].b[i] += 0.01 * N01(gen);
+			for (int i = 0; i < m * n; i++)
+				flatA[(size_t)k * m * n + i] = (tagk_real)win[k].A.data()[i];
+			for (int i = 0; i < m; i++)
+				flatb[(size_t)k * m + i] = (tagk_real)win[k].b[i];
+		}
+		// TAG-K
+		{
+			Lib lib;
+			if (!lib.init("tagk", n, m))
+				return 1;
+			std::vector<double> tl, te;
+			for (int k = 0; k < updates; k++) {
+				double t0 = now_us();
+				tagk_est_update(&lib.est, &flatA[(size_t)k * m * n], &flatb[(size_t)k * m], m, NULL);
+				tl.push_back(now_us() - t0);
+			}
+			tagk_rng g;
+			tagk_rng_seed(&g, lib.cfg.seed);
+			Vec x = Vec::Zero(n), out(n);
+			for (int k = 0; k < updates; k++) {
+				double t0 = now_us();
+				tagk_eigen(win[k].A, win[k].b, x, lib.cfg.u.kz.iters ? lib.cfg.u.kz.iters : m, lib.cfg.u.kz.burnin,
+				    (double)lib.cfg.u.kz.tol, &g, out);
+				x = out;
+				te.push_back(now_us() - t0);
+			}
+			double a = median(tl), b = median(te);
+			std::printf("%-8s %4d %-14s %12.3f %12.3f %7.2fx %10.2g\n", "tagk", n, tagk_est_form(&lib.est), a, b, b / a,
+			    rel_diff(out, tagk_est_theta(&lib.est)));
+		}
+		// KF and RLS, every form
+		for (int fam = 0; fam < 2; fam++) {
+			const char *forms[2][4] = { { "kf-low", "kf-low:joseph", "kf-low:info", NULL },
+				{ "rls-low", "rls-low:paper", "rls-low:info", NULL } };
+			// the yardstick once per family, on the same windows
+			Lib ref;
+			if (!ref.init(forms[fam][0], n, m))
+				return 1;
+			std::vector<double> te;
+			Vec th;
+			if (fam == 0) {
+				Kf kf{ Mat::Identity(n, n) * (double)ref.cfg.u.kf.p0, Vec::Zero(n), (double)ref.cfg.u.kf.q,
+					(double)ref.cfg.u.kf.r };
+				for (int k = 0; k < updates; k++) {
+					double t0 = now_us();
+					kf.update(win[k].A, win[k].b);
+					te.push_back(now_us() - t0);
+				}
+				th = kf.th;
+			} else {
+				Rls rls{ Mat::Identity(n, n) * (double)ref.cfg.u.rls.p0, Vec::Zero(n), (double)ref.cfg.u.rls.lambda,
+					(double)ref.cfg.u.rls.p0 * n };
+				for (int k = 0; k < updates; k++) {
+					double t0 = now_us();
+					rls.update(win[k].A, win[k].b);
+					te.push_back(now_us() - t0);
+				}
+				th = rls.th;
+			}
+			double b = median(te);
+			for (int f = 0; forms[fam][f]; f++) {
+				Lib lib;
+				if (!lib.init(forms[fam][f], n, m))
+					return 1;
+				std::vector<double> tl;
+				for (int k = 0; k < updates; k++) {
+					double t0 = now_us();
+					tagk_est_update(&lib.est, &flatA[(size_t)k * m * n], &flatb[(size_t)k * m], m, NULL);
+					tl.push_back(now_us() - t0);
+				}
+				double a = median(tl);
+				std::string name = std::string(fam == 0 ? "kf-low" : "rls-low");
+				std::printf("%-8s %4d %-14s %12.3f %12.3f %7.2fx %10.2g\n", name.c_str(), n, tagk_est_form(&lib.est), a,
+				    b, b / a, rel_diff(th, tagk_est_theta(&lib.est)));
+			}
+		}
+	}
+	return 0;
+}

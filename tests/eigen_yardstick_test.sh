@@ -1,0 +1,29 @@
+#!/bin/sh
+# eigen_yardstick_test.sh: the speed yardstick (bench/eigen_yardstick.cpp)
+# computes what libtagk computes: TAG-K, the Kalman filter and block RLS
+# written from the TAG-K paper's equations with Eigen agree with libtagk's
+# estimates, in every form, to 1e-8 relative (rounding apart, TAG-K shares
+# libtagk's random stream), but RLS's information form, which differs from
+# eq. 8 by its regularised forgetting ((1 - lambda) P0^-1, rls.h): 1e-6 for
+# it, 7e-8 measured after 20 updates. Skips where g++ or Eigen is
+# missing. The timing columns are not checked: speed is make bench's.
+set -u
+. "$(dirname "$0")/lib.sh"
+Y=${EIGEN_YARDSTICK:-build/eigen-yardstick}
+if ! [ -x "$Y" ]; then
+	echo "skip the Eigen yardstick: g++ or libeigen3-dev is not installed ($Y was not built)"
+	finish
+	exit 0
+fi
+"$Y" --updates 20 -n 10,40,120 > "$tmp/out" 2>&1
+rc=$?
+grep -v '^#' "$tmp/out" | sed 's/^/  /'
+check "the yardstick runs" test $rc -eq 0
+check "... 7 rows per size (tagk, kf-low in 3 forms, rls-low in 3)" sh -c \
+	"awk '/^(tagk|kf-low|rls-low) / { n++ } END { exit !(n == 21) }' '$tmp/out'"
+check "... every estimate within 1e-8 of libtagk's (RLS's information form: 1e-6)" sh -c \
+	"awk '/^(tagk|kf-low|rls-low) / { tol = \$1 == \"rls-low\" && \$3 == \"info\" ? 1e-6 : 1e-8;
+	 if (!(\$NF + 0 < tol)) bad++ } END { exit bad > 0 }' '$tmp/out'"
+"$Y" --updates 1 > /dev/null 2>&1
+check "... refuses fewer than 3 updates" test $? -eq 2
+finish
