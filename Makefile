@@ -358,9 +358,9 @@ bench: $(BINS)
 # equations with Eigen, timed against libtagk on the same windows in one
 # run, both with $(CFLAGS). Built where g++ and Eigen 3 are.
 EIGEN_INC := $(firstword $(wildcard /usr/include/eigen3))
-build/eigen-yardstick: bench/eigen_yardstick.cpp lib/libtagk.a $(LIB_HDR)
+build/eigen-yardstick: bench/eigen_yardstick.cpp lib/libtagk.a $(LIB_HDR) build/config
 	@mkdir -p build
-	$(CXX) $(CFLAGS) -std=c++14 -Wall -Wextra -I$(EIGEN_INC) -o $@ $< lib/libtagk.a -lm
+	$(CXX) $(CFLAGS) -std=c++14 -Wall -Wextra -I$(EIGEN_INC) -DYARDSTICK_FLAGS='"$(CFLAGS)"' -o $@ $< lib/libtagk.a -lm
 bench-eigen:
 	@if [ -n "$(EIGEN_INC)" ] && command -v $(CXX) >/dev/null 2>&1; then \
 		$(MAKE) -s build/eigen-yardstick && ./build/eigen-yardstick; \

@@ -3,7 +3,7 @@
 // TAG-K, the Kalman filter and block RLS written from the TAG-K paper's
 // equations with Eigen, as a competent C++ user would write them, timed on
 // the same windows as libtagk's implementations in one run, one process,
-// both at -O2. Printed per n (m = 30): each side's median microseconds per
+// both with the same flags (make's CFLAGS). Printed per n (m = 30): each side's median microseconds per
 // update, the ratio yardstick / tagk (above 1: tagk is faster) and the
 // relative difference of the final estimates, which shows both sides
 // compute the same thing:
@@ -36,6 +36,10 @@
 extern "C" {
 #include "../lib/tagk.h"
 }
+
+#ifndef YARDSTICK_FLAGS
+#define YARDSTICK_FLAGS "flags unknown"
+#endif
 
 using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Vec = Eigen::VectorXd;
@@ -226,10 +230,11 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	const int m = 30;
-	std::printf("# the Eigen yardstick (Eigen %d.%d.%d, -O2) against libtagk (%s), m = %d, %d updates per cell,\n"
+	std::printf("# the Eigen yardstick (Eigen %d.%d.%d, %s) against libtagk (%s), m = %d, %d updates per cell,\n"
 	            "# median us per update; ratio = yardstick / tagk (above 1: tagk faster); diff = relative\n"
 	            "# difference of the final estimates\n",
-	    EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, sizeof(tagk_real) == 8 ? "double" : "float", m,
+	    EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, YARDSTICK_FLAGS,
+	    sizeof(tagk_real) == 8 ? "double" : "float", m,
 	    updates);
 	std::printf("%-8s %4s %-14s %12s %12s %8s %10s\n", "method", "n", "tagk form", "tagk_us", "eigen_us", "ratio", "diff");
 	std::mt19937_64 gen(12345);

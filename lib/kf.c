@@ -50,8 +50,8 @@ tagk_kf_workspace_len(const tagk_kf_config *cfg, int n, int m_max)
 	size_t N = (size_t)n, M = (size_t)m_max;
 	size_t len = 3 * N + 4 * N * N + M;
 	tagk_kf_form_t f = tagk_kf_pick_form(cfg->form, n, m_max);
-	if (f == TAGK_KF_JOSEPH)
-		len += M * (N + M) + 2 * M * N;
+	if (f == TAGK_KF_JOSEPH) /* A P- and T A^T in M and T when m_max <= n */
+		len += M * (N + M) + (M > N ? 2 * M * N : 0);
 	else if (f == TAGK_KF_DOWNDATE)
 		len += M * (N + M) + M;
 	else if (f == TAGK_KF_EXPLICIT)
@@ -95,7 +95,10 @@ tagk_kf_init(tagk_kf *f, const tagk_kf_config *cfg, int n, int m_max,
 		f->z = ws;
 		ws += m_max;
 	}
-	if (f->form == TAGK_KF_JOSEPH) {
+	if (f->form == TAGK_KF_JOSEPH && m_max <= n) {
+		f->AP = f->M;
+		f->U = f->T;
+	} else if (f->form == TAGK_KF_JOSEPH) {
 		f->AP = ws; ws += (size_t)m_max * n;
 		f->U = ws; ws += (size_t)m_max * n;
 	}
@@ -125,12 +128,14 @@ tagk_kf_reset(tagk_kf *f)
  * and M P- M^T = T - (T A^T) K^T, three m n^2 products where forming M
  * and multiplying would take two n^3. The value is the Joseph form's, with
  * its first-order insensitivity to errors in K; only the rounding of the
- * products differs. */
+ * products differs. A P- and T A^T live in M and T when m <= n (the
+ * workspace of the earlier explicit-M version, which a Teensy's 512 KiB
+ * OCRAM holds at n = 120). */
 static tagk_status
 joseph_update(tagk_kf *f, const tagk_real *A, int m)
 {
 	const int n = f->n;
-	tagk_real *Pm = f->Pm, *K = f->K, *S = f->S, *AP = f->AP, *U = f->U, *T = f->T, *g = f->g;
+	tagk_real *Pm = f->Pm, *K = f->K, *S = f->S, *AP = f->AP, *U = f->U, *g = f->g;
 	const tagk_real r = f->cfg.r;
 
 	tagk_matmul(m, n, n, A, Pm, AP);          /* A P-  (m x n) */
@@ -145,23 +150,19 @@ joseph_update(tagk_kf *f, const tagk_real *A, int m)
 	tagk_cholesky_solve(m, n, S, K);          /* K^T = S^-1 A P-  (m x n) */
 	tagk_gemv_t(m, n, K, f->e, g);            /* K e */
 
-	/* T = P- - K (A P-), a row of K^T and of A P- at a time */
-	memcpy(T, Pm, sizeof(*T) * (size_t)n * (size_t)n);
+	/* T = P- - K (A P-) in place of P-, a row of K^T and of A P- at a time */
 	for (int p = 0; p < m; p++) {
 		const tagk_real *k = K + p * n, *ap = AP + p * n;
 		for (int i = 0; i < n; i++) {
-			tagk_real ki = k[i], *c = T + i * n;
+			tagk_real ki = k[i], *c = Pm + i * n;
 			for (int j = 0; j < n; j++)
 				c[j] -= ki * ap[j];
 		}
 	}
-	tagk_matmul_nt(n, n, m, T, A, U);         /* U = T A^T  (n x m) */
-	/* Pm = T - U K^T + r K K^T on the upper half */
+	tagk_matmul_nt(n, n, m, Pm, A, U);        /* U = T A^T  (n x m) */
+	/* T - U K^T + r K K^T on the upper half, row i of T read only by row i */
 	for (int i = 0; i < n; i++) {
 		tagk_real *c = Pm + i * n;
-		const tagk_real *t = T + i * n;
-		for (int j = i; j < n; j++)
-			c[j] = t[j];
 		for (int q = 0; q < m; q++) {
 			tagk_real u = U[i * m + q], rk = r * K[q * n + i];
 			const tagk_real *k = K + q * n;

@@ -82,7 +82,7 @@ typedef struct {
 	tagk_real *P;      /* n x n covariance */
 	tagk_real *Pm;     /* n x n predicted covariance, then the candidate P */
 	tagk_real *M;      /* n x n: scratch of the information form */
-	tagk_real *T;      /* n x n: (I - K A) P- (Joseph form), or scratch */
+	tagk_real *T;      /* n x n: scratch */
 	tagk_real *K;      /* m_max x n: A P-, then K^T (Joseph form), or W = L^-1 A P-
 	                      (downdate form) */
 	tagk_real *S;      /* m_max x m_max innovation covariance and its factor
@@ -90,8 +90,8 @@ typedef struct {
 	tagk_real *Kt;     /* m_max x n: K^T (explicit form only) */
 	tagk_real *S2;     /* m_max x m_max: S reduced by Gauss-Jordan (explicit) */
 	tagk_real *z;      /* m_max: L^-1 e (downdate form only) */
-	tagk_real *AP;     /* m_max x n: A P- (Joseph form only) */
-	tagk_real *U;      /* n x m_max: (M P-) A^T (Joseph form only) */
+	tagk_real *AP;     /* m_max x n: A P- (Joseph form only; in M when m_max <= n) */
+	tagk_real *U;      /* n x m_max: (M P-) A^T (Joseph form only; in T when m_max <= n) */
 	tagk_real *e;      /* m_max innovation */
 	tagk_real *g;      /* n step */
 	tagk_outlier outlier;
@@ -106,7 +106,8 @@ tagk_kf_form_t tagk_kf_pick_form(tagk_kf_form_t f, int n, int m_max);
 /* "joseph", "info", "explicit" or "downdate". */
 const char *tagk_kf_form_name(tagk_kf_form_t f);
 /* Workspace length in tagk_real elements for the resolved form:
- * joseph: 3 n + 4 n^2 + m_max (3 n + m_max + 1); info: 3 n + 4 n^2 + m_max;
+ * joseph: 3 n + 4 n^2 + m_max (n + m_max + 1), plus 2 m_max n when m_max > n;
+ * info: 3 n + 4 n^2 + m_max;
  * explicit: 3 n + 4 n^2 + m_max (2 n + 2 m_max + 1); downdate: 3 n + 4 n^2 +
  * m_max (n + m_max + 2). */
 size_t tagk_kf_workspace_len(const tagk_kf_config *cfg, int n, int m_max);
