@@ -43,9 +43,15 @@ tagk_real
 tagk_rng_uniform(tagk_rng *g)
 {
 #ifdef TAGK_FLOAT
-	return (tagk_real)(tagk_rng_next(g) >> 40) * (1.0f / 16777216.0f);
+	return (tagk_real)(uint32_t)(tagk_rng_next(g) >> 40) * (1.0f / 16777216.0f);
 #else
-	return (tagk_real)(tagk_rng_next(g) >> 11) * (1.0 / 9007199254740992.0);
+	/* The top 53 bits as a double, converted as two 32-bit halves: exact
+	 * (each half and their sum below 2^53 are representable), so the same
+	 * value as converting the 64-bit integer, without the Cortex-M7's
+	 * software helper for 64-bit conversions (__aeabi_ul2d). */
+	uint64_t v = tagk_rng_next(g) >> 11;
+	double hi = (double)(uint32_t)(v >> 32), lo = (double)(uint32_t)v;
+	return (hi * 4294967296.0 + lo) * (1.0 / 9007199254740992.0);
 #endif
 }
 

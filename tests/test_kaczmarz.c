@@ -168,6 +168,49 @@ test_bad_windows_leave_estimate(void **state)
 	}
 }
 
+/* Kaczmarz checks its window through the row norms it needs anyway, not by
+ * a scan of every entry; the statuses must be the full scan's. Random
+ * faults, each kind with the status it must give, NaN and overflow mixed
+ * (a NaN beside squares that overflow is bad data, not overflow). */
+static void
+test_fused_window_check(void **state)
+{
+	(void)state;
+	enum { FM = 12, FN = 7 };
+	const tagk_real huge = (tagk_real)(TOL_EXACT > 1e-6 ? 1e30 : 1e200);
+	const tagk_real tiny = (tagk_real)(TOL_EXACT > 1e-6 ? 1e-30 : 1e-200);
+	tagk_rng g;
+	tagk_rng_seed(&g, 404);
+	for (int trial = 0; trial < 700; trial++) {
+		int kind = trial % 7;
+		tagk_real A[FM * FN], b[FM];
+		fill_gauss(&g, FM * FN, A);
+		fill_gauss(&g, FM, b);
+		int at = (int)(tagk_rng_uniform(&g) * FM * FN) % (FM * FN), row = at / FN;
+		tagk_status want = TAGK_OK;
+		switch (kind) {
+		case 0: A[at] = tagk_rng_uniform(&g) < 0.5 ? NAN : -INFINITY; want = TAGK_ENONFINITE; break;
+		case 1: /* a zero row whose b is not finite */
+			for (int j = 0; j < FN; j++)
+				A[row * FN + j] = 0;
+			b[row] = INFINITY;
+			want = TAGK_ENONFINITE;
+			break;
+		case 2: A[at] = NAN; A[(at + FN) % (FM * FN)] = huge; want = TAGK_ENONFINITE; break;
+		case 3: memset(A, 0, sizeof(A)); b[row] = NAN; want = TAGK_ENONFINITE; break;
+		case 4: memset(A, 0, sizeof(A)); want = TAGK_EZERO; break;
+		case 5: for (int i = 0; i < FM * FN; i++) A[i] *= tiny; want = TAGK_EZERO; break;
+		default: A[at] = huge; want = TAGK_EDIVERGED; break;
+		}
+		fixture f;
+		open_est(&f, "tagk", FN, FM, 3, NULL);
+		tagk_status got = tagk_est_update(&f.est, A, b, FM, NULL);
+		if (got != want)
+			fail_msg("trial %d, fault kind %d: status %d, the full scan's is %d", trial, kind, got, want);
+		close_est(&f);
+	}
+}
+
 static void
 test_rank_deficient_and_ill_conditioned(void **state)
 {
@@ -391,6 +434,7 @@ main(void)
 		cmocka_unit_test(test_tagk_beats_grk_on_noise),
 		cmocka_unit_test(test_zero_rows_skipped),
 		cmocka_unit_test(test_bad_windows_leave_estimate),
+		cmocka_unit_test(test_fused_window_check),
 		cmocka_unit_test(test_rank_deficient_and_ill_conditioned),
 		cmocka_unit_test(test_same_seed_same_bits),
 		cmocka_unit_test(test_matches_straightforward),
