@@ -235,6 +235,10 @@ coordinv_crazyflie(const cfp_opts *o)
 			for (int k = 0; k < NM; k++) {
 				tagk_real beta[P];
 				tagk_status st;
+				if (o->physical && k == TAGK_CI_DUAL_PC) {
+					ok[reg][k] = 0; /* DM itself is DM-pc here; the row is not printed */
+					continue;
+				}
 				if (o->physical || k == TAGK_CI_BREGMAN || k == TAGK_CI_DUAL_PC) {
 					st = tagk_ci_solve((tagk_ci_method)k, &full, gqd, prior, (tagk_real)o->lambda, est[reg][k], ws,
 					    wslen);

@@ -40,16 +40,18 @@ slow_format(char *buf, double x)
 {
 	if (!isfinite(x))
 		return snprintf(buf, 32, "%s", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
-	int lo = 1, hi = 17;
+	/* precisions 1..17: at most 24 characters, as the compiler can see
+	 * from the unsigned char */
+	unsigned char lo = 1, hi = 17;
 	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		snprintf(buf, 32, "%.*g", mid, x);
+		unsigned char mid = (unsigned char)((lo + hi) / 2);
+		snprintf(buf, 32, "%.*g", mid % 18, x);
 		if (strtod(buf, NULL) == x)
 			hi = mid;
 		else
-			lo = mid + 1;
+			lo = (unsigned char)(mid + 1);
 	}
-	return snprintf(buf, 32, "%.*g", lo, x);
+	return snprintf(buf, 32, "%.*g", lo % 18, x);
 }
 
 /* Write the digits of v (no leading zeros), return their count. */
