@@ -257,75 +257,64 @@ int main(int argc, char **argv)
 			for (int i = 0; i < m; i++)
 				flatb[(size_t)k * m + i] = (tagk_real)win[k].b[i];
 		}
+		// Each window goes through every implementation in turn, so that
+		// the machine's slow spells fall on all of them alike.
 		// TAG-K
 		{
 			Lib lib;
 			if (!lib.init("tagk", n, m))
 				return 1;
 			std::vector<double> tl, te;
-			for (int k = 0; k < updates; k++) {
-				double t0 = now_us();
-				tagk_est_update(&lib.est, &flatA[(size_t)k * m * n], &flatb[(size_t)k * m], m, NULL);
-				tl.push_back(now_us() - t0);
-			}
 			tagk_rng g;
 			tagk_rng_seed(&g, lib.cfg.seed);
 			Vec x = Vec::Zero(n), out(n);
 			for (int k = 0; k < updates; k++) {
 				double t0 = now_us();
+				tagk_est_update(&lib.est, &flatA[(size_t)k * m * n], &flatb[(size_t)k * m], m, NULL);
+				double t1 = now_us();
 				tagk_eigen(win[k].A, win[k].b, x, lib.cfg.u.kz.iters ? lib.cfg.u.kz.iters : m, lib.cfg.u.kz.burnin,
 				    (double)lib.cfg.u.kz.tol, &g, out);
 				x = out;
-				te.push_back(now_us() - t0);
+				double t2 = now_us();
+				tl.push_back(t1 - t0);
+				te.push_back(t2 - t1);
 			}
 			double a = median(tl), b = median(te);
 			std::printf("%-8s %4d %-14s %12.3f %12.3f %7.2fx %10.2g\n", "tagk", n, tagk_est_form(&lib.est), a, b, b / a,
 			    rel_diff(out, tagk_est_theta(&lib.est)));
 		}
-		// KF and RLS, every form
+		// KF and RLS, every form, and the yardstick of each family
 		for (int fam = 0; fam < 2; fam++) {
-			const char *forms[2][4] = { { "kf-low", "kf-low:joseph", "kf-low:info", NULL },
-				{ "rls-low", "rls-low:paper", "rls-low:info", NULL } };
-			// the yardstick once per family, on the same windows
-			Lib ref;
-			if (!ref.init(forms[fam][0], n, m))
-				return 1;
-			std::vector<double> te;
-			Vec th;
-			if (fam == 0) {
-				Kf kf{ Mat::Identity(n, n) * (double)ref.cfg.u.kf.p0, Vec::Zero(n), (double)ref.cfg.u.kf.q,
-					(double)ref.cfg.u.kf.r };
-				for (int k = 0; k < updates; k++) {
-					double t0 = now_us();
-					kf.update(win[k].A, win[k].b);
-					te.push_back(now_us() - t0);
-				}
-				th = kf.th;
-			} else {
-				Rls rls{ Mat::Identity(n, n) * (double)ref.cfg.u.rls.p0, Vec::Zero(n), (double)ref.cfg.u.rls.lambda,
-					(double)ref.cfg.u.rls.p0 * n };
-				for (int k = 0; k < updates; k++) {
-					double t0 = now_us();
-					rls.update(win[k].A, win[k].b);
-					te.push_back(now_us() - t0);
-				}
-				th = rls.th;
-			}
-			double b = median(te);
-			for (int f = 0; forms[fam][f]; f++) {
-				Lib lib;
-				if (!lib.init(forms[fam][f], n, m))
+			const char *forms[2][3] = { { "kf-low", "kf-low:joseph", "kf-low:info" },
+				{ "rls-low", "rls-low:paper", "rls-low:info" } };
+			Lib lib[3];
+			for (int f = 0; f < 3; f++)
+				if (!lib[f].init(forms[fam][f], n, m))
 					return 1;
-				std::vector<double> tl;
-				for (int k = 0; k < updates; k++) {
+			const tagk_config &c = lib[0].cfg;
+			Kf kf{ Mat::Identity(n, n) * (double)c.u.kf.p0, Vec::Zero(n), (double)c.u.kf.q, (double)c.u.kf.r };
+			Rls rls{ Mat::Identity(n, n) * (double)c.u.rls.p0, Vec::Zero(n), (double)c.u.rls.lambda,
+				(double)c.u.rls.p0 * n };
+			std::vector<double> tl[3], te;
+			for (int k = 0; k < updates; k++) {
+				for (int f = 0; f < 3; f++) {
 					double t0 = now_us();
-					tagk_est_update(&lib.est, &flatA[(size_t)k * m * n], &flatb[(size_t)k * m], m, NULL);
-					tl.push_back(now_us() - t0);
+					tagk_est_update(&lib[f].est, &flatA[(size_t)k * m * n], &flatb[(size_t)k * m], m, NULL);
+					tl[f].push_back(now_us() - t0);
 				}
-				double a = median(tl);
-				std::string name = std::string(fam == 0 ? "kf-low" : "rls-low");
-				std::printf("%-8s %4d %-14s %12.3f %12.3f %7.2fx %10.2g\n", name.c_str(), n, tagk_est_form(&lib.est), a,
-				    b, b / a, rel_diff(th, tagk_est_theta(&lib.est)));
+				double t0 = now_us();
+				if (fam == 0)
+					kf.update(win[k].A, win[k].b);
+				else
+					rls.update(win[k].A, win[k].b);
+				te.push_back(now_us() - t0);
+			}
+			const Vec &th = fam == 0 ? kf.th : rls.th;
+			double b = median(te);
+			for (int f = 0; f < 3; f++) {
+				double a = median(tl[f]);
+				std::printf("%-8s %4d %-14s %12.3f %12.3f %7.2fx %10.2g\n", fam == 0 ? "kf-low" : "rls-low", n,
+				    tagk_est_form(&lib[f].est), a, b, b / a, rel_diff(th, tagk_est_theta(&lib[f].est)));
 			}
 		}
 	}

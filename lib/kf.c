@@ -139,10 +139,9 @@ joseph_update(tagk_kf *f, const tagk_real *A, int m)
 	const tagk_real r = f->cfg.r;
 
 	tagk_matmul(m, n, n, A, Pm, AP);          /* A P-  (m x n) */
-	tagk_matmul_nt(m, n, m, AP, A, S);        /* A P- A^T */
+	tagk_matmul_nt_sym(m, n, AP, A, S);       /* A P- A^T */
 	for (int i = 0; i < m; i++)
 		S[i * m + i] += r;
-	tagk_symmetrize(m, S);
 	tagk_status st = tagk_cholesky(m, S);
 	if (st != TAGK_OK)
 		return st;

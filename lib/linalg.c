@@ -80,6 +80,15 @@ tagk_matmul_nt(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk
 }
 
 void
+tagk_matmul_nt_sym(int m, int k, const tagk_real *A, const tagk_real *B, tagk_real *C)
+{
+	for (int i = 0; i < m; i++)
+		for (int j = i; j < m; j++)
+			C[(long)i * m + j] = tagk_dot(k, A + (long)i * k, B + (long)j * k);
+	tagk_symmetrize(m, C);
+}
+
+void
 tagk_syrk_t(int m, int n, const tagk_real *A, tagk_real beta, tagk_real *C)
 {
 	for (int i = 0; i < n; i++)

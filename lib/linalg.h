@@ -47,6 +47,10 @@ void tagk_gemv_t(int m, int n, const tagk_real *A, const tagk_real *x, tagk_real
 void tagk_matmul(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk_real *C);
 /* C = A B^T; A m x k, B n x k, C m x n. */
 void tagk_matmul_nt(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk_real *C);
+/* C = A B^T for a product known to be symmetric (A P A^T as (A P) A^T): the
+ * upper triangle computed as tagk_matmul_nt would, then mirrored; half
+ * the work, and the bits of tagk_matmul_nt followed by tagk_symmetrize. */
+void tagk_matmul_nt_sym(int m, int k, const tagk_real *A, const tagk_real *B, tagk_real *C);
 /* C = beta C + A^T A; A m x n, C n x n symmetric (full storage, both halves written). */
 void tagk_syrk_t(int m, int n, const tagk_real *A, tagk_real beta, tagk_real *C);
 /* Copy the upper triangle of the n x n matrix S onto its lower triangle. */

@@ -107,10 +107,9 @@ paper_update(tagk_rls *r, const tagk_real *A, int m, tagk_real *nis)
 	tagk_real *AP = r->AP, *S = r->S, *Pn = r->Pn, *g = r->g;
 
 	tagk_matmul(m, n, n, A, r->P, AP);          /* A P, m x n */
-	tagk_matmul_nt(m, n, m, AP, A, S);          /* A P A^T, m x m */
+	tagk_matmul_nt_sym(m, n, AP, A, S);         /* A P A^T, m x m */
 	for (int i = 0; i < m; i++)
 		S[i * m + i] += lam;
-	tagk_symmetrize(m, S);
 	tagk_status st = tagk_cholesky(m, S);       /* S = L L^T */
 	if (st != TAGK_OK)
 		return st;

@@ -65,6 +65,44 @@ test_products_match_loops(void **state)
 		}
 }
 
+/* The blocked kernels keep each entry's order of operations, so their
+ * results are the plain loops' bits: tagk_matmul (four rows at a time)
+ * against the row-by-row loop with p ascending, at shapes with and
+ * without a remainder of rows; tagk_matmul_nt_sym against tagk_matmul_nt
+ * then tagk_symmetrize, on a symmetric product (A P) A^T. */
+static void
+test_blocked_kernels_keep_bits(void **state)
+{
+	(void)state;
+	tagk_rng g;
+	tagk_rng_seed(&g, 9);
+	static tagk_real A[33 * 21], B[21 * 19], C[33 * 19], C2[33 * 19];
+	const int shapes[][3] = { { 33, 21, 19 }, { 4, 3, 5 }, { 7, 1, 2 }, { 1, 6, 6 } };
+	for (int sh = 0; sh < 4; sh++) {
+		int m = shapes[sh][0], k = shapes[sh][1], n = shapes[sh][2];
+		fill_gauss(&g, m * k, A);
+		fill_gauss(&g, k * n, B);
+		tagk_matmul(m, k, n, A, B, C);
+		for (int i = 0; i < m; i++)
+			for (int j = 0; j < n; j++) {
+				tagk_real c = 0;
+				for (int p = 0; p < k; p++)
+					c += A[i * k + p] * B[p * n + j];
+				C2[i * n + j] = c;
+			}
+		assert_memory_equal(C, C2, sizeof(*C) * (size_t)(m * n));
+	}
+	enum { M = 9, N = 13 };
+	tagk_real P[N * N], AP[M * N], S[M * M], S2[M * M];
+	random_spd(&g, N, P);
+	fill_gauss(&g, M * N, A);
+	tagk_matmul(M, N, N, A, P, AP);
+	tagk_matmul_nt_sym(M, N, AP, A, S);
+	tagk_matmul_nt(M, N, M, AP, A, S2);
+	tagk_symmetrize(M, S2);
+	assert_memory_equal(S, S2, sizeof(S));
+}
+
 static void
 test_cholesky_reconstructs_and_solves(void **state)
 {
@@ -186,6 +224,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_products_match_loops),
+		cmocka_unit_test(test_blocked_kernels_keep_bits),
 		cmocka_unit_test(test_cholesky_reconstructs_and_solves),
 		cmocka_unit_test(test_cholesky_detects_failure),
 		cmocka_unit_test(test_symeig_recovers_spectrum),
