@@ -3,10 +3,11 @@
 // TAG-K, the Kalman filter and block RLS written from the TAG-K paper's
 // equations with Eigen, as a competent C++ user would write them, timed on
 // the same windows as libtagk's implementations in one run, one process,
-// both with the same flags (make's CFLAGS). Printed per n (m = 30): each side's median microseconds per
-// update, the ratio yardstick / tagk (above 1: tagk is faster) and the
-// relative difference of the final estimates, which shows both sides
-// compute the same thing:
+// each window going through every implementation in turn, both with the
+// same flags (make's CFLAGS). Printed per n (m = 30): each side's median
+// microseconds per update, the ratio yardstick / tagk (above 1: tagk is
+// faster) and the relative difference of the final estimates, which shows
+// both sides compute the same thing:
 //
 //   TAG-K  greedy Kaczmarz with the paper's randomised choice among the
 //          rows above the threshold, T = m iterations, the residual
