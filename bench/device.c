@@ -12,15 +12,17 @@ static tagk_real ws[3 * NMAX + 4 * NMAX * NMAX + M * (NMAX + M + 1) + 64]
 static tagk_real scratch[M * NMAX + M + 3 * NMAX + 3 * M + 2 * NMAX + 64];
 static double times[MAX_UPDATES];
 
-/* The paper's forms, the cheaper forms, and TAG-K. In single precision the
- * KF information form does not factor for m < n (see lib/kf.h), so the
- * float table leaves it out. */
+/* The paper's forms, the cheaper forms (the KF's downdate form is its
+ * default for m <= n), and TAG-K. In single precision the KF information
+ * form does not factor for m < n (see lib/kf.h), so the float table leaves
+ * it out. */
 static const char *const methods[] = {
 	"rls-low:paper", "rls-high:paper", "kf-low:joseph", "kf-high:joseph",
 	"rls-low:info",
 #ifndef TAGK_FLOAT
 	"kf-low:info",
 #endif
+	"kf-low:downdate",
 	"tagk",
 };
 
