@@ -56,7 +56,7 @@ for v in double float; do
 	build/hostdev-$v 40,60 3 > "$tmp/host-$v.out"
 	grep '^row' "$tmp/qemu-$v.out" | cut -d, -f3-7,10-12 > "$tmp/q.csv"
 	grep '^row' "$tmp/host-$v.out" | cut -d, -f3-7,10-12 > "$tmp/h.csv"
-	rows=14; [ $v = float ] && rows=12   # float leaves out the KF information form
+	rows=16; [ $v = float ] && rows=14   # 8 methods at 2 sizes; float leaves out the KF information form
 	check "qemu ($v): $rows rows of estimates" [ "$(wc -l < "$tmp/q.csv")" -eq $rows ]
 	check "qemu ($v): estimates equal the host's bit for bit" cmp -s "$tmp/q.csv" "$tmp/h.csv"
 done
