@@ -117,11 +117,12 @@ coordinv_crazyflie(const cfp_opts *o)
 	tagk_real *rM = malloc((size_t)ntrain * (P + 1) * N * N * sizeof(*rM));
 	size_t wslen = tagk_ci_workspace_len(N, P);
 	tagk_real *ws = malloc(wslen * sizeof(*ws)), *meas = malloc((size_t)per * sizeof(*meas));
+	tagk_real *measured = malloc((size_t)per * N * sizeof(*measured));
 	tagk_real *lowY = malloc((size_t)o->low * N * P * sizeof(*lowY)), *lowtau = malloc((size_t)o->low * N * sizeof(*lowtau));
 	tagk_real *lowM = malloc((size_t)o->low * (P + 1) * N * N * sizeof(*lowM));
 	tagk_real *lowqd = malloc((size_t)o->low * N * sizeof(*lowqd));
 	tagk_real *pred = malloc((size_t)per * N * sizeof(*pred)), *pcol = malloc((size_t)per * sizeof(*pcol));
-	if (!run || !d.Y || !d.tau || !d.Mj || !d.qd || !rY || !rtau || !rM || !ws || !meas || !pred || !pcol || !lowY
+	if (!run || !d.Y || !d.tau || !d.Mj || !d.qd || !rY || !rtau || !rM || !ws || !meas || !measured || !pred || !pcol || !lowY
 	    || !lowtau || !lowM || !lowqd)
 		cli_die(EXIT_DATA, "out of memory");
 	double sum[2][NM][N] = { { { 0 } } }, sq[2][NM][N] = { { { 0 } } };
@@ -265,6 +266,8 @@ coordinv_crazyflie(const cfp_opts *o)
 			tagk_status st = tagk_cfp_run(&cc, run, per);
 			if (st != TAGK_OK)
 				cli_die(EXIT_DATA, "coordinv: a test flight failed: %s", tagk_strerror(st));
+			for (long t = 0; t < per; t++)
+				memcpy(measured + t * N, run[t].qdd, sizeof(*measured) * N);
 			for (int reg = 0; reg < 2; reg++)
 				for (int k = 0; k < NM; k++) {
 					cnt[reg][k]++;
@@ -288,17 +291,7 @@ coordinv_crazyflie(const cfp_opts *o)
 						failed[reg][k]++;
 						continue;
 					}
-					for (int i = 0; i < N; i++) {
-						for (long t = 0; t < per; t++) {
-							meas[t] = run[t].qdd[i];
-							pcol[t] = pred[t * N + i];
-						}
-						double v = (double)tagk_ncc(meas, pcol, per, max_shift);
-						if (isnan(v))
-							v = 0;
-						sum[reg][k][i] += v;
-						sq[reg][k][i] += v * v;
-					}
+					coordinv_score(N, per, measured, pred, max_shift, sum[reg][k], sq[reg][k], meas, pcol);
 				}
 		}
 	}
@@ -359,6 +352,7 @@ coordinv_crazyflie(const cfp_opts *o)
 	free(rM);
 	free(ws);
 	free(meas);
+	free(measured);
 	free(pred);
 	free(pcol);
 }

@@ -78,6 +78,23 @@ coordinv_solve(int n, const tagk_real *A0, const tagk_real *b0, tagk_real *x)
 	return tagk_all_finite(n, x);
 }
 
+void
+coordinv_score(int n, long T, const tagk_real *meas, const tagk_real *pred, long max_shift, double *sum, double *sq,
+    tagk_real *a, tagk_real *b)
+{
+	for (int i = 0; i < n; i++) {
+		for (long t = 0; t < T; t++) {
+			a[t] = meas[t * n + i];
+			b[t] = pred[t * n + i];
+		}
+		double v = (double)tagk_ncc(a, b, T, max_shift);
+		if (isnan(v))
+			v = 0;
+		sum[i] += v;
+		sq[i] += v * v;
+	}
+}
+
 /* ||x - y|| / ||y|| over the P parameters. */
 static double
 rel_err(const tagk_real *x, const tagk_real *y)
@@ -200,8 +217,9 @@ bench_coordinv(int argc, char **argv)
 	tagk_real *M = malloc((size_t)ntrain * (P + 1) * N * N * sizeof(*M)), *qd = malloc((size_t)ntrain * N * sizeof(*qd));
 	size_t wslen = tagk_ci_workspace_len(N, P);
 	tagk_real *ws = malloc(wslen * sizeof(*ws)), *meas = malloc((size_t)ntest * sizeof(*meas));
+	tagk_real *measured = malloc((size_t)ntest * N * sizeof(*measured));
 	tagk_real *pred = malloc((size_t)ntest * N * sizeof(*pred)), *pcol = malloc((size_t)ntest * sizeof(*pcol));
-	if (!train || !test || !Y || !tau || !M || !qd || !ws || !meas || !pred || !pcol)
+	if (!train || !test || !Y || !tau || !M || !qd || !ws || !meas || !measured || !pred || !pcol)
 		cli_die(EXIT_DATA, "out of memory");
 	/* per regime and method: NCC sums and squares per coordinate, failures,
 	 * and the relative parameter error */
@@ -249,6 +267,8 @@ bench_coordinv(int argc, char **argv)
 			ec.gait = (tagk_swim_gait)gait;
 			ec.seed = (uint64_t)seed * 1000u + (uint64_t)gait;
 			run(&ec, test);
+			for (long t = 0; t < ntest; t++)
+				memcpy(measured + t * N, test[t].qd, sizeof(*measured) * N);
 			for (int r = 0; r < 2; r++)
 				for (int k = 0; k < NM; k++) {
 					cnt[r][k]++;
@@ -262,17 +282,7 @@ bench_coordinv(int argc, char **argv)
 						failed[r][k]++;
 						continue; /* counted as NCC 0 */
 					}
-					for (int i = 0; i < N; i++) {
-						for (long t = 0; t < ntest; t++) {
-							meas[t] = test[t].qd[i];
-							pcol[t] = pred[t * N + i];
-						}
-						double v = (double)tagk_ncc(meas, pcol, ntest, max_shift);
-						if (isnan(v))
-							v = 0;
-						sum[r][k][i] += v;
-						sq[r][k][i] += v * v;
-					}
+					coordinv_score(N, ntest, measured, pred, max_shift, sum[r][k], sq[r][k], meas, pcol);
 				}
 		}
 	}
@@ -335,6 +345,7 @@ bench_coordinv(int argc, char **argv)
 	free(qd);
 	free(ws);
 	free(meas);
+	free(measured);
 	free(pred);
 	free(pcol);
 	if (crazyflie) {
