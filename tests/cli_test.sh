@@ -96,6 +96,10 @@ expect "simulate: a flight log" 0 "" "figure-8, tagk: payload [0-9.]+ kg on at [
 	$B simulate --traj figure-8 --seed 2 -o "$tmp/sim.csv"
 expect "simulate: the log goes through the pipeline" 0 "2 truth changes" "" -- \
 	sh -c "$BIN/tagk-regress '$tmp/sim.csv' | $BIN/tagk-estimate -a kf-low | $BIN/tagk-report"
+expect "estimate: the KF's downdate form by name, named back by -v" 0 "^t,m,mcx" "kf-low, form downdate" -- \
+	sh -c "$BIN/tagk-regress '$tmp/sim.csv' | $BIN/tagk-estimate -a kf-low --form downdate -v"
+expect "estimate: an unknown KF form lists the five" 2 "" "--form: 'bogus' is not auto, joseph, info, explicit or downdate" -- \
+	sh -c "$BIN/tagk-regress '$tmp/sim.csv' | $BIN/tagk-estimate -a kf-low --form bogus"
 expect "simulate: unknown trajectory" 2 "" "--traj: 'square' is not" -- $B simulate --traj square
 expect "ablation: the four Kaczmarz variants" 0 "^tagk " "" -- $B ablation --trials 2
 
