@@ -160,6 +160,44 @@ test_parse_against_strtod(void **state)
 	assert_true(v == 5);
 }
 
+/* Decimals of 17 to 19 digits within a few units of their last digit of
+ * a midpoint between two adjacent doubles: where an extended-precision
+ * quotient can land on the midpoint and round the wrong way, so where
+ * num_parse must see it and ask strtod. */
+static void
+test_parse_near_midpoints(void **state)
+{
+	(void)state;
+	char s[64];
+	int hard = 0;
+	for (int i = 0; i < 200000; i++) {
+		uint64_t bits = (next() >> 12) | ((uint64_t)(1023 - 60 + next() % 120) << 52);
+		double x, y;
+		memcpy(&x, &bits, 8);
+		y = nextafter(x, INFINITY);
+		long double mid = ((long double)x + (long double)y) / 2; /* exact: 64-bit mantissa */
+		int digits = 17 + (int)(next() % 3);
+		snprintf(s, sizeof(s), "%.*Le", digits - 1, mid);
+		/* move the last digit by -2..2 */
+		char *e = strchr(s, 'e');
+		int delta = (int)(next() % 5) - 2;
+		for (char *p = e - 1; delta && p >= s; p--) {
+			if (*p == '.')
+				continue;
+			int d = *p - '0' + delta;
+			delta = d < 0 ? -1 : d > 9 ? 1 : 0;
+			*p = (char)('0' + (d + 10) % 10);
+		}
+		double a, b = strtod(s, NULL);
+		assert_int_equal(num_parse(s, strlen(s), &a), 0);
+		if (!(a == b))
+			fail_msg("parse '%s' -> %.17g, strtod %.17g", s, a, b);
+		hard += b != (double)strtold(s, NULL); /* double rounding would fail here */
+	}
+	/* the test is worth its name only if it met such cases */
+	assert_true(hard > 100);
+}
+
 int
 main(void)
 {
@@ -168,6 +206,7 @@ main(void)
 		cmocka_unit_test(test_format_typical_ranges),
 		cmocka_unit_test(test_format_edges),
 		cmocka_unit_test(test_parse_against_strtod),
+		cmocka_unit_test(test_parse_near_midpoints),
 	};
 	return cmocka_run_group_tests_name("numconv", tests, NULL, NULL);
 }
