@@ -22,6 +22,8 @@ enum { MARK_NONE, MARK_ERROR, MARK_STREAM, MARK_END, MARK_NOTE };
 static int
 marker_kind(const char *txt)
 {
+	if (txt[0] != '#')
+		return MARK_NONE;
 	if (strncmp(txt, TBL_ERROR_MARK, strlen(TBL_ERROR_MARK)) == 0)
 		return MARK_ERROR;
 	if (strncmp(txt, TBL_STREAM_MARK, strlen(TBL_STREAM_MARK)) == 0)
@@ -365,16 +367,20 @@ fill(tbl_reader *r)
 			if (c->clen >= 3 && memcmp(c->chunk, "\xef\xbb\xbf", 3) == 0)
 				c->coff = 3;
 		}
-		/* Feed one line at a time, so that the length limit is checked
-		 * before libcsv buffers a huge field and so that opening can stop
-		 * right after the header; a line ends at LF or CR. */
+		/* While opening, feed one line at a time, so that opening stops
+		 * right after the header (a line ends at LF or CR); then whole
+		 * chunks. libcsv's field buffer is capped (capped_realloc) and the
+		 * rows a chunk completes are queued, so memory stays bounded. */
 		const char *start = c->chunk + c->coff;
 		size_t left = c->clen - c->coff;
-		size_t len = 0;
-		while (len < left && start[len] != '\n' && start[len] != '\r')
-			len++;
-		if (len < left)
-			len++;
+		size_t len = left;
+		if (c->opening) {
+			len = 0;
+			while (len < left && start[len] != '\n' && start[len] != '\r')
+				len++;
+			if (len < left)
+				len++;
+		}
 		if (csv_parse(&c->p, start, len, on_field, on_record, r) != len) {
 			char msg[512];
 			snprintf(msg, sizeof(msg), "%s:%ld: %s", r->name, c->line + 1,
