@@ -11,18 +11,39 @@ excitation_init(excitation *x, int n)
 	x->n = n;
 }
 
+static void
+flush(excitation *x)
+{
+	const int n = x->n, nb = x->nb;
+	for (int i = 0; i < n; i++)
+		for (int j = i; j < n; j++) {
+			/* four partial sums: independent chains, not one serial one */
+			double s[4] = { 0, 0, 0, 0 };
+			int k = 0;
+			for (; k + 4 <= nb; k += 4)
+				for (int l = 0; l < 4; l++)
+					s[l] += x->B[i][k + l] * x->B[j][k + l];
+			for (; k < nb; k++)
+				s[0] += x->B[i][k] * x->B[j][k];
+			x->G[i * n + j] += (s[0] + s[1]) + (s[2] + s[3]);
+		}
+	x->nb = 0;
+}
+
 void
 excitation_add(excitation *x, const double *y)
 {
-	const int n = x->n;
-	for (int i = 0; i < n; i++)
-		for (int j = i; j < n; j++)
-			x->G[i * n + j] += y[i] * y[j];
+	for (int i = 0; i < x->n; i++)
+		x->B[i][x->nb] = y[i];
+	if (++x->nb == EXC_BATCH)
+		flush(x);
 }
 
 int
-excitation_report(const excitation *x, double eps, char *buf, size_t len)
+excitation_report(const excitation *acc, double eps, char *buf, size_t len)
 {
+	excitation all = *acc, *x = &all;
+	flush(x);
 	const int n = x->n;
 	tagk_real S[TAGK_NPARAM * TAGK_NPARAM], w[TAGK_NPARAM], V[TAGK_NPARAM * TAGK_NPARAM],
 	    scratch[TAGK_NPARAM * TAGK_NPARAM];
