@@ -44,8 +44,8 @@ BENCH_SRC := bench/harness.c bench/naive_kaczmarz.c bench/device.c
 CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
 FMT_HDR := $(sort $(wildcard formats/*.h))
-CMD_COMMON := cmd/cli.c cmd/cmdio.c
-BENCH_CMD := cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c cmd/bench_cfpend.c cmd/progress.c cmd/bench_commands.c cmd/workers.c
+CMD_COMMON := cmd/cli.c cmd/cmdio.c cmd/streampeer.c
+BENCH_CMD := cmd/bench_pipeline.c cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c cmd/bench_cfpend.c cmd/progress.c cmd/bench_commands.c cmd/workers.c
 # Resolved when a recipe uses them (deferred =), not when
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null)
@@ -141,7 +141,7 @@ build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan-fl
 # regression corpus tests/fuzz/corpus/TARGET with the usual compiler and the
 # sanitizers; `make fuzz` runs libFuzzer (clang) FUZZ_SECONDS per target,
 # two at a time with -j2, and prints executions per target.
-FUZZ_TARGETS := csv stream hdf5 cfusd model
+FUZZ_TARGETS := csv stream binary hdf5 cfusd model
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := tests/fuzz/fuzz_table.c $(FMT_SRC) $(LIB_SRC)
 FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
@@ -348,6 +348,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/mass_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/reliability_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/pipeline_test.sh
+	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/stream_test.sh
 
 bench: $(BINS)
 	./bin/tagk-bench timing

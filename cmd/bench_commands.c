@@ -25,7 +25,7 @@ static const bench_command subs[] = {
 	{ "synth", "a synthetic log with known truth: prescribed motion, a payload on and off",
 	  "[--duration S | --samples N] [--rate HZ] [--seed S] [--noise-acc X]\n"
 	  "                        [--noise-gyro X] [--noise-force X] [--noise-torque X] [--no-payload]\n"
-	  "                        [--no-alpha] [-o FILE]",
+	  "                        [--no-alpha] [--stream S] [-o FILE]",
 	  "      --duration S       seconds of log (default 20)\n"
 	  "      --samples N        or this many samples\n"
 	  "      --rate HZ          sample rate (default 100)\n"
@@ -36,11 +36,14 @@ static const bench_command subs[] = {
 	  "      --noise-torque X   noise on the torque, N m\n"
 	  "      --no-payload       no payload event\n"
 	  "      --no-alpha         leave out the angular acceleration columns\n"
-	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n", cmd_synth },
+	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n"
+	  "      --stream S         auto (default), csv or binary, as in tagk-regress(1)\n", cmd_synth },
 	{ "pipeline", "throughput and memory of regress | estimate | report",
-	  "[--samples LIST] [--formats csv,hdf5] [-a METHOD] [--dir DIR] [--keep]",
+	  "[--samples LIST] [--formats csv,hdf5] [--streams csv,binary] [-a METHOD]\n"
+	  "                        [--dir DIR] [--keep]",
 	  "      --samples LIST     log lengths in samples (default 100000,1000000)\n"
-	  "      --formats LIST     csv, hdf5 or both\n"
+	  "      --formats LIST     the log's format: csv, hdf5 or both\n"
+	  "      --streams LIST     the stream between the commands: csv, binary or both\n"
 	  "  -a, --method M         a window or batch method (default tagk)\n"
 	  "      --dir DIR          where the logs are written (default: a temporary directory)\n"
 	  "      --keep             keep the logs\n", cmd_pipeline },

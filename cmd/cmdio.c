@@ -2,11 +2,14 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "cmdio.h"
+#include "streampeer.h"
 #include "../lib/tagk.h"
 
 static sink *active;
+static enum { STREAM_AUTO, STREAM_CSV, STREAM_BINARY } stream_mode;
 
 static void
 abandon(const char *msg)
@@ -37,6 +40,50 @@ cmdio_input_option(tbl_options *o, int c, const char *arg)
 	return 0;
 }
 
+int
+cmdio_output_option(int c, const char *arg)
+{
+	if (c != CMDIO_STREAM_OPT)
+		return 0;
+	if (strcmp(arg, "auto") == 0)
+		stream_mode = STREAM_AUTO;
+	else if (strcmp(arg, "csv") == 0)
+		stream_mode = STREAM_CSV;
+	else if (strcmp(arg, "binary") == 0)
+		stream_mode = STREAM_BINARY;
+	else
+		cli_die(EXIT_USAGE, "--stream: '%s' is not one of auto, csv, binary", arg);
+	return 1;
+}
+
+void
+cmdio_stream_help(FILE *f)
+{
+	fprintf(f, "      --stream S         auto (default: tagk's binary stream to a pipe into tagk,\n"
+	    "                         else CSV), csv or binary (tagk-formats(5))\n");
+}
+
+/* The format --stream asks for on path (NULL or "-": standard output). */
+static tbl_format
+stream_format(const char *path)
+{
+	int is_stdout = !path || strcmp(path, "-") == 0;
+	switch (stream_mode) {
+	case STREAM_CSV:
+		return TBL_AUTO;
+	case STREAM_BINARY:
+		if (is_stdout && isatty(1))
+			cli_die(EXIT_USAGE, "--stream binary: standard output is a terminal (redirect it, "
+			    "or pipe it into a tagk command)");
+		if (!is_stdout && tbl_format_from_name(path) != TBL_AUTO)
+			cli_die(EXIT_USAGE, "--stream binary: %s is named as %s", path,
+			    tbl_format_from_name(path) == TBL_HDF5 ? "HDF5" : "CSV");
+		return TBL_BINARY;
+	default:
+		return is_stdout && stream_reader_is_tagk(1) ? TBL_BINARY : TBL_AUTO;
+	}
+}
+
 tbl_reader *
 cmdio_open_input(const char *path, const tbl_options *o)
 {
@@ -51,6 +98,8 @@ sink *
 cmdio_open_output(const char *path, tbl_format fmt)
 {
 	char err[1024];
+	if (fmt == TBL_AUTO)
+		fmt = stream_format(path);
 	sink *s = sink_open(path, fmt, err, sizeof(err));
 	if (!s)
 		cli_die(EXIT_DATA, "%s", err);

@@ -20,6 +20,14 @@
 	{ "group", required_argument, NULL, 1003 }, \
 	{ "event", required_argument, NULL, 1004 }
 
+/* The option that picks standard output's stream (--stream), handled by
+ * cmdio_output_option; cmdio_stream_help prints its --help line. */
+enum { CMDIO_STREAM_OPT = 1005 };
+#define CMDIO_OUTPUT_OPTIONS \
+	{ "stream", required_argument, NULL, CMDIO_STREAM_OPT }
+int cmdio_output_option(int c, const char *arg);
+void cmdio_stream_help(FILE *f);
+
 /* The --help lines of the input options, --help and --version. */
 void cmdio_input_help(FILE *f);
 
@@ -33,7 +41,10 @@ tbl_reader *cmdio_open_input(const char *path, const tbl_options *o);
  * number, 1 (mass) or TAGK_NPARAM, or dies naming what is missing. */
 int cmdio_regressor_cols(tbl_reader *r, int need_row, int *it, int *ib, int *irow, int *iy);
 /* Open the output (path NULL or "-" for stdout) or die (exit 1); it is
- * abandoned automatically if the command dies afterwards. */
+ * abandoned automatically if the command dies afterwards. With fmt
+ * TBL_AUTO the stream follows --stream: auto (the default) writes tagk's
+ * binary stream to a pipe read by tagk commands, CSV to anything else
+ * (files by their extension). */
 sink *cmdio_open_output(const char *path, tbl_format fmt);
 /* Write one row or die. */
 void cmdio_row(sink *s, const double *v);

@@ -159,7 +159,7 @@ estimate_batch(const batch_opts *o, const char *input)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
 	cmdio_commit(out);
 	if (tbl_skipped(r))
-		cli_warn("skipped %ld bad rows", tbl_skipped(r));
+		cli_warn("skipped %ld bad row%s", tbl_skipped(r), tbl_skipped(r) == 1 ? "" : "s");
 	tbl_close(r);
 	free(row);
 	free(q);

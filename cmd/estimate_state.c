@@ -26,6 +26,8 @@ int
 estimate_state(const state_opts *o, const char *path)
 {
 	tbl_reader *r = cmdio_open_input(path, &o->in);
+	if (o->verbose)
+		cli_warn("%s: %s", tbl_name(r), tbl_format_label(tbl_format_of(r)));
 	int idx[NCOLS];
 	for (int j = 0; j < NCOLS; j++) {
 		idx[j] = tbl_find(r, cols[j]);
@@ -203,7 +205,7 @@ estimate_state(const state_opts *o, const char *path)
 		cli_warn("%s: %ld updates, mean %.2f us each", o->mt->name, nest, 1e6 * busy / (double)nest);
 	long sk = skipped + tbl_skipped(r);
 	if (sk)
-		cli_warn("skipped %ld bad rows of %s", sk, tbl_name(r));
+		cli_warn("skipped %ld bad row%s of %s", sk, sk == 1 ? "" : "s", tbl_name(r));
 	tbl_close(r);
 	free(ws);
 	free(tidx);

@@ -21,6 +21,8 @@ int
 estimate_window(const window_opts *o, const char *input)
 {
 	tbl_reader *r = cmdio_open_input(input, &o->in);
+	if (o->verbose)
+		cli_warn("%s: %s", tbl_name(r), tbl_format_label(tbl_format_of(r)));
 	int it, ib, irow, iy[TAGK_NPARAM];
 	int n = cmdio_regressor_cols(r, 0, &it, &ib, &irow, iy);
 	tbl_want(r, it);
@@ -250,7 +252,7 @@ estimate_window(const window_opts *o, const char *input)
 			cli_warn("%ld of %ld updates refused (no estimate written): %s", refused[i], updates,
 			    tagk_strerror((tagk_status)i));
 	if (tbl_skipped(r))
-		cli_warn("skipped %ld bad rows", tbl_skipped(r));
+		cli_warn("skipped %ld bad row%s", tbl_skipped(r), tbl_skipped(r) == 1 ? "" : "s");
 	/* the information the data hold against the prior's (excitation.h) */
 	double eps = (double)tagk_window_ops_of(cfg.method)->prior_information(&cfg);
 	char what[512];

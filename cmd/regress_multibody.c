@@ -246,7 +246,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		cli_die(EXIT_DATA, "%s: one sample: momentum rows are differences from the first sample", tbl_name(r));
 	cmdio_commit(out);
 	if (tbl_skipped(r) + skipped)
-		cli_warn("skipped %ld bad rows of %s", tbl_skipped(r) + skipped, tbl_name(r));
+		cli_warn("skipped %ld bad row%s of %s", tbl_skipped(r) + skipped,
+		    tbl_skipped(r) + skipped == 1 ? "" : "s", tbl_name(r));
 	tbl_close(r);
 	free(tidx);
 	free(names);

@@ -7,7 +7,7 @@
  *   tagk-bench synth    a synthetic rigid-body log with payload events and
  *                       true_* columns, for the pipeline.
  *   tagk-bench pipeline samples per second through tagk-regress | tagk-estimate
- *                       and the peak memory of each, at several log lengths.
+ *                       and the peak memory of each (bench_pipeline.c).
  *   tagk-bench device   the microcontroller benchmark (bench/device.c) run on
  *                       this host, to compare its estimates with a device's.
  *   tagk-bench simulate, table2, merge, ablation: the TAG-K paper's closed-loop
@@ -358,6 +358,7 @@ cmd_synth(int argc, char **argv)
 		{ "no-payload", no_argument, NULL, 5 },
 		{ "no-alpha", no_argument, NULL, 6 },
 		{ "output", required_argument, NULL, 'o' },
+		{ "stream", required_argument, NULL, CMDIO_STREAM_OPT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -368,6 +369,8 @@ cmd_synth(int argc, char **argv)
 	const char *outname = NULL;
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "o:h", opts)) != -1) {
+		if (cmdio_output_option(c, optarg))
+			continue;
 		switch (c) {
 		case 'd': duration = cli_double("--duration", optarg, 1e-6, 1e9); break;
 		case 'N': samples = cli_long("--samples", optarg, 1, 2000000000); break;
@@ -427,141 +430,6 @@ cmd_synth(int argc, char **argv)
 		cmdio_row(out, row);
 	}
 	cmdio_commit(out);
-	return 0;
-}
-
-/* The directory of this program, where the other commands are. */
-static void
-bindir(char *out, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", out, len - 1);
-	if (n <= 0)
-		cli_die(EXIT_DATA, "cannot find my own directory");
-	out[n] = 0;
-	char *slash = strrchr(out, '/');
-	if (slash)
-		*slash = 0;
-}
-
-/* Run "regress IN | estimate -a METHOD > /dev/null"; wall time and each
- * process's peak resident set (KiB) from wait4. */
-static void
-run_pipeline(const char *dir, const char *in, const char *method, double *secs, long *rss_r, long *rss_e)
-{
-	char reg[4200], est[4200];
-	snprintf(reg, sizeof(reg), "%s/tagk-regress", dir);
-	snprintf(est, sizeof(est), "%s/tagk-estimate", dir);
-	int fd[2];
-	if (pipe(fd) != 0)
-		cli_die(EXIT_DATA, "pipe: %s", strerror(errno));
-	double t0 = cli_seconds();
-	pid_t a = fork();
-	if (a == 0) {
-		dup2(fd[1], 1);
-		close(fd[0]);
-		close(fd[1]);
-		execl(reg, reg, in, (char *)NULL);
-		_exit(127);
-	}
-	pid_t b = fork();
-	if (b == 0) {
-		int null = open("/dev/null", O_WRONLY);
-		dup2(fd[0], 0);
-		dup2(null, 1);
-		close(fd[0]);
-		close(fd[1]);
-		execl(est, est, "-a", method, (char *)NULL);
-		_exit(127);
-	}
-	close(fd[0]);
-	close(fd[1]);
-	int st_a, st_b;
-	struct rusage ra, rb;
-	if (wait4(a, &st_a, 0, &ra) < 0 || wait4(b, &st_b, 0, &rb) < 0)
-		cli_die(EXIT_DATA, "wait: %s", strerror(errno));
-	*secs = cli_seconds() - t0;
-	if (!WIFEXITED(st_a) || WEXITSTATUS(st_a) || !WIFEXITED(st_b) || WEXITSTATUS(st_b))
-		cli_die(EXIT_DATA, "the pipeline on %s failed", in);
-	*rss_r = ra.ru_maxrss;
-	*rss_e = rb.ru_maxrss;
-}
-
-int
-cmd_pipeline(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "samples", required_argument, NULL, 'N' },
-		{ "formats", required_argument, NULL, 'F' },
-		{ "method", required_argument, NULL, 'a' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "keep", no_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *samples = "100000,1000000", *formats = "csv,hdf5", *method = "tagk", *dir = NULL;
-	int keep = 0, c;
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, "a:h", opts)) != -1) {
-		switch (c) {
-		case 'N': samples = optarg; break;
-		case 'F': formats = optarg; break;
-		case 'a': method = optarg; break;
-		case 'd': dir = optarg; break;
-		case 'k': keep = 1; break;
-		case 'h': bench_help(stdout, "pipeline"); cli_close(stdout, "stdout"); return 0;
-		default: usage(stderr); return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		cli_die(EXIT_USAGE, "pipeline: unexpected argument '%s'", argv[optind]);
-	const tagk_method *pm = tagk_method_find(method);
-	if (!pm || pm->kind == TAGK_KIND_STATE || pm->kind == TAGK_KIND_LEARNED)
-		cli_die(EXIT_USAGE, "-a: '%s' is not a window or batch method (tagk-estimate --list)", method);
-	long ns[16];
-	char buf[512], *items[16];
-	int nn = cli_split("--samples", samples, buf, sizeof(buf), items, 16);
-	for (int i = 0; i < nn; i++)
-		ns[i] = cli_long("--samples", items[i], 1, 100000000);
-	int want_csv = strstr(formats, "csv") != NULL, want_h5 = strstr(formats, "hdf5") != NULL;
-	if (!want_csv && !want_h5)
-		cli_die(EXIT_USAGE, "--formats: name csv, hdf5 or both");
-	char me[4096], tmpdir[4096];
-	bindir(me, sizeof(me));
-	if (dir) {
-		snprintf(tmpdir, sizeof(tmpdir), "%s", dir);
-	} else {
-		snprintf(tmpdir, sizeof(tmpdir), "%s/tagk-bench.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		if (!mkdtemp(tmpdir))
-			cli_die(EXIT_DATA, "%s: %s", tmpdir, strerror(errno));
-	}
-	printf("# tagk-bench pipeline: tagk-regress LOG | tagk-estimate -a %s > /dev/null\n"
-	    "# synthetic rigid-body log (tagk-bench synth), generated before timing; the two\n"
-	    "# commands run as separate processes on this machine's cores\n\n", method);
-	printf("%-6s %10s %10s %14s %16s %17s\n", "input", "samples", "seconds", "samples_per_s",
-	    "regress_peak_KiB", "estimate_peak_KiB");
-	fflush(stdout);
-	for (int i = 0; i < nn; i++) {
-		for (int f = 0; f < 2; f++) {
-			if ((f == 0 && !want_csv) || (f == 1 && !want_h5))
-				continue;
-			char path[4200], cmd[8600];
-			snprintf(path, sizeof(path), "%s/synth-%ld.%s", tmpdir, ns[i], f ? "h5" : "csv");
-			snprintf(cmd, sizeof(cmd), "'%s/tagk-bench' synth --samples %ld -o '%s'", me, ns[i], path);
-			if (system(cmd) != 0)
-				cli_die(EXIT_DATA, "generating %s failed", path);
-			double secs;
-			long rr, re;
-			run_pipeline(me, path, method, &secs, &rr, &re);
-			printf("%-6s %10ld %10.2f %14.0f %16ld %17ld\n", f ? "hdf5" : "csv", ns[i], secs,
-			    (double)ns[i] / secs, rr, re);
-			fflush(stdout);
-			if (!keep)
-				remove(path);
-		}
-	}
-	if (!dir && !keep)
-		rmdir(tmpdir);
-	cli_close(stdout, "stdout");
 	return 0;
 }
 

@@ -26,15 +26,16 @@ usage(FILE *f)
 	    "                     [--iters T] [--burnin B] [--tol X] [--no-warm-start]\n"
 	    "                     [--lambda L] [--p0 P] [--q Q] [--r R] [--form F] [--outlier X]\n"
 	    "                     [--alpha A] [--beta B] [--bodies K] [--theta0 V,...]\n"
-	    "                     [--max-window N] [-f csv|hdf5] [--skip-bad] [-q] [-v] [-o FILE] [FILE|-]\n"
+	    "                     [--max-window N] [-f csv|hdf5] [--skip-bad] [-q] [-v]\n"
+	    "                     [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a ekf|msckf|ukf|swls [--m0 KG] [--mass-sd KG]\n"
 	    "                     [--proc-sd ATT,POS,VEL,MASS] [--meas-sd ATT,POS,VEL] [--window N]\n"
 	    "                     [--iters T] [--gauss-newton] [--every K] [--max-gap SEC]\n"
-	    "                     [-f csv|hdf5] [--skip-bad] [-v] [-o FILE] [FILE|-]\n"
+	    "                     [-f csv|hdf5] [--skip-bad] [-v] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate --batch [-a ols|wls|ols-pc|wls-pc|wls-pullback|wls-bregman|dm|dm-pc]\n"
 	    "                     [--segment T1,T2,...|truth]\n"
 	    "                     [--weight COL] [--theta0 V,... [--prior-weight W]]\n"
-	    "                     [-o FILE] [FILE|-]\n"
+	    "                     [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a cnn [-o FILE] [FILE|-]   (a joint log of tagk-bench shake)\n"
 	    "       tagk-estimate --list | --help | --version\n"
 	    "Regressor rows (or, for ekf ... swls, tagk-regress -m state's stream) to estimates.\n"
@@ -76,6 +77,7 @@ usage(FILE *f)
 	    "  -q, --quiet            no note on parameters the data did not excite\n"
 	    "  -v, --verbose          the form used, settings and update times\n"
 	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
+	cmdio_stream_help(f);
 	cmdio_input_help(f);
 }
 
@@ -241,6 +243,7 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		CMDIO_INPUT_OPTIONS,
+		CMDIO_OUTPUT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	tbl_options in = { 0 };
@@ -262,7 +265,7 @@ main(int argc, char **argv)
 	so.max_gap = 0.5;
 	int c;
 	while ((c = cli_getopt(argc, argv, "a:w:k:f:o:qvhV", opts)) != -1) {
-		if (cmdio_input_option(&in, c, optarg))
+		if (cmdio_input_option(&in, c, optarg) || cmdio_output_option(c, optarg))
 			continue;
 		switch (c) {
 		case 'a': method = optarg; method_set = 1; break;

@@ -39,7 +39,7 @@ usage(FILE *f)
 	    "                   [--noise COLS=SIGMA]... [--seed S] [--time-col NAME] [--stamp SEC,NSEC]\n"
 	    "                   [--join FILE[:PREFIX]]... [--join-gap T] [--join-hold]\n"
 	    "                   [-f csv|hdf5|cfusd] [--skip-bad] [--ignore-crc] [--group G]\n"
-	    "                   [--event E] [-o FILE] [FILE|-]\n"
+	    "                   [--event E] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-filter --whiten V,... [-o FILE] [FILE|-]\n"
 	    "       tagk-filter --help | --version\n"
 	    "Transform a stream: cut, join, low-pass, decimate, noise, project, gate, whiten.\n"
@@ -63,6 +63,7 @@ usage(FILE *f)
 	    "      --whiten V,...     each sample's rows times L^-1, L L^T = M(V): the stream's metric columns\n"
 	    "                         at the prior V (a stage of its own; paper 002's dual metric, frozen)\n"
 	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
+	cmdio_stream_help(f);
 	cmdio_input_help(f);
 }
 
@@ -173,6 +174,7 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		CMDIO_INPUT_OPTIONS,
+		CMDIO_OUTPUT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	tbl_options in = { 0 };
@@ -186,7 +188,7 @@ main(int argc, char **argv)
 	static spec low[MAXSPEC], noise[MAXSPEC];
 	int c;
 	while ((c = cli_getopt(argc, argv, "f:o:hV", opts)) != -1) {
-		if (cmdio_input_option(&in, c, optarg))
+		if (cmdio_input_option(&in, c, optarg) || cmdio_output_option(c, optarg))
 			continue;
 		switch (c) {
 		case 4001: physical = 1; break;
@@ -455,7 +457,7 @@ main(int argc, char **argv)
 	if (project)
 		cli_warn("projected %ld of %ld estimates onto the physically consistent set", projected, estimates);
 	if (tbl_skipped(r))
-		cli_warn("skipped %ld bad rows", tbl_skipped(r));
+		cli_warn("skipped %ld bad row%s", tbl_skipped(r), tbl_skipped(r) == 1 ? "" : "s");
 	for (int k = 0; k < njoin; k++) {
 		long outside, gaps;
 		join_dropped(js[k], &outside, &gaps);

@@ -37,10 +37,11 @@ usage(FILE *f)
 	    "                    [--preset NAME] [--acc-unit mps2|g] [--gyro-unit rad|deg] [--pos-unit m|mm]\n"
 	    "                    [--time-unit s|ms|us] [--wrench force|thrust|rotors] [--vehicle FILE]\n"
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
-	    "                    [--group G] [--event E] [-o FILE] [FILE|-]\n"
+	    "                    [--group G] [--event E] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-regress -m multibody --robot FILE --unknown BODY|--held BODY\n"
 	    "                    [--rows force|momentum|energy] [--metric]\n"
-	    "                    [--time-unit s|ms|us] [-f csv|hdf5] [--skip-bad] [-o FILE] [FILE|-]\n"
+	    "                    [--time-unit s|ms|us] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
+	    "                    [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
 	    "Log to regressor rows (t, row, Y_*, b) of the Newton-Euler equations, or to a state stream.\n"
 	    "  -m, --model M          rigid-body (10 parameters, default), mass, state (for ekf ... swls),\n"
@@ -62,6 +63,7 @@ usage(FILE *f)
 	    "      --max-gap SEC      a longer gap in time is an error (default 0.5)\n"
 	    "      --list-presets     list the presets and exit\n"
 	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
+	cmdio_stream_help(f);
 	cmdio_input_help(f);
 }
 
@@ -186,6 +188,7 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		CMDIO_INPUT_OPTIONS,
+		CMDIO_OUTPUT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	tbl_options in = { 0 };
@@ -198,7 +201,7 @@ main(int argc, char **argv)
 	const logmap_preset_t *pre = NULL;
 	int c;
 	while ((c = cli_getopt(argc, argv, "m:f:o:hV", opts)) != -1) {
-		if (cmdio_input_option(&in, c, optarg))
+		if (cmdio_input_option(&in, c, optarg) || cmdio_output_option(c, optarg))
 			continue;
 		switch (c) {
 		case 'm':
@@ -526,7 +529,7 @@ main(int argc, char **argv)
 	cmdio_commit(em.out);
 	long sk = tbl_skipped(r) + skipped_time;
 	if (sk)
-		cli_warn("skipped %ld bad rows of %s", sk, tbl_name(r));
+		cli_warn("skipped %ld bad row%s of %s", sk, sk == 1 ? "" : "s", tbl_name(r));
 	tbl_close(r);
 	return 0;
 }

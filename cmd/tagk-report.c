@@ -603,8 +603,12 @@ main(int argc, char **argv)
 		}
 	} else {
 		int md = fmt == F_MD;
-		fprintf(o, "%s%s: %ld estimates, t %.6g to %.6g s, %ld truth change%s\n\n", md ? "" : "# ",
+		fprintf(o, "%s%s: %ld estimates, t %.6g to %.6g s, %ld truth change%s\n", md ? "" : "# ",
 		    tbl_name(r), nrows, t_first, t_last, nevents, nevents == 1 ? "" : "s");
+		const char *refused = tbl_note(r, "refused_updates");
+		if (refused)
+			fprintf(o, "%s%s updates refused by tagk-estimate (the stream's note)\n", md ? "" : "# ", refused);
+		fprintf(o, "\n");
 		if (md)
 			fprintf(o, "| param | n | RMSE | MAE | NMAE | RMSPE (%%) |\n|---|--:|--:|--:|--:|--:|\n");
 		else

@@ -1,15 +1,19 @@
 /* sink.c: CSV and HDF5 writers with commit-or-abandon semantics; see sink.h. */
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "sink.h"
 #include "hdf5_out.h"
 #include "outfile.h"
 #include "gz.h"
 #include "numconv.h"
+#include "binary.h"
 
 enum { HOLD = 1 << 20 };
 
@@ -36,6 +40,8 @@ struct sink {
 	double *last;
 	char (*text)[32];
 	unsigned char *tlen;
+	/* rows not yet emitted: whole CSV lines or binary records */
+	size_t pending;
 	char line[64 * 1024];
 };
 
@@ -100,7 +106,7 @@ sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
 		fmt = is_stdout ? TBL_CSV : tbl_format_from_name(path);
 	if (fmt == TBL_AUTO)
 		fmt = TBL_CSV;
-	if (fmt == TBL_CFUSD) {
+	if (fmt == TBL_CFUSD || fmt > TBL_BINARY) {
 		snprintf(err, errlen, "%s: tagk does not write Crazyflie uSD logs", path ? path : "stdout");
 		free(s);
 		return NULL;
@@ -131,6 +137,13 @@ sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			goto fail;
 		}
+		/* a pipe of 1 MiB (Linux's default limit) rather than 64 KiB: a
+		 * tenth of the context switches between writer and reader */
+#ifdef F_SETPIPE_SZ
+		struct stat st;
+		if (fstat(fileno(s->f), &st) == 0 && S_ISFIFO(st.st_mode))
+			(void)fcntl(fileno(s->f), F_SETPIPE_SZ, 1 << 20);
+#endif
 		s->hold = malloc(HOLD);
 		if (!s->hold) {
 			snprintf(err, errlen, "out of memory");
@@ -162,6 +175,85 @@ fail:
 	return NULL;
 }
 
+/* Emit the rows held in s->line. */
+static int
+flush_pending(sink *s)
+{
+	size_t n = s->pending;
+	s->pending = 0;
+	return n ? emit(s, s->line, n) : 0;
+}
+
+/* names or units, comma-separated, then "\n"; into buf (at least 2 bytes
+ * free at *n) and emitted whenever it fills. */
+static int
+binary_list(sink *s, const char *const *names, int units)
+{
+	size_t n = 0;
+	for (int i = 0; i < s->ncols; i++) {
+		const char *w = units ? binary_unit(names[i]) : names[i];
+		size_t l = strlen(w);
+		if (n + l + 2 > sizeof(s->line)) {
+			if (emit(s, s->line, n) != 0)
+				return -1;
+			n = 0;
+		}
+		if (i)
+			s->line[n++] = ',';
+		if (n + l + 2 > sizeof(s->line)) {
+			if (emit(s, s->line, n) != 0 || emit(s, w, l) != 0)
+				return -1;
+			n = 0;
+			continue;
+		}
+		memcpy(s->line + n, w, l);
+		n += l;
+	}
+	s->line[n++] = '\n';
+	return emit(s, s->line, n);
+}
+
+/* The binary stream's header (binary.h): the magic line padded so that the
+ * records start at a multiple of 8 bytes, the names, the units. */
+static int
+binary_header(sink *s, const char *const *names)
+{
+	size_t text = 0;
+	for (int i = 0; i < s->ncols; i++)
+		text += strlen(names[i]) + strlen(binary_unit(names[i])) + 2;
+	char magic[BINARY_MAGIC_MAX];
+	int n = snprintf(magic, sizeof(magic), "%s %d f64le %d", BINARY_MAGIC, BINARY_VERSION, s->ncols);
+	while ((text + (size_t)n + 1) % 8)
+		magic[n++] = ' ';
+	magic[n++] = '\n';
+	if (emit(s, magic, (size_t)n) != 0 || binary_list(s, names, 0) != 0)
+		return -1;
+	return binary_list(s, names, 1);
+}
+
+static int
+binary_row(sink *s, const double *v)
+{
+	size_t rec = 8 * (size_t)s->ncols;
+	if (s->pending + rec > sizeof(s->line) && flush_pending(s) != 0)
+		return -1;
+	s->rows++;
+	if (rec <= sizeof(s->line)) {
+		binary_put((unsigned char *)s->line + s->pending, v, s->ncols);
+		s->pending += rec;
+		return 0;
+	}
+	/* a record wider than the buffer goes out in pieces */
+	for (int i = 0; i < s->ncols;) {
+		int k = s->ncols - i < (int)(sizeof(s->line) / 8) ? s->ncols - i : (int)(sizeof(s->line) / 8);
+		binary_put((unsigned char *)s->line, v + i, k);
+		i += k;
+		if (emit(s, s->line, 8 * (size_t)k) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 sink_header(sink *s, int ncols, const char *const *names)
 {
@@ -180,6 +272,8 @@ sink_header(sink *s, int ncols, const char *const *names)
 			return name_h5_error(s), s->failed = 1, -1;
 		return 0;
 	}
+	if (s->fmt == TBL_BINARY)
+		return binary_header(s, names);
 	/* the declaration that makes a reader insist on the end marker */
 	size_t n = (size_t)snprintf(s->line, sizeof(s->line), "%s 1\n", TBL_STREAM_MARK);
 	for (int i = 0; i < ncols; i++) {
@@ -215,7 +309,11 @@ sink_row(sink *s, const double *v)
 			return name_h5_error(s), s->failed = 1, -1;
 		return 0;
 	}
-	size_t n = 0;
+	if (s->fmt == TBL_BINARY)
+		return binary_row(s, v);
+	/* whole lines gather in s->line; a line longer than it goes out in
+	 * pieces */
+	size_t n = s->pending;
 	for (int i = 0; i < s->ncols; i++) {
 		if (n + 40 > sizeof(s->line)) {
 			if (emit(s, s->line, n) != 0)
@@ -235,7 +333,10 @@ sink_row(sink *s, const double *v)
 	}
 	s->line[n++] = '\n';
 	s->rows++;
-	return emit(s, s->line, n);
+	s->pending = n;
+	if (n + 40 * (size_t)s->ncols + 64 > sizeof(s->line))
+		return flush_pending(s);
+	return 0;
 }
 
 void
@@ -257,13 +358,19 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 	int rc = 0, want = ok;
 	if (ok && s->failed)
 		ok = 0, rc = -1;
-	for (int i = 0; ok && s->fmt != TBL_HDF5 && s->ncols > 0 && i < s->nnotes; i++) {
+	int text = s->fmt != TBL_HDF5 && s->ncols > 0;  /* a CSV or binary stream */
+	if (ok && text && flush_pending(s) != 0)
+		ok = 0, rc = -1;
+	if (ok && text && s->fmt == TBL_BINARY && emit(s, (const char *)BINARY_TRAILER,
+	    sizeof(BINARY_TRAILER)) != 0)
+		ok = 0, rc = -1;
+	for (int i = 0; ok && text && i < s->nnotes; i++) {
 		char line[200];
 		int n = snprintf(line, sizeof(line), "%s %s\n", TBL_NOTE_MARK, s->notes[i]);
 		if (emit(s, line, (size_t)n) != 0)
 			ok = 0, rc = -1;
 	}
-	if (ok && s->fmt != TBL_HDF5 && s->ncols > 0) {
+	if (ok && text) {
 		char end[64];
 		int n = snprintf(end, sizeof(end), "%s %lld %s\n", TBL_END_MARK, s->rows,
 		    s->rows == 1 ? "row" : "rows");
@@ -277,6 +384,12 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 			if (fflush(s->f) != 0 || ferror(s->f))
 				rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));
 		} else if (s->flushed) {
+			/* whole rows still held go out first: the marker starts a line
+			 * (CSV) or follows a whole record (binary) */
+			if (!s->failed && s->pending)
+				(void)fwrite(s->line, 1, s->pending, s->f);
+			if (s->fmt == TBL_BINARY)
+				(void)fwrite(BINARY_TRAILER, 1, sizeof(BINARY_TRAILER), s->f);
 			fprintf(s->f, "%s %s\n", TBL_ERROR_MARK, why ? why : "failed");
 			fflush(s->f);
 		}

@@ -85,6 +85,18 @@ tbl_finish_header(tbl_reader *r, const char *what)
 	return r->want && r->text ? 0 : tbl_fail(r, "out of memory");
 }
 
+const char *
+tbl_format_label(tbl_format f)
+{
+	switch (f) {
+	case TBL_CSV: return "CSV";
+	case TBL_HDF5: return "HDF5";
+	case TBL_CFUSD: return "a Crazyflie uSD log";
+	case TBL_BINARY: return "a tagk binary stream";
+	default: return "format unknown";
+	}
+}
+
 int
 tbl_format_parse(const char *s)
 {
@@ -173,17 +185,16 @@ tbl_open(const char *path, const tbl_options *opt, char *err, size_t errlen)
 		if (is_gz)
 			seekable = 0;
 	}
-	if (fmt == TBL_AUTO) {
+	if (fmt == TBL_AUTO || fmt == TBL_CSV) {
 		/* Peek at the magic bytes: 0xBC is a Crazyflie uSD log, the HDF5
-		 * signature an HDF5 file; anything else is read as CSV. */
+		 * signature an HDF5 file, 0x93 tagk's binary stream (whatever -f
+		 * says: a tagk command may send it to another that was told CSV);
+		 * anything else is read as CSV. */
 		int c = getc(f);
-		if (c == 0xBC) {
-			fmt = TBL_CFUSD;
-		} else if (c == 0x89) {
-			fmt = TBL_HDF5;
-		} else {
-			fmt = TBL_CSV;
-		}
+		if (c == 0x93)
+			fmt = TBL_BINARY;
+		else if (fmt == TBL_AUTO)
+			fmt = c == 0xBC ? TBL_CFUSD : c == 0x89 ? TBL_HDF5 : TBL_CSV;
 		if (c != EOF)
 			ungetc(c, f);
 		if (fmt == TBL_HDF5) {
@@ -216,6 +227,9 @@ tbl_open(const char *path, const tbl_options *opt, char *err, size_t errlen)
 		break;
 	case TBL_CFUSD:
 		rc = tbl_cfusd_open(r, f, seekable);
+		break;
+	case TBL_BINARY:
+		rc = tbl_binary_open(r, f);
 		break;
 	default:
 		rc = tbl_csv_open(r, f);
@@ -304,8 +318,8 @@ tbl_next(tbl_reader *r, double *row)
 		return -1;
 	for (;;) {
 		int rc = r->next(r, row);
-		if (rc != 1 || r->format == TBL_CSV)
-			return rc; /* the CSV backend checks cells as text */
+		if (rc != 1 || r->format == TBL_CSV || r->format == TBL_BINARY)
+			return rc; /* these backends check their cells themselves */
 		int bad = -1;
 		for (int i = 0; i < r->ncols && bad < 0; i++)
 			if (r->want[i] && !isfinite(row[i]))

@@ -15,7 +15,9 @@
 
 #include <stddef.h>
 
-typedef enum { TBL_AUTO, TBL_CSV, TBL_HDF5, TBL_CFUSD } tbl_format;
+/* TBL_BINARY: tagk's binary stream (tagk-formats(5)), recognised by its
+ * first byte whatever format was asked for, except HDF5 and cfusd. */
+typedef enum { TBL_AUTO, TBL_CSV, TBL_HDF5, TBL_CFUSD, TBL_BINARY } tbl_format;
 
 typedef struct {
 	tbl_format format;   /* TBL_AUTO: by magic bytes, else CSV */
@@ -83,6 +85,8 @@ long tbl_skipped(const tbl_reader *r);
  * of the commands goes through it. */
 void tbl_one_line(char *out, size_t outlen, const char *in);
 
+/* What a format is, for messages: "CSV", "a tagk binary stream"... */
+const char *tbl_format_label(tbl_format f);
 /* Parse a format name ("csv", "hdf5", "cfusd"); -1 if unknown. */
 int tbl_format_parse(const char *s);
 /* The format a file name suggests by its extension, or TBL_AUTO. */

@@ -40,5 +40,6 @@ int tbl_finish_header(tbl_reader *r, const char *what);
 int tbl_csv_open(tbl_reader *r, FILE *f);
 int tbl_hdf5_open(tbl_reader *r, const char *path);
 int tbl_cfusd_open(tbl_reader *r, FILE *f, int seekable);
+int tbl_binary_open(tbl_reader *r, FILE *f);
 
 #endif

@@ -9,7 +9,10 @@ for c in tagk-regress tagk-estimate tagk-filter tagk-report; do
 	src=cmd/$c.c
 	{
 		grep -oE '\{ "[a-z0-9-]+", (no|required|optional)_argument' "$src"
-		grep -q CMDIO_INPUT_OPTIONS "$src" && grep -oE '\{ "[a-z0-9-]+", (no|required|optional)_argument' cmd/cmdio.h
+		for m in CMDIO_INPUT_OPTIONS CMDIO_OUTPUT_OPTIONS; do
+			grep -q "$m," "$src" && awk -v m="$m" '$0 ~ "#define " m { on = 1 } on; on && !/\\$/ { on = 0 }' cmd/cmdio.h \
+				| grep -oE '\{ "[a-z0-9-]+", (no|required|optional)_argument'
+		done
 	} | sed -E 's/^\{ "([^"]+)".*/--\1/' | sort -u > "$tmp/$c.src"
 	"$BIN/$c" --help | grep -E '^  ' | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u > "$tmp/$c.help"
 	awk '/^\.SH / { keep = ($2 == "SYNOPSIS" || $2 == "OPTIONS") } keep' "man/$c.1" \
@@ -27,7 +30,7 @@ for pair in timing:cmd_timing synth:cmd_synth pipeline:cmd_pipeline device:cmd_d
 	rmspe:bench_rmspe grasp:bench_grasp grasp-table:bench_grasp_table shake:bench_shake \
 	shake-table:bench_shake_table coordinv:bench_coordinv; do
 	sub=${pair%%:*} fn=${pair#*:}
-	cat cmd/tagk-bench.c cmd/bench_sim.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c | awk -v fn="$fn" '
+	cat cmd/tagk-bench.c cmd/bench_pipeline.c cmd/bench_sim.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c | awk -v fn="$fn" '
 		$0 ~ "^" fn "\\(int argc" { on = 1 } on && /^}/ { on = 0 }
 		on && match($0, /\{ "[a-z0-9-]+", (no|required)_argument/) { s = substr($0, RSTART + 3); sub(/".*/, "", s); print "--" s }' \
 		> "$tmp/b_$sub.raw"

@@ -431,8 +431,8 @@ expect "some truth columns but not all" 1 "" "has some true_\* columns but not a
 expect "directory as input" 1 "" "is a directory" -- $R "$tmp"
 expect "-o leaves no file on failure" 1 "" "NaN" -- $R "$tmp/nan.csv" -o "$tmp/out.csv"
 check "  ... and no file was left" test ! -e "$tmp/out.csv"
-expect "--skip-bad skips NaN rows" 0 "^t,row" "skipped 1 bad rows" -- $R --skip-bad "$tmp/nan.csv"
-expect "--skip-bad skips repeated times" 0 "^t,row" "skipped 1 bad rows" -- $R --skip-bad "$tmp/dup.csv"
+expect "--skip-bad skips NaN rows" 0 "^t,row" "skipped 1 bad row of" -- $R --skip-bad "$tmp/nan.csv"
+expect "--skip-bad skips repeated times" 0 "^t,row" "skipped 1 bad row of" -- $R --skip-bad "$tmp/dup.csv"
 
 # --- usage errors ----------------------------------------------------------
 expect "bad --map" 2 "" "--map: acc takes 3 columns, 'ax,ay' names 2" -- $R --map acc=ax,ay "$tmp/small.csv"

@@ -7,7 +7,7 @@
 set -eu
 S=build/fuzz/seeds
 rm -rf "$S"
-mkdir -p "$S/csv" "$S/stream" "$S/hdf5" "$S/cfusd" "$S/model"
+mkdir -p "$S/csv" "$S/stream" "$S/binary" "$S/hdf5" "$S/cfusd" "$S/model"
 fx=$(mktemp -d)
 trap 'rm -rf "$fx"' EXIT
 build/mkfixtures "$fx"
@@ -24,6 +24,9 @@ bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress | bin/tagk-e
 	> "$S/stream/est-declared.csv"
 printf '#tagk-stream: 1\nt,m\n0,1\n#tagk-error: upstream failed\n' > "$S/stream/error-marker.csv"
 printf '#tagk-stream: 1\nt,m\n0,1\n#tagk-note: refused_updates 1 of 2\n#tagk-end: 1 row\n' > "$S/stream/note.csv"
+bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress --stream binary > "$S/binary/reg.bin"
+bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress | bin/tagk-estimate --window 2 --every 1 \
+	--stream binary > "$S/binary/est.bin"
 cp "$fx"/*.h5 "$S/hdf5/"
 bin/tagk-bench synth --duration 0.05 -o "$S/hdf5/synth.h5" 2>/dev/null
 cp "$fx"/*.cfusd "$S/cfusd/"

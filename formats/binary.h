@@ -1,0 +1,71 @@
+/*
+ * binary.h: the wire format of tagk's binary stream, shared by its writer
+ * (sink.c) and its reader (binary_in.c); documented in tagk-formats(5).
+ *
+ *   "\x93TAGK 1 f64le NCOLS" and spaces, "\n"   the magic line, padded so
+ *                                                that the records start at a
+ *                                                multiple of 8 bytes
+ *   NAME,NAME,...\n                             the column names
+ *   UNIT,UNIT,...\n                             their units ("" if not fixed)
+ *   records: NCOLS IEEE-754 binary64, little-endian; an empty cell is the
+ *            quiet NaN 0x7ff8000000000000, the only NaN written
+ *   BINARY_TRAILER (eight 0xff bytes, a NaN never written as data), then
+ *   text lines: "#tagk-note: KEY VALUE"..., then "#tagk-end: N rows" on
+ *   success or "#tagk-error: WHY" on failure, and nothing after.
+ *
+ * 0x93 cannot begin UTF-8 text, so no CSV file is taken for a stream.
+ */
+#ifndef TAGK_BINARY_H
+#define TAGK_BINARY_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define BINARY_MAGIC "\x93TAGK"
+#define BINARY_VERSION 1
+/* Longest magic line, padding and "\n" included. */
+enum { BINARY_MAGIC_MAX = 64 };
+
+static const unsigned char BINARY_TRAILER[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+/* n doubles to 8 little-endian bytes each, whatever the host's byte
+ * order; every NaN is written as the one quiet NaN (branch-free, so that
+ * the loop vectorises). */
+static inline void
+binary_put(unsigned char *p, const double *x, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t u;
+		memcpy(&u, &x[i], 8);
+		u = (u & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000)
+		    ? UINT64_C(0x7ff8000000000000) : u;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		memcpy(p + 8 * i, &u, 8);
+#else
+		for (int k = 0; k < 8; k++)
+			p[8 * i + k] = (unsigned char)(u >> (8 * k));
+#endif
+	}
+}
+
+static inline double
+binary_get(const unsigned char *p)
+{
+	uint64_t u;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&u, p, 8);
+#else
+	u = 0;
+	for (int i = 0; i < 8; i++)
+		u |= (uint64_t)p[i] << (8 * i);
+#endif
+	double x;
+	memcpy(&x, &u, 8);
+	return x;
+}
+
+/* The unit of a column of tagk's schemas, by its name ("" when the name
+ * does not fix one, as for b, whose rows mix N and N m). */
+const char *binary_unit(const char *name);
+
+#endif

@@ -1,0 +1,286 @@
+/*
+ * binary_in.c: the backend of table.c for tagk's binary stream (binary.h,
+ * tagk-formats(5)). Records are read in blocks; the header, the trailer
+ * and every count in them are checked, so that a stream cut anywhere, one
+ * with rows added or removed, or two streams joined, is an error.
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "binary.h"
+#include "gz.h"
+#include "table_impl.h"
+
+enum { BLOCK = 1 << 16, TRAILER_LINE = 1024 };
+
+typedef struct {
+	FILE *f;
+	unsigned char *buf;
+	size_t cap, len, off;  /* unread bytes are buf[off..len) */
+	int eof, ioerr;
+	size_t rec;            /* bytes per record */
+	long long records;     /* data records read, skipped ones included */
+	int ended;
+	int wanted;            /* every column wanted: 1, 0, or -1 not yet known */
+	char line[TBL_MAX_LINE + 2];
+} binin;
+
+/* Make at least need bytes available (need <= cap); returns how many are. */
+static size_t
+avail(binin *b, size_t need)
+{
+	if (b->len - b->off >= need || b->eof)
+		return b->len - b->off;
+	memmove(b->buf, b->buf + b->off, b->len - b->off);
+	b->len -= b->off;
+	b->off = 0;
+	while (b->len < need && !b->eof) {
+		size_t n = fread(b->buf + b->len, 1, b->cap - b->len, b->f);
+		b->len += n;
+		if (n == 0) {
+			b->eof = 1;
+			b->ioerr = ferror(b->f);
+		}
+	}
+	return b->len - b->off;
+}
+
+/* The next line, without its "\n", into b->line; its length, or -1 when
+ * the input ends first or the line is longer than max. */
+static long
+read_line(binin *b, size_t max)
+{
+	size_t n = 0;
+	for (;;) {
+		if (avail(b, 1) == 0)
+			return -1;
+		unsigned char ch = b->buf[b->off++];
+		if (ch == '\n')
+			break;
+		if (n == max)
+			return -1;
+		b->line[n++] = (char)ch;
+	}
+	b->line[n] = 0;
+	return (long)n;
+}
+
+static int
+read_error(tbl_reader *r)
+{
+	return tbl_fail(r, "%s: read error: %s", r->name, gz_strerror(errno));
+}
+
+/* After BINARY_TRAILER: notes, then the end marker or an error marker. */
+static int
+read_trailer(tbl_reader *r)
+{
+	binin *b = r->impl;
+	for (;;) {
+		long n = read_line(b, TRAILER_LINE);
+		if (n < 0) {
+			if (b->ioerr)
+				return read_error(r);
+			return tbl_fail(r, "%s: the stream was cut in its trailer, after %lld rows: the "
+			    "command that wrote it stopped early", r->name, b->records);
+		}
+		const char *p = b->line;
+		if (strncmp(p, TBL_ERROR_MARK, strlen(TBL_ERROR_MARK)) == 0) {
+			p += strlen(TBL_ERROR_MARK);
+			return tbl_fail(r, "%s:row %lld: the command upstream failed: %s", r->name,
+			    b->records + 1, p + (*p == ' '));
+		}
+		if (strncmp(p, TBL_NOTE_MARK, strlen(TBL_NOTE_MARK)) == 0) {
+			p += strlen(TBL_NOTE_MARK);
+			while (*p == ' ')
+				p++;
+			snprintf(r->notes[r->note_next], sizeof(r->notes[0]), "%s", p);
+			r->note_next = (r->note_next + 1) % 8;
+			if (r->nnotes < 8)
+				r->nnotes++;
+			continue;
+		}
+		if (strncmp(p, TBL_END_MARK, strlen(TBL_END_MARK)) != 0)
+			return tbl_fail(r, "%s: a malformed trailer line after row %lld: '%.40s'", r->name,
+			    b->records, b->line);
+		p += strlen(TBL_END_MARK);
+		char *end;
+		errno = 0;
+		long long count = strtoll(p, &end, 10);
+		if (end == p || errno || count < 0 || (strcmp(end, " rows") != 0 && strcmp(end, " row") != 0))
+			return tbl_fail(r, "%s: a malformed end marker: '%.40s'", r->name, b->line);
+		if (count != b->records)
+			return tbl_fail(r, "%s: the end marker counts %lld rows but %lld were read: the "
+			    "stream was altered after tagk wrote it", r->name, count, b->records);
+		if (avail(b, 1) != 0)
+			return tbl_fail(r, "%s: data after the stream's end marker (two streams joined "
+			    "with cat?)", r->name);
+		if (b->ioerr)
+			return read_error(r);
+		b->ended = 1;
+		return 0;
+	}
+}
+
+static int
+bin_next(tbl_reader *r, double *row)
+{
+	binin *b = r->impl;
+	if (b->ended)
+		return 0;
+	for (;;) {
+		size_t have = avail(b, b->rec);
+		if (have >= sizeof(BINARY_TRAILER) && memcmp(b->buf + b->off, BINARY_TRAILER,
+		    sizeof(BINARY_TRAILER)) == 0) {
+			b->off += sizeof(BINARY_TRAILER);
+			return read_trailer(r);
+		}
+		if (have < b->rec) {
+			if (b->ioerr)
+				return read_error(r);
+			if (have == 0)
+				return tbl_fail(r, "%s: the stream was cut after %lld rows: it ends without "
+				    "its end marker (%s), so the command that wrote it stopped early",
+				    r->name, b->records, TBL_END_MARK);
+			return tbl_fail(r, "%s: the stream was cut in the middle of row %lld", r->name,
+			    b->records + 1);
+		}
+		const unsigned char *p = b->buf + b->off;
+		b->off += b->rec;
+		b->records++;
+		/* branch-free, so that it vectorises: decode, blank the unwanted
+		 * cells, flag a wanted one that is not finite (the callers want
+		 * their columns before the first row, so the mask is fixed) */
+		if (b->wanted < 0) {
+			b->wanted = 1;
+			for (int i = 0; i < r->ncols; i++)
+				b->wanted &= r->want[i] != 0;
+		}
+		int any = 0;
+		if (b->wanted) {
+			for (int i = 0; i < r->ncols; i++) {
+				row[i] = binary_get(p + 8 * (size_t)i);
+				any |= !(fabs(row[i]) <= DBL_MAX);
+			}
+		} else {
+			for (int i = 0; i < r->ncols; i++) {
+				double v = binary_get(p + 8 * (size_t)i);
+				int w = r->want[i] != 0;
+				any |= w & !(fabs(v) <= DBL_MAX);
+				row[i] = w ? v : (double)NAN;
+			}
+		}
+		if (!any)
+			return 1;
+		int bad = 0;
+		while (!r->want[bad] || isfinite(row[bad]))
+			bad++;
+		if (r->opt.skip_bad) {
+			r->skipped++;
+			continue;
+		}
+		return tbl_fail(r, "%s:row %lld: column '%s': %s (--skip-bad skips such rows)", r->name,
+		    b->records, r->cols[bad], isnan(row[bad]) ? "empty cell" : "Inf");
+	}
+}
+
+static void
+bin_where(tbl_reader *r, char *buf, size_t len)
+{
+	binin *b = r->impl;
+	snprintf(buf, len, "%s:row %lld", r->name, b->records);
+}
+
+static void
+bin_close(tbl_reader *r)
+{
+	binin *b = r->impl;
+	if (!b)
+		return;
+	if (b->f && b->f != stdin)
+		fclose(b->f);
+	free(b->buf);
+	free(b);
+	r->impl = NULL;
+}
+
+/* "NAME,NAME,..." of the header: exactly ncols fields. */
+static int
+names(tbl_reader *r, const char *line, long ncols)
+{
+	const char *p = line;
+	for (;;) {
+		size_t l = strcspn(p, ",");
+		if (tbl_add_col(r, p, l) != 0)
+			return tbl_fail(r, "out of memory");
+		if (!p[l])
+			break;
+		p += l + 1;
+	}
+	if (r->ncols != ncols)
+		return tbl_fail(r, "%s: the header declares %ld columns but names %d", r->name, ncols,
+		    r->ncols);
+	return tbl_finish_header(r, r->name);
+}
+
+int
+tbl_binary_open(tbl_reader *r, FILE *f)
+{
+	binin *b = calloc(1, sizeof(*b));
+	if (!b || !(b->buf = malloc(BLOCK))) {
+		free(b);
+		return tbl_fail(r, "out of memory");
+	}
+	r->impl = b;
+	r->next = bin_next;
+	r->where_fn = bin_where;
+	r->close = bin_close;
+	b->f = f;
+	b->cap = BLOCK;
+	b->wanted = -1;
+	long n = read_line(b, BINARY_MAGIC_MAX);
+	const char *magic = BINARY_MAGIC;
+	if (n < 0 || strncmp(b->line, magic, strlen(magic)) != 0)
+		return b->ioerr ? read_error(r)
+		    : tbl_fail(r, "%s: not a tagk binary stream: a malformed first line", r->name);
+	char *p = b->line + strlen(magic), *end;
+	errno = 0;
+	long version = *p == ' ' ? strtol(p + 1, &end, 10) : -1;
+	if (version != BINARY_VERSION)
+		return tbl_fail(r, "%s: a tagk binary stream of version %.*s: this tagk reads version %d",
+		    r->name, *p == ' ' ? (int)strcspn(p + 1, " ") % 12 : 1, *p == ' ' ? p + 1 : "?",
+		    BINARY_VERSION);
+	p = end;
+	long ncols = -1;
+	if (strncmp(p, " f64le ", 7) == 0 && p[7] >= '0' && p[7] <= '9')
+		ncols = strtol(p + 7, &end, 10);
+	while (ncols >= 0 && *end == ' ')
+		end++;
+	if (ncols < 1 || ncols > TBL_MAX_LINE / 2 || errno || *end)
+		return tbl_fail(r, "%s: a malformed tagk binary stream header: '%.40s'", r->name, b->line + 1);
+	if (read_line(b, TBL_MAX_LINE) < 0)
+		return b->ioerr ? read_error(r) : tbl_fail(r, "%s: the stream was cut in its header (or its "
+		    "names are longer than %d bytes)", r->name, TBL_MAX_LINE);
+	if (names(r, b->line, ncols) != 0)
+		return -1;
+	long ulen = read_line(b, TBL_MAX_LINE);
+	if (ulen < 0)
+		return b->ioerr ? read_error(r) : tbl_fail(r, "%s: the stream was cut in its header (or its "
+		    "units are longer than %d bytes)", r->name, TBL_MAX_LINE);
+	long commas = 0;
+	for (long i = 0; i < ulen; i++)
+		commas += b->line[i] == ',';
+	if (commas != ncols - 1)
+		return tbl_fail(r, "%s: the header names %ld columns but %ld units", r->name, ncols, commas + 1);
+	b->rec = 8 * (size_t)ncols;
+	if (b->rec + sizeof(BINARY_TRAILER) > b->cap) {
+		unsigned char *nb = realloc(b->buf, 2 * b->rec);
+		if (!nb)
+			return tbl_fail(r, "out of memory");
+		b->buf = nb;
+		b->cap = 2 * b->rec;
+	}
+	return 0;
+}

@@ -1,0 +1,151 @@
+#!/bin/sh
+# stream_test.sh: tagk's binary stream between commands (tagk-formats(5)):
+# the same numbers as CSV, chosen only when tagk reads the pipe, and every
+# way of cutting or altering it refused. Everything happens inside this
+# script's temporary directory.
+set -u
+BIN=${BIN:-bin}
+. "$(dirname "$0")/lib.sh"
+R=$BIN/tagk-regress E=$BIN/tagk-estimate F=$BIN/tagk-filter P=$BIN/tagk-report S=$BIN/tagk-bench
+PY=/usr/bin/python3
+
+$S synth --duration 3 --seed 5 --noise-acc 0.05 -o "$tmp/syn.csv" || { echo "FAIL synth"; exit 1; }
+$R --stream csv "$tmp/syn.csv" > "$tmp/reg.csv"
+$R --stream binary "$tmp/syn.csv" > "$tmp/reg.bin"
+
+# --- the same numbers, bit for bit -----------------------------------------
+check "the binary stream starts with its magic line" sh -c "head -c 5 '$tmp/reg.bin' | od -An -c | grep -q '223   T   A   G   K'"
+check "its records start at a multiple of 8 bytes" sh -c \
+	"n=\$(head -3 '$tmp/reg.bin' | wc -c); test \$((n % 8)) -eq 0"
+check "its third line gives the units" sh -c "sed -n 3p '$tmp/reg.bin' | grep -q '^s,1,,,,,,,,,,,,kg,kg m,kg m,kg m,kg m^2,'"
+$F -o "$tmp/conv.csv" < "$tmp/reg.bin"
+check "tagk-filter -o x.csv turns it into the CSV stream, byte for byte" cmp -s "$tmp/conv.csv" "$tmp/reg.csv"
+for a in tagk rls-low kf-low; do
+	$E -a $a --every 1 "$tmp/reg.csv" > "$tmp/est-$a.csv" 2>/dev/null
+	$E -a $a --every 1 "$tmp/reg.bin" > "$tmp/est-$a.bin.csv" 2>/dev/null
+	check "$a: the same estimates from either stream" cmp -s "$tmp/est-$a.csv" "$tmp/est-$a.bin.csv"
+done
+$R "$tmp/syn.csv" | $E -a rls-low --every 1 | $P > "$tmp/rep-auto.txt"
+$R --stream csv "$tmp/syn.csv" | $E -a rls-low --every 1 --stream csv | $P > "$tmp/rep-csv.txt"
+check "regress | estimate | report: the same report whichever stream" cmp -s "$tmp/rep-auto.txt" "$tmp/rep-csv.txt"
+$R --stream binary -o "$tmp/reg.bin.gz" "$tmp/syn.csv"
+$E -a tagk --every 1 "$tmp/reg.bin.gz" > "$tmp/est-gz.csv" 2>/dev/null
+check "a gzip-compressed binary stream reads back the same" cmp -s "$tmp/est-gz.csv" "$tmp/est-tagk.csv"
+$S synth --duration 1 --stream binary > "$tmp/syn.bin"
+$S synth --duration 1 --stream csv | $R > "$tmp/a.csv"
+$R "$tmp/syn.bin" > "$tmp/b.csv"
+check "tagk-bench synth --stream binary, read by tagk-regress" cmp -s "$tmp/a.csv" "$tmp/b.csv"
+
+# --- auto: binary only when tagk reads the pipe -----------------------------
+expect "regress | estimate: the binary stream" 0 "" "stdin: a tagk binary stream" -- \
+	sh -c "$R '$tmp/syn.csv' | $E -v > /dev/null"
+expect "regress | cat | estimate: CSV" 0 "" "stdin: CSV" -- \
+	sh -c "$R '$tmp/syn.csv' | cat | $E -v > /dev/null"
+expect "regress | head: CSV, readable" 0 "^t,row,Y_m" "" -- sh -c "$R '$tmp/syn.csv' | head -2"
+expect "estimate -f csv still reads a binary stream" 0 "" "stdin: a tagk binary stream" -- \
+	sh -c "$R --stream binary '$tmp/syn.csv' | $E -f csv -v > /dev/null"
+expect "--stream csv into tagk" 0 "" "stdin: CSV" -- \
+	sh -c "$R --stream csv '$tmp/syn.csv' | $E -v > /dev/null"
+expect "-o FILE: CSV by default" 0 "" "" -- $R "$tmp/syn.csv" -o "$tmp/reg-o.csv"
+check "... byte for byte the CSV stream" cmp -s "$tmp/reg-o.csv" "$tmp/reg.csv"
+expect "--stream binary onto a file named .csv" 2 "" "--stream binary: .*x.csv is named as CSV" -- \
+	$R --stream binary -o "$tmp/x.csv" "$tmp/syn.csv"
+expect "--stream binary onto a file named .h5" 2 "" "--stream binary: .*x.h5 is named as HDF5" -- \
+	$R --stream binary -o "$tmp/x.h5" "$tmp/syn.csv"
+expect "--stream: an unknown value" 2 "" "--stream: 'text' is not one of auto, csv, binary" -- \
+	$R --stream text "$tmp/syn.csv"
+if command -v script >/dev/null 2>&1; then
+	# script(1) gives the command a terminal of its own
+	script -qec "$R --stream binary '$tmp/syn.csv'" /dev/null > "$tmp/tty.out" 2>&1
+	check "--stream binary refuses a terminal" grep -q "standard output is a terminal" "$tmp/tty.out"
+	script -qec "$R '$tmp/syn.csv' | head -1" /dev/null > "$tmp/tty2.out" 2>&1
+	check "auto writes CSV to a terminal's pipe into head" grep -q "^#tagk-stream: 1" "$tmp/tty2.out"
+else
+	echo "skip --stream binary onto a terminal: no script(1)"
+fi
+
+# --- cut, altered, joined, failed -----------------------------------------
+size=$(wc -c < "$tmp/reg.bin")
+# the trailer: eight 0xff bytes and "#tagk-end: 1800 rows\n" (21 bytes);
+# a record: 23 columns of 8 bytes
+head -c $((size - 10)) "$tmp/reg.bin" > "$tmp/cut-trailer.bin"
+expect "cut in its trailer" 1 "" "cut-trailer.bin: the stream was cut in its trailer, after 1800 rows" -- $E "$tmp/cut-trailer.bin"
+head -c $((size - 29 - 184 * 5)) "$tmp/reg.bin" > "$tmp/cut-rows.bin"
+expect "cut at a record boundary" 1 "" "cut-rows.bin: the stream was cut after 1795 rows: it ends without its end marker" -- \
+	$E "$tmp/cut-rows.bin"
+head -c $((size - 29 - 100)) "$tmp/reg.bin" > "$tmp/cut-mid.bin"
+expect "cut inside a record" 1 "" "cut-mid.bin: the stream was cut in the middle of row 1800" -- $E "$tmp/cut-mid.bin"
+head -c 100 "$tmp/reg.bin" > "$tmp/cut-head.bin"
+expect "cut in its header" 1 "" "cut-head.bin: the stream was cut in its header" -- $E "$tmp/cut-head.bin"
+sed 's/#tagk-end: 1800 rows/#tagk-end: 1799 rows/' "$tmp/reg.bin" > "$tmp/count.bin"
+expect "an end marker that counts other rows" 1 "" "count.bin: the end marker counts 1799 rows but 1800 were read" -- \
+	$E "$tmp/count.bin"
+cat "$tmp/reg.bin" "$tmp/reg.bin" > "$tmp/twice.bin"
+expect "two streams joined with cat" 1 "" "twice.bin: data after the stream's end marker" -- $E "$tmp/twice.bin"
+sed '1s/TAGK 1 /TAGK 7 /' "$tmp/reg.bin" > "$tmp/v7.bin"
+expect "another version" 1 "" "v7.bin: a tagk binary stream of version 7: this tagk reads version 1" -- $E "$tmp/v7.bin"
+sed '2s/,b,/,b,extra,/' "$tmp/reg.bin" > "$tmp/names.bin"
+expect "more names than columns" 1 "" "names.bin: the header declares 23 columns but names 24" -- $E "$tmp/names.bin"
+# a late failure: the stream ends with its trailer and the error marker
+$S synth --duration 60 --stream csv | grep -v '^#tagk-' > "$tmp/big.csv"
+sed '5900s/^\([^,]*\),[^,]*/\1,nan/' "$tmp/big.csv" > "$tmp/bignan.csv"
+$R --stream binary "$tmp/bignan.csv" > "$tmp/bigreg.bin" 2>/dev/null
+check "a late failure ends the binary stream with the error marker" sh -c "tail -c 200 '$tmp/bigreg.bin' | grep -aq '#tagk-error: .*NaN'"
+expect "... which the next command reports" 1 "" "the command upstream failed: .*bignan.csv:5900: column 'ax': NaN" -- \
+	$E "$tmp/bigreg.bin"
+expect "an early failure leaves the binary stream empty" 1 "" "not a number" -- \
+	sh -c "printf 't,ax\n0,1\n1,x\n' | $F --stream binary > '$tmp/early.bin'"
+check "... empty" test ! -s "$tmp/early.bin"
+
+# notes travel in the trailer: tagk-estimate's refusals reach tagk-report
+$R --stream csv datasets/synth-payload.csv | grep -v '^#tagk-' \
+	| awk -F, -v OFS=, 'NR == 2000 { $13 = 1e300 } { print }' > "$tmp/outlier.csv"
+expect "refused updates, noted in the binary stream, shown by tagk-report" 0 \
+	"^# 5 of 996 updates refused by tagk-estimate" "" -- \
+	sh -c "$E -a rls-low --every 1 '$tmp/outlier.csv' 2>/dev/null | $P"
+$E -a rls-low --every 1 --stream binary "$tmp/outlier.csv" > "$tmp/noted.bin" 2>/dev/null
+tail -c 65 "$tmp/noted.bin" > "$tmp/noted.tail"
+printf '\377\377\377\377\377\377\377\377#tagk-note: refused_updates 5 of 996\n#tagk-end: 991 rows\n' > "$tmp/noted.want"
+check "... written after the eight 0xff bytes, before the end marker" cmp -s "$tmp/noted.tail" "$tmp/noted.want"
+
+# --- empty cells: NaN in the stream, refused or skipped where wanted --------
+# a stream written by hand: tagk's own writers refuse empty cells upstream
+if [ -x $PY ]; then
+	$PY -c '
+import struct, sys
+names = "t,ax,ay,az,gx,gy,gz,fx,fy,fz,tx,ty,tz".split(",")
+rows = [[0.01 * k, 0, 0, 9.8, 0, 0, 0, 0, 0, 0.3, 0, 0, 0] for k in range(3)]
+rows[1][1] = float("nan")
+head = b"\x93TAGK 1 f64le 13\n" + ",".join(names).encode() + b"\n" + b"," * 12 + b"\n"
+sys.stdout.buffer.write(head + b"".join(struct.pack("<13d", *r) for r in rows) + b"\xff" * 8 + b"#tagk-end: 3 rows\n")
+' > "$tmp/holes.bin"
+	expect "an empty cell a command wants" 1 "" "holes.bin:row 2: column 'ax': empty cell \(--skip-bad skips such rows\)" -- \
+		$R "$tmp/holes.bin"
+	expect "... skipped with --skip-bad" 0 "" "skipped 1 bad row" -- sh -c "$R -m mass --skip-bad '$tmp/holes.bin' > /dev/null"
+	expect "tagk-filter refuses it, as it refuses an empty CSV cell" 1 "" "holes.bin:row 2: column 'ax': empty cell" -- \
+		$F "$tmp/holes.bin"
+	expect "... or skips its row: a header without padding is read too" 0 "^0.02,0,0,9.8" "skipped 1 bad row$" -- \
+		sh -c "$F --skip-bad '$tmp/holes.bin' | tail -2 | head -1"
+else
+	echo "skip empty cells in a binary stream: no $PY"
+fi
+
+# --- the NumPy recipe of tagk-formats(5), as printed there -------------------
+if $PY -c "import numpy" 2>/dev/null; then
+	awk '/^\.SS The binary stream/ { on = 1 } on && /^\.nf/ { code = 1; next } on && /^\.fi/ { exit } code' \
+		man/tagk-formats.5 | sed 's/\\e/\\/g' > "$tmp/recipe.py"
+	check "tagk-formats(5) has a NumPy recipe of three lines and the import" test "$(wc -l < "$tmp/recipe.py")" -eq 4
+	check "the recipe reads every column, equal to the CSV's numbers" sh -c "cd '$tmp' && cp reg.bin x.bin && $PY -c '
+exec(open(\"recipe.py\").read())
+import csv
+rows = [r for r in csv.reader(open(\"reg.csv\")) if not r[0].startswith(\"#\")]
+names, rows = rows[0], rows[1:]
+assert list(x.dtype.names) == names and len(x) == len(rows) == 1800
+for i, r in enumerate(rows):
+    for j, c in enumerate(names):
+        assert x[c][i] == float(r[j]), (i, c)
+'"
+else
+	echo "skip the NumPy recipe: no NumPy in /usr/bin/python3"
+fi
+finish
