@@ -106,10 +106,11 @@ greedy_pick(tagk_rng *g, int m, const tagk_real *r, const tagk_real *s,
 
 /* Gram columns two rows at a time (dot2) pay on an in-order core with
  * scalar floating point, the Cortex-M7: 8 to 13 % fewer instructions per
- * TAG-K update under QEMU. On x86-64 they are 1.5x slower than tagk_dot,
- * whose four independent sums the compiler vectorises. Both give the same
- * bits, which tests/m7_test.sh checks (the M7 build pairs, the host does
- * not). */
+ * TAG-K update under QEMU, where tagk_dot4's sixteen sums would not fit its
+ * registers. Elsewhere four rows at a time (tagk_dot4: TAG-K at n = 120
+ * from 14.5 to 12.9 us per update on x86-64, make bench-eigen). All give
+ * tagk_dot's bits, which tests/m7_test.sh checks (the M7 build pairs, the
+ * host does not). */
 #ifndef TAGK_GRAM_PAIRS
 #if defined(__ARM_ARCH_7EM__)
 #define TAGK_GRAM_PAIRS 1
@@ -147,81 +148,6 @@ dot2(int n, const tagk_real *x, const tagk_real *y, const tagk_real *z, tagk_rea
 }
 #endif
 
-#if !TAGK_GRAM_PAIRS && defined(__GNUC__)
-/* Elsewhere (x86-64, AArch64) four rows at a time in GCC's generic
- * 16-byte vectors: each load of z serves four rows, and sixteen partial
- * sums in registers hide the adds' latency, where tagk_dot's four chains
- * waited on it (one multiply-add per cycle). TAG-K at n = 120 went from
- * 14.5 to 12.7 us per update (make bench-eigen). Lane l of row j's sums is
- * tagk_dot's s_l, the tail goes to s_0 as there, and the lanes are added in
- * its order, so out[j] is tagk_dot(n, x[j], z)'s bits, which
- * tests/m7_test.sh checks against the M7's pairs. */
-#define TAGK_GRAM_QUADS 1
-/* sixteen bytes, the SSE2 and NEON width: two doubles or four floats */
-typedef tagk_real kz_vec __attribute__((vector_size(16)));
-
-static inline kz_vec
-kz_load(const tagk_real *p)
-{
-	kz_vec v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-/* tagk_dot's final sum of s0..s3 (lanes, in order), s0 with the tail */
-static inline tagk_real
-kz_finish(const tagk_real s[4], int k, int n, const tagk_real *x, const tagk_real *z)
-{
-	tagk_real s0 = s[0];
-	for (; k < n; k++)
-		s0 += x[k] * z[k];
-	return (s0 + s[1]) + (s[2] + s[3]);
-}
-
-static void
-dot4(int n, const tagk_real *const x[4], const tagk_real *z, tagk_real out[4])
-{
-	const tagk_real *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
-	const kz_vec zero = { 0 };
-	int k = 0;
-#ifdef TAGK_FLOAT
-	kz_vec a0 = zero, a1 = zero, a2 = zero, a3 = zero;
-	for (; k + 4 <= n; k += 4) {
-		kz_vec zv = kz_load(z + k);
-		a0 += kz_load(x0 + k) * zv;
-		a1 += kz_load(x1 + k) * zv;
-		a2 += kz_load(x2 + k) * zv;
-		a3 += kz_load(x3 + k) * zv;
-	}
-	/* lanes by subscript: taking the vectors' addresses kept them in
-	 * memory through the loop */
-	tagk_real s[4][4] = { { a0[0], a0[1], a0[2], a0[3] }, { a1[0], a1[1], a1[2], a1[3] },
-		{ a2[0], a2[1], a2[2], a2[3] }, { a3[0], a3[1], a3[2], a3[3] } };
-#else
-	kz_vec l0 = zero, l1 = zero, l2 = zero, l3 = zero, h0 = zero, h1 = zero, h2 = zero, h3 = zero;
-	for (; k + 4 <= n; k += 4) {
-		kz_vec zl = kz_load(z + k), zh = kz_load(z + k + 2);
-		l0 += kz_load(x0 + k) * zl;
-		h0 += kz_load(x0 + k + 2) * zh;
-		l1 += kz_load(x1 + k) * zl;
-		h1 += kz_load(x1 + k + 2) * zh;
-		l2 += kz_load(x2 + k) * zl;
-		h2 += kz_load(x2 + k + 2) * zh;
-		l3 += kz_load(x3 + k) * zl;
-		h3 += kz_load(x3 + k + 2) * zh;
-	}
-	/* lanes by subscript: taking the vectors' addresses kept them in
-	 * memory through the loop */
-	tagk_real s[4][4] = { { l0[0], l0[1], h0[0], h0[1] }, { l1[0], l1[1], h1[0], h1[1] },
-		{ l2[0], l2[1], h2[0], h2[1] }, { l3[0], l3[1], h3[0], h3[1] } };
-#endif
-	for (int j = 0; j < 4; j++)
-		out[j] = kz_finish(s[j], k, n, x[j], z);
-}
-#else
-#define TAGK_GRAM_QUADS 0
-#endif
-
 /* Column i of G = A A^T, stored contiguously at G + i m, unless it exists:
  * the diagonal entry G[i m + i] is negative until column i has been formed.
  * Entries already known from formed columns are copied by symmetry instead
@@ -248,7 +174,8 @@ gram_column(int m, int n, const tagk_real *A, const tagk_real *s, tagk_real *G, 
 	}
 	if (pend >= 0)
 		col[pend] = tagk_dot(n, A + (long)pend * n, ai);
-#elif TAGK_GRAM_QUADS
+#else
+	/* four rows at a time: tagk_dot4, the same bits as tagk_dot */
 	int rows[4], np = 0;
 	for (int j = 0; j < m; j++) {
 		const tagk_real *cj = G + (long)j * m;
@@ -261,7 +188,7 @@ gram_column(int m, int n, const tagk_real *A, const tagk_real *s, tagk_real *G, 
 			const tagk_real *x[4] = { A + (long)rows[0] * n, A + (long)rows[1] * n,
 				A + (long)rows[2] * n, A + (long)rows[3] * n };
 			tagk_real out[4];
-			dot4(n, x, ai, out);
+			tagk_dot4(n, x, ai, out);
 			for (int q = 0; q < 4; q++)
 				col[rows[q]] = out[q];
 			np = 0;
@@ -269,11 +196,6 @@ gram_column(int m, int n, const tagk_real *A, const tagk_real *s, tagk_real *G, 
 	}
 	for (int q = 0; q < np; q++)
 		col[rows[q]] = tagk_dot(n, A + (long)rows[q] * n, ai);
-#else
-	for (int j = 0; j < m; j++) {
-		const tagk_real *cj = G + (long)j * m;
-		col[j] = cj[j] >= 0 ? cj[i] : tagk_dot(n, A + (long)j * n, ai);
-	}
 #endif
 	col[i] = s[i];
 	return 1;

@@ -36,6 +36,12 @@ tagk_dot(int n, const tagk_real *x, const tagk_real *y)
 		s0 += x[i] * y[i];
 	return (s0 + s1) + (s2 + s3);
 }
+/* out[j] = tagk_dot(n, x[j], z) for j = 0..3, the same bits, faster: each
+ * load of z serves four rows and the sixteen partial sums hide the adds'
+ * latency (GCC's generic vectors where the compiler has them; four
+ * tagk_dot calls elsewhere and on the Cortex-M7, whose sixteen double
+ * registers would not hold the sums). */
+void tagk_dot4(int n, const tagk_real *const x[4], const tagk_real *z, tagk_real out[4]);
 /* y = A x, A m x n. */
 void tagk_gemv(int m, int n, const tagk_real *A, const tagk_real *x, tagk_real *y);
 /* r = b - A x, A m x n. r may alias b. */

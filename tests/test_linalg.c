@@ -92,6 +92,54 @@ test_blocked_kernels_keep_bits(void **state)
 			}
 		assert_memory_equal(C, C2, sizeof(*C) * (size_t)(m * n));
 	}
+	/* tagk_dot4 against tagk_dot, every length 0..41 */
+	static tagk_real X[4 * 41], Z[41];
+	for (int len = 0; len <= 41; len++) {
+		fill_gauss(&g, 4 * 41, X);
+		fill_gauss(&g, 41, Z);
+		const tagk_real *rows[4] = { X, X + 41, X + 82, X + 123 };
+		tagk_real out[4];
+		tagk_dot4(len, rows, Z, out);
+		for (int q = 0; q < 4; q++) {
+			tagk_real ref = tagk_dot(len, rows[q], Z);
+			assert_memory_equal(&out[q], &ref, sizeof(ref));
+		}
+	}
+	/* the four-row syrk and the four-row Cholesky against their plain
+	 * loops, written here: C = beta C + A^T A with zeros in A (skipped
+	 * rows), and L of an SPD matrix */
+	for (int sh = 0; sh < 3; sh++) {
+		const int mm = sh == 0 ? 30 : sh == 1 ? 7 : 3, nn = sh == 2 ? 5 : 23;
+		static tagk_real AA[30 * 23], CC[23 * 23], CR[23 * 23], SP[23 * 23], LR[23 * 23];
+		fill_gauss(&g, mm * nn, AA);
+		for (int q = 0; q < mm * nn; q += 5)
+			AA[q] = 0;
+		random_spd(&g, nn, CC);
+		memcpy(CR, CC, sizeof(*CC) * (size_t)(nn * nn));
+		tagk_syrk_t(mm, nn, AA, (tagk_real)0.5, CC);
+		for (int i = 0; i < nn; i++)
+			for (int j = i; j < nn; j++) {
+				tagk_real c = CR[i * nn + j] * (tagk_real)0.5;
+				for (int p = 0; p < mm; p++)
+					if (AA[p * nn + i] != 0)
+						c += AA[p * nn + i] * AA[p * nn + j];
+				CR[i * nn + j] = CR[j * nn + i] = c;
+			}
+		assert_memory_equal(CC, CR, sizeof(*CC) * (size_t)(nn * nn));
+		random_spd(&g, nn, SP);
+		memcpy(LR, SP, sizeof(*SP) * (size_t)(nn * nn));
+		assert_int_equal(tagk_cholesky(nn, SP), TAGK_OK);
+		for (int j = 0; j < nn; j++) {
+			tagk_real *lj = LR + j * nn;
+			tagk_real d = tagk_sqrt(lj[j] - tagk_dot(j, lj, lj));
+			lj[j] = d;
+			for (int i = j + 1; i < nn; i++)
+				LR[i * nn + j] = (LR[i * nn + j] - tagk_dot(j, LR + i * nn, lj)) / d;
+			for (int c = j + 1; c < nn; c++)
+				lj[c] = 0;
+		}
+		assert_memory_equal(SP, LR, sizeof(*SP) * (size_t)(nn * nn));
+	}
 	enum { M = 9, N = 13 };
 	tagk_real P[N * N], AP[M * N], S[M * M], S2[M * M];
 	random_spd(&g, N, P);
