@@ -107,7 +107,8 @@ sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
 	if (fmt == TBL_AUTO)
 		fmt = TBL_CSV;
 	if (fmt == TBL_CFUSD || fmt > TBL_BINARY) {
-		snprintf(err, errlen, "%s: tagk does not write Crazyflie uSD logs", path ? path : "stdout");
+		snprintf(err, errlen, "%s: tagk does not write %s", path ? path : "stdout",
+		    fmt == TBL_CFUSD ? "Crazyflie uSD logs" : "this format");
 		free(s);
 		return NULL;
 	}
@@ -184,12 +185,12 @@ flush_pending(sink *s)
 	return n ? emit(s, s->line, n) : 0;
 }
 
-/* names or units, comma-separated, then "\n"; into buf (at least 2 bytes
- * free at *n) and emitted whenever it fills. */
+/* The names (or with units, their units) separated by commas, then "\n",
+ * after the n bytes already in s->line; emitted whenever the line fills.
+ * The header line of both streams. */
 static int
-binary_list(sink *s, const char *const *names, int units)
+emit_list(sink *s, size_t n, const char *const *names, int units)
 {
-	size_t n = 0;
 	for (int i = 0; i < s->ncols; i++) {
 		const char *w = units ? binary_unit(names[i]) : names[i];
 		size_t l = strlen(w);
@@ -201,6 +202,7 @@ binary_list(sink *s, const char *const *names, int units)
 		if (i)
 			s->line[n++] = ',';
 		if (n + l + 2 > sizeof(s->line)) {
+			/* a name longer than the line goes out directly */
 			if (emit(s, s->line, n) != 0 || emit(s, w, l) != 0)
 				return -1;
 			n = 0;
@@ -226,9 +228,9 @@ binary_header(sink *s, const char *const *names)
 	while ((text + (size_t)n + 1) % 8)
 		magic[n++] = ' ';
 	magic[n++] = '\n';
-	if (emit(s, magic, (size_t)n) != 0 || binary_list(s, names, 0) != 0)
+	if (emit(s, magic, (size_t)n) != 0 || emit_list(s, 0, names, 0) != 0)
 		return -1;
-	return binary_list(s, names, 1);
+	return emit_list(s, 0, names, 1);
 }
 
 static int
@@ -276,27 +278,7 @@ sink_header(sink *s, int ncols, const char *const *names)
 		return binary_header(s, names);
 	/* the declaration that makes a reader insist on the end marker */
 	size_t n = (size_t)snprintf(s->line, sizeof(s->line), "%s 1\n", TBL_STREAM_MARK);
-	for (int i = 0; i < ncols; i++) {
-		size_t l = strlen(names[i]);
-		if (n + l + 2 > sizeof(s->line)) {
-			if (emit(s, s->line, n) != 0)
-				return -1;
-			n = 0;
-		}
-		if (i)
-			s->line[n++] = ',';
-		if (n + l + 2 > sizeof(s->line)) {
-			/* a name longer than the line buffer goes out directly */
-			if (emit(s, s->line, n) != 0 || emit(s, names[i], l) != 0)
-				return -1;
-			n = 0;
-			continue;
-		}
-		memcpy(s->line + n, names[i], l);
-		n += l;
-	}
-	s->line[n++] = '\n';
-	return emit(s, s->line, n);
+	return emit_list(s, n, names, 0);
 }
 
 int
