@@ -268,6 +268,7 @@ qemu-bench: build/qemu-double/tagk-bench.elf build/qemu-float/tagk-bench.elf
 		$(QEMU_RUN) build/qemu-$$v/tagk-bench.elf > build/qemu-$$v/bench.csv 2>&1 || exit 1; \
 		sh bench/qemu/table.sh build/qemu-$$v/bench.csv; echo; \
 	done
+	@sh bench/qemu/targets.sh build/qemu-double/bench.csv build/qemu-float/bench.csv
 check-m7:
 	@if command -v $(M7_CC) >/dev/null 2>&1; then \
 		$(MAKE) --no-print-directory teensy build/qemu-double/tagk-bench-small.elf \

@@ -59,14 +59,16 @@ expect "--stream binary onto a file named .h5" 2 "" "--stream binary: .*x.h5 is 
 	$R --stream binary -o "$tmp/x.h5" "$tmp/syn.csv"
 expect "--stream: an unknown value" 2 "" "--stream: 'text' is not one of auto, csv, binary" -- \
 	$R --stream text "$tmp/syn.csv"
-if command -v script >/dev/null 2>&1; then
-	# script(1) gives the command a terminal of its own
+# script(1) gives the command a terminal of its own, where it can open one
+# (a chroot without devpts cannot)
+if command -v script >/dev/null 2>&1 &&
+	script -qec 'test -t 1 && echo a-terminal' /dev/null < /dev/null 2>/dev/null | grep -q a-terminal; then
 	script -qec "$R --stream binary '$tmp/syn.csv'" /dev/null < /dev/null > "$tmp/tty.out" 2>&1
 	check "--stream binary refuses a terminal" grep -q "standard output is a terminal" "$tmp/tty.out"
 	script -qec "$R '$tmp/syn.csv' | head -1" /dev/null < /dev/null > "$tmp/tty2.out" 2>&1
 	check "auto writes CSV to a terminal's pipe into head" grep -q "^#tagk-stream: 1" "$tmp/tty2.out"
 else
-	echo "skip --stream binary onto a terminal: no script(1)"
+	echo "skip --stream binary onto a terminal: script(1) cannot open a terminal here"
 fi
 
 # --- cut, altered, joined, failed -----------------------------------------
