@@ -130,18 +130,18 @@ dot2(int n, const tagk_real *x, const tagk_real *y, const tagk_real *z, tagk_rea
 	int k = 0;
 	for (; k + 4 <= n; k += 4) {
 		const tagk_real z0 = z[k], z1 = z[k + 1], z2 = z[k + 2], z3 = z[k + 3];
-		a0 += x[k] * z0;
-		b0 += y[k] * z0;
-		a1 += x[k + 1] * z1;
-		b1 += y[k + 1] * z1;
-		a2 += x[k + 2] * z2;
-		b2 += y[k + 2] * z2;
-		a3 += x[k + 3] * z3;
-		b3 += y[k + 3] * z3;
+		a0 = tagk_mla(a0, x[k], z0);
+		b0 = tagk_mla(b0, y[k], z0);
+		a1 = tagk_mla(a1, x[k + 1], z1);
+		b1 = tagk_mla(b1, y[k + 1], z1);
+		a2 = tagk_mla(a2, x[k + 2], z2);
+		b2 = tagk_mla(b2, y[k + 2], z2);
+		a3 = tagk_mla(a3, x[k + 3], z3);
+		b3 = tagk_mla(b3, y[k + 3], z3);
 	}
 	for (; k < n; k++) {
-		a0 += x[k] * z[k];
-		b0 += y[k] * z[k];
+		a0 = tagk_mla(a0, x[k], z[k]);
+		b0 = tagk_mla(b0, y[k], z[k]);
 	}
 	*px = (a0 + a1) + (a2 + a3);
 	*py = (b0 + b1) + (b2 + b3);
@@ -214,7 +214,7 @@ rebuild(int m, int n, const tagk_real *A, const tagk_real *x0, const tagk_real *
 		tagk_real c = v[i] * scale;
 		const tagk_real *a = A + (long)i * n;
 		for (int j = 0; j < n; j++)
-			x[j] += c * a[j];
+			x[j] = tagk_mla(x[j], c, a[j]);
 	}
 }
 
@@ -332,7 +332,7 @@ random_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m,
 		const tagk_real *a = A + (long)lo * n;
 		tagk_real gamma = (b[lo] - tagk_dot(n, a, x)) / k->s[lo];
 		for (int j = 0; j < n; j++)
-			x[j] += gamma * a[j];
+			x[j] = tagk_mla(x[j], gamma, a[j]);
 		if (is_averaged(k->cfg.variant) && t >= k->cfg.burnin) {
 			for (int j = 0; j < n; j++)
 				xsum[j] += x[j];

@@ -101,7 +101,7 @@ tagk_gemv_t(int m, int n, const tagk_real *A, const tagk_real *x, tagk_real *y)
 		if (xi == 0)
 			continue;
 		for (int j = 0; j < n; j++)
-			y[j] += xi * a[j];
+			y[j] = tagk_mla(y[j], xi, a[j]);
 	}
 }
 
@@ -124,10 +124,10 @@ tagk_matmul(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk_re
 			const tagk_real *restrict b = B + (long)p * n;
 			for (int j = 0; j < n; j++) {
 				tagk_real bj = b[j];
-				c0[j] += a0 * bj;
-				c1[j] += a1 * bj;
-				c2[j] += a2 * bj;
-				c3[j] += a3 * bj;
+				c0[j] = tagk_mla(c0[j], a0, bj);
+				c1[j] = tagk_mla(c1[j], a1, bj);
+				c2[j] = tagk_mla(c2[j], a2, bj);
+				c3[j] = tagk_mla(c3[j], a3, bj);
 			}
 		}
 	}
@@ -139,7 +139,7 @@ tagk_matmul(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk_re
 			tagk_real a = A[(long)i * k + p];
 			const tagk_real *b = B + (long)p * n;
 			for (int j = 0; j < n; j++)
-				c[j] += a * b[j];
+				c[j] = tagk_mla(c[j], a, b[j]);
 		}
 	}
 }
@@ -188,19 +188,20 @@ tagk_syrk_t(int m, int n, const tagk_real *A, tagk_real beta, tagk_real *C)
 			switch (na) {
 			case 4:
 				for (int j = i; j < n; j++)
-					c[j] = c[j] + w[0] * act[0][j] + w[1] * act[1][j] + w[2] * act[2][j] + w[3] * act[3][j];
+					c[j] = tagk_mla(tagk_mla(tagk_mla(tagk_mla(c[j], w[0], act[0][j]), w[1], act[1][j]), w[2],
+					    act[2][j]), w[3], act[3][j]);
 				break;
 			case 3:
 				for (int j = i; j < n; j++)
-					c[j] = c[j] + w[0] * act[0][j] + w[1] * act[1][j] + w[2] * act[2][j];
+					c[j] = tagk_mla(tagk_mla(tagk_mla(c[j], w[0], act[0][j]), w[1], act[1][j]), w[2], act[2][j]);
 				break;
 			case 2:
 				for (int j = i; j < n; j++)
-					c[j] = c[j] + w[0] * act[0][j] + w[1] * act[1][j];
+					c[j] = tagk_mla(tagk_mla(c[j], w[0], act[0][j]), w[1], act[1][j]);
 				break;
 			case 1:
 				for (int j = i; j < n; j++)
-					c[j] += w[0] * act[0][j];
+					c[j] = tagk_mla(c[j], w[0], act[0][j]);
 				break;
 			default:
 				break;
@@ -215,7 +216,7 @@ tagk_syrk_t(int m, int n, const tagk_real *A, tagk_real beta, tagk_real *C)
 				continue;
 			tagk_real *c = C + (long)i * n;
 			for (int j = i; j < n; j++)
-				c[j] += ai * a[j];
+				c[j] = tagk_mla(c[j], ai, a[j]);
 		}
 	}
 	tagk_symmetrize(n, C);
@@ -270,7 +271,7 @@ tagk_trsm_lower(int n, int k, const tagk_real *L, tagk_real *B)
 				continue;
 			const tagk_real *bp = B + (long)p * k;
 			for (int c = 0; c < k; c++)
-				bi[c] -= l * bp[c];
+				bi[c] = tagk_mls(bi[c], l, bp[c]);
 		}
 		tagk_real inv = (tagk_real)1 / li[i];
 		for (int c = 0; c < k; c++)
@@ -289,7 +290,7 @@ tagk_trsm_lower_t(int n, int k, const tagk_real *L, tagk_real *B)
 				continue;
 			const tagk_real *bp = B + (long)p * k;
 			for (int c = 0; c < k; c++)
-				bi[c] -= l * bp[c];
+				bi[c] = tagk_mls(bi[c], l, bp[c]);
 		}
 		tagk_real inv = (tagk_real)1 / L[(long)i * n + i];
 		for (int c = 0; c < k; c++)
