@@ -131,7 +131,8 @@ bin_next(tbl_reader *r, double *row)
 	if (b->ended)
 		return 0;
 	for (;;) {
-		size_t have = avail(b, b->rec);
+		/* the common case, a whole record buffered, without the call */
+		size_t have = b->len - b->off >= b->rec ? b->len - b->off : avail(b, b->rec);
 		if (have >= sizeof(BINARY_TRAILER) && memcmp(b->buf + b->off, BINARY_TRAILER,
 		    sizeof(BINARY_TRAILER)) == 0) {
 			b->off += sizeof(BINARY_TRAILER);
