@@ -1,5 +1,7 @@
 /* cmdio.c: shared input and output handling; see cmdio.h. */
+#include <fcntl.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -63,6 +65,20 @@ cmdio_stream_help(FILE *f)
 	    "                         else CSV), csv or binary (tagk-formats(5))\n");
 }
 
+/* 1 if path names a terminal (-o /dev/tty, -o /dev/stdout on one). */
+static int
+is_terminal(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISCHR(st.st_mode))
+		return 0;
+	int fd = open(path, O_WRONLY | O_NOCTTY);
+	int tty = fd >= 0 && isatty(fd);
+	if (fd >= 0)
+		close(fd);
+	return tty;
+}
+
 /* The format --stream asks for on path (NULL or "-": standard output). */
 static tbl_format
 stream_format(const char *path)
@@ -72,9 +88,9 @@ stream_format(const char *path)
 	case STREAM_CSV:
 		return TBL_AUTO;
 	case STREAM_BINARY:
-		if (is_stdout && isatty(1))
-			cli_die(EXIT_USAGE, "--stream binary: standard output is a terminal (redirect it, "
-			    "or pipe it into a tagk command)");
+		if (is_stdout ? isatty(1) : is_terminal(path))
+			cli_die(EXIT_USAGE, "--stream binary: %s is a terminal (redirect it, or pipe it into a "
+			    "tagk command)", is_stdout ? "standard output" : path);
 		if (!is_stdout && tbl_format_from_name(path) != TBL_AUTO)
 			cli_die(EXIT_USAGE, "--stream binary: %s is named as %s", path,
 			    tbl_format_from_name(path) == TBL_HDF5 ? "HDF5" : "CSV");
