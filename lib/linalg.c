@@ -144,20 +144,32 @@ tagk_matmul(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk_re
 	}
 }
 
+/* C[i][j0..j1) = A_i . B_j, four j at a time (tagk_dot4: tagk_dot's bits) */
+static void
+row_dots(int k, const tagk_real *ai, const tagk_real *B, int j0, int j1, tagk_real *ci)
+{
+	int j = j0;
+	for (; j + 4 <= j1; j += 4) {
+		const tagk_real *rows[4] = { B + (long)j * k, B + (long)(j + 1) * k, B + (long)(j + 2) * k,
+			B + (long)(j + 3) * k };
+		tagk_dot4(k, rows, ai, ci + j);
+	}
+	for (; j < j1; j++)
+		ci[j] = tagk_dot(k, ai, B + (long)j * k);
+}
+
 void
 tagk_matmul_nt(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk_real *C)
 {
 	for (int i = 0; i < m; i++)
-		for (int j = 0; j < n; j++)
-			C[(long)i * n + j] = tagk_dot(k, A + (long)i * k, B + (long)j * k);
+		row_dots(k, A + (long)i * k, B, 0, n, C + (long)i * n);
 }
 
 void
 tagk_matmul_nt_sym(int m, int k, const tagk_real *A, const tagk_real *B, tagk_real *C)
 {
 	for (int i = 0; i < m; i++)
-		for (int j = i; j < m; j++)
-			C[(long)i * m + j] = tagk_dot(k, A + (long)i * k, B + (long)j * k);
+		row_dots(k, A + (long)i * k, B, i, m, C + (long)i * m);
 	tagk_symmetrize(m, C);
 }
 
