@@ -65,8 +65,10 @@ if command -v script >/dev/null 2>&1 &&
 	script -qec 'test -t 1 && echo a-terminal' /dev/null < /dev/null 2>/dev/null | grep -q a-terminal; then
 	script -qec "$R --stream binary '$tmp/syn.csv'" /dev/null < /dev/null > "$tmp/tty.out" 2>&1
 	check "--stream binary refuses a terminal" grep -q "standard output is a terminal" "$tmp/tty.out"
-	script -qec "$R --stream binary -o /dev/stdout '$tmp/syn.csv'" /dev/null < /dev/null > "$tmp/tty3.out" 2>&1
-	check "... and -o /dev/stdout onto one" grep -q -- "--stream binary: /dev/stdout is a terminal" "$tmp/tty3.out"
+	# -o names the terminal through a link in this directory, never /dev itself
+	ln -s /dev/stdout "$tmp/term"
+	script -qec "$R --stream binary -o '$tmp/term' '$tmp/syn.csv'" /dev/null < /dev/null > "$tmp/tty3.out" 2>&1
+	check "... and -o onto one" grep -q -- "--stream binary: .*term is a terminal" "$tmp/tty3.out"
 	script -qec "$R '$tmp/syn.csv' | head -1" /dev/null < /dev/null > "$tmp/tty2.out" 2>&1
 	check "auto writes CSV to a terminal's pipe into head" grep -q "^#tagk-stream: 1" "$tmp/tty2.out"
 else
