@@ -149,24 +149,29 @@ joseph_update(tagk_kf *f, const tagk_real *A, int m)
 	tagk_cholesky_solve(m, n, S, K);          /* K^T = S^-1 A P-  (m x n) */
 	tagk_gemv_t(m, n, K, f->e, g);            /* K e */
 
-	/* T = P- - K (A P-) in place of P-, a row of K^T and of A P- at a time */
-	for (int p = 0; p < m; p++) {
-		const tagk_real *k = K + p * n, *ap = AP + p * n;
-		for (int i = 0; i < n; i++) {
-			tagk_real ki = k[i], *c = Pm + i * n;
-			for (int j = 0; j < n; j++)
-				c[j] -= ki * ap[j];
-		}
-	}
+	tagk_sub_tn(m, n, K, AP, 0, Pm);          /* T = P- - K (A P-) in place of P- */
 	tagk_matmul_nt(n, n, m, Pm, A, U);        /* U = T A^T  (n x m) */
-	/* T - U K^T + r K K^T on the upper half, row i of T read only by row i */
+	/* T - U K^T + r K K^T on the upper half, row i of T read only by row i;
+	 * four columns of K^T at a time, so that each entry of T is loaded and
+	 * stored once per four, its additions still in q order (the bits of the
+	 * plain loop, q = 0, 1, ...) */
 	for (int i = 0; i < n; i++) {
-		tagk_real *c = Pm + i * n;
-		for (int q = 0; q < m; q++) {
-			tagk_real u = U[i * m + q], rk = r * K[q * n + i];
-			const tagk_real *k = K + q * n;
+		tagk_real *restrict c = Pm + i * n;
+		const tagk_real *u = U + i * m;
+		int q = 0;
+		for (; q + 4 <= m; q += 4) {
+			const tagk_real *restrict k0 = K + q * n, *restrict k1 = k0 + n, *restrict k2 = k1 + n,
+			    *restrict k3 = k2 + n;
+			const tagk_real r0 = r * k0[i], r1 = r * k1[i], r2 = r * k2[i], r3 = r * k3[i];
+			const tagk_real u0 = u[q], u1 = u[q + 1], u2 = u[q + 2], u3 = u[q + 3];
 			for (int j = i; j < n; j++)
-				c[j] += rk * k[j] - u * k[j];
+				c[j] = (((c[j] + (r0 * k0[j] - u0 * k0[j])) + (r1 * k1[j] - u1 * k1[j])) +
+				    (r2 * k2[j] - u2 * k2[j])) + (r3 * k3[j] - u3 * k3[j]);
+		}
+		for (; q < m; q++) {
+			const tagk_real *k = K + q * n, rk = r * k[i], uq = u[q];
+			for (int j = i; j < n; j++)
+				c[j] += rk * k[j] - uq * k[j];
 		}
 	}
 	tagk_symmetrize(n, Pm);
@@ -195,16 +200,7 @@ downdate_update(tagk_kf *f, const tagk_real *A, int m)
 	memcpy(z, f->e, sizeof(*z) * (size_t)m);
 	tagk_trsm_lower(m, 1, S, z);              /* L^-1 e */
 	tagk_gemv_t(m, n, W, z, g);               /* K e = W^T L^-1 e */
-	/* Pm -= W^T W on the upper half, a row of W at a time: contiguous
-	 * inner loops, the same order of operations per entry as a dot product */
-	for (int p = 0; p < m; p++) {
-		const tagk_real *w = W + p * n;
-		for (int i = 0; i < n; i++) {
-			tagk_real wi = w[i], *c = Pm + i * n;
-			for (int j = i; j < n; j++)
-				c[j] -= wi * w[j];
-		}
-	}
+	tagk_sub_tn(m, n, W, W, 1, Pm);           /* Pm -= W^T W on the upper half */
 	tagk_symmetrize(n, Pm);
 	return TAGK_OK;
 }

@@ -2,6 +2,18 @@
 #include <string.h>
 #include "linalg.h"
 
+/* Columns per pass of the triangular solves (trsm_row): as many partial
+ * results as the registers hold, twelve doubles in six SSE2 registers;
+ * on the M7's sixteen double registers a pass of four. */
+#if defined(__ARM_ARCH_7EM__)
+#define TRSM_W 4
+#define TRSM_CASES TRSM_CASE(1) TRSM_CASE(2) TRSM_CASE(3) TRSM_CASE(4)
+#else
+#define TRSM_W 12
+#define TRSM_CASES TRSM_CASE(1) TRSM_CASE(2) TRSM_CASE(3) TRSM_CASE(4) TRSM_CASE(5) TRSM_CASE(6) \
+	TRSM_CASE(7) TRSM_CASE(8) TRSM_CASE(9) TRSM_CASE(10) TRSM_CASE(11) TRSM_CASE(12)
+#endif
+
 void
 tagk_gemv(int m, int n, const tagk_real *A, const tagk_real *x, tagk_real *y)
 {
@@ -234,6 +246,33 @@ tagk_syrk_t(int m, int n, const tagk_real *A, tagk_real beta, tagk_real *C)
 	tagk_symmetrize(n, C);
 }
 
+/* Four rows of A and B at a time, as in tagk_syrk_t: each entry of C loaded
+ * and stored once per four products, not once per product, the four
+ * subtractions chained in p order. */
+void
+tagk_sub_tn(int m, int n, const tagk_real *A, const tagk_real *B, int upper, tagk_real *C)
+{
+	int p = 0;
+	for (; p + 4 <= m; p += 4) {
+		const tagk_real *a = A + (long)p * n, *restrict b0 = B + (long)p * n, *restrict b1 = b0 + n,
+		    *restrict b2 = b1 + n, *restrict b3 = b2 + n;
+		for (int i = 0; i < n; i++) {
+			const tagk_real w0 = a[i], w1 = a[n + i], w2 = a[2 * n + i], w3 = a[3 * n + i];
+			tagk_real *restrict c = C + (long)i * n;
+			for (int j = upper ? i : 0; j < n; j++)
+				c[j] = tagk_mls(tagk_mls(tagk_mls(tagk_mls(c[j], w0, b0[j]), w1, b1[j]), w2, b2[j]), w3, b3[j]);
+		}
+	}
+	for (; p < m; p++) {
+		const tagk_real *a = A + (long)p * n, *b = B + (long)p * n;
+		for (int i = 0; i < n; i++) {
+			tagk_real w = a[i], *c = C + (long)i * n;
+			for (int j = upper ? i : 0; j < n; j++)
+				c[j] = tagk_mls(c[j], w, b[j]);
+		}
+	}
+}
+
 void
 tagk_symmetrize(int n, tagk_real *S)
 {
@@ -271,43 +310,63 @@ tagk_cholesky(int n, tagk_real *S)
 	return TAGK_OK;
 }
 
+/* One row of a triangular solve, columns [0, w) of bi and of the rows B_p
+ * (row stride k): bi = (bi - sum of l_q B_p) * inv over the np rows
+ * p = p0, p0 + 1, ... with l_q = l[q * step], rows with l_q = 0 skipped as
+ * in the plain loop, every entry's operations in the plain loop's order:
+ * the same bits. With w a constant, the w partial results stay in
+ * registers through the loop over p, w independent chains of subtractions;
+ * the plain loop kept them in memory, one chain per column at the latency
+ * of a store and a reload per p. */
+static inline __attribute__((always_inline)) void
+trsm_cols(int w, int k, tagk_real *restrict bi, const tagk_real *restrict B, const tagk_real *l, long step, int p0,
+    int np, tagk_real inv)
+{
+	tagk_real acc[TRSM_W];
+	for (int c = 0; c < w; c++)
+		acc[c] = bi[c];
+	for (int q = 0; q < np; q++) {
+		tagk_real lq = l[q * step];
+		if (lq == 0)
+			continue;
+		const tagk_real *bp = B + (long)(p0 + q) * k;
+		for (int c = 0; c < w; c++)
+			acc[c] = tagk_mls(acc[c], lq, bp[c]);
+	}
+	for (int c = 0; c < w; c++)
+		bi[c] = acc[c] * inv;
+}
+
+static void
+trsm_row(int k, tagk_real *bi, const tagk_real *B, const tagk_real *l, long step, int p0, int np, tagk_real inv)
+{
+	for (int c0 = 0; c0 < k; c0 += TRSM_W) {
+		int w = k - c0 < TRSM_W ? k - c0 : TRSM_W;
+		switch (w) {
+#define TRSM_CASE(W) case W: trsm_cols(W, k, bi + c0, B + c0, l, step, p0, np, inv); break;
+		TRSM_CASES
+#undef TRSM_CASE
+		default:
+			break;
+		}
+	}
+}
+
 void
 tagk_trsm_lower(int n, int k, const tagk_real *L, tagk_real *B)
 {
 	for (int i = 0; i < n; i++) {
-		tagk_real *bi = B + (long)i * k;
 		const tagk_real *li = L + (long)i * n;
-		for (int p = 0; p < i; p++) {
-			tagk_real l = li[p];
-			if (l == 0)
-				continue;
-			const tagk_real *bp = B + (long)p * k;
-			for (int c = 0; c < k; c++)
-				bi[c] = tagk_mls(bi[c], l, bp[c]);
-		}
-		tagk_real inv = (tagk_real)1 / li[i];
-		for (int c = 0; c < k; c++)
-			bi[c] *= inv;
+		trsm_row(k, B + (long)i * k, B, li, 1, 0, i, (tagk_real)1 / li[i]);
 	}
 }
 
 void
 tagk_trsm_lower_t(int n, int k, const tagk_real *L, tagk_real *B)
 {
-	for (int i = n - 1; i >= 0; i--) {
-		tagk_real *bi = B + (long)i * k;
-		for (int p = i + 1; p < n; p++) {
-			tagk_real l = L[(long)p * n + i];
-			if (l == 0)
-				continue;
-			const tagk_real *bp = B + (long)p * k;
-			for (int c = 0; c < k; c++)
-				bi[c] = tagk_mls(bi[c], l, bp[c]);
-		}
-		tagk_real inv = (tagk_real)1 / L[(long)i * n + i];
-		for (int c = 0; c < k; c++)
-			bi[c] *= inv;
-	}
+	for (int i = n - 1; i >= 0; i--)
+		trsm_row(k, B + (long)i * k, B, L + (long)(i + 1) * n + i, n, i + 1, n - 1 - i,
+		    (tagk_real)1 / L[(long)i * n + i]);
 }
 
 void

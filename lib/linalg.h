@@ -99,6 +99,11 @@ void tagk_matmul_nt(int m, int k, int n, const tagk_real *A, const tagk_real *B,
  * upper triangle computed as tagk_matmul_nt would, then mirrored; half
  * the work, and the bits of tagk_matmul_nt followed by tagk_symmetrize. */
 void tagk_matmul_nt_sym(int m, int k, const tagk_real *A, const tagk_real *B, tagk_real *C);
+/* C -= A^T B; A m x n, B m x n, C n x n; only C's upper triangle (j >= i)
+ * when upper is non-zero, the lower then left alone. Each entry's
+ * subtractions in the order p = 0, 1, ..., m - 1 of the plain loop, so the
+ * bits do not depend on the blocking. */
+void tagk_sub_tn(int m, int n, const tagk_real *A, const tagk_real *B, int upper, tagk_real *C);
 /* C = beta C + A^T A; A m x n, C n x n symmetric (full storage, both halves written). */
 void tagk_syrk_t(int m, int n, const tagk_real *A, tagk_real beta, tagk_real *C);
 /* Copy the upper triangle of the n x n matrix S onto its lower triangle. */

@@ -140,6 +140,58 @@ test_blocked_kernels_keep_bits(void **state)
 		}
 		assert_memory_equal(SP, LR, sizeof(*SP) * (size_t)(nn * nn));
 	}
+	/* the triangular solves (a pass of up to twelve columns held in
+	 * registers) and tagk_sub_tn (four rows at a time) against their plain
+	 * loops, written here, with zeros in L (skipped) and widths on both
+	 * sides of a pass */
+	{
+		enum { TN = 17, TK = 30 };
+		static tagk_real TL[TN * TN], TX[TN * TK], TXR[TN * TK];
+		const int widths[] = { 1, 2, 5, 12, 13, 25, 30 };
+		for (int wi = 0; wi < 7; wi++) {
+			const int k = widths[wi];
+			random_spd(&g, TN, TL);
+			assert_int_equal(tagk_cholesky(TN, TL), TAGK_OK);
+			for (int q = TN; q < TN * TN; q += 7)
+				if (q / TN != q % TN)
+					TL[q] = 0;
+			for (int t = 0; t < 2; t++) {
+				fill_gauss(&g, TN * k, TX);
+				memcpy(TXR, TX, sizeof(*TX) * (size_t)(TN * k));
+				if (t == 0)
+					tagk_trsm_lower(TN, k, TL, TX);
+				else
+					tagk_trsm_lower_t(TN, k, TL, TX);
+				for (int s = 0; s < TN; s++) {
+					int i = t == 0 ? s : TN - 1 - s;
+					for (int p = 0; p < TN; p++) {
+						tagk_real l = t == 0 ? (p < i ? TL[i * TN + p] : 0) : (p > i ? TL[p * TN + i] : 0);
+						if (l != 0)
+							for (int c = 0; c < k; c++)
+								TXR[i * k + c] -= l * TXR[p * k + c];
+					}
+					tagk_real inv = (tagk_real)1 / TL[i * TN + i];
+					for (int c = 0; c < k; c++)
+						TXR[i * k + c] *= inv;
+				}
+				assert_memory_equal(TX, TXR, sizeof(*TX) * (size_t)(TN * k));
+			}
+		}
+		static tagk_real SA[9 * 11], SB[9 * 11], SC[11 * 11], SR[11 * 11];
+		for (int t = 0; t < 4; t++) {
+			const int mm = t < 2 ? 9 : 3, nn = 11, upper = t % 2;
+			fill_gauss(&g, mm * nn, SA);
+			fill_gauss(&g, mm * nn, SB);
+			fill_gauss(&g, nn * nn, SC);
+			memcpy(SR, SC, sizeof(SC));
+			tagk_sub_tn(mm, nn, SA, upper ? SA : SB, upper, SC);
+			for (int i = 0; i < nn; i++)
+				for (int j = upper ? i : 0; j < nn; j++)
+					for (int p = 0; p < mm; p++)
+						SR[i * nn + j] -= SA[p * nn + i] * (upper ? SA : SB)[p * nn + j];
+			assert_memory_equal(SC, SR, sizeof(SC));
+		}
+	}
 	enum { M = 9, N = 13 };
 	tagk_real P[N * N], AP[M * N], S[M * M], S2[M * M];
 	random_spd(&g, N, P);
