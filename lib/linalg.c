@@ -117,6 +117,51 @@ tagk_gemv_t(int m, int n, const tagk_real *A, const tagk_real *x, tagk_real *y)
 	}
 }
 
+/* Rows i0 and i0 + 1 of C = A B (two when two is non-zero) for a C of w
+ * columns, w a constant after inlining: the 2 w sums stay in registers
+ * through the loop over p, 2 w independent chains, each entry's additions
+ * in the plain loop's order (from 0, p ascending): the same bits. */
+static inline __attribute__((always_inline)) void
+matmul_narrow(int w, int two, int k, const tagk_real *restrict a0, const tagk_real *restrict B, tagk_real *restrict c0)
+{
+	tagk_real s0[TRSM_W], s1[TRSM_W];
+	for (int c = 0; c < w; c++)
+		s0[c] = s1[c] = 0;
+	const tagk_real *a1 = a0 + k;
+	for (int p = 0; p < k; p++) {
+		const tagk_real *b = B + (long)p * w, x0 = a0[p], x1 = two ? a1[p] : 0;
+		for (int c = 0; c < w; c++) {
+			s0[c] = tagk_mla(s0[c], x0, b[c]);
+			if (two)
+				s1[c] = tagk_mla(s1[c], x1, b[c]);
+		}
+	}
+	for (int c = 0; c < w; c++) {
+		c0[c] = s0[c];
+		if (two)
+			c0[w + c] = s1[c];
+	}
+}
+
+/* C = A B with at most TRSM_W columns (the 3 x 3, 9 x 9 and 10 x 10
+ * products of the state-space filters): two rows at a time in registers. */
+static void
+matmul_narrow_all(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk_real *C)
+{
+	for (int i = 0; i < m; i += 2) {
+		const tagk_real *a = A + (long)i * k;
+		tagk_real *c = C + (long)i * n;
+		int two = i + 1 < m;
+		switch (n) {
+#define TRSM_CASE(W) case W: if (two) matmul_narrow(W, 1, k, a, B, c); else matmul_narrow(W, 0, k, a, B, c); break;
+		TRSM_CASES
+#undef TRSM_CASE
+		default:
+			break;
+		}
+	}
+}
+
 /* Four rows of C at a time, so that each row of B loaded serves four
  * (the product is bound by loading B, not by arithmetic); every entry's
  * operations stay in the order of the plain loop below (p ascending from
@@ -124,6 +169,10 @@ tagk_gemv_t(int m, int n, const tagk_real *A, const tagk_real *x, tagk_real *y)
 void
 tagk_matmul(int m, int k, int n, const tagk_real *A, const tagk_real *B, tagk_real *C)
 {
+	if (n <= TRSM_W) {
+		matmul_narrow_all(m, k, n, A, B, C);
+		return;
+	}
 	int i0 = 0;
 	for (; i0 + 4 <= m; i0 += 4) {
 		tagk_real *restrict c0 = C + (long)i0 * n, *restrict c1 = c0 + n, *restrict c2 = c1 + n,

@@ -61,7 +61,8 @@ clone_len(const tagk_mass_config *c)
 }
 
 /* work layout (R rows, L = ld): J F (100 each), expm scratch (200), S Sc
- * (R^2 each), z (R), HP KT KS (R L each), row (10 L), dx (L) */
+ * (R^2 each), z (R), HP KT KS (R L each), row (10 L: predict's F P, then the
+ * update's three runs of joseph_row), dx (L) */
 typedef struct {
 	tagk_real *J, *F, *scr, *S, *Sc, *z, *HP, *KT, *KS, *row, *dx;
 } kf_work;
@@ -202,6 +203,43 @@ augment(tagk_mass_est *e, const tagk_uav_meas *y)
 	e->n = n + NY;
 }
 
+/* Row i of P - K HP - (K HP)^T + K S K^T for k >= i, written over p (row i
+ * of P): each of the three sums runs over j in order, as the dot products
+ * down the columns of K^T (m1, m2) and KS's row (nn) would, but as scaled
+ * rows of HP and K^T added into contiguous runs over k, three j at a time;
+ * those vectorise, the dot products (stride n) did not. buf holds 3 n. */
+static void
+joseph_row(int n, int R, int i, const tagk_real *restrict KT, const tagk_real *restrict HP,
+    const tagk_real *restrict ks, tagk_real *restrict buf, tagk_real *restrict p)
+{
+	tagk_real *restrict m1 = buf, *restrict m2 = buf + n, *restrict nn = buf + 2 * n;
+	for (int k = i; k < n; k++)
+		m1[k] = m2[k] = nn[k] = 0;
+	int j = 0;
+	for (; j + 3 <= R; j += 3) {
+		const tagk_real *t0 = KT + j * n, *t1 = t0 + n, *t2 = t1 + n;
+		const tagk_real *h0 = HP + j * n, *h1 = h0 + n, *h2 = h1 + n;
+		const tagk_real a0 = t0[i], a1 = t1[i], a2 = t2[i], b0 = h0[i], b1 = h1[i], b2 = h2[i];
+		const tagk_real c0 = ks[j], c1 = ks[j + 1], c2 = ks[j + 2];
+		for (int k = i; k < n; k++) {
+			m1[k] = ((m1[k] + a0 * h0[k]) + a1 * h1[k]) + a2 * h2[k];
+			m2[k] = ((m2[k] + t0[k] * b0) + t1[k] * b1) + t2[k] * b2;
+			nn[k] = ((nn[k] + c0 * t0[k]) + c1 * t1[k]) + c2 * t2[k];
+		}
+	}
+	for (; j < R; j++) {
+		const tagk_real *kt = KT + j * n, *hp = HP + j * n;
+		const tagk_real a = kt[i], b = hp[i], c = ks[j];
+		for (int k = i; k < n; k++) {
+			m1[k] += a * hp[k];
+			m2[k] += kt[k] * b;
+			nn[k] += c * kt[k];
+		}
+	}
+	for (int k = i; k < n; k++)
+		p[k] = p[k] - m1[k] - m2[k] + nn[k];
+}
+
 /* Eqs. 7 and 14: S = H P H^T + R, K = P H^T S^-1, and the Joseph form
  * P = (I - KH) P (I - KH)^T + K R K^T, expanded as P - K HP - (K HP)^T +
  * K S K^T so that it costs O(R n^2). H = [I_9 0] (the head), or for
@@ -264,16 +302,10 @@ update(tagk_mass_est *e, const tagk_uav_meas *y)
 			KS[i * R + l] = s;
 		}
 	for (int i = 0; i < n; i++)
-		for (int k = i; k < n; k++) {
-			tagk_real m1 = 0, m2 = 0, nn = 0;
-			for (int j = 0; j < R; j++) {
-				m1 += KT[j * n + i] * HP[j * n + k];
-				m2 += KT[j * n + k] * HP[j * n + i];
-				nn += KS[i * R + j] * KT[j * n + k];
-			}
-			tagk_real v = e->P[i * L + k] - m1 - m2 + nn;
-			e->P[i * L + k] = e->P[k * L + i] = v;
-		}
+		joseph_row(n, R, i, KT, HP, KS + i * R, w.row, e->P + i * L);
+	for (int i = 0; i < n; i++)
+		for (int k = i + 1; k < n; k++)
+			e->P[k * L + i] = e->P[i * L + k];
 	tagk_uav_plus(&e->x, dx);
 	for (int c = 0; c < e->nc; c++) {
 		tagk_real *cl = e->clones + clone_len(&e->cfg) * c, *d = dx + NE + NY * c;

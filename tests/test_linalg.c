@@ -77,8 +77,8 @@ test_blocked_kernels_keep_bits(void **state)
 	tagk_rng g;
 	tagk_rng_seed(&g, 9);
 	static tagk_real A[33 * 21], B[21 * 19], C[33 * 19], C2[33 * 19];
-	const int shapes[][3] = { { 33, 21, 19 }, { 4, 3, 5 }, { 7, 1, 2 }, { 1, 6, 6 } };
-	for (int sh = 0; sh < 4; sh++) {
+	const int shapes[][3] = { { 33, 21, 19 }, { 4, 3, 5 }, { 7, 1, 2 }, { 1, 6, 6 }, { 10, 10, 10 }, { 9, 9, 12 } };
+	for (int sh = 0; sh < 6; sh++) {
 		int m = shapes[sh][0], k = shapes[sh][1], n = shapes[sh][2];
 		fill_gauss(&g, m * k, A);
 		fill_gauss(&g, k * n, B);
