@@ -69,7 +69,7 @@ test-deps:
 # Keep chained targets (the .elf behind each .hex) instead of deleting them.
 .SECONDARY:
 
-.PHONY: bench-eigen FORCE train test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-numconv test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
+.PHONY: bench-eigen FORCE train test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-formats test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
 
 all: lib/libtagk.a $(BINS)
 
@@ -164,7 +164,7 @@ fuzz: $(FUZZ_TARGETS:%=fuzz-%)
 	@echo "fuzz: every target ran $(FUZZ_SECONDS) s without a finding (build/fuzz/summary.txt)"
 
 # test-cli runs last: its closing "N passed, N failed" line ends the output.
-check: test-unit test-float test-numconv check-lib check-m7 check-datasets test-fuzz-replay
+check: test-unit test-float test-formats check-lib check-m7 check-datasets test-fuzz-replay
 	@$(MAKE) --no-print-directory test-cli
 
 datasets: bin/tagk-bench
@@ -207,8 +207,12 @@ build/asan/test_numconv: tests/test_numconv.c formats/numconv.c formats/numconv.
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/numconv.c -lcmocka -lm
 
-test-numconv: build/asan/test_numconv
-	@echo "== $<"; ./$<
+build/asan/test_pipeout: tests/test_pipeout.c formats/pipeout.c formats/pipeout.h | test-deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/pipeout.c -lcmocka -lm
+
+test-formats: build/asan/test_numconv build/asan/test_pipeout
+	@set -e; for t in $^; do echo "== $$t"; ./$$t; done
 
 test-float: $(TESTS:%=build/asan-float/test_%)
 	@set -e; for t in $^; do echo "== $$t (float)"; ./$$t; done

@@ -79,6 +79,9 @@ is_terminal(const char *path)
 	return tty;
 }
 
+/* Set by stream_format: every reader of standard output is a tagk command. */
+static int reader_is_tagk;
+
 /* The format --stream asks for on path (NULL or "-": standard output). */
 static tbl_format
 stream_format(const char *path)
@@ -94,9 +97,11 @@ stream_format(const char *path)
 		if (!is_stdout && tbl_format_from_name(path) != TBL_AUTO)
 			cli_die(EXIT_USAGE, "--stream binary: %s is named as %s", path,
 			    tbl_format_from_name(path) == TBL_HDF5 ? "HDF5" : "CSV");
+		reader_is_tagk = is_stdout && stream_reader_is_tagk(1);
 		return TBL_BINARY;
 	default:
-		return is_stdout && stream_reader_is_tagk(1) ? TBL_BINARY : TBL_AUTO;
+		reader_is_tagk = is_stdout && stream_reader_is_tagk(1);
+		return reader_is_tagk ? TBL_BINARY : TBL_AUTO;
 	}
 }
 
@@ -119,6 +124,8 @@ cmdio_open_output(const char *path, tbl_format fmt)
 	sink *s = sink_open(path, fmt, err, sizeof(err));
 	if (!s)
 		cli_die(EXIT_DATA, "%s", err);
+	if (reader_is_tagk && fmt == TBL_BINARY)
+		sink_by_reference(s);
 	active = s;
 	cli_on_die(abandon);
 	return s;

@@ -14,6 +14,7 @@
 #include "gz.h"
 #include "numconv.h"
 #include "binary.h"
+#include "pipeout.h"
 
 enum { HOLD = 1 << 20 };
 
@@ -40,6 +41,10 @@ struct sink {
 	double *last;
 	char (*text)[32];
 	unsigned char *tlen;
+	/* binary rows to a pipe read only by tagk, once output has begun:
+	 * handed over by reference (pipeout.h) */
+	int by_reference;
+	pipeout *po;
 	/* rows not yet emitted: whole CSV lines or binary records */
 	size_t pending;
 	char line[64 * 1024];
@@ -86,6 +91,7 @@ name_h5_error(sink *s)
 static void
 free_sink(sink *s)
 {
+	pipeout_close(s->po);
 	free(s->hold);
 	free(s->last);
 	free(s->text);
@@ -176,10 +182,20 @@ fail:
 	return NULL;
 }
 
-/* Emit the rows held in s->line. */
+static int
+po_failed(sink *s)
+{
+	snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));
+	s->failed = 1;
+	return -1;
+}
+
+/* Emit the rows held in s->line, or in the pipe's current slot. */
 static int
 flush_pending(sink *s)
 {
+	if (s->po)
+		return pipeout_send(s->po) == 0 ? 0 : po_failed(s);
 	size_t n = s->pending;
 	s->pending = 0;
 	return n ? emit(s, s->line, n) : 0;
@@ -237,6 +253,24 @@ static int
 binary_row(sink *s, const double *v)
 {
 	size_t rec = 8 * (size_t)s->ncols;
+	if (s->by_reference && s->flushed && !s->po && !s->failed && rec <= pipeout_slot_size()) {
+		/* the rows and bytes before this one go out through stdio first */
+		if (flush_pending(s) != 0)
+			return -1;
+		if (fflush(s->f) != 0)
+			return po_failed(s);
+		s->po = pipeout_open(fileno(s->f));
+		s->by_reference = 0;
+	}
+	if (s->po) {
+		unsigned char *p = pipeout_room(s->po, rec);
+		if (!p)
+			return po_failed(s);
+		binary_put(p, v, s->ncols);
+		pipeout_commit(s->po, rec);
+		s->rows++;
+		return 0;
+	}
 	if (s->pending + rec > sizeof(s->line) && flush_pending(s) != 0)
 		return -1;
 	s->rows++;
@@ -328,6 +362,13 @@ sink_note(sink *s, const char *key, const char *value)
 		snprintf(s->notes[s->nnotes++], sizeof(s->notes[0]), "%.40s %.110s", key, value);
 }
 
+void
+sink_by_reference(sink *s)
+{
+	if (s->fmt == TBL_BINARY && s->f == stdout)
+		s->by_reference = 1;
+}
+
 const char *
 sink_error(const sink *s)
 {
@@ -368,7 +409,9 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 		} else if (s->flushed) {
 			/* whole rows still held go out first: the marker starts a line
 			 * (CSV) or follows a whole record (binary) */
-			if (!s->failed && s->pending)
+			if (!s->failed && s->po)
+				(void)pipeout_send(s->po);
+			else if (!s->failed && s->pending)
 				(void)fwrite(s->line, 1, s->pending, s->f);
 			if (s->fmt == TBL_BINARY)
 				(void)fwrite(BINARY_TRAILER, 1, sizeof(BINARY_TRAILER), s->f);

@@ -30,6 +30,11 @@ int sink_row(sink *s, const double *v);
  * committing failed. Frees s. */
 int sink_close(sink *s, int ok, const char *why, char *err, size_t errlen);
 const char *sink_error(const sink *s);
+/* The caller knows that every reader of standard output, a pipe, copies
+ * what it reads with read(2) (it is a tagk command: streampeer.h): once
+ * output has begun, binary rows are then handed to the pipe by reference
+ * rather than copied into it (pipeout.h). Ignored for anything else. */
+void sink_by_reference(sink *s);
 /* A fact about the stream, written as "#tagk-note: KEY VALUE" before the end
  * marker of a CSV stream that succeeds (HDF5 output carries none); up to 4. */
 void sink_note(sink *s, const char *key, const char *value);

@@ -104,6 +104,19 @@ $R --stream binary "$tmp/bignan.csv" > "$tmp/bigreg.bin" 2>/dev/null
 check "a late failure ends the binary stream with the error marker" sh -c "tail -c 200 '$tmp/bigreg.bin' | grep -aq '#tagk-error: .*NaN'"
 expect "... which the next command reports" 1 "" "the command upstream failed: .*bignan.csv:5900: column 'ax': NaN" -- \
 	$E "$tmp/bigreg.bin"
+# past the first MiB, rows to a pipe read by tagk are handed over by
+# reference (vmsplice, formats/pipeout.h): the same numbers as through a file
+$R --stream binary "$tmp/big.csv" > "$tmp/big.bin"
+$E -a kf-low --every 1 "$tmp/big.bin" > "$tmp/big-file.csv" 2>/dev/null
+$R "$tmp/big.csv" | $E -a kf-low --every 1 > "$tmp/big-pipe.csv" 2>/dev/null
+check "a 6 MB stream through a pipe into tagk: the estimates from a file, byte for byte" \
+	cmp -s "$tmp/big-pipe.csv" "$tmp/big-file.csv"
+$R "$tmp/big.csv" | $F -o "$tmp/big-conv.csv"
+$R --stream csv "$tmp/big.csv" > "$tmp/big-reg.csv"
+check "... and tagk-filter -o x.csv at its end gives the CSV stream" cmp -s "$tmp/big-conv.csv" "$tmp/big-reg.csv"
+expect "a late failure in such a pipe reaches the reader" 1 "" \
+	"the command upstream failed: .*bignan.csv:5900: column 'ax': NaN" -- \
+	sh -c "$R '$tmp/bignan.csv' 2>/dev/null | $E > /dev/null"
 expect "an early failure leaves the binary stream empty" 1 "" "not a number" -- \
 	sh -c "printf 't,ax\n0,1\n1,x\n' | $F --stream binary > '$tmp/early.bin'"
 check "... empty" test ! -s "$tmp/early.bin"
