@@ -87,7 +87,7 @@ static const bench_command subs[] = {
 	  "                         authors' C++)\n"
 	  "      --regressor R      tagk (exact) or authors (their sign slips and oracle b)\n"
 	  "  -j, --jobs N           processes (default 1; timings then share the cores)\n"
-	  "      --progress         progress lines every 2 s, even on a terminal\n"
+	  "      --progress         progress lines, even on a terminal: one at once, then every 2 s\n"
 	  "  -q, --quiet            no progress\n", bench_table2 },
 	{ "merge", "Table II from shard files",
 	  "[--format text|md|csv] FILE...",
@@ -100,7 +100,7 @@ static const bench_command subs[] = {
 	  "      --seed S           seed of the run (default 1)\n"
 	  "      --protocol P       tagk (default; ungated) or authors (their code, gated)\n"
 	  "  -j, --jobs N           processes (default 1)\n"
-	  "      --progress         progress lines every 2 s, even on a terminal\n"
+	  "      --progress         progress lines, even on a terminal: one at once, then every 2 s\n"
 	  "  -q, --quiet            no progress\n", bench_ablation },
 	{ "massflight", "one UAV flight of the time-varying-mass paper as a log",
 	  "[--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
@@ -136,7 +136,7 @@ static const bench_command subs[] = {
 	  "      --speed X          fly the references X times as fast (default 1)\n"
 	  "  -j, --jobs N           processes (default: the processors, at most 8)\n"
 	  "  -f, --format F         text (default), md or csv\n"
-	  "      --progress         progress lines every 2 s, even on a terminal\n"
+	  "      --progress         progress lines, even on a terminal: one at once, then every 2 s\n"
 	  "  -q, --quiet            no progress\n", bench_rmspe },
 	{ "grasp", "one run of paper 003's experiment as a joint log: an arm moving a held cube",
 	  "[--base fixed|floating] [--target KG] [--robot-error RHO] [--seed S]\n"
@@ -178,7 +178,7 @@ static const bench_command subs[] = {
 	  "      --long S           seconds of the long excitation (default 10)\n"
 	  "      --q-noise R, --qd-noise R, --tau-noise T, --damping D   as tagk-bench shake\n"
 	  "  -j, --jobs N           processes (default: the processors, at most 8)\n"
-	  "      --progress         progress lines every 2 s, even on a terminal\n"
+	  "      --progress         progress lines, even on a terminal: one at once, then every 2 s\n"
 	  "  -q, --quiet            no progress\n", bench_shake_table },
 	{ "coordinv", "paper 002's Figs. 4 and 6: coordinate-independent identification, two robots",
 	  "[--system swimmer|crazyflie|both] [--seeds N] [--low N] [--lambda L]\n"

@@ -14,6 +14,7 @@ progress_init(progress *p, const char *what, long total, progress_mode mode)
 	p->tty = isatty(2);
 	p->t0 = p->last = cli_seconds();
 	p->shown = 0;
+	p->lines = 0;
 }
 
 void
@@ -24,7 +25,9 @@ progress_step(progress *p, long done)
 	double t = cli_seconds();
 	int in_place = p->mode == PROGRESS_AUTO && p->tty;
 	double every = in_place ? 0.25 : p->mode == PROGRESS_LINES ? 2 : 10;
-	if (t - p->last < every && done < p->total)
+	/* --progress answers at once: its first line comes with the first unit */
+	int first = p->mode == PROGRESS_LINES && p->lines == 0;
+	if (t - p->last < every && done < p->total && !first)
 		return;
 	if (!in_place && done >= p->total)
 		return; /* the command's own summary follows */
@@ -35,6 +38,7 @@ progress_step(progress *p, long done)
 	    p->what, done, p->total, 100.0 * (double)done / (double)p->total, el, s / 60, s % 60,
 	    in_place ? "   " : "\n");
 	p->shown |= in_place;
+	p->lines += !in_place;
 }
 
 void

@@ -3,7 +3,8 @@
  * long benchmark runs (table2, rmspe). On a terminal one line is rewritten
  * in place a few times a second; into a file or pipe (a batch job's log)
  * a new line is written every 10 s, so that a log holds no carriage-return
- * spam. --progress writes lines every 2 s even on a terminal; -q nothing.
+ * spam. --progress writes a line once the first unit is done, then every
+ * 2 s, even on a terminal; -q nothing.
  */
 #ifndef TAGK_PROGRESS_H
 #define TAGK_PROGRESS_H
@@ -17,6 +18,7 @@ typedef struct {
 	int tty;
 	double t0, last;
 	int shown; /* something was printed in place */
+	int lines; /* lines printed (--progress) */
 } progress;
 
 void progress_init(progress *p, const char *what, long total, progress_mode mode);

@@ -74,13 +74,26 @@ is_averaged(tagk_kz_variant v)
  * Greedy selection of eqs. (11)-(13) with squared residuals, as in the
  * authors' code: eps = (max_i r_i^2/s_i / R^2 + 1/||A||_F^2) / 2, candidates
  * r_i^2 >= eps R^2 s_i, one drawn with probability r_i^2 over the set. The row
- * maximising r_i^2/s_i (best, with criterion maxc) always qualifies, because
+ * maximising r_i^2/s_i (criterion maxc, argmax_row) always qualifies, because
  * R^2 <= max(r_i^2/s_i) ||A||_F^2, so the set is never empty while R > 0.
  * Consumes exactly one uniform draw.
  */
+/* The first row whose r_i^2/s_i is maxc (0 if none is): residual_step's
+ * running maximum keeps no index, since the row is needed only when no
+ * weight is positive. The criterion is recomputed as residual_step formed
+ * it, so the row is the one a running argmax would have kept. */
 static int
-greedy_pick(tagk_rng *g, int m, const tagk_real *r, const tagk_real *s,
-    tagk_real fro, tagk_real R2, tagk_real maxc, int best, tagk_real *w)
+argmax_row(int m, const tagk_real *r, const tagk_real *inv, tagk_real maxc)
+{
+	for (int j = 0; j < m; j++)
+		if (r[j] * r[j] * inv[j] == maxc)
+			return j;
+	return 0;
+}
+
+static int
+greedy_pick(tagk_rng *g, int m, const tagk_real *r, const tagk_real *s, const tagk_real *inv,
+    tagk_real fro, tagk_real R2, tagk_real maxc, tagk_real *w)
 {
 	tagk_real thr = (tagk_real)0.5 * (maxc + R2 / fro);
 	tagk_real sum = 0;
@@ -91,8 +104,8 @@ greedy_pick(tagk_rng *g, int m, const tagk_real *r, const tagk_real *s,
 	}
 	tagk_real u = tagk_rng_uniform(g) * sum;
 	if (!(sum > 0))
-		return best;
-	int last = best;
+		return argmax_row(m, r, inv, maxc);
+	int last = -1;
 	for (int i = 0; i < m; i++) {
 		if (w[i] == 0)
 			continue;
@@ -101,7 +114,7 @@ greedy_pick(tagk_rng *g, int m, const tagk_real *r, const tagk_real *s,
 		u -= w[i];
 		last = i;
 	}
-	return last; /* rounding left u past the last weight */
+	return last >= 0 ? last : argmax_row(m, r, inv, maxc); /* rounding left u past the last weight */
 }
 
 /* Gram columns two rows at a time (dot2) pay on an in-order core with
@@ -128,6 +141,55 @@ dot2(int n, const tagk_real *x, const tagk_real *y, const tagk_real *z, tagk_rea
 {
 	tagk_real a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
 	int k = 0;
+#if defined(TAGK_M7_VMLA)
+	/* the loop below in assembly: four entries of z, x and y in one VLDM
+	 * each and eight VMLA, 13 instructions per 8 multiply-adds (the
+	 * compiler's loop: 22); the same partial sums in the same order */
+	if (n >= 4) {
+		int q = n >> 2;
+		const tagk_real *px0 = x, *py0 = y, *pz = z;
+#ifdef TAGK_FLOAT
+		__asm__("1:\n\t"
+			"vldmia %[z]!, {s20-s23}\n\t"
+			"vldmia %[x]!, {s16-s19}\n\t"
+			"vmla.f32 %[a0], s16, s20\n\t"
+			"vmla.f32 %[a1], s17, s21\n\t"
+			"vmla.f32 %[a2], s18, s22\n\t"
+			"vmla.f32 %[a3], s19, s23\n\t"
+			"vldmia %[y]!, {s16-s19}\n\t"
+			"vmla.f32 %[b0], s16, s20\n\t"
+			"vmla.f32 %[b1], s17, s21\n\t"
+			"vmla.f32 %[b2], s18, s22\n\t"
+			"vmla.f32 %[b3], s19, s23\n\t"
+			"subs %[q], %[q], #1\n\t"
+			"bne 1b"
+			: [a0] "+t"(a0), [a1] "+t"(a1), [a2] "+t"(a2), [a3] "+t"(a3), [b0] "+t"(b0), [b1] "+t"(b1),
+			  [b2] "+t"(b2), [b3] "+t"(b3), [x] "+r"(px0), [y] "+r"(py0), [z] "+r"(pz), [q] "+r"(q)
+			: "m"(*(const tagk_real(*)[])x), "m"(*(const tagk_real(*)[])y), "m"(*(const tagk_real(*)[])z)
+			: "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "cc");
+#else
+		__asm__("1:\n\t"
+			"vldmia %[z]!, {d12-d15}\n\t"
+			"vldmia %[x]!, {d8-d11}\n\t"
+			"vmla.f64 %P[a0], d8, d12\n\t"
+			"vmla.f64 %P[a1], d9, d13\n\t"
+			"vmla.f64 %P[a2], d10, d14\n\t"
+			"vmla.f64 %P[a3], d11, d15\n\t"
+			"vldmia %[y]!, {d8-d11}\n\t"
+			"vmla.f64 %P[b0], d8, d12\n\t"
+			"vmla.f64 %P[b1], d9, d13\n\t"
+			"vmla.f64 %P[b2], d10, d14\n\t"
+			"vmla.f64 %P[b3], d11, d15\n\t"
+			"subs %[q], %[q], #1\n\t"
+			"bne 1b"
+			: [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [b0] "+w"(b0), [b1] "+w"(b1),
+			  [b2] "+w"(b2), [b3] "+w"(b3), [x] "+r"(px0), [y] "+r"(py0), [z] "+r"(pz), [q] "+r"(q)
+			: "m"(*(const tagk_real(*)[])x), "m"(*(const tagk_real(*)[])y), "m"(*(const tagk_real(*)[])z)
+			: "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc");
+#endif
+		k = n & ~3;
+	}
+#endif
 	for (; k + 4 <= n; k += 4) {
 		const tagk_real z0 = z[k], z1 = z[k + 1], z2 = z[k + 2], z3 = z[k + 3];
 		a0 = tagk_mla(a0, x[k], z0);
@@ -218,28 +280,40 @@ rebuild(int m, int n, const tagk_real *A, const tagk_real *x0, const tagk_real *
 	}
 }
 
-/* r -= gamma col, returning in the same pass the squared norm of the new r,
- * its largest r_i^2 / s_i (maxc) and that row (best). With gamma = 0 and
- * col = r it only computes the statistics: 0 * r_i is exactly 0. */
+/* The larger of a running maximum mc >= -1 and c >= 0 or NaN, a NaN c
+ * ignored: on the M7 one VMAXNM (IEEE maxNum), which treats NaN so and
+ * otherwise gives the same value as the comparison. */
+static inline tagk_real
+run_max(tagk_real mc, tagk_real c)
+{
+#if defined(TAGK_M7_VMLA) && defined(TAGK_FLOAT)
+	__asm__("vmaxnm.f32 %0, %0, %1" : "+t"(mc) : "t"(c));
+	return mc;
+#elif defined(TAGK_M7_VMLA)
+	__asm__("vmaxnm.f64 %P0, %P0, %P1" : "+w"(mc) : "w"(c));
+	return mc;
+#else
+	return c > mc ? c : mc;
+#endif
+}
+
+/* r -= gamma col, returning in the same pass the squared norm of the new r
+ * and its largest r_i^2 / s_i (maxc; argmax_row finds the row when it is
+ * needed). With gamma = 0 and col = r it only computes the statistics:
+ * 0 * r_i is exactly 0. */
 static tagk_real
 residual_step(int m, tagk_real *r, const tagk_real *col, tagk_real gamma,
-    const tagk_real *inv, tagk_real *maxc, int *best)
+    const tagk_real *inv, tagk_real *maxc)
 {
 	tagk_real R2 = 0, mc = -1;
-	int b = 0;
 	for (int j = 0; j < m; j++) {
 		tagk_real v = r[j] - gamma * col[j];
 		r[j] = v;
 		tagk_real q = v * v;
 		R2 += q;
-		tagk_real c = q * inv[j];
-		if (c > mc) {
-			mc = c;
-			b = j;
-		}
+		mc = run_max(mc, q * inv[j]);
 	}
 	*maxc = mc;
-	*best = b;
 	return R2;
 }
 
@@ -270,15 +344,14 @@ greedy_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m,
 	}
 	k->columns = 0;
 	tagk_real maxc;
-	int best;
-	tagk_real R2 = residual_step(m, r, r, 0, inv, &maxc, &best);
+	tagk_real R2 = residual_step(m, r, r, 0, inv, &maxc);
 	for (int t = 0; t < T; t++) {
 		if (R2 <= stop2)
 			break;
-		int i = greedy_pick(&k->rng, m, r, s, fro, R2, maxc, best, k->w);
+		int i = greedy_pick(&k->rng, m, r, s, inv, fro, R2, maxc, k->w);
 		tagk_real gamma = r[i] * inv[i];
 		k->columns += gram_column(m, n, A, s, G, i);
-		R2 = residual_step(m, r, G + (long)i * m, gamma, inv, &maxc, &best);
+		R2 = residual_step(m, r, G + (long)i * m, gamma, inv, &maxc);
 		y[i] += gamma;
 		if (avg && t >= k->cfg.burnin) {
 			z[i] += gamma * (tagk_real)count;

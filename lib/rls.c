@@ -122,19 +122,10 @@ paper_update(tagk_rls *r, const tagk_real *A, int m, tagk_real *nis)
 	for (int i = 0; i < m; i++)
 		d2 += r->e[i] * r->e[i];
 	*nis = d2 / (tagk_real)m;
-	/* P_new = (P - W^T W) / lambda, formed on the upper triangle a row of W
-	 * at a time: contiguous inner loops, each entry's operations in the
-	 * order of a sequential dot product. */
+	/* P_new = (P - W^T W) / lambda, on the upper triangle */
 	tagk_real trace = 0, trace0 = r->cfg.p0 * (tagk_real)n;
 	memcpy(Pn, r->P, sizeof(*Pn) * (size_t)n * (size_t)n);
-	for (int p = 0; p < m; p++) {
-		const tagk_real *w = AP + p * n;
-		for (int i = 0; i < n; i++) {
-			tagk_real wi = w[i], *c = Pn + i * n;
-			for (int j = i; j < n; j++)
-				c[j] -= wi * w[j];
-		}
-	}
+	tagk_sub_tn(m, n, AP, AP, 1, Pn);
 	for (int i = 0; i < n; i++) {
 		for (int j = i; j < n; j++)
 			Pn[i * n + j] /= lam;
