@@ -132,7 +132,6 @@ greedy_pick(tagk_rng *g, int m, const tagk_real *r, const tagk_real *s, const ta
 #endif
 #endif
 
-#if TAGK_GRAM_PAIRS
 /* *px = tagk_dot(n, x, z) and *py = tagk_dot(n, y, z) together: each load
  * of z serves both rows, and each product keeps tagk_dot's four partial
  * sums in its order, so the results are its bits. */
@@ -208,7 +207,6 @@ dot2(int n, const tagk_real *x, const tagk_real *y, const tagk_real *z, tagk_rea
 	*px = (a0 + a1) + (a2 + a3);
 	*py = (b0 + b1) + (b2 + b3);
 }
-#endif
 
 /* Column i of G = A A^T, stored contiguously at G + i m, unless it exists:
  * the diagonal entry G[i m + i] is negative until column i has been formed.
@@ -263,14 +261,90 @@ gram_column(int m, int n, const tagk_real *A, const tagk_real *s, tagk_real *G, 
 	return 1;
 }
 
-/* x = x0 + scale A^T v over the rows where v is non-zero. */
+#if defined(TAGK_M7_VMLA)
+/* x[0..4q) += c0 a0 then c1 a1, entry by entry in that order (the plain
+ * loop's, one row after the other): four entries of x, a0 and a1 in one
+ * VLDM each, 14 instructions per 8 multiply-adds where the compiler's two
+ * passes take 40. */
+static void
+axpy2(int q, tagk_real *x, tagk_real c0, const tagk_real *a0, tagk_real c1, const tagk_real *a1)
+{
+#ifdef TAGK_FLOAT
+	__asm__("1:\n\t"
+		"vldmia %[x], {s16-s19}\n\t"
+		"vldmia %[a]!, {s20-s23}\n\t"
+		"vmla.f32 s16, s20, %[c0]\n\t"
+		"vmla.f32 s17, s21, %[c0]\n\t"
+		"vmla.f32 s18, s22, %[c0]\n\t"
+		"vmla.f32 s19, s23, %[c0]\n\t"
+		"vldmia %[b]!, {s20-s23}\n\t"
+		"vmla.f32 s16, s20, %[c1]\n\t"
+		"vmla.f32 s17, s21, %[c1]\n\t"
+		"vmla.f32 s18, s22, %[c1]\n\t"
+		"vmla.f32 s19, s23, %[c1]\n\t"
+		"vstmia %[x]!, {s16-s19}\n\t"
+		"subs %[q], %[q], #1\n\t"
+		"bne 1b"
+		: [x] "+r"(x), [a] "+r"(a0), [b] "+r"(a1), [q] "+r"(q), "+m"(*(tagk_real(*)[])x)
+		: [c0] "t"(c0), [c1] "t"(c1), "m"(*(const tagk_real(*)[])a0), "m"(*(const tagk_real(*)[])a1)
+		: "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "cc");
+#else
+	__asm__("1:\n\t"
+		"vldmia %[x], {d8-d11}\n\t"
+		"vldmia %[a]!, {d12-d15}\n\t"
+		"vmla.f64 d8, d12, %P[c0]\n\t"
+		"vmla.f64 d9, d13, %P[c0]\n\t"
+		"vmla.f64 d10, d14, %P[c0]\n\t"
+		"vmla.f64 d11, d15, %P[c0]\n\t"
+		"vldmia %[b]!, {d12-d15}\n\t"
+		"vmla.f64 d8, d12, %P[c1]\n\t"
+		"vmla.f64 d9, d13, %P[c1]\n\t"
+		"vmla.f64 d10, d14, %P[c1]\n\t"
+		"vmla.f64 d11, d15, %P[c1]\n\t"
+		"vstmia %[x]!, {d8-d11}\n\t"
+		"subs %[q], %[q], #1\n\t"
+		"bne 1b"
+		: [x] "+r"(x), [a] "+r"(a0), [b] "+r"(a1), [q] "+r"(q), "+m"(*(tagk_real(*)[])x)
+		: [c0] "w"(c0), [c1] "w"(c1), "m"(*(const tagk_real(*)[])a0), "m"(*(const tagk_real(*)[])a1)
+		: "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc");
+#endif
+}
+#endif
+
+/* x = x0 + scale A^T v over the rows where v is non-zero, row by row. */
 static void
 rebuild(int m, int n, const tagk_real *A, const tagk_real *x0, const tagk_real *v,
     tagk_real scale, tagk_real *x)
 {
 	for (int j = 0; j < n; j++)
 		x[j] = x0[j];
-	for (int i = 0; i < m; i++) {
+	int i = 0;
+#if defined(TAGK_M7_VMLA)
+	/* two rows at a time through axpy2, the last four-entry blocks' tail
+	 * and an unpaired row by the loop below */
+	int pend = -1;
+	for (; i < m && n >= 4; i++) {
+		if (v[i] == 0)
+			continue;
+		if (pend < 0) {
+			pend = i;
+			continue;
+		}
+		const tagk_real c0 = v[pend] * scale, c1 = v[i] * scale;
+		const tagk_real *a0 = A + (long)pend * n, *a1 = A + (long)i * n;
+		axpy2(n >> 2, x, c0, a0, c1, a1);
+		for (int j = n & ~3; j < n; j++)
+			x[j] = tagk_mla(tagk_mla(x[j], c0, a0[j]), c1, a1[j]);
+		pend = -1;
+	}
+	if (pend >= 0) {
+		tagk_real c = v[pend] * scale;
+		const tagk_real *a = A + (long)pend * n;
+		for (int j = 0; j < n; j++)
+			x[j] = tagk_mla(x[j], c, a[j]);
+	}
+#endif
+	for (; i < m; i++) {
 		if (v[i] == 0)
 			continue;
 		tagk_real c = v[i] * scale;
@@ -337,7 +411,7 @@ greedy_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m,
 
 	/* Zero rows keep r = 0 and weight 0, so they are never chosen. */
 	for (int i = 0; i < m; i++) {
-		r[i] = s[i] > 0 ? b[i] - tagk_dot(n, A + (long)i * n, x0) : 0;
+		r[i] = s[i] > 0 ? b[i] - r[i] : 0; /* r[i] held a_i . x0 (tagk_kz_update) */
 		inv[i] = s[i] > 0 ? (tagk_real)1 / s[i] : 0;
 		y[i] = z[i] = 0;
 		G[(long)i * m + i] = -1;
@@ -429,8 +503,18 @@ tagk_kz_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m)
 	 * scan of every entry runs only when a norm is not finite (to tell bad
 	 * data from squares that overflow) or every norm is 0. */
 	tagk_real fro = 0, bnorm2 = 0;
+	/* Start from theta (warm start) or theta0; the result is built in the
+	 * scratch k->x and copied to theta only once it is known to be finite.
+	 * The greedy variants' first residuals need a_i . x0, formed with the
+	 * norm in one pass over the row (dot2: tagk_dot's bits for both). */
+	const tagk_real *x0 = k->cfg.warm_start ? k->theta : k->theta0;
+	const int greedy = k->cfg.variant == TAGK_KZ_GRK || k->cfg.variant == TAGK_KZ_TAGK;
 	for (int i = 0; i < m; i++) {
-		k->s[i] = tagk_dot(n, A + (long)i * n, A + (long)i * n);
+		const tagk_real *a = A + (long)i * n;
+		if (greedy)
+			dot2(n, a, x0, a, &k->s[i], &k->r[i]);
+		else
+			k->s[i] = tagk_dot(n, a, a);
 		fro += k->s[i];
 		if (k->s[i] > 0)
 			bnorm2 += b[i] * b[i];
@@ -451,10 +535,7 @@ tagk_kz_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m)
 
 	tagk_rng saved = k->rng;
 	tagk_real stop2 = k->cfg.tol * k->cfg.tol * bnorm2;
-	/* Start from theta (warm start) or theta0; the result is built in the
-	 * scratch k->x and copied to theta only once it is known to be finite. */
-	const tagk_real *x0 = k->cfg.warm_start ? k->theta : k->theta0;
-	if (k->cfg.variant == TAGK_KZ_GRK || k->cfg.variant == TAGK_KZ_TAGK)
+	if (greedy)
 		greedy_update(k, A, b, m, fro, stop2, x0);
 	else
 		random_update(k, A, b, m, stop2, x0);
