@@ -257,9 +257,9 @@ build/qemu-%/tagk-bench.elf: bench/qemu/startup.c bench/qemu/mps2.ld $(DEVICE_DE
 	@$(M7_LINK) $(if $(filter float,$*),-DTAGK_FLOAT) -T bench/qemu/mps2.ld bench/qemu/startup.c \
 		$(DEVICE_SRC) -lm -o $@ 2>&1 | { $(NOSYS_NOISE); }
 	@test -s $@ && echo "built $@"
-build/qemu-%/tagk-bench-small.elf: bench/qemu/startup.c bench/qemu/mps2.ld $(DEVICE_DEPS)
+build/qemu-%/tagk-bench-small.elf: bench/qemu/startup.c bench/qemu/mps2.ld $(DEVICE_DEPS) Makefile
 	@mkdir -p $(dir $@)
-	@$(M7_LINK) $(if $(filter float,$*),-DTAGK_FLOAT) -DBENCH_SIZES=40,60 -DBENCH_UPDATES=3 \
+	@$(M7_LINK) $(if $(filter float,$*),-DTAGK_FLOAT) -DBENCH_SIZES=41,42,60 -DBENCH_UPDATES=3 \
 		-T bench/qemu/mps2.ld bench/qemu/startup.c $(DEVICE_SRC) -lm -o $@ 2>&1 | { $(NOSYS_NOISE); }
 	@test -s $@ && echo "built $@"
 build/hostdev-%: tests/hostdev.c $(DEVICE_DEPS)

@@ -97,10 +97,55 @@ greedy_pick(tagk_rng *g, int m, const tagk_real *r, const tagk_real *s, const ta
 {
 	tagk_real thr = (tagk_real)0.5 * (maxc + R2 / fro);
 	tagk_real sum = 0;
-	for (int i = 0; i < m; i++) {
-		tagk_real q = r[i] * r[i];
-		w[i] = q >= thr * s[i] ? q : 0;
-		sum += w[i];
+	int k = 0;
+#if defined(TAGK_M7_VMLA)
+	/* the loop below in assembly, four rows per pass, the choice of q or 0
+	 * by VSEL after the comparison (no IT block): 29 instructions where the
+	 * compiler's loop takes 56; sum added row after row, as below */
+	if (m >= 4) {
+		int q = m >> 2;
+		const tagk_real *pr = r, *ps = s, zero = 0;
+		tagk_real *pw = w;
+		__asm__("1:\n\t"
+			"vldmia %[r]!, " M7_X "\n\t"
+			"vmul." M7_T " " M7_X0 ", " M7_X0 ", " M7_X0 "\n\t"
+			"vmul." M7_T " " M7_X1 ", " M7_X1 ", " M7_X1 "\n\t"
+			"vmul." M7_T " " M7_X2 ", " M7_X2 ", " M7_X2 "\n\t"
+			"vmul." M7_T " " M7_X3 ", " M7_X3 ", " M7_X3 "\n\t"
+			"vldmia %[s]!, " M7_Y "\n\t"
+			"vmul." M7_T " " M7_Y0 ", " M7_ARG(t) ", " M7_Y0 "\n\t"
+			"vmul." M7_T " " M7_Y1 ", " M7_ARG(t) ", " M7_Y1 "\n\t"
+			"vmul." M7_T " " M7_Y2 ", " M7_ARG(t) ", " M7_Y2 "\n\t"
+			"vmul." M7_T " " M7_Y3 ", " M7_ARG(t) ", " M7_Y3 "\n\t"
+			"vcmpe." M7_T " " M7_X0 ", " M7_Y0 "\n\t"
+			"vmrs APSR_nzcv, fpscr\n\t"
+			"vselge." M7_T " " M7_X0 ", " M7_X0 ", " M7_ARG(z) "\n\t"
+			"vcmpe." M7_T " " M7_X1 ", " M7_Y1 "\n\t"
+			"vmrs APSR_nzcv, fpscr\n\t"
+			"vselge." M7_T " " M7_X1 ", " M7_X1 ", " M7_ARG(z) "\n\t"
+			"vcmpe." M7_T " " M7_X2 ", " M7_Y2 "\n\t"
+			"vmrs APSR_nzcv, fpscr\n\t"
+			"vselge." M7_T " " M7_X2 ", " M7_X2 ", " M7_ARG(z) "\n\t"
+			"vcmpe." M7_T " " M7_X3 ", " M7_Y3 "\n\t"
+			"vmrs APSR_nzcv, fpscr\n\t"
+			"vselge." M7_T " " M7_X3 ", " M7_X3 ", " M7_ARG(z) "\n\t"
+			"vadd." M7_T " " M7_ARG(sum) ", " M7_ARG(sum) ", " M7_X0 "\n\t"
+			"vadd." M7_T " " M7_ARG(sum) ", " M7_ARG(sum) ", " M7_X1 "\n\t"
+			"vadd." M7_T " " M7_ARG(sum) ", " M7_ARG(sum) ", " M7_X2 "\n\t"
+			"vadd." M7_T " " M7_ARG(sum) ", " M7_ARG(sum) ", " M7_X3 "\n\t"
+			"vstmia %[w]!, " M7_X "\n\t"
+			"subs %[q], %[q], #1\n\t"
+			"bne 1b"
+			: [sum] "+" M7_REG(sum), [r] "+r"(pr), [s] "+r"(ps), [w] "+r"(pw), [q] "+r"(q), M7_INOUT(w)
+			: [t] M7_REG(thr), [z] M7_REG(zero), M7_IN(r), M7_IN(s)
+			: M7_CLOBBER);
+		k = m & ~3;
+	}
+#endif
+	for (; k < m; k++) {
+		tagk_real q = r[k] * r[k];
+		w[k] = q >= thr * s[k] ? q : 0;
+		sum += w[k];
 	}
 	tagk_real u = tagk_rng_uniform(g) * sum;
 	if (!(sum > 0))
@@ -135,60 +180,65 @@ greedy_pick(tagk_rng *g, int m, const tagk_real *r, const tagk_real *s, const ta
 /* *px = tagk_dot(n, x, z) and *py = tagk_dot(n, y, z) together: each load
  * of z serves both rows, and each product keeps tagk_dot's four partial
  * sums in its order, so the results are its bits. */
+#if defined(TAGK_M7_VMLA)
+static const tagk_real zeros8[8];
+
+/* On the M7 all of it in assembly, the sums in fixed registers: zeroed by
+ * one VLDM, then four entries of z, x and y in one VLDM each and eight
+ * VMLA per pass (13 instructions per 8 multiply-adds; the compiler's loop
+ * took 22), the tail into a0 and b0, and the final sums, in the order of
+ * the C below: the same bits. */
+static void
+dot2(int n, const tagk_real *x, const tagk_real *y, const tagk_real *z, tagk_real *px, tagk_real *py)
+{
+	int q = n >> 2, t = n & 3;
+	__asm__("vldmia %[zeros], " M7_ACC "\n\t"
+		"cmp %[q], #0\n\t"
+		"beq 2f\n"
+		"1:\n\t"
+		"vldmia %[z]!, " M7_Y "\n\t"
+		"vldmia %[x]!, " M7_X "\n\t"
+		"vmla." M7_T " " M7_A0 ", " M7_X0 ", " M7_Y0 "\n\t"
+		"vmla." M7_T " " M7_A1 ", " M7_X1 ", " M7_Y1 "\n\t"
+		"vmla." M7_T " " M7_A2 ", " M7_X2 ", " M7_Y2 "\n\t"
+		"vmla." M7_T " " M7_A3 ", " M7_X3 ", " M7_Y3 "\n\t"
+		"vldmia %[y]!, " M7_X "\n\t"
+		"vmla." M7_T " " M7_B0 ", " M7_X0 ", " M7_Y0 "\n\t"
+		"vmla." M7_T " " M7_B1 ", " M7_X1 ", " M7_Y1 "\n\t"
+		"vmla." M7_T " " M7_B2 ", " M7_X2 ", " M7_Y2 "\n\t"
+		"vmla." M7_T " " M7_B3 ", " M7_X3 ", " M7_Y3 "\n\t"
+		"subs %[q], %[q], #1\n\t"
+		"bne 1b\n"
+		"2:\n\t"
+		"cmp %[t], #0\n\t"
+		"beq 4f\n"
+		"3:\n\t"
+		"vldmia %[z]!, {" M7_Y0 "}\n\t"
+		"vldmia %[x]!, {" M7_X0 "}\n\t"
+		"vldmia %[y]!, {" M7_X1 "}\n\t"
+		"vmla." M7_T " " M7_A0 ", " M7_X0 ", " M7_Y0 "\n\t"
+		"vmla." M7_T " " M7_B0 ", " M7_X1 ", " M7_Y0 "\n\t"
+		"subs %[t], %[t], #1\n\t"
+		"bne 3b\n"
+		"4:\n\t"
+		"vadd." M7_T " " M7_A0 ", " M7_A0 ", " M7_A1 "\n\t"
+		"vadd." M7_T " " M7_A2 ", " M7_A2 ", " M7_A3 "\n\t"
+		"vadd." M7_T " " M7_A0 ", " M7_A0 ", " M7_A2 "\n\t"
+		"vadd." M7_T " " M7_B0 ", " M7_B0 ", " M7_B1 "\n\t"
+		"vadd." M7_T " " M7_B2 ", " M7_B2 ", " M7_B3 "\n\t"
+		"vadd." M7_T " " M7_B0 ", " M7_B0 ", " M7_B2 "\n\t"
+		"vstmia %[px], {" M7_A0 "}\n\t"
+		"vstmia %[py], {" M7_B0 "}"
+		: [x] "+r"(x), [y] "+r"(y), [z] "+r"(z), [q] "+r"(q), [t] "+r"(t), "=m"(*px), "=m"(*py)
+		: [zeros] "r"(zeros8), [px] "r"(px), [py] "r"(py), M7_IN(x), M7_IN(y), M7_IN(z), M7_IN(zeros8)
+		: M7_CLOBBER, M7_ACC_CLOBBER);
+}
+#else
 static void
 dot2(int n, const tagk_real *x, const tagk_real *y, const tagk_real *z, tagk_real *px, tagk_real *py)
 {
 	tagk_real a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
 	int k = 0;
-#if defined(TAGK_M7_VMLA)
-	/* the loop below in assembly: four entries of z, x and y in one VLDM
-	 * each and eight VMLA, 13 instructions per 8 multiply-adds (the
-	 * compiler's loop: 22); the same partial sums in the same order */
-	if (n >= 4) {
-		int q = n >> 2;
-		const tagk_real *px0 = x, *py0 = y, *pz = z;
-#ifdef TAGK_FLOAT
-		__asm__("1:\n\t"
-			"vldmia %[z]!, {s20-s23}\n\t"
-			"vldmia %[x]!, {s16-s19}\n\t"
-			"vmla.f32 %[a0], s16, s20\n\t"
-			"vmla.f32 %[a1], s17, s21\n\t"
-			"vmla.f32 %[a2], s18, s22\n\t"
-			"vmla.f32 %[a3], s19, s23\n\t"
-			"vldmia %[y]!, {s16-s19}\n\t"
-			"vmla.f32 %[b0], s16, s20\n\t"
-			"vmla.f32 %[b1], s17, s21\n\t"
-			"vmla.f32 %[b2], s18, s22\n\t"
-			"vmla.f32 %[b3], s19, s23\n\t"
-			"subs %[q], %[q], #1\n\t"
-			"bne 1b"
-			: [a0] "+t"(a0), [a1] "+t"(a1), [a2] "+t"(a2), [a3] "+t"(a3), [b0] "+t"(b0), [b1] "+t"(b1),
-			  [b2] "+t"(b2), [b3] "+t"(b3), [x] "+r"(px0), [y] "+r"(py0), [z] "+r"(pz), [q] "+r"(q)
-			: "m"(*(const tagk_real(*)[])x), "m"(*(const tagk_real(*)[])y), "m"(*(const tagk_real(*)[])z)
-			: "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "cc");
-#else
-		__asm__("1:\n\t"
-			"vldmia %[z]!, {d12-d15}\n\t"
-			"vldmia %[x]!, {d8-d11}\n\t"
-			"vmla.f64 %P[a0], d8, d12\n\t"
-			"vmla.f64 %P[a1], d9, d13\n\t"
-			"vmla.f64 %P[a2], d10, d14\n\t"
-			"vmla.f64 %P[a3], d11, d15\n\t"
-			"vldmia %[y]!, {d8-d11}\n\t"
-			"vmla.f64 %P[b0], d8, d12\n\t"
-			"vmla.f64 %P[b1], d9, d13\n\t"
-			"vmla.f64 %P[b2], d10, d14\n\t"
-			"vmla.f64 %P[b3], d11, d15\n\t"
-			"subs %[q], %[q], #1\n\t"
-			"bne 1b"
-			: [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [b0] "+w"(b0), [b1] "+w"(b1),
-			  [b2] "+w"(b2), [b3] "+w"(b3), [x] "+r"(px0), [y] "+r"(py0), [z] "+r"(pz), [q] "+r"(q)
-			: "m"(*(const tagk_real(*)[])x), "m"(*(const tagk_real(*)[])y), "m"(*(const tagk_real(*)[])z)
-			: "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc");
-#endif
-		k = n & ~3;
-	}
-#endif
 	for (; k + 4 <= n; k += 4) {
 		const tagk_real z0 = z[k], z1 = z[k + 1], z2 = z[k + 2], z3 = z[k + 3];
 		a0 = tagk_mla(a0, x[k], z0);
@@ -207,56 +257,85 @@ dot2(int n, const tagk_real *x, const tagk_real *y, const tagk_real *z, tagk_rea
 	*px = (a0 + a1) + (a2 + a3);
 	*py = (b0 + b1) + (b2 + b3);
 }
+#endif
 
-/* Column i of G = A A^T, stored contiguously at G + i m, unless it exists:
- * the diagonal entry G[i m + i] is negative until column i has been formed.
+/* Index of the lowest set bit of a non-zero x. */
+static inline int
+low_bit(uint32_t x)
+{
+#if defined(__GNUC__)
+	return __builtin_ctz(x);
+#else
+	int k = 0;
+	while (!(x >> k & 1))
+		k++;
+	return k;
+#endif
+}
+
+/* col[j] = a_j . ai for the nr rows j of rows[]: two rows at a time on the
+ * M7 (dot2), four elsewhere (tagk_dot4); tagk_dot's bits either way. */
+static void
+products(int n, const tagk_real *A, const tagk_real *ai, tagk_real *col, const int *rows, int nr)
+{
+	int q = 0;
+#if TAGK_GRAM_PAIRS
+	for (; q + 2 <= nr; q += 2)
+		dot2(n, A + (long)rows[q] * n, A + (long)rows[q + 1] * n, ai, col + rows[q], col + rows[q + 1]);
+#else
+	for (; q + 4 <= nr; q += 4) {
+		const tagk_real *x[4] = { A + (long)rows[q] * n, A + (long)rows[q + 1] * n, A + (long)rows[q + 2] * n,
+			A + (long)rows[q + 3] * n };
+		tagk_real out[4];
+		tagk_dot4(n, x, ai, out);
+		for (int t = 0; t < 4; t++)
+			col[rows[q + t]] = out[t];
+	}
+#endif
+	for (; q < nr; q++)
+		col[rows[q]] = tagk_dot(n, A + (long)rows[q] * n, ai);
+}
+
+/* Column i of G = A A^T, stored contiguously at G + i m, unless it exists.
  * Entries already known from formed columns are copied by symmetry instead
- * of recomputed. Returns 1 if the column had to be formed. */
+ * of recomputed. Which columns exist: for windows of up to 32 rows a bit
+ * per row in *formed, so that each loop visits only the rows it concerns;
+ * for larger ones the diagonal entry G[j m + j], negative until column j
+ * has been formed. Returns 1 if the column had to be formed. */
 static int
-gram_column(int m, int n, const tagk_real *A, const tagk_real *s, tagk_real *G, int i)
+gram_column(int m, int n, const tagk_real *A, const tagk_real *s, tagk_real *G, int i, uint32_t *formed)
 {
 	tagk_real *col = G + (long)i * m;
-	if (col[i] >= 0)
-		return 0;
 	const tagk_real *ai = A + (long)i * n;
-#if TAGK_GRAM_PAIRS
-	int pend = -1; /* a row whose product waits for a partner */
-	for (int j = 0; j < m; j++) {
-		const tagk_real *cj = G + (long)j * m;
-		if (cj[j] >= 0) {
-			col[j] = cj[i];
-		} else if (pend < 0) {
-			pend = j;
-		} else {
-			dot2(n, A + (long)pend * n, A + (long)j * n, ai, col + pend, col + j);
-			pend = -1;
+	int rows[32], nr = 0;
+	if (m <= 32) {
+		uint32_t done = *formed;
+		if (done >> i & 1)
+			return 0;
+		for (uint32_t f = done; f; f &= f - 1) {
+			int j = low_bit(f);
+			col[j] = G[(long)j * m + i];
+		}
+		for (uint32_t open = ~done & (0xffffffffu >> (32 - m)) & ~(1u << i); open; open &= open - 1)
+			rows[nr++] = low_bit(open);
+		*formed = done | 1u << i;
+	} else {
+		if (col[i] >= 0)
+			return 0;
+		for (int j = 0; j < m; j++) {
+			const tagk_real *cj = G + (long)j * m;
+			if (cj[j] >= 0) {
+				col[j] = cj[i];
+			} else if (j != i) {
+				rows[nr++] = j;
+				if (nr == 32) {
+					products(n, A, ai, col, rows, nr);
+					nr = 0;
+				}
+			}
 		}
 	}
-	if (pend >= 0)
-		col[pend] = tagk_dot(n, A + (long)pend * n, ai);
-#else
-	/* four rows at a time: tagk_dot4, the same bits as tagk_dot */
-	int rows[4], np = 0;
-	for (int j = 0; j < m; j++) {
-		const tagk_real *cj = G + (long)j * m;
-		if (cj[j] >= 0) {
-			col[j] = cj[i];
-			continue;
-		}
-		rows[np++] = j;
-		if (np == 4) {
-			const tagk_real *x[4] = { A + (long)rows[0] * n, A + (long)rows[1] * n,
-				A + (long)rows[2] * n, A + (long)rows[3] * n };
-			tagk_real out[4];
-			tagk_dot4(n, x, ai, out);
-			for (int q = 0; q < 4; q++)
-				col[rows[q]] = out[q];
-			np = 0;
-		}
-	}
-	for (int q = 0; q < np; q++)
-		col[rows[q]] = tagk_dot(n, A + (long)rows[q] * n, ai);
-#endif
+	products(n, A, ai, col, rows, nr);
 	col[i] = s[i];
 	return 1;
 }
@@ -269,45 +348,24 @@ gram_column(int m, int n, const tagk_real *A, const tagk_real *s, tagk_real *G, 
 static void
 axpy2(int q, tagk_real *x, tagk_real c0, const tagk_real *a0, tagk_real c1, const tagk_real *a1)
 {
-#ifdef TAGK_FLOAT
 	__asm__("1:\n\t"
-		"vldmia %[x], {s16-s19}\n\t"
-		"vldmia %[a]!, {s20-s23}\n\t"
-		"vmla.f32 s16, s20, %[c0]\n\t"
-		"vmla.f32 s17, s21, %[c0]\n\t"
-		"vmla.f32 s18, s22, %[c0]\n\t"
-		"vmla.f32 s19, s23, %[c0]\n\t"
-		"vldmia %[b]!, {s20-s23}\n\t"
-		"vmla.f32 s16, s20, %[c1]\n\t"
-		"vmla.f32 s17, s21, %[c1]\n\t"
-		"vmla.f32 s18, s22, %[c1]\n\t"
-		"vmla.f32 s19, s23, %[c1]\n\t"
-		"vstmia %[x]!, {s16-s19}\n\t"
+		"vldmia %[x], " M7_X "\n\t"
+		"vldmia %[a]!, " M7_Y "\n\t"
+		"vmla." M7_T " " M7_X0 ", " M7_Y0 ", " M7_ARG(c0) "\n\t"
+		"vmla." M7_T " " M7_X1 ", " M7_Y1 ", " M7_ARG(c0) "\n\t"
+		"vmla." M7_T " " M7_X2 ", " M7_Y2 ", " M7_ARG(c0) "\n\t"
+		"vmla." M7_T " " M7_X3 ", " M7_Y3 ", " M7_ARG(c0) "\n\t"
+		"vldmia %[b]!, " M7_Y "\n\t"
+		"vmla." M7_T " " M7_X0 ", " M7_Y0 ", " M7_ARG(c1) "\n\t"
+		"vmla." M7_T " " M7_X1 ", " M7_Y1 ", " M7_ARG(c1) "\n\t"
+		"vmla." M7_T " " M7_X2 ", " M7_Y2 ", " M7_ARG(c1) "\n\t"
+		"vmla." M7_T " " M7_X3 ", " M7_Y3 ", " M7_ARG(c1) "\n\t"
+		"vstmia %[x]!, " M7_X "\n\t"
 		"subs %[q], %[q], #1\n\t"
 		"bne 1b"
-		: [x] "+r"(x), [a] "+r"(a0), [b] "+r"(a1), [q] "+r"(q), "+m"(*(tagk_real(*)[])x)
-		: [c0] "t"(c0), [c1] "t"(c1), "m"(*(const tagk_real(*)[])a0), "m"(*(const tagk_real(*)[])a1)
-		: "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "cc");
-#else
-	__asm__("1:\n\t"
-		"vldmia %[x], {d8-d11}\n\t"
-		"vldmia %[a]!, {d12-d15}\n\t"
-		"vmla.f64 d8, d12, %P[c0]\n\t"
-		"vmla.f64 d9, d13, %P[c0]\n\t"
-		"vmla.f64 d10, d14, %P[c0]\n\t"
-		"vmla.f64 d11, d15, %P[c0]\n\t"
-		"vldmia %[b]!, {d12-d15}\n\t"
-		"vmla.f64 d8, d12, %P[c1]\n\t"
-		"vmla.f64 d9, d13, %P[c1]\n\t"
-		"vmla.f64 d10, d14, %P[c1]\n\t"
-		"vmla.f64 d11, d15, %P[c1]\n\t"
-		"vstmia %[x]!, {d8-d11}\n\t"
-		"subs %[q], %[q], #1\n\t"
-		"bne 1b"
-		: [x] "+r"(x), [a] "+r"(a0), [b] "+r"(a1), [q] "+r"(q), "+m"(*(tagk_real(*)[])x)
-		: [c0] "w"(c0), [c1] "w"(c1), "m"(*(const tagk_real(*)[])a0), "m"(*(const tagk_real(*)[])a1)
-		: "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc");
-#endif
+		: [x] "+r"(x), [a] "+r"(a0), [b] "+r"(a1), [q] "+r"(q), M7_INOUT(x)
+		: [c0] M7_REG(c0), [c1] M7_REG(c1), M7_IN(a0), M7_IN(a1)
+		: M7_CLOBBER);
 }
 #endif
 
@@ -380,7 +438,50 @@ residual_step(int m, tagk_real *r, const tagk_real *col, tagk_real gamma,
     const tagk_real *inv, tagk_real *maxc)
 {
 	tagk_real R2 = 0, mc = -1;
-	for (int j = 0; j < m; j++) {
+	int j = 0;
+#if defined(TAGK_M7_VMLA)
+	/* the loop below in assembly, four rows per pass: 26 instructions
+	 * where the compiler's loop takes 48, each operation the C's, in its
+	 * order (R2 summed row after row) */
+	if (m >= 4) {
+		int q = m >> 2;
+		tagk_real *pr = r;
+		const tagk_real *pc = col, *pi = inv;
+		__asm__("1:\n\t"
+			"vldmia %[r], " M7_X "\n\t"
+			"vldmia %[c]!, " M7_Y "\n\t"
+			"vmls." M7_T " " M7_X0 ", " M7_Y0 ", " M7_ARG(g) "\n\t"
+			"vmls." M7_T " " M7_X1 ", " M7_Y1 ", " M7_ARG(g) "\n\t"
+			"vmls." M7_T " " M7_X2 ", " M7_Y2 ", " M7_ARG(g) "\n\t"
+			"vmls." M7_T " " M7_X3 ", " M7_Y3 ", " M7_ARG(g) "\n\t"
+			"vstmia %[r]!, " M7_X "\n\t"
+			"vmul." M7_T " " M7_X0 ", " M7_X0 ", " M7_X0 "\n\t"
+			"vmul." M7_T " " M7_X1 ", " M7_X1 ", " M7_X1 "\n\t"
+			"vmul." M7_T " " M7_X2 ", " M7_X2 ", " M7_X2 "\n\t"
+			"vmul." M7_T " " M7_X3 ", " M7_X3 ", " M7_X3 "\n\t"
+			"vadd." M7_T " " M7_ARG(R2) ", " M7_ARG(R2) ", " M7_X0 "\n\t"
+			"vadd." M7_T " " M7_ARG(R2) ", " M7_ARG(R2) ", " M7_X1 "\n\t"
+			"vadd." M7_T " " M7_ARG(R2) ", " M7_ARG(R2) ", " M7_X2 "\n\t"
+			"vadd." M7_T " " M7_ARG(R2) ", " M7_ARG(R2) ", " M7_X3 "\n\t"
+			"vldmia %[i]!, " M7_Y "\n\t"
+			"vmul." M7_T " " M7_Y0 ", " M7_X0 ", " M7_Y0 "\n\t"
+			"vmul." M7_T " " M7_Y1 ", " M7_X1 ", " M7_Y1 "\n\t"
+			"vmul." M7_T " " M7_Y2 ", " M7_X2 ", " M7_Y2 "\n\t"
+			"vmul." M7_T " " M7_Y3 ", " M7_X3 ", " M7_Y3 "\n\t"
+			"vmaxnm." M7_T " " M7_ARG(mc) ", " M7_ARG(mc) ", " M7_Y0 "\n\t"
+			"vmaxnm." M7_T " " M7_ARG(mc) ", " M7_ARG(mc) ", " M7_Y1 "\n\t"
+			"vmaxnm." M7_T " " M7_ARG(mc) ", " M7_ARG(mc) ", " M7_Y2 "\n\t"
+			"vmaxnm." M7_T " " M7_ARG(mc) ", " M7_ARG(mc) ", " M7_Y3 "\n\t"
+			"subs %[q], %[q], #1\n\t"
+			"bne 1b"
+			: [R2] "+" M7_REG(R2), [mc] "+" M7_REG(mc), [r] "+r"(pr), [c] "+r"(pc), [i] "+r"(pi), [q] "+r"(q),
+			  M7_INOUT(r)
+			: [g] M7_REG(gamma), M7_IN(col), M7_IN(inv)
+			: M7_CLOBBER);
+		j = m & ~3;
+	}
+#endif
+	for (; j < m; j++) {
 		tagk_real v = r[j] - gamma * col[j];
 		r[j] = v;
 		tagk_real q = v * v;
@@ -417,6 +518,7 @@ greedy_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m,
 		G[(long)i * m + i] = -1;
 	}
 	k->columns = 0;
+	uint32_t formed = 0; /* gram_column's record, for m <= 32 */
 	tagk_real maxc;
 	tagk_real R2 = residual_step(m, r, r, 0, inv, &maxc);
 	for (int t = 0; t < T; t++) {
@@ -424,7 +526,7 @@ greedy_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m,
 			break;
 		int i = greedy_pick(&k->rng, m, r, s, inv, fro, R2, maxc, k->w);
 		tagk_real gamma = r[i] * inv[i];
-		k->columns += gram_column(m, n, A, s, G, i);
+		k->columns += gram_column(m, n, A, s, G, i, &formed);
 		R2 = residual_step(m, r, G + (long)i * m, gamma, inv, &maxc);
 		y[i] += gamma;
 		if (avg && t >= k->cfg.burnin) {

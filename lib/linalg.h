@@ -26,6 +26,65 @@ extern "C" {
 #if defined(__ARM_ARCH_7EM__) && defined(__ARM_FP) && defined(__GNUC__) && !defined(TAGK_NO_VMLA) && \
     ((defined(TAGK_FLOAT) && (__ARM_FP & 4)) || (!defined(TAGK_FLOAT) && (__ARM_FP & 8)))
 #define TAGK_M7_VMLA 1
+/* For the loops written in assembly on the M7 (here and in kaczmarz.c),
+ * one text for both precisions: the type suffix, two banks of four
+ * scratch registers (d8-d15, or s16-s23: callee-saved, so the compiler
+ * saves them once per function), the operand syntax and its constraint. */
+#ifdef TAGK_FLOAT
+#define M7_T "f32"
+#define M7_X "{s16-s19}"
+#define M7_Y "{s20-s23}"
+#define M7_X0 "s16"
+#define M7_X1 "s17"
+#define M7_X2 "s18"
+#define M7_X3 "s19"
+#define M7_Y0 "s20"
+#define M7_Y1 "s21"
+#define M7_Y2 "s22"
+#define M7_Y3 "s23"
+#define M7_ARG(n) "%[" #n "]"
+#define M7_REG "t"
+#define M7_CLOBBER "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "cc"
+/* eight accumulators, for kernels that keep their sums in fixed registers */
+#define M7_ACC "{s0-s7}"
+#define M7_A0 "s0"
+#define M7_A1 "s1"
+#define M7_A2 "s2"
+#define M7_A3 "s3"
+#define M7_B0 "s4"
+#define M7_B1 "s5"
+#define M7_B2 "s6"
+#define M7_B3 "s7"
+#define M7_ACC_CLOBBER "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"
+#else
+#define M7_T "f64"
+#define M7_X "{d8-d11}"
+#define M7_Y "{d12-d15}"
+#define M7_X0 "d8"
+#define M7_X1 "d9"
+#define M7_X2 "d10"
+#define M7_X3 "d11"
+#define M7_Y0 "d12"
+#define M7_Y1 "d13"
+#define M7_Y2 "d14"
+#define M7_Y3 "d15"
+#define M7_ARG(n) "%P[" #n "]"
+#define M7_REG "w"
+#define M7_CLOBBER "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc"
+#define M7_ACC "{d0-d7}"
+#define M7_A0 "d0"
+#define M7_A1 "d1"
+#define M7_A2 "d2"
+#define M7_A3 "d3"
+#define M7_B0 "d4"
+#define M7_B1 "d5"
+#define M7_B2 "d6"
+#define M7_B3 "d7"
+#define M7_ACC_CLOBBER "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7"
+#endif
+/* read-only and read-write memory operands for an array of unknown length */
+#define M7_IN(p) "m"(*(const tagk_real(*)[])(p))
+#define M7_INOUT(p) "+m"(*(tagk_real(*)[])(p))
 static inline tagk_real
 tagk_mla(tagk_real acc, tagk_real x, tagk_real y)
 {
@@ -73,37 +132,23 @@ tagk_dot(int n, const tagk_real *x, const tagk_real *y)
 	/* On the M7: four entries of each vector in one VLDM each and four
 	 * VMLA, the loop in assembly (8 instructions per 4 multiply-adds
 	 * where the compiler's loop takes 14); s_l takes entries i + l as
-	 * below, so the bits are the same. d8-d15 (s16-s23) are the loads. */
+	 * below, so the bits are the same. */
 	if (n >= 4) {
 		int k = n >> 2;
 		const tagk_real *px = x, *py = y;
-#ifdef TAGK_FLOAT
 		__asm__("1:\n\t"
-			"vldmia %[x]!, {s16-s19}\n\t"
-			"vldmia %[y]!, {s20-s23}\n\t"
-			"vmla.f32 %[a], s16, s20\n\t"
-			"vmla.f32 %[b], s17, s21\n\t"
-			"vmla.f32 %[c], s18, s22\n\t"
-			"vmla.f32 %[d], s19, s23\n\t"
+			"vldmia %[x]!, " M7_X "\n\t"
+			"vldmia %[y]!, " M7_Y "\n\t"
+			"vmla." M7_T " " M7_ARG(a) ", " M7_X0 ", " M7_Y0 "\n\t"
+			"vmla." M7_T " " M7_ARG(b) ", " M7_X1 ", " M7_Y1 "\n\t"
+			"vmla." M7_T " " M7_ARG(c) ", " M7_X2 ", " M7_Y2 "\n\t"
+			"vmla." M7_T " " M7_ARG(d) ", " M7_X3 ", " M7_Y3 "\n\t"
 			"subs %[k], %[k], #1\n\t"
 			"bne 1b"
-			: [a] "+t"(s0), [b] "+t"(s1), [c] "+t"(s2), [d] "+t"(s3), [x] "+r"(px), [y] "+r"(py), [k] "+r"(k)
-			: "m"(*(const tagk_real(*)[])x), "m"(*(const tagk_real(*)[])y)
-			: "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "cc");
-#else
-		__asm__("1:\n\t"
-			"vldmia %[x]!, {d8-d11}\n\t"
-			"vldmia %[y]!, {d12-d15}\n\t"
-			"vmla.f64 %P[a], d8, d12\n\t"
-			"vmla.f64 %P[b], d9, d13\n\t"
-			"vmla.f64 %P[c], d10, d14\n\t"
-			"vmla.f64 %P[d], d11, d15\n\t"
-			"subs %[k], %[k], #1\n\t"
-			"bne 1b"
-			: [a] "+w"(s0), [b] "+w"(s1), [c] "+w"(s2), [d] "+w"(s3), [x] "+r"(px), [y] "+r"(py), [k] "+r"(k)
-			: "m"(*(const tagk_real(*)[])x), "m"(*(const tagk_real(*)[])y)
-			: "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc");
-#endif
+			: [a] "+" M7_REG(s0), [b] "+" M7_REG(s1), [c] "+" M7_REG(s2), [d] "+" M7_REG(s3), [x] "+r"(px),
+			  [y] "+r"(py), [k] "+r"(k)
+			: M7_IN(x), M7_IN(y)
+			: M7_CLOBBER);
 		i = n & ~3;
 	}
 #endif
