@@ -117,6 +117,54 @@ test_partial_slot_and_growth_fall_back_to_copies(void **state)
 	assert_int_equal(run(2000000, 0, 1), 0);
 }
 
+/* a reader that leaves: the send fails with EPIPE, as a write would */
+static void
+test_reader_leaves(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	(void)fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[1]);
+		static unsigned char buf[1 << 16];
+		for (size_t got = 0; got < (2u << 20);) {
+			ssize_t r = read(p[0], buf, sizeof(buf));
+			if (r <= 0)
+				_exit(1);
+			got += (size_t)r;
+		}
+		_exit(0);
+	}
+	close(p[0]);
+	pipeout *po = pipeout_open(p[1]);
+	assert_non_null(po);
+	int failed = 0, err = 0;
+	for (int k = 0; k < 40000 && !failed; k++) { /* up to 328 MB, far past the 2 MiB read */
+		unsigned char *dst = pipeout_room(po, 8192);
+		if (!dst) {
+			failed = 1;
+			err = errno;
+			break;
+		}
+		memset(dst, k, 8192);
+		pipeout_commit(po, 8192);
+		if (k % 32 == 31 && pipeout_send(po) != 0) {
+			failed = 1;
+			err = errno;
+		}
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(failed);
+	assert_int_equal(err, EPIPE);
+	pipeout_close(po);
+	close(p[1]);
+}
+
 /* a socket is not a pipe: NULL, and the caller writes */
 static void
 test_not_a_pipe(void **state)
@@ -136,6 +184,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_slow_reader_reads_every_word),
 		cmocka_unit_test(test_partial_slot_and_growth_fall_back_to_copies),
+		cmocka_unit_test(test_reader_leaves),
 		cmocka_unit_test(test_not_a_pipe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
