@@ -378,8 +378,8 @@ rebuild(int m, int n, const tagk_real *A, const tagk_real *x0, const tagk_real *
 		x[j] = x0[j];
 	int i = 0;
 #if defined(TAGK_M7_VMLA)
-	/* two rows at a time through axpy2, the last four-entry blocks' tail
-	 * and an unpaired row by the loop below */
+	/* two rows at a time through axpy2 (the entries past its last block of
+	 * four in C), then an unpaired last row alone */
 	int pend = -1;
 	for (; i < m && n >= 4; i++) {
 		if (v[i] == 0)
