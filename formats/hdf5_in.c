@@ -39,6 +39,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "table_impl.h"
+#include "pipeout.h"
 
 enum { BLOCK = 4096, H5_STEP_SECONDS = 20, MAX_NAME = 1024 };
 /* Declared rows beyond this are refused before any read: 2^36 rows is
@@ -529,29 +530,13 @@ visit(hid_t obj, const char *name, const H5O_info_t *info, void *data)
 	return 0;
 }
 
-static int
-wr(int fd, const void *p, size_t n)
-{
-	const char *q = p;
-	while (n) {
-		ssize_t w = write(fd, q, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		q += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static void
 send_error(child *c)
 {
 	uint32_t l = (uint32_t)strlen(c->err);
-	wr(c->fd, "E", 1);
-	wr(c->fd, &l, 4);
-	wr(c->fd, c->err, l);
+	pipeout_write_all(c->fd, "E", 1);
+	pipeout_write_all(c->fd, &l, 4);
+	pipeout_write_all(c->fd, c->err, l);
 }
 
 static int
@@ -594,11 +579,12 @@ child_stream(child *c)
 {
 	uint32_t nc = (uint32_t)c->ncols;
 	uint64_t n = c->n;
-	if (wr(c->fd, "H", 1) || wr(c->fd, &nc, 4) || wr(c->fd, &n, 8))
+	if (pipeout_write_all(c->fd, "H", 1) || pipeout_write_all(c->fd, &nc, 4) ||
+	    pipeout_write_all(c->fd, &n, 8))
 		return -1;
 	for (int i = 0; i < c->ncols; i++) {
 		uint32_t l = (uint32_t)strlen(c->names[i]);
-		if (wr(c->fd, &l, 4) || wr(c->fd, c->names[i], l))
+		if (pipeout_write_all(c->fd, &l, 4) || pipeout_write_all(c->fd, c->names[i], l))
 			return -1;
 	}
 	double *rows = malloc((size_t)BLOCK * (size_t)c->ncols * sizeof(*rows));
@@ -629,13 +615,14 @@ child_stream(child *c)
 		}
 		alarm(0); /* the parent may take its time reading */
 		uint32_t l = (uint32_t)len;
-		if (wr(c->fd, "B", 1) || wr(c->fd, &l, 4) || wr(c->fd, rows, (size_t)len * (size_t)c->ncols * sizeof(double))) {
+		if (pipeout_write_all(c->fd, "B", 1) || pipeout_write_all(c->fd, &l, 4) ||
+		    pipeout_write_all(c->fd, rows, (size_t)len * (size_t)c->ncols * sizeof(double))) {
 			free(rows);
 			return -1;
 		}
 	}
 	free(rows);
-	return wr(c->fd, "Z", 1);
+	return pipeout_write_all(c->fd, "Z", 1);
 }
 
 static _Noreturn void

@@ -64,9 +64,10 @@ pipeout_open(int fd)
 #endif
 }
 
-static int
-write_all(int fd, const unsigned char *b, size_t n)
+int
+pipeout_write_all(int fd, const void *buf, size_t n)
 {
+	const unsigned char *b = buf;
 	while (n) {
 		ssize_t w = write(fd, b, n);
 		if (w < 0 && errno == EINTR)
@@ -106,14 +107,14 @@ pipeout_send(pipeout *p)
 			/* copy this slot: the ring's argument needs a capacity it
 			 * covers and slots that reach into their last page (every page
 			 * of a slot is then a buffer of the pipe) */
-			if (write_all(p->fd, b, n) != 0)
+			if (pipeout_write_all(p->fd, b, n) != 0)
 				return -1;
 			p->used = 0;
 			return start_copying(p);
 		}
 	}
 	if (p->copying) {
-		if (write_all(p->fd, b, n) != 0)
+		if (pipeout_write_all(p->fd, b, n) != 0)
 			return -1;
 	} else {
 		struct iovec iv = { b, n };

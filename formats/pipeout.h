@@ -39,6 +39,10 @@ void pipeout_commit(pipeout *p, size_t n);
 /* Send what the current slot holds; 0, or -1 with errno set. */
 int pipeout_send(pipeout *p);
 size_t pipeout_slot_size(void);
+/* write(2) all n bytes of buf to fd, again after a signal: 0, or -1 with
+ * errno set. For what goes to a pipe by copy (also the HDF5 reader's
+ * child, hdf5_in.c). */
+int pipeout_write_all(int fd, const void *buf, size_t n);
 /* Unmaps the ring: pages still referenced by the pipe stay with it, so the
  * reader still reads what was sent. */
 void pipeout_close(pipeout *p);

@@ -61,8 +61,10 @@ reader(int fd, uint64_t n)
 /* Write n counter words through pipeout, REC bytes per record; mid_send:
  * send a partial slot halfway (the ring then copies); grow: enlarge the
  * pipe halfway past what the ring covers. Returns the reader's status. */
-static int
-run(uint64_t n, int mid_send, int grow)
+/* A pipe of 1 MiB whose read end goes to a child running body(fd, arg),
+ * which must _exit; returns the child, the write end in *wfd. */
+static pid_t
+fork_reader(int *wfd, void (*body)(int, uint64_t), uint64_t arg)
 {
 	int p[2];
 	assert_int_equal(pipe(p), 0);
@@ -71,10 +73,19 @@ run(uint64_t n, int mid_send, int grow)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(p[1]);
-		reader(p[0], n);
+		body(p[0], arg);
 	}
 	close(p[0]);
-	pipeout *po = pipeout_open(p[1]);
+	*wfd = p[1];
+	return pid;
+}
+
+static int
+run(uint64_t n, int mid_send, int grow)
+{
+	int wfd;
+	pid_t pid = fork_reader(&wfd, reader, n);
+	pipeout *po = pipeout_open(wfd);
 	assert_non_null(po);
 	uint64_t w = 0;
 	while (w < n) {
@@ -90,12 +101,12 @@ run(uint64_t n, int mid_send, int grow)
 			if (mid_send)
 				assert_int_equal(pipeout_send(po), 0);
 			if (grow)
-				(void)fcntl(p[1], F_SETPIPE_SZ, 1 << 22);
+				(void)fcntl(wfd, F_SETPIPE_SZ, 1 << 22);
 		}
 	}
 	assert_int_equal(pipeout_send(po), 0);
 	pipeout_close(po);
-	close(p[1]);
+	close(wfd);
 	int status;
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
@@ -119,27 +130,25 @@ test_partial_slot_and_growth_fall_back_to_copies(void **state)
 
 /* a reader that leaves: the send fails with EPIPE, as a write would */
 static void
+leaving_reader(int fd, uint64_t bytes)
+{
+	static unsigned char buf[1 << 16];
+	for (uint64_t got = 0; got < bytes;) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+		if (r <= 0)
+			_exit(1);
+		got += (uint64_t)r;
+	}
+	_exit(0);
+}
+
+static void
 test_reader_leaves(void **state)
 {
 	(void)state;
-	int p[2];
-	assert_int_equal(pipe(p), 0);
-	(void)fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		close(p[1]);
-		static unsigned char buf[1 << 16];
-		for (size_t got = 0; got < (2u << 20);) {
-			ssize_t r = read(p[0], buf, sizeof(buf));
-			if (r <= 0)
-				_exit(1);
-			got += (size_t)r;
-		}
-		_exit(0);
-	}
-	close(p[0]);
-	pipeout *po = pipeout_open(p[1]);
+	int wfd;
+	pid_t pid = fork_reader(&wfd, leaving_reader, 2u << 20);
+	pipeout *po = pipeout_open(wfd);
 	assert_non_null(po);
 	int failed = 0, err = 0;
 	for (int k = 0; k < 40000 && !failed; k++) { /* up to 328 MB, far past the 2 MiB read */
@@ -162,7 +171,7 @@ test_reader_leaves(void **state)
 	assert_true(failed);
 	assert_int_equal(err, EPIPE);
 	pipeout_close(po);
-	close(p[1]);
+	close(wfd);
 }
 
 /* a socket is not a pipe: NULL, and the caller writes */
