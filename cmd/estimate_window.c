@@ -54,6 +54,9 @@ estimate_window(const window_opts *o, const char *input)
 
 	tagk_config cfg = o->cfg;
 	cfg.n = n;
+	if (tagk_method_accepts(cfg.method, "length") && cfg.u.kzr.length > 0 && n % TAGK_NPARAM != 0)
+		cli_die(EXIT_USAGE, "--length scales rigid bodies (%d parameters each); %s has %d parameter%s",
+		    TAGK_NPARAM, tbl_name(r), n, n == 1 ? "" : "s");
 	tagk_real theta0[TAGK_NPARAM];
 	if (o->theta0) {
 		if (o->ntheta0 != n)

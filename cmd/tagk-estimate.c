@@ -25,7 +25,7 @@ usage(FILE *f)
 	    "usage: tagk-estimate [-a METHOD] [--window N[s]] [--every K[s]] [--seed S]\n"
 	    "                     [--iters T] [--burnin B] [--tol X] [--no-warm-start]\n"
 	    "                     [--lambda L] [--p0 P] [--q Q] [--r R] [--form F] [--outlier X]\n"
-	    "                     [--alpha A] [--beta B] [--bodies K] [--theta0 V,...]\n"
+	    "                     [--alpha A] [--beta B] [--bodies K] [--theta0 V,...] [--length L]\n"
 	    "                     [--max-window N] [-f csv|hdf5] [--skip-bad] [-q] [-v]\n"
 	    "                     [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a ekf|msckf|ukf|swls [--m0 KG] [--mass-sd KG]\n"
@@ -52,7 +52,8 @@ usage(FILE *f)
 	    "      --lambda L         RLS: forgetting factor in (0, 1]\n"
 	    "      --p0 P             RLS, KF: initial covariance P0 = p0 I\n"
 	    "      --q Q              KF: process noise Q = q I\n"
-	    "      --r R              KF: measurement noise R = r I\n"
+	    "      --r R              KF: measurement noise R = r I\n");
+	fprintf(f,
 	    "      --form F           RLS: paper, info, auto; KF: joseph, info, downdate,\n"
 	    "                         explicit, auto\n"
 	    "      --outlier X        RLS, KF: innovation gate, 0 off (default 1e6)\n"
@@ -60,6 +61,8 @@ usage(FILE *f)
 	    "      --beta B           rls-ld, rls-l2: relative weight of non-inertial parameters (1e-3)\n"
 	    "      --bodies K         rls-ld, rls-l2: leading 10-parameter bodies (default n / 10)\n"
 	    "      --prior-weight W   wls-pullback, wls-bregman: the prior's weight lambda (default 1)\n"
+	    "      --length L         tagk-robust: the body's size in metres, to scale its parameters\n"
+	    "                         (default: from --theta0's inertia; 0: no scaling)\n"
 	    "      --theta0 V,...     the starting estimate, one value per parameter (default 0;\n"
 	    "                         rls-ld needs a physically consistent one)\n"
 	    "      --max-window N     the largest window in samples (default 1000)\n"
@@ -237,6 +240,7 @@ main(int argc, char **argv)
 		{ "bodies", required_argument, NULL, 3028 },
 		{ "theta0", required_argument, NULL, 3029 },
 		{ "prior-weight", required_argument, NULL, 3030 },
+		{ "length", required_argument, NULL, 3031 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "output", required_argument, NULL, 'o' },
@@ -292,6 +296,7 @@ main(int argc, char **argv)
 		case 3026: give(given, &ngiven, "alpha", "alpha", cli_double("--alpha", optarg, 1e-300, 1e300)); break;
 		case 3027: give(given, &ngiven, "beta", "beta", cli_double("--beta", optarg, 1e-300, 1e300)); break;
 		case 3028: give(given, &ngiven, "bodies", "bodies", (double)cli_long("--bodies", optarg, 0, 100000)); break;
+		case 3031: give(given, &ngiven, "length", "length", cli_double("--length", optarg, 0, 1e6)); break;
 		case 3029: ntheta0 = parse_values("--theta0", optarg, theta0, TAGK_NPARAM); break;
 		case 3030:
 			prior_weight = cli_double("--prior-weight", optarg, 0, 1e12);

@@ -39,6 +39,10 @@ typedef struct {
 	                           * (it overrides u.kz.seed) */
 	union {
 		tagk_kz_config kz;
+		struct {
+			tagk_kz_config kz; /* the inner TAG-K's settings, as u.kz */
+			tagk_real length;  /* tagk-robust's length scale (kz_robust.c) */
+		} kzr;
 		tagk_rls_config rls;
 		tagk_kf_config kf;
 		tagk_real any[8]; /* options of a method without a config type of its own */

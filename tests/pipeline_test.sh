@@ -350,6 +350,21 @@ expect "-q silences it" 0 "*" "" -- $E -q -a grk "$tmp/thrust.reg"
 expect "tagk-robust screens those rows: no note" 0 "*" "" -- $E -a tagk-robust "$tmp/thrust.reg"
 expect "tagk on rows with the whole force: no note" 0 "*" "" -- $E -a tagk "$tmp/noisy.reg"
 
+# tagk-robust's scaling: --length on rigid bodies, by default from --theta0
+expect "--length on the mass model is refused" 2 "" "--length scales rigid bodies \(10 parameters each\); .* has 1 parameter" -- \
+	$E -a tagk-robust --length 0.03 "$tmp/thrust.reg"
+expect "--length is tagk-robust's" 2 "" "--length applies to tagk-robust, not kf-low" -- $E -a kf-low --length 0.03 "$tmp/noisy.reg"
+expect "--length -1 is refused" 2 "" "--length: -1 is outside" -- $E -a tagk-robust --length -1 "$tmp/noisy.reg"
+expect "tagk-robust --length: scaled" 0 "*" "form greedy-screened-scaled," -- $E -v -a tagk-robust --length 0.03 "$tmp/noisy.reg"
+expect "tagk-robust from a physical --theta0: scaled" 0 "*" "form greedy-screened-scaled," -- \
+	$E -v -a tagk-robust --theta0 0.035,0,0,0,1.66e-5,0,1.66e-5,0,0,2.93e-5 "$tmp/noisy.reg"
+expect "tagk-robust without either: unscaled" 0 "*" "form greedy-screened," -- $E -v -a tagk-robust "$tmp/noisy.reg"
+expect "--length 0 turns it off" 0 "*" "form greedy-screened," -- \
+	$E -v -a tagk-robust --length 0 --theta0 0.035,0,0,0,1.66e-5,0,1.66e-5,0,0,2.93e-5 "$tmp/noisy.reg"
+# hold: every estimate is --theta0, every window still checked
+$E -a hold --theta0 0.035,0,0,0,1.66e-5,0,1.66e-5,0,0,2.93e-5 "$tmp/noisy.reg" -o "$tmp/hold.csv"
+check "hold keeps --theta0 in every estimate" awk -F, '/^#/ { next } !h { h = 1; next } { n++; if ($2 != 0.035 || $6 != 1.66e-5 || $11 != 2.93e-5) bad = 1 } END { exit bad || n < 10 }' "$tmp/hold.csv"
+
 # errors by block and the log-det divergence of pseudo-inertias, against NumPy
 $R datasets/sim-figure8-noisy.csv | $E -q -a kf-low > "$tmp/blk.csv"
 $P --format csv "$tmp/blk.csv" > "$tmp/blk.rep"

@@ -426,6 +426,126 @@ test_robust_screens_noise_rows(void **state)
 	close_est(&fr);
 }
 
+/* tagk-robust's fixture with the option length set (L < 0: the default). */
+static void
+open_robust(fixture *f, int m_max, const tagk_real *theta0, double L)
+{
+	tagk_config cfg;
+	tagk_config_defaults(&cfg, tagk_method_find("tagk-robust"), N, m_max);
+	cfg.seed = 7;
+	cfg.theta0 = theta0;
+	if (L >= 0)
+		assert_int_equal(tagk_config_set(&cfg, "length", L), TAGK_OK);
+	f->len = tagk_est_workspace_len(&cfg);
+	f->ws = canary_alloc(f->len);
+	assert_int_equal(tagk_est_init(&f->est, &cfg, f->ws, f->len), TAGK_OK);
+}
+
+/* A rigid-body window: force rows (mass column set) and moment rows (mass
+ * column 0) alternating by three, each row scaled so that its norm in the
+ * parameters scaled by D is s_force or s_moment; b Gaussian times bs. */
+static void
+body_window(tagk_rng *g, const tagk_real *D, tagk_real s_force, tagk_real s_moment, tagk_real bs,
+    tagk_real *A, tagk_real *b)
+{
+	fill_gauss(g, M * N, A);
+	for (int i = 0; i < M; i++) {
+		int moment = (i / 3) % 2;
+		if (moment)
+			A[i * N + TAGK_P_M] = 0;
+		tagk_real r2 = 0;
+		for (int j = 0; j < N; j++)
+			r2 += (A[i * N + j] * D[j]) * (A[i * N + j] * D[j]);
+		tagk_real s = (moment ? s_moment : s_force) / tagk_sqrt(r2);
+		for (int j = 0; j < N; j++)
+			A[i * N + j] *= s;
+		b[i] = bs * tagk_rng_gaussian(g);
+	}
+}
+
+/* tagk-robust's scaling is TAG-K in the parameters phi = D^-1 theta, with D
+ * = m0 (1, l, l, l, l^2 x 6): the same bits as tagk run here on the window
+ * A D from theta0 / D, times D. l is the option length (m0 = 1) or, by
+ * default, theta0's radius of gyration sqrt(tr(I0) / (2 m0)). Force and
+ * moment rows are screened apart: moment rows a thousand times smaller
+ * than the force rows are all kept, and a force row at the noise floor (b =
+ * 0) is left out. length = 0 is TAG-K unscaled; a length on a layout that
+ * is not rigid bodies, or out of range, is refused. */
+static void
+test_robust_scales_parameters(void **state)
+{
+	(void)state;
+	const tagk_real th0[N] = { (tagk_real)0.035, 0, 0, 0, (tagk_real)1.66e-5, 0, (tagk_real)1.66e-5, 0, 0,
+		(tagk_real)2.93e-5 };
+	for (int mode = 0; mode < 2; mode++) {
+		tagk_real D[N], m0 = mode ? th0[TAGK_P_M] : 1;
+		tagk_real l = mode ? tagk_sqrt((th0[TAGK_P_IXX] + th0[TAGK_P_IYY] + th0[TAGK_P_IZZ]) / (2 * m0))
+		                   : (tagk_real)0.03;
+		for (int j = 0; j < N; j++)
+			D[j] = m0 * (j == TAGK_P_M ? 1 : j <= TAGK_P_MCZ ? l : l * l);
+		fixture fr, ft;
+		open_robust(&fr, M, mode ? th0 : NULL, mode ? -1 : 0.03);
+		assert_string_equal(tagk_est_form(&fr.est), "greedy-screened-scaled");
+		tagk_real phi0[N];
+		for (int j = 0; j < N; j++)
+			phi0[j] = (mode ? th0[j] : 0) / D[j];
+		open_est(&ft, "tagk", N, M, 7, phi0);
+		tagk_rng g;
+		tagk_rng_seed(&g, 11 + (uint64_t)mode);
+		tagk_real A[M * N], b[M], AD[M * N], bk[M];
+		for (int u = 0; u < 20; u++) {
+			body_window(&g, D, 1, (tagk_real)1e-3, (tagk_real)1e-3, A, b);
+			int drop = u % 2 ? 6 * (u % 5) : -1; /* a force row at the noise floor */
+			if (drop >= 0) {
+				for (int j = 0; j < N; j++)
+					A[drop * N + j] *= (tagk_real)0.01;
+				b[drop] = 0;
+			}
+			int k = 0;
+			for (int i = 0; i < M; i++) {
+				if (i == drop)
+					continue;
+				for (int j = 0; j < N; j++)
+					AD[k * N + j] = A[i * N + j] * D[j];
+				bk[k++] = b[i];
+			}
+			assert_int_equal(tagk_est_update(&fr.est, A, b, M, NULL), TAGK_OK);
+			assert_int_equal(tagk_est_update(&ft.est, AD, bk, k, NULL), TAGK_OK);
+			for (int j = 0; j < N; j++)
+				assert_true(tagk_est_theta(&fr.est)[j] == tagk_est_theta(&ft.est)[j] * D[j]);
+		}
+		close_est(&fr);
+		close_est(&ft);
+	}
+	/* length 0: no scaling, TAG-K itself when no row is small */
+	fixture fr, ft;
+	open_robust(&fr, M, th0, 0);
+	open_est(&ft, "tagk", N, M, 7, th0);
+	assert_string_equal(tagk_est_form(&fr.est), "greedy-screened");
+	tagk_rng g;
+	tagk_rng_seed(&g, 3);
+	tagk_real A[M * N], b[M];
+	const tagk_real one[N] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	for (int u = 0; u < 5; u++) {
+		body_window(&g, one, 1, 1, 1, A, b);
+		assert_int_equal(tagk_est_update(&fr.est, A, b, M, NULL), TAGK_OK);
+		assert_int_equal(tagk_est_update(&ft.est, A, b, M, NULL), TAGK_OK);
+	}
+	assert_memory_equal(tagk_est_theta(&fr.est), tagk_est_theta(&ft.est), N * sizeof(tagk_real));
+	close_est(&fr);
+	close_est(&ft);
+	/* refused: out of range, and a length on 4 parameters */
+	tagk_config cfg;
+	tagk_config_defaults(&cfg, tagk_method_find("tagk-robust"), 4, M);
+	assert_int_equal(tagk_config_set(&cfg, "length", -1), TAGK_EINVAL);
+	assert_int_equal(tagk_config_set(&cfg, "length", NAN), TAGK_EINVAL);
+	assert_int_equal(tagk_config_set(&cfg, "length", 0.03), TAGK_OK);
+	tagk_real ws[4096];
+	tagk_estimator e;
+	assert_true(tagk_est_workspace_len(&cfg) <= 4096);
+	assert_int_equal(tagk_est_init(&e, &cfg, ws, 4096), TAGK_EINVAL);
+}
+
 int
 main(void)
 {
@@ -441,6 +561,7 @@ main(void)
 		cmocka_unit_test(test_converged_window_is_a_fixed_point),
 		cmocka_unit_test(test_init_validates),
 		cmocka_unit_test(test_robust_screens_noise_rows),
+		cmocka_unit_test(test_robust_scales_parameters),
 	};
 	return cmocka_run_group_tests_name("kaczmarz", tests, NULL, NULL);
 }
