@@ -23,6 +23,13 @@
 //
 // Windows: A Gaussian m x n, b = A theta* + 0.01 noise, drawn before the
 // clock starts. Only built where g++ and Eigen 3 are present.
+//
+// Built a second time with YARDSTICK_WIDE (make's -mavx2 -mfma, on a CPU
+// that has them), the yardstick's side and the gemv rate of the floor use
+// those instructions while libtagk stays as built (baseline x86-64): its
+// floor table is then TAG-K's ceiling against a yardstick of that width,
+// the figure that says whether wider vectors in libtagk alone could reach
+// the 5x target without also being given to its yardstick.
 #include <Eigen/Dense>
 #include <algorithm>
 #include <chrono>
@@ -221,7 +228,7 @@ struct Lib {
 
 void usage(FILE *f)
 {
-	std::fprintf(f, "usage: eigen-yardstick [--updates N] [-n N,N,...]\n"
+	std::fprintf(f, "usage: eigen-yardstick [--updates N] [-n N,N,...] [--tagk-only]\n"
 	                "TAG-K, KF and RLS from the paper's equations in Eigen, timed against libtagk on the same windows.\n");
 }
 
@@ -230,6 +237,7 @@ void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	int updates = 300;
+	bool tagk_only = false;
 	std::vector<int> sizes = { 10, 40, 60, 80, 100, 120 };
 	for (int i = 1; i < argc; i++) {
 		if (!std::strcmp(argv[i], "--updates") && i + 1 < argc) {
@@ -243,6 +251,8 @@ int main(int argc, char **argv)
 				else if (*p)
 					break;
 			}
+		} else if (!std::strcmp(argv[i], "--tagk-only")) {
+			tagk_only = true;
 		} else if (!std::strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
@@ -267,6 +277,14 @@ int main(int argc, char **argv)
 	    EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, YARDSTICK_FLAGS,
 	    sizeof(tagk_real) == 8 ? "double" : "float", m,
 	    updates);
+#ifdef YARDSTICK_WIDE
+	std::printf("# the yardstick built with %s, libtagk as built: the 5x target is against the yardstick\n"
+	            "# above (both with the same flags), so none is judged here; the floor below is at\n"
+	            "# this width\n", YARDSTICK_WIDE);
+	const char *tagk_target = "-";
+#else
+	const char *tagk_target = ">= 5x";
+#endif
 	std::printf("%-8s %4s %-14s %12s %12s %8s %8s %4s %10s\n", "method", "n", "tagk form", "tagk_us", "eigen_us", "ratio",
 	    "target", "met", "diff");
 	std::vector<Floor> floors;
@@ -329,12 +347,13 @@ int main(int argc, char **argv)
 			}
 			double a = median(tl), b = median(te);
 			std::printf("%-8s %4d %-14s %12.3f %12.3f %7.2fx %8s %4s %10.2g\n", "tagk", n, tagk_est_form(&lib.est), a, b,
-			    b / a, ">= 5x", b / a >= 5 ? "yes" : "no", rel_diff(out, tagk_est_theta(&lib.est)));
+			    b / a, tagk_target, tagk_target[0] == '-' ? "-" : b / a >= 5 ? "yes" : "no",
+			    rel_diff(out, tagk_est_theta(&lib.est)));
 			floors.push_back(Floor{ n, a, b, fma_tagk / updates, fma_eigen / updates, sel / updates,
 			    gemv_rate(win, updates) });
 		}
 		// KF and RLS, every form, and the yardstick of each family
-		for (int fam = 0; fam < 2; fam++) {
+		for (int fam = 0; fam < 2 && !tagk_only; fam++) {
 			const char *forms[2][3] = { { "kf-low", "kf-low:joseph", "kf-low:info" },
 				{ "rls-low", "rls-low:paper", "rls-low:info" } };
 			Lib lib[3];

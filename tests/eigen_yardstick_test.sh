@@ -26,4 +26,17 @@ check "... every estimate within 1e-8 of libtagk's (RLS's information form: 1e-6
 	 if (!(\$NF + 0 < tol)) bad++ } END { exit bad > 0 }' '$tmp/out'"
 "$Y" --updates 1 > /dev/null 2>&1
 check "... refuses fewer than 3 updates" test $? -eq 2
+# the AVX2 build (make bench-eigen's second run, where the CPU has AVX2
+# and FMA): TAG-K only, still libtagk's estimate, no target judged
+W=${EIGEN_YARDSTICK_AVX2:-build/eigen-yardstick-avx2}
+if [ -x "$W" ] && grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo; then
+	"$W" --updates 20 -n 10,120 --tagk-only > "$tmp/wide" 2>&1
+	check "the AVX2 yardstick runs" test $? -eq 0
+	check "... TAG-K only, within 1e-8 of libtagk, no target judged" sh -c \
+		"awk '/^(kf-low|rls-low) / { bad++ } /^tagk / { n++; if (!(\$NF + 0 < 1e-8) || \$7 != \"-\") bad++ }
+		 END { exit bad > 0 || n != 2 }' '$tmp/wide'"
+	check "... and says so" grep -q "^# the yardstick built with -mavx2 -mfma" "$tmp/wide"
+else
+	echo "skip the AVX2 yardstick: not built, or this CPU lacks AVX2 or FMA"
+fi
 finish
