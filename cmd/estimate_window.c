@@ -166,6 +166,12 @@ estimate_window(const window_opts *o, const char *input)
 						    "m,mcx,mcy,mcz,Ixx,Ixy,Iyy,Ixz,Iyz,Izz", cfg.method->name);
 					if (st != TAGK_OK)
 						cli_die(EXIT_USAGE, "%s: %s", cfg.method->name, tagk_strerror(st));
+					/* tagk-robust unscaled on rigid bodies: the parameters' units
+					 * decide its steps (kz_robust.c), which it cannot fix alone */
+					if (!o->quiet && tagk_method_accepts(cfg.method, "length") && cfg.u.kzr.length < 0 &&
+					    n % TAGK_NPARAM == 0 && strcmp(tagk_est_form(&est), "greedy-screened") == 0)
+						cli_warn("%s runs unscaled: give the body's size (--length, in metres; 0.03 for a "
+						    "Crazyflie) or a physical --theta0 to scale its parameters", cfg.method->name);
 					if (o->verbose)
 						cli_warn("%s, form %s, window %g%s, every %g%s", cfg.method->name, tagk_est_form(&est),
 						    o->win, o->win_s ? " s" : " samples", o->every, o->every_s ? " s" : " samples");

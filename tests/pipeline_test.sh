@@ -358,7 +358,10 @@ expect "--length -1 is refused" 2 "" "--length: -1 is outside" -- $E -a tagk-rob
 expect "tagk-robust --length: scaled" 0 "*" "form greedy-screened-scaled," -- $E -v -a tagk-robust --length 0.03 "$tmp/noisy.reg"
 expect "tagk-robust from a physical --theta0: scaled" 0 "*" "form greedy-screened-scaled," -- \
 	$E -v -a tagk-robust --theta0 0.035,0,0,0,1.66e-5,0,1.66e-5,0,0,2.93e-5 "$tmp/noisy.reg"
-expect "tagk-robust without either: unscaled" 0 "*" "form greedy-screened," -- $E -v -a tagk-robust "$tmp/noisy.reg"
+expect "tagk-robust without either: unscaled, and says so" 0 "*" "tagk-robust runs unscaled: give the body's size \(--length" -- \
+	$E -a tagk-robust "$tmp/noisy.reg"
+expect "... -q silences that" 0 "*" "" -- $E -q -a tagk-robust "$tmp/noisy.reg"
+expect "... -v names the form" 0 "*" "form greedy-screened," -- $E -v -a tagk-robust "$tmp/noisy.reg"
 expect "--length 0 turns it off" 0 "*" "form greedy-screened," -- \
 	$E -v -a tagk-robust --length 0 --theta0 0.035,0,0,0,1.66e-5,0,1.66e-5,0,0,2.93e-5 "$tmp/noisy.reg"
 # hold: every estimate is --theta0, every window still checked
