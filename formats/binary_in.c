@@ -207,18 +207,40 @@ bin_close(tbl_reader *r)
 	r->impl = NULL;
 }
 
-/* "NAME,NAME,..." of the header: exactly ncols fields. */
+/* "NAME,NAME,..." of the header: exactly ncols fields, each bare or in
+ * double quotes with its quotes doubled (as the sink writes a name with a
+ * comma or a quote). Quoted names are decoded in place. */
 static int
-names(tbl_reader *r, const char *line, long ncols)
+names(tbl_reader *r, char *line, long ncols)
 {
-	const char *p = line;
+	char *p = line;
 	for (;;) {
-		size_t l = strcspn(p, ",");
-		if (tbl_add_col(r, p, l) != 0)
+		size_t l;
+		char *name = p;
+		if (*p == '"') {
+			char *w = name;
+			for (p++;; p++) {
+				if (!*p)
+					return tbl_fail(r, "%s: a malformed header: a quoted name without its closing "
+					    "quote", r->name);
+				if (*p == '"' && p[1] != '"')
+					break;
+				*w++ = *p;
+				p += *p == '"';
+			}
+			p++;
+			if (*p && *p != ',')
+				return tbl_fail(r, "%s: a malformed header: text after a quoted name", r->name);
+			l = (size_t)(w - name);
+		} else {
+			l = strcspn(p, ",");
+			p += l;
+		}
+		if (tbl_add_col(r, name, l) != 0)
 			return tbl_fail(r, "out of memory");
-		if (!p[l])
+		if (!*p)
 			break;
-		p += l + 1;
+		p++;
 	}
 	if (r->ncols != ncols)
 		return tbl_fail(r, "%s: the header declares %ld columns but names %d", r->name, ncols,

@@ -201,34 +201,74 @@ flush_pending(sink *s)
 	return n ? emit(s, s->line, n) : 0;
 }
 
+/* Append l bytes to s->line after its n bytes, emitting the line whenever
+ * it fills. */
+static int
+put(sink *s, size_t *n, const char *p, size_t l)
+{
+	while (l) {
+		if (*n == sizeof(s->line)) {
+			if (emit(s, s->line, *n) != 0)
+				return -1;
+			*n = 0;
+		}
+		size_t k = sizeof(s->line) - *n < l ? sizeof(s->line) - *n : l;
+		memcpy(s->line + *n, p, k);
+		*n += k;
+		p += k;
+		l -= k;
+	}
+	return 0;
+}
+
+/* Whether a name is written in double quotes (RFC 4180): it holds a comma
+ * or a double quote. (Line breaks are refused by sink_header.) */
+static int
+needs_quotes(const char *w)
+{
+	return w[strcspn(w, ",\"")] != 0;
+}
+
+/* The bytes a name takes in the header line. */
+static size_t
+field_len(const char *w)
+{
+	size_t l = strlen(w);
+	if (!needs_quotes(w))
+		return l;
+	for (const char *q = w; (q = strchr(q, '"')); q++)
+		l++;
+	return l + 2;
+}
+
 /* The names (or with units, their units) separated by commas, then "\n",
- * after the n bytes already in s->line; emitted whenever the line fills.
- * The header line of both streams. */
+ * after the n bytes already in s->line: the header line of both streams.
+ * A name with a comma or a double quote is quoted, its quotes doubled, as
+ * CSV readers (and tagk's binary reader) expect. */
 static int
 emit_list(sink *s, size_t n, const char *const *names, int units)
 {
 	for (int i = 0; i < s->ncols; i++) {
 		const char *w = units ? binary_unit(names[i]) : names[i];
-		size_t l = strlen(w);
-		if (n + l + 2 > sizeof(s->line)) {
-			if (emit(s, s->line, n) != 0)
+		if (i && put(s, &n, ",", 1) != 0)
+			return -1;
+		if (!needs_quotes(w)) {
+			if (put(s, &n, w, strlen(w)) != 0)
 				return -1;
-			n = 0;
-		}
-		if (i)
-			s->line[n++] = ',';
-		if (n + l + 2 > sizeof(s->line)) {
-			/* a name longer than the line goes out directly */
-			if (emit(s, s->line, n) != 0 || emit(s, w, l) != 0)
-				return -1;
-			n = 0;
 			continue;
 		}
-		memcpy(s->line + n, w, l);
-		n += l;
+		if (put(s, &n, "\"", 1) != 0)
+			return -1;
+		for (const char *q = w; *q;) {
+			size_t k = strcspn(q, "\"");
+			if (put(s, &n, q, k) != 0 || (q[k] && put(s, &n, "\"\"", 2) != 0))
+				return -1;
+			q += k + (q[k] != 0);
+		}
+		if (put(s, &n, "\"", 1) != 0)
+			return -1;
 	}
-	s->line[n++] = '\n';
-	return emit(s, s->line, n);
+	return put(s, &n, "\n", 1) == 0 ? emit(s, s->line, n) : -1;
 }
 
 /* The binary stream's header (binary.h): the magic line padded so that the
@@ -238,7 +278,7 @@ binary_header(sink *s, const char *const *names)
 {
 	size_t text = 0;
 	for (int i = 0; i < s->ncols; i++)
-		text += strlen(names[i]) + strlen(binary_unit(names[i])) + 2;
+		text += field_len(names[i]) + strlen(binary_unit(names[i])) + 2;
 	char magic[BINARY_MAGIC_MAX];
 	int n = snprintf(magic, sizeof(magic), "%s %d f64le %d", BINARY_MAGIC, BINARY_VERSION, s->ncols);
 	while ((text + (size_t)n + 1) % 8)
@@ -301,8 +341,14 @@ sink_header(sink *s, int ncols, const char *const *names)
 		snprintf(s->err, sizeof(s->err), "out of memory");
 		return s->failed = 1, -1;
 	}
-	for (int i = 0; i < ncols; i++)
+	for (int i = 0; i < ncols; i++) {
 		s->last[i] = (double)NAN; /* NaN never compares equal: no stale text */
+		if (names[i][strcspn(names[i], "\r\n")]) {
+			snprintf(s->err, sizeof(s->err), "column %d's name has a line break, which tagk's streams "
+			    "cannot carry: rename it", i + 1);
+			return s->failed = 1, -1;
+		}
+	}
 	if (s->fmt == TBL_HDF5) {
 		if (h5out_header(s->h5, ncols, names, s->err, sizeof(s->err)) != 0)
 			return name_h5_error(s), s->failed = 1, -1;

@@ -154,6 +154,30 @@ else
 	echo "skip empty cells in a binary stream: no $PY"
 fi
 
+# --- column names with a comma or a double quote ----------------------------
+# quoted as CSV quotes them (RFC 4180), in the CSV and binary streams alike;
+# pandas (where present) reads the names back, a line break is refused
+printf 't,"a,b","say ""hi""",c\n0,1,2,5\n1,3,4,6\n' > "$tmp/qnames.csv"
+$F "$tmp/qnames.csv" > "$tmp/qnames.out"
+check "a name with a comma or a quote is written quoted, its quotes doubled" \
+	sh -c "sed -n 2p '$tmp/qnames.out' | grep -qx 't,\"a,b\",\"say \"\"hi\"\"\",c'"
+$F --stream binary "$tmp/qnames.csv" > "$tmp/qnames.bin"
+$F --stream csv "$tmp/qnames.bin" > "$tmp/qnames.back"
+check "... and through the binary stream and back, the same CSV stream" cmp -s "$tmp/qnames.out" "$tmp/qnames.back"
+$F "$tmp/qnames.csv" -o "$tmp/qnames.h5" && $F "$tmp/qnames.h5" > "$tmp/qnames.h5back"
+check "... and through HDF5" cmp -s "$tmp/qnames.out" "$tmp/qnames.h5back"
+if $PY -c "import pandas" 2>/dev/null; then
+	check "pandas reads the names" $PY -c "import pandas; d = pandas.read_csv('$tmp/qnames.out', comment='#')
+assert list(d.columns) == ['t', 'a,b', 'say \"hi\"', 'c'] and len(d) == 2, list(d.columns)"
+fi
+printf 't,"a\nb"\n0,1\n' > "$tmp/nlname.csv"
+expect "a name with a line break is refused" 1 "" "column 2's name has a line break, which tagk's streams cannot carry" -- \
+	$F "$tmp/nlname.csv"
+head -n 1 "$tmp/qnames.bin" > "$tmp/unclosed.bin"
+printf 't,"a,b\n,,\n' >> "$tmp/unclosed.bin"
+expect "a binary header with an unclosed quote is refused" 1 "" "a quoted name without its closing quote" -- \
+	$F "$tmp/unclosed.bin"
+
 # --- the NumPy recipe of tagk-formats(5), as printed there -------------------
 if $PY -c "import numpy" 2>/dev/null; then
 	awk '/^\.SS The binary stream/ { on = 1 } on && /^\.nf/ { code = 1; next } on && /^\.fi/ { exit } code' \
