@@ -6,7 +6,7 @@
  *                                                that the records start at a
  *                                                multiple of 8 bytes
  *   NAME,NAME,...\n                             the column names (quoted as in CSV when
- *                                                 one holds a comma or a quote)
+ *                                                one holds a comma or a quote)
  *   UNIT,UNIT,...\n                             their units ("" if not fixed)
  *   records: NCOLS IEEE-754 binary64, little-endian; an empty cell is the
  *            quiet NaN 0x7ff8000000000000, the only NaN written
