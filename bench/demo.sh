@@ -22,7 +22,7 @@ printf '%-9s %10s %9s %9s | %-22s | %-22s | %s\n' "" "mass" "mean" "final" "payl
 printf '%-9s %10s %9s %9s | %10s %11s | %10s %11s | %s\n' "method" "RMSPE_%" "rel_err" "rel_err" \
 	"(t+1)_err" "within_5%" "(t+1)_err" "within_5%" "rejects"
 for m in tagk grk tark rk rls-low rls-high kf-low kf-high; do
-	$BIN/tagk-estimate -a "$m" "$tmp/rows.csv" > "$tmp/est.csv"
+	$BIN/tagk-estimate -a "$m" "$tmp/rows.csv" > "$tmp/est.csv" 2> "$tmp/note-$m"
 	$BIN/tagk-report --format csv "$tmp/est.csv" > "$tmp/rep.csv"
 	rej=$($BIN/tagk-filter --physical "$tmp/est.csv" 2>&1 >/dev/null | sed -n \
 	    -e 's/.*rejected \([0-9]*\) of \([0-9]*\) estimates.*/\1\/\2/p' \
@@ -37,6 +37,9 @@ for m in tagk grk tark rk rls-low rls-high kf-low kf-high; do
 			    e1[1], rec[1], e1[2], rec[2], rej
 		}' "$tmp/rep.csv"
 done
+# tagk-estimate's notes on the data, once each (the Kaczmarz methods share one)
+cat "$tmp"/note-* | sed -e 's/^tagk-estimate: [a-z-]*: its windows are ill-conditioned for its/note on the Kaczmarz methods: their windows are ill-conditioned for their/' \
+	-e 's/ (-q silences this note)//' | sort -u | fold -s -w 96 | sed -e 's/ *$//' -e 's/^/  /'
 
 # Part two: paper 001's time-varying mass, on a UAV that releases a quarter
 # of its mass half way through a square. The state-space methods read the log

@@ -301,13 +301,6 @@ add_times(agg *g, const char *list)
 	}
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The median over g's trials of block error k (0-3); the divergence (3)
  * over the trials that had a physical estimate (negative otherwise). NaN
  * when no trial counts. */
@@ -321,7 +314,7 @@ median_of(const agg *g, int k)
 	for (long i = 0; i < g->nb; i++)
 		if (g->blk[4 * i + k] >= 0)
 			v[n++] = g->blk[4 * i + k];
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	qsort(v, (size_t)n, sizeof(double), cli_cmp_double);
 	double m = n == 0 ? (double)NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	free(v);
 	return m;
@@ -882,7 +875,7 @@ abl_median(double *v, long n)
 {
 	if (n == 0)
 		return (double)NAN;
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
+	qsort(v, (size_t)n, sizeof(double), cli_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

@@ -200,3 +200,10 @@ cli_seconds(void)
 {
 	return (double)cli_now_ns() * 1e-9;
 }
+
+int
+cli_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}

@@ -54,5 +54,7 @@ void cli_close(FILE *f, const char *name);
  * command's timings. */
 uint64_t cli_now_ns(void);
 double cli_seconds(void);
+/* qsort's comparison of doubles, ascending (NaN compares equal to all). */
+int cli_cmp_double(const void *a, const void *b);
 
 #endif

@@ -88,6 +88,9 @@ estimate_window(const window_opts *o, const char *input)
 	 * give (lateral force under --wrench thrust), which greedy selection
 	 * keeps choosing (README, "Real Crazyflie logs") */
 	long rows_in = 0, rows_b0 = 0;
+	enum { PACE_KEPT = 256 };
+	double pace[PACE_KEPT];
+	int npace = 0, pace_check = 0;
 	long nsamples = 0, updates = 0, refused[TAGK_NSTATUS] = { 0 };
 	tagk_status first_refusal = TAGK_OK;
 	int head = 0, fill = 0, rows_per = 0;
@@ -172,6 +175,10 @@ estimate_window(const window_opts *o, const char *input)
 					    n % TAGK_NPARAM == 0 && strcmp(tagk_est_form(&est), "greedy-screened") == 0)
 						cli_warn("%s runs unscaled: give the body's size (--length, in metres; 0.03 for a "
 						    "Crazyflie) or a physical --theta0 to scale its parameters", cfg.method->name);
+					/* scaled tagk-robust keeps its weak directions near the
+					 * prior by design (kz_robust.c): not a case for the note */
+					pace_check = !o->quiet && strcmp(cfg.method->family, "Kaczmarz") == 0 &&
+					    strcmp(tagk_est_form(&est), "greedy-screened-scaled") != 0;
 					if (o->verbose)
 						cli_warn("%s, form %s, window %g%s, every %g%s", cfg.method->name, tagk_est_form(&est),
 						    o->win, o->win_s ? " s" : " samples", o->every, o->every_s ? " s" : " samples");
@@ -185,6 +192,14 @@ estimate_window(const window_opts *o, const char *input)
 							A[m * n + j] = (tagk_real)s->Y[i * n + j];
 						bb[m] = (tagk_real)s->b[i];
 					}
+				}
+				/* Kaczmarz's pace (excitation.h) on the first 64 windows, then
+				 * on every 64th: its ratio to T, the iterations per update */
+				if (pace_check && (updates < 64 || updates % 64 == 0)) {
+					double kappa = window_pace(A, m, n);
+					int T = cfg.u.kz.iters ? cfg.u.kz.iters : m;
+					if (kappa > 0)
+						pace[npace++ % PACE_KEPT] = kappa / T;
 				}
 				tagk_status st = tagk_est_update(&est, A, bb, m, theta);
 				t_last_run = last->t;
@@ -271,6 +286,17 @@ estimate_window(const window_opts *o, const char *input)
 		    "does not give (lateral force with --wrench thrust) makes them: greedy selection keeps "
 		    "choosing such rows and biases %s; try -a tagk-robust, kf-low or rls-low (-q silences this note)",
 		    rows_b0, rows_in, 100.0 * (double)rows_b0 / (double)rows_in, cfg.method->name);
+	if (npace > 0) {
+		int k = npace < PACE_KEPT ? npace : PACE_KEPT;
+		qsort(pace, (size_t)k, sizeof(pace[0]), cli_cmp_double);
+		double med = pace[k / 2];
+		if (med > 100)
+			cli_warn("%s: its windows are ill-conditioned for its iterations: in the median of %d "
+			    "window%s checked, ||A||_F^2 / sigma_min^2 is %.0f times the iterations per update, so "
+			    "along the window's weakest direction an update covers about 1/%.0f of the distance "
+			    "to the window's solution; kf-low or rls-low accumulate the windows, or raise --iters "
+			    "(-q silences this note)", cfg.method->name, k, k == 1 ? "" : "s", med, med);
+	}
 	if (unexcited == n)
 		cli_warn("the data did not excite any parameter: their information is below the prior's "
 		    "in every direction (are the units right?), so the estimates stay at the prior "

@@ -75,3 +75,18 @@ excitation_report(const excitation *acc, double eps, char *buf, size_t len)
 		snprintf(buf + used, len - used, " (in combination: not each alone)");
 	return found;
 }
+
+double
+window_pace(const tagk_real *A, int m, int n)
+{
+	if (m < n || n > TAGK_NPARAM)
+		return 0;
+	tagk_real S[TAGK_NPARAM * TAGK_NPARAM] = { 0 }, w[TAGK_NPARAM], scratch[TAGK_NPARAM * TAGK_NPARAM];
+	tagk_syrk_t(m, n, A, 0, S);
+	if (tagk_symeig(n, S, w, NULL, scratch) != TAGK_OK)
+		return 0;
+	double tr = 0;
+	for (int j = 0; j < n; j++)
+		tr += (double)S[j * n + j];
+	return w[0] > 0 ? tr / (double)w[0] : 0;
+}

@@ -9,6 +9,9 @@
  * their steps never leave the rows' span). The estimate along such a
  * direction stays at its prior (initial) value whatever the method reports.
  * Forgetting is ignored: G counts every row of the log once.
+ *
+ * A direction excited over the log can still be too weak in each window for
+ * a Kaczmarz method's few iterations: window_pace measures that.
  */
 #ifndef TAGK_EXCITATION_H
 #define TAGK_EXCITATION_H
@@ -36,5 +39,13 @@ void excitation_add(excitation *x, const double *y);
  * no direction is excited) and returns the number of unexcited directions
  * (0: everything excited, buf empty; n: nothing excited). */
 int excitation_report(const excitation *x, double eps, char *buf, size_t len);
+
+/* Kaczmarz's pace on one window A (m x n): kappa = ||A||_F^2 /
+ * sigma_min(A)^2. Each iteration removes about 1 / kappa of the error along
+ * A's weakest direction (Strohmer and Vershynin's rate, in expectation for
+ * rk; greedy selection is no slower), so T iterations with T much below
+ * kappa leave the estimate there where the update started. 0 when m < n, n
+ * > TAGK_NPARAM, or sigma_min is 0 (excitation_report covers those). */
+double window_pace(const tagk_real *A, int m, int n);
 
 #endif

@@ -39,13 +39,6 @@ join_time_cols(tbl_reader *r, const join_time *jt, int *a, int *b)
 		cli_die(EXIT_DATA, "%s: no column '%s' for --stamp", tbl_name(r), *a < 0 ? items[0] : items[1]);
 }
 
-static int
-cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return a < b ? -1 : a > b;
-}
-
 join_src *
 join_load(const char *spec, const join_time *jt, const tbl_options *in, double max_gap, int hold)
 {
@@ -125,7 +118,7 @@ join_load(const char *spec, const join_time *jt, const tbl_options *in, double m
 			cli_die(EXIT_DATA, "out of memory");
 		for (long i = 1; i < j->n; i++)
 			d[i - 1] = j->t[i] - j->t[i - 1];
-		qsort(d, (size_t)(j->n - 1), sizeof(double), cmp_double);
+		qsort(d, (size_t)(j->n - 1), sizeof(double), cli_cmp_double);
 		j->max_gap = 5 * d[(j->n - 1) / 2];
 		free(d);
 	}

@@ -8,13 +8,6 @@
 
 enum { MAX_PAIRS = 64 };
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 void
 report_ncc(tbl_reader *r, double max_shift, FILE *o, enum report_fmt fmt)
 {
@@ -72,7 +65,7 @@ report_ncc(tbl_reader *r, double max_shift, FILE *o, enum report_fmt fmt)
 		cli_die(EXIT_DATA, "out of memory");
 	for (long i = 0; i + 1 < n; i++)
 		dt[i] = t[i + 1] - t[i];
-	qsort(dt, (size_t)(n - 1), sizeof(*dt), cmp_double);
+	qsort(dt, (size_t)(n - 1), sizeof(*dt), cli_cmp_double);
 	double spacing = dt[(n - 1) / 2];
 	free(dt);
 	long shift = (long)floor(max_shift / spacing + 1e-9);

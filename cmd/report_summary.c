@@ -65,13 +65,6 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 	return s;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The q-quantile of sorted x[0..n-1], linear between order statistics. */
 static double
 quantile(const double *x, long n, double q)
@@ -97,7 +90,7 @@ summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s)
 	stats st[TAGK_NPARAM];
 	for (int j = 0; j < s->np; j++) {
 		memcpy(x, s->v[j], (size_t)n * sizeof(double));
-		qsort(x, (size_t)n, sizeof(double), cmp_double);
+		qsort(x, (size_t)n, sizeof(double), cli_cmp_double);
 		st[j] = (stats){ quantile(x, n, 0.5), quantile(x, n, 0.25), quantile(x, n, 0.75), s->v[j][0],
 			s->v[j][n - 1] };
 	}
@@ -107,7 +100,7 @@ summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s)
 	if (n > 1) {
 		for (long i = 1; i < n; i++)
 			x[i - 1] = s->t[i] - s->t[i - 1];
-		qsort(x, (size_t)(n - 1), sizeof(double), cmp_double);
+		qsort(x, (size_t)(n - 1), sizeof(double), cli_cmp_double);
 		spacing = quantile(x, n - 1, 0.5);
 		for (long i = 1; i < n; i++)
 			gaps += s->t[i] - s->t[i - 1] > 1.5 * spacing;

@@ -16,7 +16,7 @@ plain "$tmp/syn.csv" | head -21 > "$tmp/small.csv"
 if mknod "$tmp/null" c 1 3 2>/dev/null; then
 	expect "-o onto a character device" 0 "" "" -- $F "$tmp/small.csv" -o "$tmp/null"
 	check "the character device is still one" test -c "$tmp/null"
-	expect "tagk-report -o onto a character device" 0 "" "" -- sh -c "$R '$tmp/small.csv' | $E | $P -o '$tmp/null'"
+	expect "tagk-report -o onto a character device" 0 "" "" -- sh -c "$R '$tmp/small.csv' | $E -q | $P -o '$tmp/null'"
 	check "... still a character device" test -c "$tmp/null"
 	expect "tagk-bench timing -o onto a character device" 0 "" "" -- \
 		$S timing -n 10 --methods rk --updates 3 -o "$tmp/null"
@@ -219,8 +219,8 @@ expect "--outlier on a Kaczmarz method" 2 "" "--outlier applies to the KF method
 # --- Streams cut or altered -----------------------------------------------
 E=$BIN/tagk-estimate
 $BIN/tagk-regress datasets/synth-payload.csv -o "$tmp/reg.csv"
-expect "a whole regressor stream is estimated" 0 "" "" -- $E "$tmp/reg.csv" -o "$tmp/est.csv"
-expect "Kaczmarz with a 0.1 s window" 0 "" "" -- $E -a tagk --window 0.1s "$tmp/reg.csv" -o "$tmp/w01.csv"
+expect "a whole regressor stream is estimated" 0 "" "" -- $E -q "$tmp/reg.csv" -o "$tmp/est.csv"
+expect "Kaczmarz with a 0.1 s window" 0 "" "" -- $E -q -a tagk --window 0.1s "$tmp/reg.csv" -o "$tmp/w01.csv"
 expect "Kaczmarz with a 1000-sample window" 0 "" "" -- $E -a tagk --window 1000 "$tmp/reg.csv" -o "$tmp/w1000.csv"
 head -n 3002 "$tmp/reg.csv" > "$tmp/reg-cutdecl.csv"
 expect "tagk's own stream cut by head" 1 "" "reg-cutdecl.csv: the stream was cut: it declares itself a tagk stream but ends without its end marker" -- \
@@ -239,7 +239,7 @@ expect "a stream that starts inside a sample" 1 "" "reg-head.csv:2: row 3 of a s
 expect "a declared stream cut at a sample boundary" 1 "" "decl-cut.csv: the stream was cut: it declares itself a tagk stream but ends without its end marker" -- \
 	$E "$tmp/decl-cut.csv"
 { cat "$tmp/decl-cut.csv"; echo '#tagk-end: 3000 rows'; } > "$tmp/decl.csv"
-expect "a declared stream with its end marker" 0 "" "" -- $E "$tmp/decl.csv" -o "$tmp/decl-est.csv"
+expect "a declared stream with its end marker" 0 "" "" -- $E -q "$tmp/decl.csv" -o "$tmp/decl-est.csv"
 { cat "$tmp/decl-cut.csv"; echo '#tagk-end: 3006 rows'; } > "$tmp/decl-count.csv"
 expect "an end marker that counts other rows" 1 "" "decl-count.csv:3003: the end marker counts 3006 rows but 3000 were read" -- \
 	$E "$tmp/decl-count.csv"
