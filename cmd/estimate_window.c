@@ -175,8 +175,14 @@ estimate_window(const window_opts *o, const char *input)
 					    n % TAGK_NPARAM == 0 && strcmp(tagk_est_form(&est), "greedy-screened") == 0)
 						cli_warn("%s runs unscaled: give the body's size (--length, in metres; 0.03 for a "
 						    "Crazyflie) or a physical --theta0 to scale its parameters", cfg.method->name);
-					/* scaled tagk-robust keeps its weak directions near the
-					 * prior by design (kz_robust.c): not a case for the note */
+					/* scaled tagk-robust keeps the directions its windows hardly
+					 * excite near its start by design (kz_robust.c): without
+					 * --theta0 that start is 0 */
+					if (!o->quiet && strcmp(tagk_est_form(&est), "greedy-screened-scaled") == 0 && !o->theta0)
+						cli_warn("%s starts from 0 without --theta0, and in scaled parameters the directions "
+						    "its windows hardly excite (the inertia, on most flights) stay near their start: "
+						    "give the body's nominal parameters with --theta0", cfg.method->name);
+					/* ... so the pace note below is not for it */
 					pace_check = !o->quiet && strcmp(cfg.method->family, "Kaczmarz") == 0 &&
 					    strcmp(tagk_est_form(&est), "greedy-screened-scaled") != 0;
 					if (o->verbose)

@@ -384,7 +384,8 @@ assert len(k) == 50 and abs(med - $printed) <= 0.5 + 1e-6 * med, (len(k), med)
 fi
 expect "... none at --iters 300" 0 "*" "" -- $E -a tagk --iters 300 "$tmp/noisy.reg"
 expect "... none for kf-low" 0 "*" "" -- $E -a kf-low "$tmp/noisy.reg"
-expect "... none for tagk-robust --length" 0 "*" "" -- $E -a tagk-robust --length 0.03 "$tmp/noisy.reg"
+expect "... none for tagk-robust --length --theta0" 0 "*" "" -- \
+	$E -a tagk-robust --length 0.03 --theta0 0.035,0,0,0,1.66e-5,0,1.66e-5,0,0,2.93e-5 "$tmp/noisy.reg"
 
 # tagk-robust's scaling: --length on rigid bodies, by default from --theta0
 expect "--length on the mass model is refused" 2 "" "--length scales rigid bodies \(10 parameters each\); .* has 1 parameter" -- \
@@ -392,6 +393,8 @@ expect "--length on the mass model is refused" 2 "" "--length scales rigid bodie
 expect "--length is tagk-robust's" 2 "" "--length applies to tagk-robust, not kf-low" -- $E -a kf-low --length 0.03 "$tmp/noisy.reg"
 expect "--length -1 is refused" 2 "" "--length: -1 is outside" -- $E -a tagk-robust --length -1 "$tmp/noisy.reg"
 expect "tagk-robust --length: scaled" 0 "*" "form greedy-screened-scaled," -- $E -v -a tagk-robust --length 0.03 "$tmp/noisy.reg"
+check "... and, without --theta0, says its weak directions stay near 0" \
+	grep -q "tagk-robust starts from 0 without --theta0, and in scaled parameters" "$tmp/err"
 expect "tagk-robust from a physical --theta0: scaled" 0 "*" "form greedy-screened-scaled," -- \
 	$E -v -a tagk-robust --theta0 0.035,0,0,0,1.66e-5,0,1.66e-5,0,0,2.93e-5 "$tmp/noisy.reg"
 expect "tagk-robust without either: unscaled, and says so" 0 "*" "tagk-robust runs unscaled: give the body's size \(--length" -- \
