@@ -333,7 +333,7 @@ build/rls_ld_run: tests/rls_ld_run.c build/asan/libtagk.a $(LIB_HDR)
 # The MuJoCo oracle of lib/multibody.c, built when libmujoco-dev is installed.
 MUJOCO_ORACLE := $(if $(wildcard /usr/include/mujoco/mujoco.h),build/mujoco_oracle)
 EIGEN_YARDSTICK := $(if $(and $(wildcard /usr/include/eigen3/Eigen/Dense),$(shell command -v $(CXX))),build/eigen-yardstick)
-EIGEN_YARDSTICK_AVX2 := $(if $(EIGEN_YARDSTICK),$(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo && echo y),build/eigen-yardstick-avx2))
+EIGEN_YARDSTICK_AVX2 := $(if $(EIGEN_YARDSTICK),$(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo && echo y),build/eigen-yardstick-avx2 build/eigen-yardstick-libavx2))
 build/mujoco_oracle: tests/mujoco_oracle.c build/asan/libtagk.a $(LIB_HDR)
 	@mkdir -p build
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lmujoco -lm
@@ -375,11 +375,26 @@ build/eigen-yardstick-avx2: bench/eigen_yardstick.cpp lib/libtagk.a $(LIB_HDR) b
 	@mkdir -p build
 	$(CXX) $(CFLAGS) -mavx2 -mfma -std=c++14 -Wall -Wextra -isystem $(EIGEN_INC) -DYARDSTICK_FLAGS='"$(CFLAGS) -mavx2 -mfma"' \
 		-DYARDSTICK_WIDE='"-mavx2 -mfma"' -o $@ $< lib/libtagk.a -lm
+# And the yardstick as built against libtagk compiled with AVX2, FMA and
+# contraction (build/avx2): what runtime dispatch to the compiler's AVX2
+# code would buy libtagk.
+LIB_WIDE := -mavx2 -mfma -ffp-contract=fast
+build/avx2/%.o: %.c $(LIB_HDR) build/config
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS_ALL) $(CFLAGS) $(LIB_WIDE) -c $< -o $@
+build/avx2/libtagk.a: $(LIB_SRC:%.c=build/avx2/%.o)
+	rm -f $@
+	$(AR) rcs $@ $^
+build/eigen-yardstick-libavx2: bench/eigen_yardstick.cpp build/avx2/libtagk.a $(LIB_HDR) build/config
+	@mkdir -p build
+	$(CXX) $(CFLAGS) -std=c++14 -Wall -Wextra -I$(EIGEN_INC) -DYARDSTICK_FLAGS='"$(CFLAGS)"' \
+		-DLIBTAGK_WIDE='"$(LIB_WIDE)"' -o $@ $< build/avx2/libtagk.a -lm
 bench-eigen:
 	@if [ -n "$(EIGEN_INC)" ] && command -v $(CXX) >/dev/null 2>&1; then \
 		$(MAKE) -s build/eigen-yardstick && ./build/eigen-yardstick; \
 		if grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo; then \
 			echo; $(MAKE) -s build/eigen-yardstick-avx2 && ./build/eigen-yardstick-avx2 --tagk-only; \
+			echo; $(MAKE) -s build/eigen-yardstick-libavx2 && ./build/eigen-yardstick-libavx2; \
 		else echo "bench-eigen: the AVX2 yardstick skipped: this CPU lacks AVX2 or FMA"; fi; \
 	else echo "bench-eigen: skipped: needs g++ and libeigen3-dev (Eigen 3 in /usr/include/eigen3)"; fi
 

@@ -39,4 +39,19 @@ if [ -x "$W" ] && grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/
 else
 	echo "skip the AVX2 yardstick: not built, or this CPU lacks AVX2 or FMA"
 fi
+# libtagk built with AVX2, FMA and contraction (make bench-eigen's third
+# run): the sums fuse and reorder, so its last bits differ from the
+# portable build's, but its estimates must stay within the same bounds of
+# the yardstick's (measured: 1e-16 to 1e-15, RLS's information form 5e-10)
+L=${EIGEN_YARDSTICK_LIBAVX2:-build/eigen-yardstick-libavx2}
+if [ -x "$L" ] && grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo; then
+	"$L" --updates 20 -n 10,40,120 > "$tmp/lib" 2>&1
+	check "libtagk built with AVX2 and FMA runs against the yardstick" test $? -eq 0
+	check "... 7 rows per size, every estimate within 1e-8 (RLS's information form: 1e-6), TAG-K's target not judged" sh -c \
+		"awk '/^(tagk|kf-low|rls-low) / { n++; tol = \$1 == \"rls-low\" && \$3 == \"info\" ? 1e-6 : 1e-8;
+		 if (!(\$NF + 0 < tol)) bad++ } /^tagk / && \$7 != \"-\" { bad++ } END { exit bad > 0 || n != 21 }' '$tmp/lib'"
+	check "... and says so" grep -q "^# libtagk built with -mavx2 -mfma -ffp-contract=fast" "$tmp/lib"
+else
+	echo "skip libtagk built with AVX2: not built, or this CPU lacks AVX2 or FMA"
+fi
 finish
