@@ -94,6 +94,7 @@ logmap_resolve(tbl_reader *r, const char *const map[NSIG], logmap *m)
 			m->nk[s] = sig[s].k;
 		}
 		m->have[s] = m->nk[s] > 0;
+		m->via[s] = NULL;
 		m->missing[s][0] = 0;
 		for (int j = 0; j < m->nk[s]; j++) {
 			m->idx[s][j] = tbl_find(r, cols[j]);
@@ -110,6 +111,7 @@ logmap_need(const logmap *m, tbl_reader *r, int s, const char *why)
 {
 	const logmap_signal *sig = logmap_signals;
 	if (!m->have[s])
-		cli_die(EXIT_DATA, "%s: missing column '%s' for %s (%s; map yours with --map %s=COLS)", tbl_name(r),
-		    m->missing[s][0] ? m->missing[s] : sig[s].cols, sig[s].name, why, sig[s].name);
+		cli_die(EXIT_DATA, "%s: missing column '%s' for %s (%s%s%s; map yours with --map %s=COLS)", tbl_name(r),
+		    m->missing[s][0] ? m->missing[s] : sig[s].cols, sig[s].name, why, m->via[s] ? "; the name is " : "",
+		    m->via[s] ? m->via[s] : "", sig[s].name);
 }

@@ -41,6 +41,7 @@ void logmap_parse(const char *arg, const char *user_map[NSIG]);
 typedef struct {
 	int idx[NSIG][LOGMAP_MAXK], have[NSIG], nk[NSIG];
 	char missing[NSIG][128]; /* the first absent column */
+	const char *via[NSIG];   /* where the names came from when the user did not choose them, or NULL */
 } logmap;
 
 /* Look up map[s] (comma-separated names; one name for a k-column signal

@@ -52,7 +52,8 @@ usage(FILE *f)
 	    "      --rows R           multibody: force (inverse dynamics, default), momentum or energy rows\n"
 	    "      --metric           multibody force rows: also each row of the mass matrix and of its parts\n"
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust...) from COLS\n"
-	    "      --preset NAME      a log layout's columns and units (--list-presets names them)\n"
+	    "      --preset NAME      a log layout's columns and units (--list-presets names them;\n"
+	    "                         default for a Crazyflie uSD log: crazyflie)\n"
 	    "      --acc-unit U       specific force in mps2 (default) or g\n"
 	    "      --gyro-unit U      angular velocity in rad (default) or deg per second\n"
 	    "      --time-unit U      time in s (default), ms or us\n"
@@ -308,22 +309,32 @@ main(int argc, char **argv)
 		mb.in = in;
 		return regress_multibody(&mb, inname);
 	}
-	for (int s = 0; s < NSIG; s++)
-		map[s] = user_map[s] ? user_map[s] : pre && pre->map[s] ? pre->map[s] : logmap_signals[s].cols;
-	if (acc_g < 0)
-		acc_g = pre ? pre->acc_g : 0;
 	if (pos_mm >= 0 && !state)
 		cli_die(EXIT_USAGE, "--pos-unit applies to -m state");
-	if (pos_mm < 0)
-		pos_mm = pre ? pre->pos_mm : 0;
 	vehicle veh;
 	char verr[512];
 	if (vehfile && vehicle_read(vehfile, &veh, 1, verr, sizeof(verr)) != 0)
 		cli_die(EXIT_DATA, "%s", verr);
 
 	tbl_reader *r = cmdio_open_input(inname, &in);
+	/* A Crazyflie uSD log names its signals the firmware's way: without
+	 * --preset it is read with the crazyflie preset, and a missing column
+	 * then says so. */
+	const char *auto_preset = NULL;
+	if (!pre && tbl_format_of(r) == TBL_CFUSD) {
+		pre = logmap_preset("crazyflie");
+		auto_preset = "the crazyflie preset's, the default for a Crazyflie uSD log";
+	}
+	for (int s = 0; s < NSIG; s++)
+		map[s] = user_map[s] ? user_map[s] : pre && pre->map[s] ? pre->map[s] : logmap_signals[s].cols;
+	if (acc_g < 0)
+		acc_g = pre ? pre->acc_g : 0;
+	if (pos_mm < 0)
+		pos_mm = pre ? pre->pos_mm : 0;
 	logmap lm;
 	logmap_resolve(r, map, &lm);
+	for (int s = 0; s < NSIG; s++)
+		lm.via[s] = auto_preset && !user_map[s] && pre->map[s] ? auto_preset : NULL;
 	const int *have = lm.have, *nk = lm.nk;
 #define NEED(s, why) logmap_need(&lm, r, s, why)
 	NEED(S_T, "time");

@@ -547,6 +547,16 @@ check "foreign column names mapped with --map give the same estimates" \
 	END { exit bad }' "$tmp/e2.csv" "$tmp/e_foreign.csv"
 expect "crazyflie preset on a uSD log, mass model" 0 "^0\.0399|^0\.0400" "" -- \
 	sh -c "$R --preset crazyflie -m mass '$tmp/v2.cfusd' | $E -a rls-low | grep -v ^#tagk- | tail -1 | cut -d, -f2"
+$R --preset crazyflie -m mass --stream csv "$tmp/v2.cfusd" > "$tmp/v2.preset.csv"
+$R -m mass --stream csv "$tmp/v2.cfusd" > "$tmp/v2.auto.csv"
+check "a uSD log without --preset is read with the crazyflie preset (the same stream)" \
+	sh -c "test -s '$tmp/v2.auto.csv' && cmp -s '$tmp/v2.preset.csv' '$tmp/v2.auto.csv'"
+expect "... an explicit --preset overrides it" 1 "" "missing column 'ax' for acc" -- $R --preset sim "$tmp/v2.cfusd"
+expect "... and a column it lacks says where the name came from" 1 "" \
+	"missing column 'acc.x' for acc \(the specific force; or give acc_world and quat; the name is the crazyflie preset's, the default for a Crazyflie uSD log; map yours with --map acc=COLS\)" -- \
+	$R --event other "$tmp/v2.cfusd"
+expect "... but not for a signal the user mapped" 1 "" "missing column 'no.x' for acc \(the specific force; or give acc_world and quat; map yours" -- \
+	$R --map acc=no.x,no.y,no.z "$tmp/v2.cfusd"
 
 # --- composition and the commands' own jobs -------------------------------
 expect "the whole pipeline" 0 "relative parameter error" "rejected [0-9]+ of [0-9]+ estimates" -- \
