@@ -45,7 +45,7 @@ CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
 FMT_HDR := $(sort $(wildcard formats/*.h))
 CMD_COMMON := cmd/cli.c cmd/cmdio.c cmd/streampeer.c
-BENCH_CMD := cmd/bench_pipeline.c cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c cmd/bench_cfpend.c cmd/progress.c cmd/bench_commands.c cmd/workers.c
+BENCH_CMD := cmd/bench_pipeline.c cmd/bench_memory.c cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c cmd/bench_cfpend.c cmd/progress.c cmd/bench_commands.c cmd/workers.c
 # Resolved when a recipe uses them (deferred =), not when
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null)
@@ -98,7 +98,7 @@ bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC)
 # Pipeline commands: cmd/NAME.c (and the parts EXTRA_stem lists, e.g. EXTRA_estimate) over
 # formats/ and lib/.
 EXTRA_estimate := cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c cmd/estimate_samples.c cmd/estimate_learned.c
-EXTRA_report := cmd/report_summary.c cmd/report_plot.c cmd/report_ncc.c
+EXTRA_report := cmd/quantile.c cmd/report_score.c cmd/report_summary.c cmd/report_plot.c cmd/report_ncc.c
 EXTRA_filter := cmd/join.c cmd/filter_whiten.c
 EXTRA_regress := cmd/logmap.c cmd/regress_multibody.c
 bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
@@ -141,7 +141,7 @@ build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan-fl
 # regression corpus tests/fuzz/corpus/TARGET with the usual compiler and the
 # sanitizers; `make fuzz` runs libFuzzer (clang) FUZZ_SECONDS per target,
 # two at a time with -j2, and prints executions per target.
-FUZZ_TARGETS := csv stream binary hdf5 cfusd model
+FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := tests/fuzz/fuzz_table.c $(FMT_SRC) $(LIB_SRC)
 FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
@@ -211,7 +211,11 @@ build/asan/test_pipeout: tests/test_pipeout.c formats/pipeout.c formats/pipeout.
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/pipeout.c -lcmocka -lm
 
-test-formats: build/asan/test_numconv build/asan/test_pipeout
+build/asan/test_outfile: tests/test_outfile.c formats/outfile.c formats/outfile.h | test-deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/outfile.c -lcmocka -lm
+
+test-formats: build/asan/test_numconv build/asan/test_pipeout build/asan/test_outfile
 	@set -e; for t in $^; do echo "== $$t"; ./$$t; done
 
 test-float: $(TESTS:%=build/asan-float/test_%)
@@ -353,6 +357,8 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/mass_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/reliability_test.sh
+	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/output_safety_test.sh
+	@sh tests/memory_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/pipeline_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/stream_test.sh
 

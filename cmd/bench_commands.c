@@ -47,6 +47,9 @@ static const bench_command subs[] = {
 	  "  -a, --method M         a window or batch method (default tagk)\n"
 	  "      --dir DIR          where the logs are written (default: a temporary directory)\n"
 	  "      --keep             keep the logs\n", cmd_pipeline },
+	{ "memory", "peak memory of the commands that read a whole stream, as it grows",
+	  "[--rows LIST]",
+	  "      --rows LIST        stream lengths (default 100000,1000000,10000000)\n", cmd_memory },
 	{ "device", "the update times of the Cortex-M7 benchmark, on this host",
 	  "[--sizes LIST] [--updates N]",
 	  "  -n, --sizes LIST       parameter counts (default 40,60,80,100,120)\n"

@@ -26,6 +26,7 @@ void bench_help_all(FILE *f);
 int cmd_timing(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_pipeline(int argc, char **argv);
+int cmd_memory(int argc, char **argv);
 int cmd_device(int argc, char **argv);
 
 #endif

@@ -4,6 +4,7 @@
  * the log-det divergence between the true and the estimated parameters of
  * the held cube, rls-ld on force or momentum rows).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -185,12 +186,14 @@ bench_grasp(int argc, char **argv)
 		mbmodel known = mm;
 		known.m = g.model;
 		memcpy(known.theta, g.theta_known, sizeof(known.theta));
-		FILE *f = fopen(model_out, "w");
 		char what[160];
 		snprintf(what, sizeof(what), "tagk-bench grasp: the robot the estimator knows (%s base, robot error %g, "
 		    "seed %llu)", gc.floating ? "floating" : "fixed", (double)gc.robot_error, (unsigned long long)gc.seed);
-		if (!f || mbmodel_write(f, &known, what) != 0 || fclose(f) != 0)
-			cli_die(EXIT_DATA, "%s: cannot write the model", model_out);
+		cmdio_file f;
+		cmdio_file_open(&f, model_out);
+		if (mbmodel_write(f.f, &known, what) != 0)
+			cli_die(EXIT_DATA, "%s: cannot write the model: %s", model_out, strerror(errno));
+		cmdio_file_commit(&f);
 	}
 	char names[4 * TAGK_MB_MAX_BODIES + 19 + TAGK_NPARAM + 1][24];
 	const char *np[sizeof(names) / sizeof(names[0])];

@@ -4,6 +4,7 @@
  * training set) and shake-table (the paper's Tables II and III on simulated
  * test objects: each estimator's errors, infeasible estimates and time).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -70,10 +71,12 @@ write_model(const char *path)
 	tagk_arm_model(&mm.m, mm.theta);
 	for (int i = 0; i < TAGK_ARM_BODIES; i++)
 		snprintf(mm.name[i], sizeof(mm.name[i]), "%s", body_names[i]);
-	FILE *f = fopen(path, "w");
-	if (!f || mbmodel_write(f, &mm, "tagk-bench shake: paper 004's 4-DoF arm without the object it holds "
-	    "(hold it as --held forearm)") != 0 || fclose(f) != 0)
-		cli_die(EXIT_DATA, "%s: cannot write the model", path);
+	cmdio_file f;
+	cmdio_file_open(&f, path);
+	if (mbmodel_write(f.f, &mm, "tagk-bench shake: paper 004's 4-DoF arm without the object it holds "
+	    "(hold it as --held forearm)") != 0)
+		cli_die(EXIT_DATA, "%s: cannot write the model: %s", path, strerror(errno));
+	cmdio_file_commit(&f);
 }
 
 int

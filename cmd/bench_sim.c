@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "progress.h"
+#include "../formats/outfile.h"
 #include "workers.h"
 #include "../lib/sim/tagk_sim.h"
 
@@ -724,6 +725,7 @@ bench_merge(int argc, char **argv)
 		FILE *f = fopen(argv[i], "r");
 		if (!f)
 			cli_die(EXIT_DATA, "%s: %s", argv[i], strerror(errno));
+		outfile_note_input(fileno(f), argv[i], argv[i]);
 		int idx, cnt;
 		char set[1024];
 		if (!fgets(line, sizeof(line), f) || sscanf(line, SHARD_MARK " %d/%d %1023[^\n]", &idx, &cnt, set) != 3

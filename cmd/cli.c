@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli.h"
+#include "../formats/keyval.h"
 #include "../formats/table.h"
 #include "../lib/tagk.h"
 
@@ -139,11 +141,10 @@ cli_long(const char *opt, const char *s, long lo, long hi)
 double
 cli_double(const char *opt, const char *s, double lo, double hi)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (end == s || *end || errno || !isfinite(v))
-		cli_die(EXIT_USAGE, "%s: '%s' is not a finite number", opt, s);
+	/* the files' rule (keyval.h): a whole decimal, no hex, no spaces */
+	double v;
+	if (kv_parse_number(s, &v) != 0)
+		cli_die(EXIT_USAGE, "%s: '%s' is not a finite decimal number", opt, s);
 	if (v < lo || v > hi)
 		cli_die(EXIT_USAGE, "%s: %g is outside [%g, %g]", opt, v, lo, hi);
 	return v;
@@ -160,6 +161,25 @@ cli_u64(const char *opt, const char *s)
 	if (end == s || *end || errno)
 		cli_die(EXIT_USAGE, "%s: '%s' is not a non-negative integer", opt, s);
 	return (uint64_t)v;
+}
+
+FILE *
+cli_tmpfile(const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tagk.XXXXXX", dir);
+	int fd = mkstemp(path);
+	if (fd < 0)
+		cli_die(EXIT_DATA, "cannot create a temporary file in %s for %s: %s (set TMPDIR)", dir, what,
+		    strerror(errno));
+	unlink(path);
+	FILE *f = fdopen(fd, "w+b");
+	if (!f)
+		cli_die(EXIT_DATA, "out of memory");
+	return f;
 }
 
 void

@@ -47,6 +47,11 @@ int cli_split(const char *opt, const char *s, char *buf, size_t buflen, char **i
 _Noreturn void cli_help(void (*usage)(FILE *));
 _Noreturn void cli_version(void);
 
+/* An unnamed temporary file (created and unlinked at once) in $TMPDIR, or
+ * /tmp without it, open for reading and writing; dies (exit 1) naming why
+ * for what. */
+FILE *cli_tmpfile(const char *what);
+
 /* Flush and close f (named name in messages); a write error exits 1. */
 void cli_close(FILE *f, const char *name);
 

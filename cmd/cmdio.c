@@ -1,5 +1,7 @@
 /* cmdio.c: shared input and output handling; see cmdio.h. */
+#include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <getopt.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -11,11 +13,20 @@
 #include "../lib/tagk.h"
 
 static sink *active;
+static cmdio_file *active_file;
 static enum { STREAM_AUTO, STREAM_CSV, STREAM_BINARY } stream_mode;
 
 static void
 abandon(const char *msg)
 {
+	if (active_file) {
+		cmdio_file *w = active_file;
+		active_file = NULL;
+		if (w->f)
+			fclose(w->f);
+		w->f = NULL;
+		outfile_abandon(&w->of);
+	}
 	if (active) {
 		sink *s = active;
 		active = NULL;
@@ -45,6 +56,10 @@ cmdio_input_option(tbl_options *o, int c, const char *arg)
 int
 cmdio_output_option(int c, const char *arg)
 {
+	if (c == CMDIO_FSYNC_OPT) {
+		outfile_durable(1);
+		return 1;
+	}
 	if (c != CMDIO_STREAM_OPT)
 		return 0;
 	if (strcmp(arg, "auto") == 0)
@@ -62,7 +77,8 @@ void
 cmdio_stream_help(FILE *f)
 {
 	fprintf(f, "      --stream S         auto (default: tagk's binary stream to a pipe into tagk,\n"
-	    "                         else CSV), csv or binary (tagk-formats(5))\n");
+	    "                         else CSV), csv or binary (tagk-formats(5))\n"
+	    "      --fsync            -o FILE: sync the file and its directory before exiting\n");
 }
 
 /* 1 if path names a terminal (-o /dev/tty, -o /dev/stdout on one). */
@@ -156,6 +172,46 @@ cmdio_commit(sink *s)
 }
 
 void
+cmdio_file_open(cmdio_file *w, const char *path)
+{
+	memset(w, 0, sizeof(*w));
+	w->f = stdout;
+	w->name = "stdout";
+	w->to_file = path && strcmp(path, "-") != 0;
+	if (!w->to_file)
+		return;
+	char err[1024];
+	w->name = path;
+	if (outfile_begin(&w->of, path, err, sizeof(err)) != 0)
+		cli_die(EXIT_DATA, "%s", err);
+	w->f = outfile_stream(&w->of);
+	if (!w->f) {
+		int e = errno;
+		outfile_abandon(&w->of);
+		cli_die(EXIT_DATA, "%s: %s", path, strerror(e));
+	}
+	active_file = w;
+	cli_on_die(abandon);
+}
+
+void
+cmdio_file_commit(cmdio_file *w)
+{
+	if (fflush(w->f) != 0 || ferror(w->f))
+		cli_die(EXIT_DATA, "%s: write error: %s", w->name, strerror(errno));
+	if (!w->to_file)
+		return;
+	FILE *f = w->f;
+	w->f = NULL;
+	if (fclose(f) != 0)
+		cli_die(EXIT_DATA, "%s: write error: %s", w->name, strerror(errno));
+	char err[1024];
+	active_file = NULL;
+	if (outfile_commit(&w->of, err, sizeof(err)) != 0)
+		cli_die(EXIT_DATA, "%s", err);
+}
+
+void
 cmdio_input_help(FILE *f)
 {
 	fprintf(f,
@@ -166,6 +222,56 @@ cmdio_input_help(FILE *f)
 	    "      --event E          Crazyflie uSD: the event type to read, by name or id\n"
 	    "  -h, --help             this help\n"
 	    "  -V, --version          the version\n");
+}
+
+/* The sample that just ended, checked against the first one. */
+static void
+sample_done(cmdio_samples *c, tbl_reader *r, int have_idx, int last)
+{
+	char a[32];
+	if (c->rows_per && c->rows != c->rows_per) {
+		fmt_double(a, c->t);
+		if (have_idx)
+			cli_die(EXIT_DATA, "%s: the sample at t = %s has %d rows, the first had %d: the stream was cut "
+			    "or rows were lost", tbl_name(r), a, c->rows, c->rows_per);
+		if (last && !c->varies && c->rows < c->rows_per)
+			cli_die(EXIT_DATA, "%s: the last sample, at t = %s, has %d rows where every other had %d: the "
+			    "file was cut inside it (delete its rows, or add a row column numbering each sample's rows)",
+			    tbl_name(r), a, c->rows, c->rows_per);
+		c->varies = 1;
+	}
+	if (!c->rows_per)
+		c->rows_per = c->rows;
+	c->samples++;
+}
+
+int
+cmdio_sample_row(cmdio_samples *c, tbl_reader *r, double t, double idx)
+{
+	int have_idx = !isnan(idx);
+	int fresh = c->rows == 0 || t != c->t;
+	if (fresh && c->rows) {
+		sample_done(c, r, have_idx, 0);
+		c->rows = 0;
+	}
+	if (fresh)
+		c->t = t;
+	if (have_idx && idx != (double)c->rows) {
+		char a[32];
+		fmt_double(a, idx);
+		cli_die(EXIT_DATA, "%s: row %s of a sample where row %d belongs: the stream was cut or rows were "
+		    "lost or reordered", tbl_where(r), a, c->rows);
+	}
+	c->rows++;
+	return fresh;
+}
+
+void
+cmdio_sample_end(cmdio_samples *c, tbl_reader *r, int have_idx)
+{
+	if (c->rows)
+		sample_done(c, r, have_idx, 1);
+	c->rows = 0;
 }
 
 int

@@ -10,6 +10,7 @@
 
 #include "../formats/sink.h"
 #include "../formats/table.h"
+#include "../formats/outfile.h"
 
 /* Long options of the input group, for getopt_long tables; their codes
  * are handled by cmdio_input_option. */
@@ -22,9 +23,10 @@
 
 /* The option that picks standard output's stream (--stream), handled by
  * cmdio_output_option; cmdio_stream_help prints its --help line. */
-enum { CMDIO_STREAM_OPT = 1005 };
+enum { CMDIO_STREAM_OPT = 1005, CMDIO_FSYNC_OPT = 1006 };
 #define CMDIO_OUTPUT_OPTIONS \
-	{ "stream", required_argument, NULL, CMDIO_STREAM_OPT }
+	{ "stream", required_argument, NULL, CMDIO_STREAM_OPT }, \
+	{ "fsync", no_argument, NULL, CMDIO_FSYNC_OPT }
 int cmdio_output_option(int c, const char *arg);
 void cmdio_stream_help(FILE *f);
 
@@ -40,6 +42,27 @@ tbl_reader *cmdio_open_input(const char *path, const tbl_options *o);
  * (-1 when absent, unless need_row) and Y_m ... into iy; returns their
  * number, 1 (mass) or TAGK_NPARAM, or dies naming what is missing. */
 int cmdio_regressor_cols(tbl_reader *r, int need_row, int *it, int *ib, int *irow, int *iy);
+/* The rows of a regressor stream, sample by sample: rows with the same t
+ * form a sample; with a row column they are numbered 0, 1, ... within it.
+ * A sample cut short (a stream cut or rows lost) is refused wherever it
+ * is, the last one included, so that its equations are never used as if
+ * whole: with a row column when its count differs from the first
+ * sample's; without one when the last sample has fewer rows than every
+ * sample before it, which all had the same number. */
+typedef struct {
+	double t;        /* the current sample's time */
+	int rows;        /* rows seen in it */
+	int rows_per;    /* rows of the first sample, 0 until it is complete */
+	int varies;      /* without a row column: the samples' counts differ */
+	long samples;    /* complete samples */
+} cmdio_samples;
+/* One row at time t with row index idx (NAN without a row column); dies on
+ * a row out of place or a short sample. Returns 1 if the row starts a new
+ * sample (the previous one is then complete), else 0. */
+int cmdio_sample_row(cmdio_samples *c, tbl_reader *r, double t, double idx);
+/* At the end of the input: the last sample must be whole. */
+void cmdio_sample_end(cmdio_samples *c, tbl_reader *r, int have_idx);
+
 /* Open the output (path NULL or "-" for stdout) or die (exit 1); it is
  * abandoned automatically if the command dies afterwards. With fmt
  * TBL_AUTO the stream follows --stream: auto (the default) writes tagk's
@@ -51,5 +74,19 @@ void cmdio_row(sink *s, const double *v);
 void cmdio_header(sink *s, int n, const char *const *names);
 /* Commit the output or die. */
 void cmdio_commit(sink *s);
+
+/* A whole output that is not a stream (a report, a model file, a table):
+ * path NULL or "-" is standard output; a file goes through outfile.h
+ * (an exclusive temporary renamed on success) and is abandoned if the
+ * command dies before cmdio_file_commit. One at a time. */
+typedef struct {
+	FILE *f;
+	const char *name;  /* the path, or "stdout" */
+	int to_file;
+	outfile of;
+} cmdio_file;
+void cmdio_file_open(cmdio_file *w, const char *path);
+/* Flush, close and commit, or die (exit 1) on a write error. */
+void cmdio_file_commit(cmdio_file *w);
 
 #endif

@@ -92,10 +92,19 @@ estimate_batch(const batch_opts *o, const char *input)
 	double t_last = -INFINITY, truth[TAGK_NPARAM], prev_truth[TAGK_NPARAM], orow[1 + 2 * TAGK_NPARAM];
 	long samples = 0, in_seg = 0;
 	int next_start = 0, rc;
+	cmdio_samples sc = { 0 };
 	for (;;) {
 		rc = tbl_next(r, row);
 		if (rc < 0)
 			cli_die(EXIT_DATA, "%s", tbl_error(r));
+		if (rc == 1 && !(row[irow] >= 0 && row[irow] < TAGK_BATCH_ROWS))
+			cli_die(EXIT_DATA, "%s: row %g: a sample has rows 0 to %d at most", tbl_where(r), row[irow],
+			    TAGK_BATCH_ROWS - 1);
+		/* a sample cut short is refused before its segment is solved */
+		if (rc == 1)
+			cmdio_sample_row(&sc, r, row[it], row[irow]);
+		else
+			cmdio_sample_end(&sc, r, 1);
 		double t = rc == 1 ? row[it] : (double)NAN;
 		int new_sample = rc == 1 && t != t_last;
 		if (rc == 1 && new_sample && !(t > t_last) && samples)
@@ -118,10 +127,14 @@ estimate_batch(const batch_opts *o, const char *input)
 			if (st != TAGK_OK) {
 				char a[32];
 				fmt_double(a, t_last);
-				cli_die(EXIT_DATA, "%s: the segment ending at t = %s: %s", tbl_name(r), a,
+				int pc = o->method->preset[1] != 0;
+				cli_die(EXIT_DATA, "%s: the segment ending at t = %s: %s%s", tbl_name(r), a,
 				    st == TAGK_ENOTPD ? "the data do not determine every parameter (a singular "
-				    "normal matrix): use a -pc method or a longer segment"
-				    : o->method->preset[1] != 0 ? "the consistent solver failed" : tagk_strerror(st));
+				    "normal matrix)" : pc ? "the consistent solver failed: " : "", st == TAGK_ENOTPD ?
+				    (pc ? ", and the physical constraints alone do not fix the rest: use a longer segment, "
+				    "or a method with a prior (-a wls-pullback --theta0 ...)" : ": use a -pc method, a "
+				    "method with a prior (-a wls-pullback --theta0 ...) or a longer segment")
+				    : tagk_strerror(st));
 			}
 			orow[0] = t_last;
 			for (int j = 0; j < n; j++)

@@ -43,6 +43,32 @@ need(tbl_reader *r, const char *name, const char *why)
 	return i;
 }
 
+/* The model and the log must describe the same robot: a joint column past
+ * the model's last joint (q7 against 6 joints) means the log has a joint
+ * the model lacks, whose motion and torque would be silently ignored. */
+static void
+check_joint_count(tbl_reader *r, int nj, const char *robot)
+{
+	static const char *const kinds[] = { "q", "qd", "qdd", "tau" };
+	int most = 0;
+	const char *col = NULL;
+	for (int c = 0; c < tbl_ncols(r); c++) {
+		const char *name = tbl_col(r, c);
+		for (int k = 0; k < 4; k++) {
+			size_t l = strlen(kinds[k]);
+			const char *d = name + l;
+			if (strncmp(name, kinds[k], l) != 0 || *d < '1' || *d > '9' || d[strspn(d, "0123456789")])
+				continue;
+			int j = atoi(d);
+			if (j > most)
+				most = j, col = name;
+		}
+	}
+	if (most > nj)
+		cli_die(EXIT_DATA, "%s has column %s but %s has %d joint%s: the model and the log are not the same robot "
+		    "(a body or joint missing from the model?)", tbl_name(r), col, robot, nj, nj == 1 ? "" : "s");
+}
+
 int
 regress_multibody(const regress_mb_opts *o, const char *input)
 {
@@ -72,6 +98,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 
 	tbl_reader *r = cmdio_open_input(input, &o->in);
 	const int nj = m->nb - 1, nv = tagk_mb_dof(m), off = m->floating ? 6 : 0, force = o->rows != MB_ROWS_MOMENTUM;
+	check_joint_count(r, nj, o->robot);
 	int it = need(r, "t", "time"), iq[TAGK_MB_MAX_BODIES], iqd[TAGK_MB_MAX_BODIES], iqdd[TAGK_MB_MAX_BODIES];
 	int itau[TAGK_MB_MAX_BODIES], ibase[19], iwr[6];
 	char name[32];

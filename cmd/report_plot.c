@@ -297,6 +297,13 @@ draw(plot *p, cairo_t *cr, int W, int H)
 	}
 }
 
+/* cairo's write callback onto a stdio stream. */
+static cairo_status_t
+cairo_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
 void
 plot_write(plot *p, const char *path, int W, int H)
 {
@@ -305,29 +312,25 @@ plot_write(plot *p, const char *path, int W, int H)
 	    pdf = dot && strcmp(dot, ".pdf") == 0;
 	if (!png && !svg && !pdf)
 		cli_die(EXIT_USAGE, "--plot: '%s' does not end in .png, .svg or .pdf", path);
-	outfile of;
-	char err[1024];
-	if (outfile_begin(&of, path, err, sizeof(err)) != 0)
-		cli_die(EXIT_DATA, "%s", err);
-	const char *target = outfile_target(&of);
+	cmdio_file out;
+	cmdio_file_open(&out, path);
+	/* cairo writes through the output's stream, never by name */
 	cairo_surface_t *sf = png ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H)
-	    : svg ? cairo_svg_surface_create(target, W, H) : cairo_pdf_surface_create(target, W, H);
+	    : svg ? cairo_svg_surface_create_for_stream(cairo_write, out.f, W, H)
+	    : cairo_pdf_surface_create_for_stream(cairo_write, out.f, W, H);
 	cairo_t *cr = cairo_create(sf);
 	draw(p, cr, W, H);
 	cairo_status_t st = cairo_status(cr);
 	cairo_destroy(cr);
 	if (png && st == CAIRO_STATUS_SUCCESS)
-		st = cairo_surface_write_to_png(sf, target);
+		st = cairo_surface_write_to_png_stream(sf, cairo_write, out.f);
 	cairo_surface_finish(sf);
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(sf);
 	cairo_surface_destroy(sf);
-	if (st != CAIRO_STATUS_SUCCESS) {
-		outfile_abandon(&of);
+	if (st != CAIRO_STATUS_SUCCESS)
 		cli_die(EXIT_DATA, "%s: cannot write the plot: %s", path, cairo_status_to_string(st));
-	}
-	if (outfile_commit(&of, err, sizeof(err)) != 0)
-		cli_die(EXIT_DATA, "%s", err);
+	cmdio_file_commit(&out);
 }
 
 void

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report_summary.h"
+#include "quantile.h"
 #include "cli.h"
 #include "../formats/sink.h"
 #include "../lib/tagk.h"
@@ -10,27 +11,11 @@
 struct summary {
 	char refused[64];  /* the stream's refused_updates note, or "" */
 	int np;
-	long n, cap;
-	double *t;
-	double *v[TAGK_NPARAM];
+	long n;
+	double t0, t1;     /* the first and last time */
+	double first[TAGK_NPARAM], last[TAGK_NPARAM];
+	qspool *q;         /* per row: the np values, then the spacing to the previous row */
 };
-
-static void
-grow(summary *s)
-{
-	long cap = s->cap ? 2 * s->cap : 1024;
-	double *t = realloc(s->t, (size_t)cap * sizeof(double));
-	if (!t)
-		cli_die(EXIT_DATA, "out of memory");
-	s->t = t;
-	for (int j = 0; j < s->np; j++) {
-		double *v = realloc(s->v[j], (size_t)cap * sizeof(double));
-		if (!v)
-			cli_die(EXIT_DATA, "out of memory");
-		s->v[j] = v;
-	}
-	s->cap = cap;
-}
 
 summary *
 summary_read(tbl_reader *r, int it, int np, const int *ip)
@@ -40,19 +25,26 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 	if (!s || !row)
 		cli_die(EXIT_DATA, "out of memory");
 	s->np = np;
+	s->q = qs_new(np + 1);
 	int rc;
+	double v[TAGK_NPARAM + 1];
 	while ((rc = tbl_next(r, row)) == 1) {
-		if (s->n == s->cap)
-			grow(s);
-		if (s->n > 0 && !(row[it] > s->t[s->n - 1])) {
+		double t = row[it];
+		if (s->n > 0 && !(t > s->t1)) {
 			char a[32], b[32];
-			fmt_double(a, row[it]);
-			fmt_double(b, s->t[s->n - 1]);
+			fmt_double(a, t);
+			fmt_double(b, s->t1);
 			cli_die(EXIT_DATA, "%s: time %s does not increase (previous %s)", tbl_where(r), a, b);
 		}
-		s->t[s->n] = row[it];
 		for (int j = 0; j < np; j++)
-			s->v[j][s->n] = row[ip[j]];
+			v[j] = s->last[j] = row[ip[j]];
+		v[np] = s->n ? t - s->t1 : (double)NAN;
+		if (s->n == 0) {
+			s->t0 = t;
+			memcpy(s->first, s->last, sizeof(s->first));
+		}
+		s->t1 = t;
+		qs_add(s->q, v);
 		s->n++;
 	}
 	if (rc < 0)
@@ -65,67 +57,64 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 	return s;
 }
 
-/* The q-quantile of sorted x[0..n-1], linear between order statistics. */
-static double
-quantile(const double *x, long n, double q)
-{
-	double h = q * (double)(n - 1);
-	long lo = (long)floor(h);
-	if (lo >= n - 1)
-		return x[n - 1];
-	return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
-}
-
 typedef struct {
 	double med, q1, q3, first, last;
 } stats;
+
+/* x in the fewest digits that read back as x (JSON and CSV carry every
+ * bit); "null" (JSON) or "" (CSV) when NaN. One of four rotating buffers,
+ * for up to four uses in one printf. */
+static const char *
+rt(double x, int json)
+{
+	static char b[8][32];
+	static int k;
+	char *p = b[k++ % 8];
+	if (isnan(x))
+		snprintf(p, 32, "%s", json ? "null" : "");
+	else
+		fmt_double(p, x);
+	return p;
+}
 
 void
 summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s)
 {
 	const long n = s->n;
-	double *x = malloc((size_t)(n > 1 ? n : 1) * sizeof(double));
-	if (!x)
-		cli_die(EXIT_DATA, "out of memory");
+	static const double qv[3] = { 0.5, 0.25, 0.75 };
 	stats st[TAGK_NPARAM];
 	for (int j = 0; j < s->np; j++) {
-		memcpy(x, s->v[j], (size_t)n * sizeof(double));
-		qsort(x, (size_t)n, sizeof(double), cli_cmp_double);
-		st[j] = (stats){ quantile(x, n, 0.5), quantile(x, n, 0.25), quantile(x, n, 0.75), s->v[j][0],
-			s->v[j][n - 1] };
+		double x[3];
+		qs_quantiles(s->q, j, qv, 3, x);
+		st[j] = (stats){ x[0], x[1], x[2], s->first[j], s->last[j] };
 	}
 	/* spacing of the estimates and the gaps in it */
 	double spacing = (double)NAN;
 	long gaps = 0;
 	if (n > 1) {
-		for (long i = 1; i < n; i++)
-			x[i - 1] = s->t[i] - s->t[i - 1];
-		qsort(x, (size_t)(n - 1), sizeof(double), cli_cmp_double);
-		spacing = quantile(x, n - 1, 0.5);
-		for (long i = 1; i < n; i++)
-			gaps += s->t[i] - s->t[i - 1] > 1.5 * spacing;
+		qs_quantiles(s->q, s->np, qv, 1, &spacing);
+		gaps = qs_count_above(s->q, s->np, 1.5 * spacing);
 	}
-	free(x);
-	const double t0 = s->t[0], t1 = s->t[n - 1];
+	const double t0 = s->t0, t1 = s->t1;
 	if (fmt == F_JSON) {
-		fprintf(o, "{\n  \"input\": \"%s\",\n  \"estimates\": %ld,\n  \"t_first\": %.10g,\n"
-		    "  \"t_last\": %.10g,\n  \"spacing_s\": ", name, n, t0, t1);
-		if (isnan(spacing)) fprintf(o, "null"); else fprintf(o, "%.10g", spacing);
+		fprintf(o, "{\n  \"input\": \"%s\",\n  \"estimates\": %ld,\n  \"t_first\": %s,\n"
+		    "  \"t_last\": %s,\n  \"spacing_s\": %s", name, n, rt(t0, 1), rt(t1, 1), rt(spacing, 1));
 		fprintf(o, ",\n  \"gaps\": %ld,\n  \"refused_updates\": ", gaps);
 		if (s->refused[0]) fprintf(o, "\"%s\"", s->refused); else fprintf(o, "null");
 		fprintf(o, ",\n  \"parameters\": [\n");
 		for (int j = 0; j < s->np; j++)
-			fprintf(o, "    {\"name\": \"%s\", \"n\": %ld, \"median\": %.10g, \"q1\": %.10g, \"q3\": %.10g, "
-			    "\"iqr\": %.10g, \"first\": %.10g, \"last\": %.10g}%s\n", tagk_param_names[j], n, st[j].med,
-			    st[j].q1, st[j].q3, st[j].q3 - st[j].q1, st[j].first, st[j].last, j + 1 < s->np ? "," : "");
+			fprintf(o, "    {\"name\": \"%s\", \"n\": %ld, \"median\": %s, \"q1\": %s, \"q3\": %s, "
+			    "\"iqr\": %s, \"first\": %s, \"last\": %s}%s\n", tagk_param_names[j], n, rt(st[j].med, 1),
+			    rt(st[j].q1, 1), rt(st[j].q3, 1), rt(st[j].q3 - st[j].q1, 1), rt(st[j].first, 1),
+			    rt(st[j].last, 1), j + 1 < s->np ? "," : "");
 		fprintf(o, "  ]\n}\n");
 		return;
 	}
 	if (fmt == F_CSV) {
 		fprintf(o, "param,n,median,q1,q3,iqr,first,last\n");
 		for (int j = 0; j < s->np; j++)
-			fprintf(o, "%s,%ld,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", tagk_param_names[j], n, st[j].med,
-			    st[j].q1, st[j].q3, st[j].q3 - st[j].q1, st[j].first, st[j].last);
+			fprintf(o, "%s,%ld,%s,%s,%s,%s,%s,%s\n", tagk_param_names[j], n, rt(st[j].med, 0), rt(st[j].q1, 0),
+			    rt(st[j].q3, 0), rt(st[j].q3 - st[j].q1, 0), rt(st[j].first, 0), rt(st[j].last, 0));
 		return;
 	}
 	int md = fmt == F_MD;
@@ -154,8 +143,6 @@ summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s)
 void
 summary_free(summary *s)
 {
-	free(s->t);
-	for (int j = 0; j < s->np; j++)
-		free(s->v[j]);
+	qs_free(s->q);
 	free(s);
 }

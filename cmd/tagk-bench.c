@@ -51,20 +51,6 @@ typedef struct {
 	char names[MAX_ROWS][32];
 } report;
 
-/* An output file named with -o is written through outfile (temporary and
- * rename), abandoned if the command fails before it is complete, so a failed
- * run never leaves a file that looks whole. */
-static outfile timing_out;
-static int timing_out_open;
-
-static void
-abandon_timing_out(void)
-{
-	if (timing_out_open)
-		outfile_abandon(&timing_out);
-	timing_out_open = 0;
-}
-
 static void
 usage(FILE *f)
 {
@@ -294,20 +280,11 @@ cmd_timing(int argc, char **argv)
 	if (nm == 0)
 		cli_die(EXIT_USAGE, "--methods: no methods given");
 
-	FILE *out = stdout;
-	if (outname && strcmp(outname, "-") != 0) {
-		char err[1024];
-		if (outfile_begin(&timing_out, outname, err, sizeof(err)) != 0)
-			cli_die(EXIT_DATA, "%s", err);
-		timing_out_open = 1;
-		atexit(abandon_timing_out);
-		out = fopen(outfile_target(&timing_out), "w");
-		if (!out)
-			cli_die(EXIT_DATA, "%s: %s", outname, strerror(errno));
-		if (!have_fmt)
-			rep.fmt = fmt_from_name(outname);
-	}
-	rep.out = out;
+	static cmdio_file out;
+	cmdio_file_open(&out, outname);
+	if (out.to_file && !have_fmt)
+		rep.fmt = fmt_from_name(outname);
+	rep.out = out.f;
 
 	tagk_bench_setup su = {
 		.ticks = cli_now_ns, .alloc_count = tagk_alloc_count, .emit = collect, .ctx = &rep,
@@ -333,13 +310,7 @@ cmd_timing(int argc, char **argv)
 	print_rows(&rep, updates, iters, seed);
 	if (paper)
 		print_table3(&rep);
-	cli_close(out, outname ? outname : "stdout");
-	if (timing_out_open) {
-		char err[1024];
-		timing_out_open = 0;
-		if (outfile_commit(&timing_out, err, sizeof(err)) != 0)
-			cli_die(EXIT_DATA, "%s", err);
-	}
+	cmdio_file_commit(&out);
 	return 0;
 }
 

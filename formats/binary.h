@@ -11,8 +11,9 @@
  *   records: NCOLS IEEE-754 binary64, little-endian; an empty cell is the
  *            quiet NaN 0x7ff8000000000000, the only NaN written
  *   BINARY_TRAILER (eight 0xff bytes, a NaN never written as data), then
- *   text lines: "#tagk-note: KEY VALUE"..., then "#tagk-end: N rows" on
- *   success or "#tagk-error: WHY" on failure, and nothing after.
+ *   text lines: "#tagk-note: KEY VALUE"..., then "#tagk-end: N rows, check
+ *   HEX" on success (HEX: streamsum.h over the names and the records' bytes)
+ *   or "#tagk-error: WHY" on failure, and nothing after.
  *
  * 0x93 cannot begin UTF-8 text, so no CSV file is taken for a stream.
  */
@@ -23,7 +24,7 @@
 #include <string.h>
 
 #define BINARY_MAGIC "\x93TAGK"
-#define BINARY_VERSION 1
+#define BINARY_VERSION 2
 /* Longest magic line, padding and "\n" included. */
 enum { BINARY_MAGIC_MAX = 64 };
 

@@ -1,8 +1,9 @@
 /*
  * binary_in.c: the backend of table.c for tagk's binary stream (binary.h,
  * tagk-formats(5)). Records are read in blocks; the header, the trailer
- * and every count in them are checked, so that a stream cut anywhere, one
- * with rows added or removed, or two streams joined, is an error.
+ * and every count in them are checked, and the check value of the names
+ * and records (streamsum.h) against the end marker's, so that a stream cut
+ * anywhere, altered, or spliced from two streams, is an error.
  */
 #include <errno.h>
 #include <float.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "binary.h"
+#include "streamsum.h"
 #include "gz.h"
 #include "table_impl.h"
 
@@ -24,6 +26,7 @@ typedef struct {
 	long long records;     /* data records read, skipped ones included */
 	int ended;
 	int wanted;            /* every column wanted: 1, 0, or -1 not yet known */
+	ssum sum;              /* of the names and every record read */
 	char line[TBL_MAX_LINE + 2];
 } binin;
 
@@ -106,14 +109,12 @@ read_trailer(tbl_reader *r)
 			return tbl_fail(r, "%s: a malformed trailer line after row %lld: '%.40s'", r->name,
 			    b->records, b->line);
 		p += strlen(TBL_END_MARK);
-		char *end;
-		errno = 0;
-		long long count = strtoll(p, &end, 10);
-		if (end == p || errno || count < 0 || (strcmp(end, " rows") != 0 && strcmp(end, " row") != 0))
-			return tbl_fail(r, "%s: a malformed end marker: '%.40s'", r->name, b->line);
-		if (count != b->records)
-			return tbl_fail(r, "%s: the end marker counts %lld rows but %lld were read: the "
-			    "stream was altered after tagk wrote it", r->name, count, b->records);
+		long long count;
+		uint64_t check;
+		if (tbl_parse_end(p, &count, &check) != 0)
+			return tbl_fail(r, "%s: a malformed end marker: '%.60s'", r->name, b->line);
+		if (tbl_check_end(r, r->name, count, check, b->records, ssum_value(&b->sum)) != 0)
+			return -1;
 		if (avail(b, 1) != 0)
 			return tbl_fail(r, "%s: data after the stream's end marker (two streams joined "
 			    "with cat?)", r->name);
@@ -151,6 +152,7 @@ bin_next(tbl_reader *r, double *row)
 		const unsigned char *p = b->buf + b->off;
 		b->off += b->rec;
 		b->records++;
+		ssum_record(&b->sum, p, r->ncols);
 		/* branch-free, so that it vectorises: decode, blank the unwanted
 		 * cells, flag a wanted one that is not finite (the callers want
 		 * their columns before the first row, so the mask is fixed) */
@@ -272,9 +274,10 @@ tbl_binary_open(tbl_reader *r, FILE *f)
 	errno = 0;
 	long version = *p == ' ' ? strtol(p + 1, &end, 10) : -1;
 	if (version != BINARY_VERSION)
-		return tbl_fail(r, "%s: a tagk binary stream of version %.*s: this tagk reads version %d",
+		return tbl_fail(r, "%s: a tagk binary stream of version %.*s: this tagk reads version %d%s",
 		    r->name, *p == ' ' ? (int)strcspn(p + 1, " ") % 12 : 1, *p == ' ' ? p + 1 : "?",
-		    BINARY_VERSION);
+		    BINARY_VERSION, version == 1 ? " (version 1 has no check value: write it again with this "
+		    "tagk)" : "");
 	p = end;
 	long ncols = -1;
 	if (strncmp(p, " f64le ", 7) == 0 && p[7] >= '0' && p[7] <= '9')
@@ -288,6 +291,9 @@ tbl_binary_open(tbl_reader *r, FILE *f)
 		    "names are longer than %d bytes)", r->name, TBL_MAX_LINE);
 	if (names(r, b->line, ncols) != 0)
 		return -1;
+	ssum_init(&b->sum);
+	for (int i = 0; i < r->ncols; i++)
+		ssum_text(&b->sum, i, r->cols[i], strlen(r->cols[i]));
 	long ulen = read_line(b, TBL_MAX_LINE);
 	if (ulen < 0)
 		return b->ioerr ? read_error(r) : tbl_fail(r, "%s: the stream was cut in its header (or its "

@@ -11,7 +11,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "numconv.h"
+#include "streamsum.h"
 #include "table_impl.h"
 #include "gz.h"
 
@@ -59,9 +61,12 @@ typedef struct {
 	char fatal_msg[800];
 	int opening;         /* stop feeding once the header row is complete */
 	int declared;        /* the stream began with TBL_STREAM_MARK */
+	ssum sum;            /* declared: of the names and every data cell */
 	int ended;           /* ... and its TBL_END_MARK has been read */
 	long long records;   /* data records read, skipped ones included */
 	int prev_cr;         /* the last record ended at a CR */
+	int last_byte;       /* the last byte fed to libcsv, -1 before any */
+	int at_end;          /* csv_fini is completing the input's last record */
 	int bom_checked;     /* a UTF-8 byte-order mark at the start was dropped */
 	char chunk[CHUNK];   /* bytes read but not yet fed */
 	size_t clen, coff;
@@ -165,6 +170,8 @@ on_field(void *s, size_t len, void *data)
 			set_fatal(r, "out of memory");
 		return;
 	}
+	if (c->declared && !c->marker)
+		ssum_text(&c->sum, col, txt, len);
 	if (c->marker || col >= r->ncols || !r->want[col] || c->bad)
 		return;
 	const char *name = r->cols[col];
@@ -250,6 +257,17 @@ on_record(int ch, void *data)
 			    "joined with cat?)", r->name, c->rec_line);
 			set_fatal(r, msg);
 		}
+		const char *v = c->marker_msg + strlen(TBL_STREAM_MARK);
+		char want[16];
+		snprintf(want, sizeof(want), " %d", TBL_STREAM_VERSION);
+		if (nf != 1 || strcmp(v, want) != 0) {
+			int old = strcmp(v, " 1") == 0;
+			snprintf(msg, sizeof(msg), "%s:%ld: a tagk stream of version '%.20s': this tagk reads version "
+			    "%d%s", r->name, c->rec_line, v + (*v == ' '), TBL_STREAM_VERSION, old ? " (version 1 has "
+			    "no check value: write it again with this tagk, or delete its #tagk- lines to read it as "
+			    "plain CSV)" : "");
+			set_fatal(r, msg);
+		}
 		c->declared = 1;
 		return;
 	}
@@ -270,19 +288,18 @@ on_record(int ch, void *data)
 		return;
 	}
 	if (c->marker == MARK_END) {
-		char *end;
 		const char *p = c->marker_msg + strlen(TBL_END_MARK);
-		errno = 0;
-		long long n = strtoll(p, &end, 10);
-		if (!c->header_done || nf != 1 || end == p || errno || n < 0 || (strcmp(end, " rows") != 0 && strcmp(end, " row") != 0)) {
-			snprintf(msg, sizeof(msg), "%s:%ld: a malformed end marker: '%.40s'", r->name,
-			    c->rec_line, c->marker_msg);
+		long long n;
+		uint64_t check;
+		char where[300];
+		snprintf(where, sizeof(where), "%s:%ld", r->name, c->rec_line);
+		if (!c->header_done || !c->declared || nf != 1 || tbl_parse_end(p, &n, &check) != 0) {
+			snprintf(msg, sizeof(msg), "%s: a malformed end marker: '%.60s'%s", where, c->marker_msg,
+			    c->declared ? "" : " (in a stream without its #tagk-stream: line)");
 			set_fatal(r, msg);
-		} else if (n != c->records) {
-			snprintf(msg, sizeof(msg), "%s:%ld: the end marker counts %lld rows but %lld were "
-			    "read: rows were removed or added after tagk wrote the stream (delete the "
-			    "marker lines to read it as plain CSV)", r->name, c->rec_line, n, c->records);
-			set_fatal(r, msg);
+		} else if (tbl_check_end(r, where, n, check, c->records, ssum_value(&c->sum)) != 0) {
+			set_fatal(r, r->err);
+			r->failed = 0;
 		}
 		c->ended = 1;
 		return;
@@ -294,6 +311,9 @@ on_record(int ch, void *data)
 			r->failed = 0;
 			return;
 		}
+		ssum_init(&c->sum);
+		for (int i = 0; i < r->ncols; i++)
+			ssum_text(&c->sum, i, r->cols[i], strlen(r->cols[i]));
 		c->cur = malloc((size_t)r->ncols * sizeof(*c->cur));
 		c->ctext = malloc((size_t)r->ncols * sizeof(*c->ctext));
 		c->clen_ = calloc((size_t)r->ncols, 1);
@@ -303,12 +323,19 @@ on_record(int ch, void *data)
 		return;
 	}
 	if (nf != r->ncols) {
-		snprintf(msg, sizeof(msg), "%s:%ld: %d fields, but the header has %d",
-		    r->name, c->rec_line, nf, r->ncols);
+		if (c->at_end && nf < r->ncols)
+			snprintf(msg, sizeof(msg), "%s:%ld: the input ends inside its last line (%d field%s where the "
+			    "header has %d, and no line end): it was cut, or the command writing it was killed",
+			    r->name, c->rec_line, nf, nf == 1 ? "" : "s", r->ncols);
+		else
+			snprintf(msg, sizeof(msg), "%s:%ld: %d fields, but the header has %d",
+			    r->name, c->rec_line, nf, r->ncols);
 		set_fatal(r, msg);
 		return;
 	}
 	c->records++;
+	if (c->declared)
+		ssum_row(&c->sum);
 	if (c->bad) {
 		if (c->bad_skippable && r->opt.skip_bad) {
 			r->skipped++;
@@ -338,6 +365,18 @@ fill(tbl_reader *r)
 					char msg[512];
 					snprintf(msg, sizeof(msg), "%s: read error: %s", r->name, gz_strerror(errno));
 					set_fatal(r, msg);
+					return;
+				}
+				/* a last line without its line end: the input was cut there */
+				c->at_end = c->last_byte != '\n' && c->last_byte != '\r' && c->last_byte >= 0;
+				if (c->at_end && c->declared && !c->ended && c->header_done) {
+					char msg[512];
+					snprintf(msg, sizeof(msg), "%s:%ld: the stream was cut inside a line: it declares "
+					    "itself a tagk stream but ends without its end marker (%s), so the command that "
+					    "wrote it stopped early (killed, or its disk full)", r->name, c->line + 1,
+					    TBL_END_MARK);
+					set_fatal(r, msg);
+					c->eof = 1;
 					return;
 				}
 				csv_fini(&c->p, on_field, on_record, r);
@@ -390,6 +429,8 @@ fill(tbl_reader *r)
 			return;
 		}
 		c->coff += len;
+		if (len)
+			c->last_byte = (unsigned char)start[len - 1];
 		if (c->rec_bytes > TBL_MAX_LINE) {
 			char msg[512];
 			snprintf(msg, sizeof(msg), "%s:%ld: line longer than the limit of %d bytes",
@@ -455,6 +496,7 @@ tbl_csv_open(tbl_reader *r, FILE *f)
 	r->where_fn = csv_where;
 	r->close = csv_close;
 	c->f = f;
+	c->last_byte = -1;
 	if (csv_init(&c->p, CSV_APPEND_NULL | CSV_REPALL_NL) != 0)
 		return tbl_fail(r, "out of memory");
 	csv_set_realloc_func(&c->p, capped_realloc);
@@ -468,7 +510,13 @@ tbl_csv_open(tbl_reader *r, FILE *f)
 	if (!c->header_done && c->declared)
 		return tbl_fail(r, "%s: the stream was cut before its header: it declares itself a "
 		    "tagk stream but ends there", r->name);
-	if (!c->header_done)
-		return tbl_fail(r, "%s: empty input: no header row", r->name);
+	if (!c->header_done) {
+		/* a pipe that gave nothing: its writer most likely failed, and
+		 * said why on stderr above */
+		struct stat st;
+		int pipe_in = fstat(fileno(f), &st) == 0 && S_ISFIFO(st.st_mode);
+		return tbl_fail(r, "%s: empty input: no header row%s", r->name, pipe_in ? " (the command "
+		    "writing to this pipe gave nothing: did it fail?)" : "");
+	}
 	return 0;
 }

@@ -169,9 +169,9 @@ gzw_close(void *cookie)
 }
 
 FILE *
-gz_open_write(const char *path)
+gz_open_write_fd(int fd)
 {
-	gzFile z = gzopen(path, "wb");
+	gzFile z = gzdopen(fd, "wb");
 	if (!z)
 		return NULL;
 	cookie_io_functions_t io = { .write = gzw_write, .close = gzw_close };

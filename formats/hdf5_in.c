@@ -40,6 +40,7 @@
 #include <unistd.h>
 #include "table_impl.h"
 #include "pipeout.h"
+#include "outfile.h"
 
 enum { BLOCK = 4096, H5_STEP_SECONDS = 20, MAX_NAME = 1024 };
 /* Declared rows beyond this are refused before any read: 2^36 rows is
@@ -789,6 +790,7 @@ tbl_hdf5_open(tbl_reader *r, const char *path)
 	FILE *probe = fopen(path, "rb");
 	if (!probe)
 		return tbl_fail(r, "%s: %s", path, strerror(errno));
+	outfile_note_input(fileno(probe), path, r->name);
 	fclose(probe);
 	int p[2];
 	if (pipe(p) != 0)

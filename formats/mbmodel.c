@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mbmodel.h"
+#include "keyval.h"
+#include "outfile.h"
 
 /* The message into err, f closed if open; -1. */
 static int __attribute__((format(printf, 4, 5)))
@@ -57,21 +59,24 @@ close_body(mbmodel *mm, int i, const pending *p, const char *path, char *err, si
 	return 0;
 }
 
-/* n numbers after the key into x; 1 if exactly n finite numbers. */
+/* Physical ranges of the model's values (SI units): a misplaced exponent
+ * or a unit slip (mm for m, g for kg) is an error naming the range. */
+#define GRAVITY_MAX 100.0   /* m/s^2 per component */
+#define POS_MAX 100.0       /* m */
+#define MASS_MAX 1e6        /* kg */
+#define INERTIA_MAX 1e6     /* kg m^2 */
+#define DIR_MAX 1e6         /* axis and quaternion components (normalised after) */
+
+/* The n values after the key, each in [-max, max] (unit in messages). */
 static int
-numbers(const char *s, int n, double *x)
+numbers(kv_reader *k, int n, double max, const char *unit, const char *usage, double *x)
 {
-	for (int i = 0; i < n; i++) {
-		char *end;
-		errno = 0;
-		x[i] = strtod(s, &end);
-		if (end == s || errno == ERANGE || !isfinite(x[i]))
-			return 0;
-		s = end;
-	}
-	while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
-		s++;
-	return *s == 0;
+	if (kv_count(k, n, usage) != 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (kv_number(k, 1 + i, -max, max, unit, &x[i]) != 0)
+			return -1;
+	return 0;
 }
 
 int
@@ -83,140 +88,174 @@ mbmodel_read(const char *path, mbmodel *mm, char *err, size_t len)
 	return mbmodel_read_file(f, path, mm, err, len);
 }
 
+/* The state of a read: the body being filled and what it has. */
+typedef struct {
+	mbmodel *mm;
+	int cur, roots, seen_gravity, seen_quat, seen_pos;
+	pending p;
+} model_read;
+
+static int
+body_line(kv_reader *k, model_read *st)
+{
+	mbmodel *mm = st->mm;
+	const char *word = k->w[1];
+	if (k->nw != 2 || strlen(word) > 31 || strcmp(word, "world") == 0)
+		return kv_fail(k, "expected 'body NAME' (one word, at most 31 characters, not 'world')");
+	if (st->cur >= 0 && close_body(mm, st->cur, &st->p, k->path, k->err, k->errlen) != 0)
+		return -1;
+	if (mbmodel_find(mm, word) >= 0)
+		return kv_fail(k, "a second body called '%s'", word);
+	if (mm->m.nb == TAGK_MB_MAX_BODIES)
+		return kv_fail(k, "at most %d bodies", TAGK_MB_MAX_BODIES);
+	st->cur = mm->m.nb++;
+	memcpy(mm->name[st->cur], word, strlen(word) + 1); /* at most 31 characters, checked above */
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+			mm->m.rot[st->cur][i * 3 + j] = (tagk_real)(i == j);
+	memset(&st->p, 0, sizeof(st->p));
+	st->seen_quat = st->seen_pos = 0;
+	st->p.line = k->line;
+	return 0;
+}
+
+static int
+parent_line(kv_reader *k, model_read *st)
+{
+	mbmodel *mm = st->mm;
+	int cur = st->cur;
+	if (kv_once(k, &st->p.have[K_PARENT]) != 0 || kv_count(k, 1, "parent NAME|world") != 0)
+		return -1;
+	const char *word = k->w[1];
+	int par = strcmp(word, "world") == 0 ? -1 : mbmodel_find(mm, word);
+	if (par < 0 && strcmp(word, "world") != 0)
+		return kv_fail(k, "parent '%s' is not a body defined above", word);
+	if (par == cur)
+		return kv_fail(k, "body '%s' is its own parent", word);
+	if (par < 0 && (++st->roots > 1 || cur != 0))
+		return kv_fail(k, "only the first body, the base, has parent world");
+	if (par >= 0 && cur == 0)
+		return kv_fail(k, "the first body is the base: its parent is world");
+	mm->m.parent[cur] = par;
+	return 0;
+}
+
+static int
+joint_line(kv_reader *k, model_read *st)
+{
+	mbmodel *mm = st->mm;
+	if (kv_once(k, &st->p.have[K_JOINT]) != 0 || kv_count(k, 1, "joint KIND") != 0)
+		return -1;
+	const char *word = k->w[1];
+	if (st->cur == 0) {
+		if (strcmp(word, "fixed") && strcmp(word, "free"))
+			return kv_fail(k, "the base's joint is fixed or free, not '%s'", word);
+		mm->m.floating = strcmp(word, "free") == 0;
+		return 0;
+	}
+	if (strcmp(word, "revolute") && strcmp(word, "prismatic"))
+		return kv_fail(k, "a joint is revolute or prismatic, not '%s'", word);
+	mm->m.joint[st->cur] = strcmp(word, "revolute") == 0 ? TAGK_JOINT_REVOLUTE : TAGK_JOINT_PRISMATIC;
+	return 0;
+}
+
+/* A key of the current body, after 'body'. */
+static int
+body_key(kv_reader *k, model_read *st)
+{
+	mbmodel *mm = st->mm;
+	const char *key = k->w[0];
+	int cur = st->cur;
+	double x[6];
+	if (strcmp(key, "parent") == 0)
+		return parent_line(k, st);
+	if (strcmp(key, "joint") == 0)
+		return joint_line(k, st);
+	if (strcmp(key, "axis") == 0) {
+		if (kv_once(k, &st->p.have[K_AXIS]) || numbers(k, 3, DIR_MAX, "", "axis X Y Z", x))
+			return -1;
+		double n = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+		if (!(n > 0))
+			return kv_fail(k, "a zero axis");
+		for (int i = 0; i < 3; i++)
+			mm->m.axis[cur][i] = (tagk_real)(x[i] / n);
+		return 0;
+	}
+	if (strcmp(key, "pos") == 0) {
+		if (kv_once(k, &st->seen_pos) || numbers(k, 3, POS_MAX, "m", "pos X Y Z", x))
+			return -1;
+		for (int i = 0; i < 3; i++)
+			mm->m.pos[cur][i] = (tagk_real)x[i];
+		return 0;
+	}
+	if (strcmp(key, "com") == 0)
+		return kv_once(k, &st->p.have[K_COM]) || numbers(k, 3, POS_MAX, "m", "com X Y Z", st->p.com) ? -1 : 0;
+	if (strcmp(key, "quat") == 0) {
+		if (kv_once(k, &st->seen_quat) || numbers(k, 4, DIR_MAX, "", "quat W X Y Z", x))
+			return -1;
+		double n = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3]);
+		if (!(n > 0))
+			return kv_fail(k, "a zero quaternion");
+		tagk_real q[4] = { (tagk_real)(x[0] / n), (tagk_real)(x[1] / n), (tagk_real)(x[2] / n),
+			(tagk_real)(x[3] / n) };
+		tagk_qmatrix(q, mm->m.rot[cur]);
+		return 0;
+	}
+	if (strcmp(key, "mass") == 0)
+		return kv_once(k, &st->p.have[K_MASS]) || kv_count(k, 1, "mass M") ||
+		    kv_positive(k, 1, MASS_MAX, "kg", &st->p.mass) ? -1 : 0;
+	if (strcmp(key, "inertia") == 0)
+		return kv_once(k, &st->p.have[K_INERTIA]) || numbers(k, 6, INERTIA_MAX, "kg m^2",
+		    "inertia XX YY ZZ XY XZ YZ (about the centre of mass)", st->p.inertia) ? -1 : 0;
+	return kv_fail(k, "unknown key '%s' (gravity, body, parent, joint, axis, pos, quat, mass, com, inertia)", key);
+}
+
+static int
+model_line(kv_reader *k, model_read *st)
+{
+	const char *key = k->w[0];
+	for (const char *c = key; *c; c++)
+		if (*c < '!' || *c > '~')
+			return kv_fail(k, "not a model file (a key with bytes that are not printable ASCII)");
+	if (strcmp(key, "gravity") == 0) {
+		double x[3];
+		if (kv_once(k, &st->seen_gravity) || numbers(k, 3, GRAVITY_MAX, "m/s^2", "gravity GX GY GZ", x))
+			return -1;
+		for (int i = 0; i < 3; i++)
+			st->mm->m.gravity[i] = (tagk_real)x[i];
+		return 0;
+	}
+	if (strcmp(key, "body") == 0)
+		return body_line(k, st);
+	if (st->cur < 0)
+		return kv_fail(k, "'%s' before the first 'body' line", key);
+	return body_key(k, st);
+}
+
 int
 mbmodel_read_file(FILE *f, const char *path, mbmodel *mm, char *err, size_t len)
 {
 	memset(mm, 0, sizeof(*mm));
+	outfile_note_input(fileno(f), path, path);
 	mm->m.gravity[2] = (tagk_real)-9.81;
-	char line[512];
-	int ln = 0, cur = -1, roots = 0;
-	pending p;
-	memset(&p, 0, sizeof(p));
-	while (fgets(line, sizeof(line), f)) {
-		ln++;
-		if (!strchr(line, '\n') && !feof(f))
-			return fail(f, err, len, "%s:%d: a line longer than %d characters", path, ln, (int)sizeof(line) - 2);
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = 0;
-		char key[32], word[64];
-		double x[6];
-		int k;
-		if (sscanf(line, " %31s%n", key, &k) != 1)
-			continue;
-		for (const char *c = key; *c; c++)
-			if (*c < '!' || *c > '~')
-				return fail(f, err, len, "%s:%d: not a model file (a key with bytes that are not "
-				    "printable ASCII)", path, ln);
-		const char *rest = line + k;
-		if (strcmp(key, "gravity") == 0) {
-			if (!numbers(rest, 3, x))
-				return fail(f, err, len, "%s:%d: expected 'gravity GX GY GZ'", path, ln);
-			for (int i = 0; i < 3; i++)
-				mm->m.gravity[i] = (tagk_real)x[i];
-			continue;
+	model_read st;
+	memset(&st, 0, sizeof(st));
+	st.mm = mm;
+	st.cur = -1;
+	kv_reader k;
+	kv_init(&k, f, path, err, len);
+	int rc;
+	while ((rc = kv_next(&k)) == 1)
+		if (model_line(&k, &st) != 0) {
+			rc = -1;
+			break;
 		}
-		if (strcmp(key, "body") == 0) {
-			char extra[8];
-			if (sscanf(rest, " %63s %7s", word, extra) != 1 || strlen(word) > 31 || strcmp(word, "world") == 0)
-				return fail(f, err, len, "%s:%d: expected 'body NAME' (one word, at most 31 characters, "
-				    "not 'world')", path, ln);
-			if (cur >= 0 && close_body(mm, cur, &p, path, err, len) != 0) {
-				fclose(f);
-				return -1;
-			}
-			if (mbmodel_find(mm, word) >= 0)
-				return fail(f, err, len, "%s:%d: a second body called '%s'", path, ln, word);
-			if (mm->m.nb == TAGK_MB_MAX_BODIES)
-				return fail(f, err, len, "%s:%d: at most %d bodies", path, ln, TAGK_MB_MAX_BODIES);
-			cur = mm->m.nb++;
-			memcpy(mm->name[cur], word, strlen(word) + 1); /* at most 31 characters, checked above */
-			for (int i = 0; i < 3; i++)
-				for (int j = 0; j < 3; j++)
-					mm->m.rot[cur][i * 3 + j] = (tagk_real)(i == j);
-			memset(&p, 0, sizeof(p));
-			p.line = ln;
-			continue;
-		}
-		if (cur < 0)
-			return fail(f, err, len, "%s:%d: '%s' before the first 'body' line", path, ln, key);
-		if (strcmp(key, "parent") == 0) {
-			if (sscanf(rest, " %63s", word) != 1)
-				return fail(f, err, len, "%s:%d: expected 'parent NAME' or 'parent world'", path, ln);
-			int par = strcmp(word, "world") == 0 ? -1 : mbmodel_find(mm, word);
-			if (par < 0 && strcmp(word, "world") != 0)
-				return fail(f, err, len, "%s:%d: parent '%s' is not a body defined above", path, ln, word);
-			if (par == cur)
-				return fail(f, err, len, "%s:%d: body '%s' is its own parent", path, ln, word);
-			if (par < 0 && (++roots > 1 || cur != 0))
-				return fail(f, err, len, "%s:%d: only the first body, the base, has parent world", path, ln);
-			if (par >= 0 && cur == 0)
-				return fail(f, err, len, "%s:%d: the first body is the base: its parent is world", path, ln);
-			mm->m.parent[cur] = par;
-			p.have[K_PARENT] = 1;
-		} else if (strcmp(key, "joint") == 0) {
-			if (sscanf(rest, " %63s", word) != 1)
-				return fail(f, err, len, "%s:%d: expected 'joint KIND'", path, ln);
-			if (cur == 0) {
-				if (strcmp(word, "fixed") && strcmp(word, "free"))
-					return fail(f, err, len, "%s:%d: the base's joint is fixed or free, not '%s'", path, ln,
-					    word);
-				mm->m.floating = strcmp(word, "free") == 0;
-			} else {
-				if (strcmp(word, "revolute") && strcmp(word, "prismatic"))
-					return fail(f, err, len, "%s:%d: a joint is revolute or prismatic, not '%s'", path, ln,
-					    word);
-				mm->m.joint[cur] = strcmp(word, "revolute") == 0 ? TAGK_JOINT_REVOLUTE : TAGK_JOINT_PRISMATIC;
-			}
-			p.have[K_JOINT] = 1;
-		} else if (strcmp(key, "axis") == 0 || strcmp(key, "pos") == 0 || strcmp(key, "com") == 0) {
-			if (!numbers(rest, 3, x))
-				return fail(f, err, len, "%s:%d: expected '%s X Y Z'", path, ln, key);
-			if (key[0] == 'a') {
-				double n = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-				if (!(n > 0))
-					return fail(f, err, len, "%s:%d: a zero axis", path, ln);
-				for (int i = 0; i < 3; i++)
-					mm->m.axis[cur][i] = (tagk_real)(x[i] / n);
-				p.have[K_AXIS] = 1;
-			} else if (key[0] == 'p') {
-				for (int i = 0; i < 3; i++)
-					mm->m.pos[cur][i] = (tagk_real)x[i];
-			} else {
-				memcpy(p.com, x, sizeof(p.com));
-				p.have[K_COM] = 1;
-			}
-		} else if (strcmp(key, "quat") == 0) {
-			if (!numbers(rest, 4, x))
-				return fail(f, err, len, "%s:%d: expected 'quat W X Y Z'", path, ln);
-			double n = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3]);
-			if (!(n > 0))
-				return fail(f, err, len, "%s:%d: a zero quaternion", path, ln);
-			tagk_real q[4] = { (tagk_real)(x[0] / n), (tagk_real)(x[1] / n), (tagk_real)(x[2] / n),
-				(tagk_real)(x[3] / n) };
-			tagk_qmatrix(q, mm->m.rot[cur]);
-		} else if (strcmp(key, "mass") == 0) {
-			if (!numbers(rest, 1, x) || !(x[0] > 0))
-				return fail(f, err, len, "%s:%d: 'mass' needs a positive number (kg)", path, ln);
-			p.mass = x[0];
-			p.have[K_MASS] = 1;
-		} else if (strcmp(key, "inertia") == 0) {
-			if (!numbers(rest, 6, x))
-				return fail(f, err, len, "%s:%d: expected 'inertia XX YY ZZ XY XZ YZ' (about the centre of "
-				    "mass)", path, ln);
-			memcpy(p.inertia, x, sizeof(p.inertia));
-			p.have[K_INERTIA] = 1;
-		} else {
-			return fail(f, err, len, "%s:%d: unknown key '%s' (gravity, body, parent, joint, axis, pos, quat, "
-			    "mass, com, inertia)", path, ln, key);
-		}
-	}
-	if (ferror(f))
-		return fail(f, err, len, "%s: %s", path, strerror(errno));
 	fclose(f);
-	if (cur < 0)
+	if (rc < 0)
+		return -1;
+	if (st.cur < 0)
 		return fail(NULL, err, len, "%s: no 'body' lines", path);
-	if (close_body(mm, cur, &p, path, err, len) != 0)
+	if (close_body(mm, st.cur, &st.p, path, err, len) != 0)
 		return -1;
 	mm->m.parent[0] = -1;
 	if (tagk_mb_check(&mm->m) != TAGK_OK)

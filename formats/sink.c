@@ -15,6 +15,7 @@
 #include "numconv.h"
 #include "binary.h"
 #include "pipeout.h"
+#include "streamsum.h"
 
 enum { HOLD = 1 << 20 };
 
@@ -28,6 +29,7 @@ struct sink {
 	int is_file;         /* of is in use */
 	int ncols;
 	long long rows;      /* data rows written, for the end marker */
+	ssum sum;            /* the end marker's check value (streamsum.h) */
 	char notes[4][160];  /* #tagk-note lines written before the end marker */
 	int nnotes;
 	char *hold;          /* stdout: held output, until HOLD bytes */
@@ -99,6 +101,25 @@ free_sink(sink *s)
 	free(s);
 }
 
+/* A stream over a copy of the output's descriptor (gzip-compressed when
+ * gz), or NULL with errno set. */
+static FILE *
+open_fd_stream(outfile *o, int gz)
+{
+	if (!gz)
+		return outfile_stream(o);
+	int fd = outfile_fd(o);
+	if (fd < 0 || (fd = dup(fd)) < 0)
+		return NULL;
+	FILE *f = gz_open_write_fd(fd);
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
 sink *
 sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
 {
@@ -139,7 +160,7 @@ sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: HDF5 output needs a regular file (-o FILE.h5)", s->name);
 			goto fail;
 		}
-		s->f = is_stdout ? stdout : gz ? gz_open_write(path) : fopen(path, "w");
+		s->f = is_stdout ? stdout : open_fd_stream(&s->of, gz);
 		if (!s->f) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			goto fail;
@@ -159,7 +180,7 @@ sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
 		return s;
 	}
 	if (fmt == TBL_HDF5) {
-		s->h5 = h5out_create(outfile_target(&s->of), err, errlen);
+		s->h5 = h5out_create(outfile_open_name(&s->of), err, errlen);
 		if (!s->h5) {
 			/* name the user's path, not the temporary one */
 			snprintf(err, errlen, "%s: cannot create the HDF5 file", path);
@@ -167,7 +188,7 @@ sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
 		}
 		return s;
 	}
-	s->f = gz ? gz_open_write(outfile_target(&s->of)) : fopen(outfile_target(&s->of), "w");
+	s->f = open_fd_stream(&s->of, gz);
 	if (!s->f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
@@ -307,6 +328,7 @@ binary_row(sink *s, const double *v)
 		if (!p)
 			return po_failed(s);
 		binary_put(p, v, s->ncols);
+		ssum_record(&s->sum, p, s->ncols);
 		pipeout_commit(s->po, rec);
 		s->rows++;
 		return 0;
@@ -316,13 +338,22 @@ binary_row(sink *s, const double *v)
 	s->rows++;
 	if (rec <= sizeof(s->line)) {
 		binary_put((unsigned char *)s->line + s->pending, v, s->ncols);
+		ssum_record(&s->sum, (unsigned char *)s->line + s->pending, s->ncols);
 		s->pending += rec;
 		return 0;
 	}
-	/* a record wider than the buffer goes out in pieces */
+	/* a record wider than the buffer goes out in pieces, hashed value by
+	 * value into the lanes ssum_record would use */
 	for (int i = 0; i < s->ncols;) {
 		int k = s->ncols - i < (int)(sizeof(s->line) / 8) ? s->ncols - i : (int)(sizeof(s->line) / 8);
 		binary_put((unsigned char *)s->line, v + i, k);
+		for (int j = 0; j < k; j++) {
+			uint64_t w;
+			memcpy(&w, s->line + 8 * j, 8);
+			s->sum.lane[(i + j) & 3] = ssum_round(s->sum.lane[(i + j) & 3], w);
+		}
+		if (i + k == s->ncols)
+			s->sum.rows++;
 		i += k;
 		if (emit(s, s->line, 8 * (size_t)k) != 0)
 			return -1;
@@ -341,7 +372,9 @@ sink_header(sink *s, int ncols, const char *const *names)
 		snprintf(s->err, sizeof(s->err), "out of memory");
 		return s->failed = 1, -1;
 	}
+	ssum_init(&s->sum);
 	for (int i = 0; i < ncols; i++) {
+		ssum_text(&s->sum, i, names[i], strlen(names[i]));
 		s->last[i] = (double)NAN; /* NaN never compares equal: no stale text */
 		if (names[i][strcspn(names[i], "\r\n")]) {
 			snprintf(s->err, sizeof(s->err), "column %d's name has a line break, which tagk's streams "
@@ -357,7 +390,7 @@ sink_header(sink *s, int ncols, const char *const *names)
 	if (s->fmt == TBL_BINARY)
 		return binary_header(s, names);
 	/* the declaration that makes a reader insist on the end marker */
-	size_t n = (size_t)snprintf(s->line, sizeof(s->line), "%s 1\n", TBL_STREAM_MARK);
+	size_t n = (size_t)snprintf(s->line, sizeof(s->line), "%s %d\n", TBL_STREAM_MARK, TBL_STREAM_VERSION);
 	return emit_list(s, n, names, 0);
 }
 
@@ -384,16 +417,20 @@ sink_row(sink *s, const double *v)
 		}
 		if (i)
 			s->line[n++] = ',';
-		if (isnan(v[i]))
+		if (isnan(v[i])) {
+			ssum_text(&s->sum, i, "", 0);
 			continue;
+		}
 		if (v[i] != s->last[i] || signbit(v[i]) != signbit(s->last[i])) {
 			s->tlen[i] = (unsigned char)num_format(s->text[i], v[i]);
 			s->last[i] = v[i];
 		}
 		memcpy(s->line + n, s->text[i], s->tlen[i]);
+		ssum_text(&s->sum, i, s->text[i], s->tlen[i]);
 		n += s->tlen[i];
 	}
 	s->line[n++] = '\n';
+	ssum_row(&s->sum);
 	s->rows++;
 	s->pending = n;
 	if (n + 40 * (size_t)s->ncols + 64 > sizeof(s->line))
@@ -440,9 +477,9 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 			ok = 0, rc = -1;
 	}
 	if (ok && text) {
-		char end[64];
-		int n = snprintf(end, sizeof(end), "%s %lld %s\n", TBL_END_MARK, s->rows,
-		    s->rows == 1 ? "row" : "rows");
+		char end[96];
+		int n = snprintf(end, sizeof(end), "%s %lld %s; check %016llx\n", TBL_END_MARK, s->rows,
+		    s->rows == 1 ? "row" : "rows", (unsigned long long)ssum_value(&s->sum));
 		if (emit(s, end, (size_t)n) != 0)
 			ok = 0, rc = -1;
 	}

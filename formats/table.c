@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include "table_impl.h"
 #include "gz.h"
+#include "outfile.h"
 
 void
 tbl_one_line(char *out, size_t outlen, const char *in)
@@ -83,6 +84,50 @@ tbl_finish_header(tbl_reader *r, const char *what)
 	r->want = calloc((size_t)r->ncols, 1);
 	r->text = calloc((size_t)r->ncols, 1);
 	return r->want && r->text ? 0 : tbl_fail(r, "out of memory");
+}
+
+int
+tbl_parse_end(const char *text, long long *n, uint64_t *check)
+{
+	const char *p = text;
+	if (*p++ != ' ' || *p < '0' || *p > '9')
+		return -1;
+	char *end;
+	errno = 0;
+	long long count = strtoll(p, &end, 10);
+	if (errno || count < 0)
+		return -1;
+	const char *tail = count == 1 ? " row; check " : " rows; check ";
+	if (strncmp(end, tail, strlen(tail)) != 0)
+		return -1;
+	p = end + strlen(tail);
+	uint64_t h = 0;
+	int digits = 0;
+	for (; *p; p++, digits++) {
+		int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+		if (d < 0 || digits == 16)
+			return -1;
+		h = h << 4 | (uint64_t)d;
+	}
+	if (digits != 16)
+		return -1;
+	*n = count;
+	*check = h;
+	return 0;
+}
+
+int
+tbl_check_end(tbl_reader *r, const char *where, long long count, uint64_t check, long long rows, uint64_t sum)
+{
+	if (count != rows)
+		return tbl_fail(r, "%s: the end marker counts %lld rows but %lld were read: rows were removed or "
+		    "added after tagk wrote the stream (to read what is left as plain CSV: grep -v '^#tagk-')", where,
+		    count, rows);
+	if (check != sum)
+		return tbl_fail(r, "%s: the stream's check value does not match its rows: it was altered, or "
+		    "spliced from two streams, after tagk wrote it (to read it anyway as plain CSV: "
+		    "grep -v '^#tagk-')", where);
+	return 0;
 }
 
 const char *
@@ -174,6 +219,7 @@ tbl_open(const char *path, const tbl_options *opt, char *err, size_t errlen)
 			return NULL;
 		}
 		seekable = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+		outfile_note_input(fileno(f), NULL, r->name);
 		FILE *g = gz_wrap_read(f, &is_gz, err, errlen);
 		if (!g) {
 			if (f != stdin)

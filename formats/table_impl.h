@@ -5,6 +5,7 @@
 #ifndef TAGK_TABLE_IMPL_H
 #define TAGK_TABLE_IMPL_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "table.h"
 
@@ -36,6 +37,14 @@ int tbl_add_col(tbl_reader *r, const char *name, size_t len);
 /* Allocate want[] once all columns are known; check names are unique and
  * non-empty. Returns 0 or -1 with r->err set. */
 int tbl_finish_header(tbl_reader *r, const char *what);
+
+/* The text after TBL_END_MARK, " N rows; check HEX" (" 1 row; ..."), into
+ * *n and *check; 0, or -1 if it is not exactly that. */
+int tbl_parse_end(const char *text, long long *n, uint64_t *check);
+/* Check an end marker against what was read: 0, or -1 with the message
+ * (the count, then the check value) set on r. what names the input. */
+int tbl_check_end(tbl_reader *r, const char *where, long long count, uint64_t check, long long rows,
+    uint64_t sum);
 
 int tbl_csv_open(tbl_reader *r, FILE *f);
 int tbl_hdf5_open(tbl_reader *r, const char *path);

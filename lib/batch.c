@@ -114,8 +114,15 @@ solve(int n, const double *H, const double *h, int consistent, tagk_real *x)
 	if (consistent && n == TAGK_NPARAM) {
 		tagk_pcls_config cfg;
 		tagk_pcls_defaults(&cfg, 1);
-		tagk_real ws[TAGK_PCLS_WORKSPACE_LEN(1)], rhs[TAGK_NPARAM];
+		tagk_real ws[TAGK_PCLS_WORKSPACE_LEN(1)], rhs[TAGK_NPARAM], K0[TAGK_NPARAM * TAGK_NPARAM];
 		memcpy(rhs, x, sizeof(rhs));
+		memcpy(K0, K, sizeof(K0));
+		/* Without a prior, the constraints alone hold the directions no
+		 * data determine, anywhere inside the physical set: the answer
+		 * there is the solver's path, not the data's (1e6 kg from one
+		 * sample). A singular H is refused as the data's rank. */
+		if (tagk_cholesky(n, K0) != TAGK_OK)
+			return TAGK_ENOTPD;
 		return tagk_pcls_solve(&cfg, K, rhs, x, NULL, ws, sizeof(ws) / sizeof(ws[0]));
 	}
 	if (tagk_cholesky(n, K) != TAGK_OK)

@@ -3,6 +3,13 @@
 #include <string.h>
 #include "estimator.h"
 
+tagk_real
+tagk_est_noise_ratio(const tagk_estimator *est)
+{
+	const tagk_window_ops *ops = est ? tagk_window_ops_of(est->method) : NULL;
+	return ops && ops->noise_ratio ? ops->noise_ratio(est) : (tagk_real)NAN;
+}
+
 const tagk_window_ops *
 tagk_window_ops_of(const tagk_method *mt)
 {

@@ -80,6 +80,11 @@ typedef struct {
 	/* The prior's information per parameter, below which a direction of
 	 * sum y y^T counts as not excited (0: relative to the largest). */
 	tagk_real (*prior_information)(const tagk_config *cfg);
+	/* Optional (NULL: the method has no noise model). The running mean of
+	 * the normalised innovation d^2 / m (outlier.h): about 1 when the data's
+	 * residuals are what the method's noise settings assume, NaN before
+	 * the first update. */
+	tagk_real (*noise_ratio)(const tagk_estimator *est);
 } tagk_window_ops;
 
 /* The operations of a window method (NULL if mt is of another kind). */
@@ -107,6 +112,9 @@ const tagk_real *tagk_est_theta(const tagk_estimator *est);
 int tagk_est_n(const tagk_estimator *est);
 /* Back to theta0, the initial covariance and the seed. */
 void tagk_est_reset(tagk_estimator *est);
+/* est's noise_ratio (see tagk_window_ops), or NaN when its method has no
+ * noise model or has not updated yet. */
+tagk_real tagk_est_noise_ratio(const tagk_estimator *est);
 /* Which implementation form est runs: "greedy-gram" or "random" (Kaczmarz),
  * "paper" or "info" (RLS), "joseph" or "info" (KF). */
 const char *tagk_est_form(const tagk_estimator *est);

@@ -84,6 +84,15 @@ hold_prior(const tagk_config *cfg)
 }
 
 const tagk_window_ops tagk_hold_ops = {
-	{ hold_keys }, hold_defaults, hold_set, NULL, hold_len, hold_init, hold_update,
-	hold_theta, hold_reset, hold_form, hold_prior,
+	.head = { hold_keys },
+	.defaults = hold_defaults,
+	.set = hold_set,
+	.forms = NULL,
+	.workspace_len = hold_len,
+	.init = hold_init,
+	.update = hold_update,
+	.theta = hold_theta,
+	.reset = hold_reset,
+	.form = hold_form,
+	.prior_information = hold_prior,
 };

@@ -725,6 +725,15 @@ kz_prior(const tagk_config *cfg)
 }
 
 const tagk_window_ops tagk_kz_ops = {
-	{ kz_keys }, kz_defaults, kz_set, NULL, kz_len, kz_init, kz_update, kz_theta, kz_reset,
-	kz_form, kz_prior,
+	.head = { kz_keys },
+	.defaults = kz_defaults,
+	.set = kz_set,
+	.forms = NULL,
+	.workspace_len = kz_len,
+	.init = kz_init,
+	.update = kz_update,
+	.theta = kz_theta,
+	.reset = kz_reset,
+	.form = kz_form,
+	.prior_information = kz_prior,
 };

@@ -383,7 +383,7 @@ tagk_kf_update(tagk_kf *f, const tagk_real *A, const tagk_real *b, int m)
 	st = tagk_outlier_check(&f->outlier, nis);
 	if (st != TAGK_OK)
 		return st;
-	tagk_outlier_accept(&f->outlier, nis);
+	tagk_outlier_accept(&f->outlier, nis, tagk_outlier_rows(m, b, f->cfg.r));
 	memcpy(f->P, Pm, sizeof(*Pm) * (size_t)n * (size_t)n);
 	for (int j = 0; j < n; j++)
 		f->theta[j] += g[j];
@@ -464,7 +464,23 @@ kf_prior(const tagk_config *cfg)
 	return cfg->u.kf.r / cfg->u.kf.p0;
 }
 
+static tagk_real
+kf_noise_ratio(const tagk_estimator *e)
+{
+	return tagk_outlier_scale(&e->s.kf.outlier);
+}
+
 const tagk_window_ops tagk_kf_ops = {
-	{ kf_keys }, kf_defaults, kf_set, kf_forms, kf_len, kf_init, kf_update, kf_theta,
-	kf_reset, kf_form, kf_prior,
+	.head = { kf_keys },
+	.defaults = kf_defaults,
+	.set = kf_set,
+	.forms = kf_forms,
+	.workspace_len = kf_len,
+	.init = kf_init,
+	.update = kf_update,
+	.theta = kf_theta,
+	.reset = kf_reset,
+	.form = kf_form,
+	.prior_information = kf_prior,
+	.noise_ratio = kf_noise_ratio,
 };

@@ -244,6 +244,15 @@ robust_prior(const tagk_config *cfg)
 }
 
 const tagk_window_ops tagk_kz_robust_ops = {
-	{ robust_keys }, robust_defaults, robust_set, NULL, robust_len, robust_init, robust_update,
-	robust_theta, robust_reset, robust_form, robust_prior,
+	.head = { robust_keys },
+	.defaults = robust_defaults,
+	.set = robust_set,
+	.forms = NULL,
+	.workspace_len = robust_len,
+	.init = robust_init,
+	.update = robust_update,
+	.theta = robust_theta,
+	.reset = robust_reset,
+	.form = robust_form,
+	.prior_information = robust_prior,
 };

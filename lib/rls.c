@@ -188,7 +188,7 @@ tagk_rls_update(tagk_rls *r, const tagk_real *A, const tagk_real *b, int m)
 	st = tagk_outlier_check(&r->outlier, nis);
 	if (st != TAGK_OK)
 		return st;
-	tagk_outlier_accept(&r->outlier, nis);
+	tagk_outlier_accept(&r->outlier, nis, tagk_outlier_rows(m, b, r->cfg.lambda));
 	memcpy(r->P, r->Pn, sizeof(*r->P) * (size_t)n * (size_t)n);
 	for (int j = 0; j < n; j++)
 		r->theta[j] += r->g[j];
@@ -266,7 +266,23 @@ rls_prior(const tagk_config *cfg)
 	return 1 / cfg->u.rls.p0;
 }
 
+static tagk_real
+rls_noise_ratio(const tagk_estimator *e)
+{
+	return tagk_outlier_scale(&e->s.rls.outlier);
+}
+
 const tagk_window_ops tagk_rls_ops = {
-	{ rls_keys }, rls_defaults, rls_set, rls_forms, rls_len, rls_init, rls_update, rls_theta,
-	rls_reset, rls_form, rls_prior,
+	.head = { rls_keys },
+	.defaults = rls_defaults,
+	.set = rls_set,
+	.forms = rls_forms,
+	.workspace_len = rls_len,
+	.init = rls_init,
+	.update = rls_update,
+	.theta = rls_theta,
+	.reset = rls_reset,
+	.form = rls_form,
+	.prior_information = rls_prior,
+	.noise_ratio = rls_noise_ratio,
 };

@@ -405,6 +405,15 @@ ld_prior(const tagk_config *cfg)
 }
 
 const tagk_window_ops tagk_rls_ld_ops = {
-	{ ld_keys }, ld_defaults, ld_set, NULL, ld_len, ld_init, ld_update,
-	ld_theta, ld_reset, ld_form, ld_prior,
+	.head = { ld_keys },
+	.defaults = ld_defaults,
+	.set = ld_set,
+	.forms = NULL,
+	.workspace_len = ld_len,
+	.init = ld_init,
+	.update = ld_update,
+	.theta = ld_theta,
+	.reset = ld_reset,
+	.form = ld_form,
+	.prior_information = ld_prior,
 };

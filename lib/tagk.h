@@ -34,6 +34,7 @@
 #include "so3.h"
 #include "uav.h"
 #include "massest.h"
+#include "fitcheck.h"
 
 #ifdef __cplusplus
 extern "C" {

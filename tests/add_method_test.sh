@@ -61,8 +61,17 @@ static const char *zero_form(const tagk_estimator *e) { (void)e; return "zero"; 
 static tagk_real zero_prior(const tagk_config *cfg) { (void)cfg; return 0; }
 
 const tagk_window_ops tagk_zero_ops = {
-	{ zero_keys }, zero_defaults, zero_set, NULL, zero_len, zero_init, zero_update, zero_theta,
-	zero_reset, zero_form, zero_prior,
+	.head = { zero_keys },
+	.defaults = zero_defaults,
+	.set = zero_set,
+	.forms = NULL,
+	.workspace_len = zero_len,
+	.init = zero_init,
+	.update = zero_update,
+	.theta = zero_theta,
+	.reset = zero_reset,
+	.form = zero_form,
+	.prior_information = zero_prior,
 };
 ZERO
 cat >> "$tree/lib/methods.def" <<'ROW'

@@ -159,6 +159,6 @@ printf 'body base\n parent world\n joint fixed\n mass 1\n com 0 0 0\n inertia 1 
 expect "a revolute joint without an axis" 1 "" "axis.model:7: body 'a' has no 'axis'" -- \
 	$B grasp-table --model "$tmp/axis.model"
 printf 'body base\n parent world\n joint fixed\n mass -1\n' > "$tmp/mass.model"
-expect "a negative mass" 1 "" "mass.model:4: 'mass' needs a positive number" -- $B grasp-table --model "$tmp/mass.model"
+expect "a negative mass" 1 "" "mass.model:4: 'mass': -1 is outside \(0, 1e6\] kg$" -- $B grasp-table --model "$tmp/mass.model"
 expect "bad --weight" 2 "" "--weight: 0 is outside" -- $B grasp-table --weight 0
 finish

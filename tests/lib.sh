@@ -9,6 +9,9 @@ pass=0
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the commands' own temporaries (tagk-report's spill and spool) go here too
+TMPDIR=$tmp
+export TMPDIR
 
 check_stream() {
 	if [ "$2" = "" ]; then

@@ -12,8 +12,8 @@ E=$BIN/tagk-estimate S=$BIN/tagk-bench P=$BIN/tagk-report R=$BIN/tagk-regress
 # --- massflight --------------------------------------------------------------
 expect "massflight writes a log" 0 "" "square, drop, seed 3: 801 samples at 100 Hz, mass 1 -> 0.7" -- \
 	$S massflight --traj square --mass drop --seed 3 --duration 8 -o "$tmp/fdecl.csv"
-check "massflight declares a tagk stream" test "$(head -1 "$tmp/fdecl.csv")" = "#tagk-stream: 1"
-check "massflight ends it with its row count" test "$(tail -1 "$tmp/fdecl.csv")" = "#tagk-end: 801 rows"
+check "massflight declares a tagk stream" test "$(head -1 "$tmp/fdecl.csv")" = "#tagk-stream: 2"
+check "massflight ends it with its row count and check value" sh -c "tail -1 '$tmp/fdecl.csv' | grep -Eqx '#tagk-end: 801 rows; check [0-9a-f]{16}'"
 # the edits below change rows by line number: a plain CSV copy
 plain "$tmp/fdecl.csv" > "$tmp/f.csv"
 check "massflight header" test "$(head -1 "$tmp/f.csv")" = \
@@ -137,8 +137,12 @@ expect "--meas-sd negative" 2 "" "--meas-sd" -- $E -a ekf --meas-sd 1,-2,3 "$tmp
 expect "--map column count" 2 "" "--map: pos takes 3 columns, 'px,py' names 2" -- $R -m state --map pos=px,py "$tmp/f.csv"
 
 # --- the regressor methods on the same flight --------------------------------
-expect "tagk-regress -m mass | tagk-estimate -a kf-low" 0 "" "" -- \
+expect "tagk-regress -m mass | tagk-estimate -a kf-low: its r is 11 times too small in std, and it says so" 0 "" \
+	"kf-low: its normalised innovations averaged 1[0-9][0-9]: .* --r 0.001[0-9]* fits these data" -- \
 	sh -c "$R -m mass --wrench thrust '$tmp/f.csv' | $E -a kf-low --window 5 --every 1 -o '$tmp/kf.csv'"
+rfit=$(sed -n 's/.*--r \([0-9.e-]*\) fits these data.*/\1/p' "$tmp/err")
+expect "... and with the r it suggests ($rfit) the note is gone" 0 "" "" -- \
+	sh -c "$R -m mass --wrench thrust '$tmp/f.csv' | $E -a kf --r $rfit --q 0.1 --window 5 --every 1 > /dev/null"
 r=$(rmspe "$tmp/kf.csv")
 check "kf-low on accelerometer rows: RMSPE $r under 3 %" awk -v r="$r" 'BEGIN { exit !(r < 0.03) }'
 

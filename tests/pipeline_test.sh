@@ -167,7 +167,7 @@ expect "--logdet marks the estimates that are not physical" 0 "estimate not phys
 expect "--logdet on the mass model" 2 "" "--logdet: .* holds the mass only" -- sh -c \
 	"$R -m mass datasets/synth-payload.csv | $E -a rls | $P --logdet"
 expect "--logdet without the truth" 1 "" "--logdet: .* has no true_\* columns" -- sh -c \
-	"$E -a rls-ld --theta0 $CUBE0 --window 1 --every 1 '$tmp/g.reg' | cut -d, -f1-11 | $P --logdet"
+	"$E -a rls-ld --theta0 $CUBE0 --window 1 --every 1 '$tmp/g.reg' | $F -o '$tmp/gld-plain.csv' && grep -v '^#tagk-' '$tmp/gld-plain.csv' | cut -d, -f1-11 | $P --logdet"
 $S grasp --base floating --target 50 --robot-error 0.025 --duration 3 --model-out "$tmp/k.model" -o "$tmp/o.csv" 2>/dev/null
 $R -m multibody --robot "$tmp/k.model" --held link7 --rows momentum "$tmp/o.csv" > "$tmp/o.reg"
 check "momentum rows: 6 per sample from the second" test "$(plain "$tmp/o.reg" | sed 1d | wc -l)" -eq 1800
@@ -203,7 +203,7 @@ expect "--robot without multibody" 2 "" "apply to -m multibody" -- $R --robot da
 cut -d, -f1-22 "$tmp/g.csv" > "$tmp/notau.csv"
 expect "a joint log without torques" 1 "" "notau.csv: missing column 'tau1' \(joint torques" -- \
 	$R -m multibody --robot datasets/panda.model --held link7 "$tmp/notau.csv"
-cut -d, -f1-15,30-42,49-58 "$tmp/o.csv" > "$tmp/o_noacc.csv"
+plain "$tmp/o.csv" | cut -d, -f1-15,30-42,49-58 > "$tmp/o_noacc.csv"
 check "momentum rows need no accelerations and no torques: the same rows without those columns" sh -c \
 	"$R -m multibody --robot '$tmp/k.model' --held link7 --rows momentum '$tmp/o_noacc.csv' | cmp -s - '$tmp/o.reg'"
 # batch least squares over the whole stream, against NumPy
@@ -261,7 +261,8 @@ check "--batch wls beats ols on the noisy log (RMSPE of Ixy, the worst-determine
 $E --batch --segment 5.06,13.5 "$tmp/noisy.reg" > "$tmp/b_times.csv"
 check "--segment by times equals --segment truth where they coincide" cmp -s "$tmp/b_times.csv" "$tmp/b_ols.csv"
 # a short noisy log whose least-squares body is not physical: -pc makes it so
-awk -F, 'NR == 1 || (NR > 600 && NR <= 660)' "$tmp/noisy.reg" | awk -F, -v OFS=, 'NR == 1 { print; next } { srand(NR); $13 = $13 + 0.05 * (rand() - 0.5); print }' > "$tmp/short.reg"
+# (ten whole samples of six rows: a log that starts inside a sample is refused)
+awk -F, 'NR == 1 || (NR > 601 && NR <= 661)' "$tmp/noisy.reg" | awk -F, -v OFS=, 'NR == 1 { print; next } { srand(NR); $13 = $13 + 0.05 * (rand() - 0.5); print }' > "$tmp/short.reg"
 $E --batch -a ols "$tmp/short.reg" > "$tmp/short_ols.csv"
 $E --batch -a ols-pc "$tmp/short.reg" > "$tmp/short_pc.csv"
 expect "the short log's ols estimate is not physical" 1 "" "rejected all 1 estimates" -- $F --physical --l-arm 1e6 --alpha 1e12 "$tmp/short_ols.csv"
@@ -275,7 +276,9 @@ $R "$tmp/syn.csv" | $E -a kf-low --every 1 > "$tmp/p_kf.csv"
 $R "$tmp/syn.csv" | $E -a tagk --every 1 > "$tmp/p_tagk.csv"
 # the width and height a PNG's IHDR chunk declares (bytes 17-24, big-endian)
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%dx%d", (($1 * 256 + $2) * 256 + $3) * 256 + $4, (($5 * 256 + $6) * 256 + $7) * 256 + $8 }'; }
-expect "--plot: two methods on one PNG" 0 "" "" -- $P --plot "$tmp/fig.png" "$tmp/p_kf.csv" "$tmp/p_tagk.csv"
+expect "--plot: two methods on one PNG, and a report for each" 0 "^# .*p_tagk.csv: 396 estimates" "" -- \
+	$P --plot "$tmp/fig.png" "$tmp/p_kf.csv" "$tmp/p_tagk.csv"
+check "... the first one's too" grep -q "^# .*p_kf.csv: 396 estimates" "$tmp/out"
 check "... a PNG (signature) of 960x540 ($(png_size "$tmp/fig.png"))" \
 	sh -c "[ \"\$(od -An -tx1 -N8 '$tmp/fig.png' | tr -d ' ')\" = 89504e470d0a1a0a ] && [ '$(png_size "$tmp/fig.png")' = 960x540 ]"
 expect "--plot-size and four panels" 0 "*" "" -- \
@@ -294,8 +297,10 @@ check "... a PDF with a 960 x 540 page" sh -c "head -c 5 '$tmp/fig.pdf' | grep -
 expect "--plot: an unknown extension" 2 "" "--plot: '.*fig.gif' does not end in .png, .svg or .pdf" -- $P --plot "$tmp/fig.gif" "$tmp/p_kf.csv"
 expect "--plot-params: an unknown parameter" 2 "" "--plot-params: 'mass' is not a parameter" -- \
 	$P --plot "$tmp/f.png" --plot-params mass "$tmp/p_kf.csv"
-expect "several inputs without --plot" 2 "" "one input file at most \(several go on one figure with --plot\)" -- \
+expect "several inputs without --plot: one report each" 0 "^# .*p_tagk.csv: 396 estimates" "" -- \
 	$P "$tmp/p_kf.csv" "$tmp/p_tagk.csv"
+expect "several inputs in CSV" 2 "" "several inputs make one report each in text or Markdown" -- \
+	$P --format csv "$tmp/p_kf.csv" "$tmp/p_tagk.csv"
 check "a failed plot leaves no file" test ! -e "$tmp/f.png"
 
 # the gate's bounds from a vehicle file: a 1 kg quadrotor's body passes
@@ -332,7 +337,7 @@ printf 'rotor 0.1 0.1 0 1\ninput speed\n' > "$tmp/nokf.veh"
 expect "a speed vehicle without kf" 1 "" "nokf.veh: 'input speed' needs 'kf'" -- \
 	$R --wrench rotors --vehicle "$tmp/nokf.veh" --map rotors=w0 "$tmp/rot.csv"
 printf 'rotor 0.1 0.1 0 2\n' > "$tmp/baddir.veh"
-expect "a rotor line with a bad spin" 1 "" "baddir.veh:1: expected 'rotor X Y Z DIR' with DIR \+1 or -1" -- \
+expect "a rotor line with a bad spin" 1 "" "baddir.veh:1: 'rotor': DIR is \+1 or -1 \(the spin's sense about z\), not 2" -- \
 	$R --wrench rotors --vehicle "$tmp/baddir.veh" --map rotors=w0 "$tmp/rot.csv"
 expect "--map with more columns than a signal may have is refused, not cut" 2 "" "--map: at most 16 items, got more" -- \
 	$R --wrench rotors --vehicle "$tmp/x.veh" --map rotors=$(seq -s, 1 17) "$tmp/rot.csv"
@@ -483,7 +488,7 @@ expect "summary: JSON" 0 '"iqr": ' "" -- $P --format json "$tmp/notruth.csv"
 expect "summary: Markdown" 0 '^\| m \| [0-9]+ \|' "" -- $P --format md "$tmp/notruth.csv"
 awk -F, 'NR == 1 || NR < 20 || NR > 40' "$tmp/notruth.csv" > "$tmp/gappy.csv"
 expect "summary: a gap in the estimates is counted" 0 "1 gap longer than 1.5 times" "" -- $P "$tmp/gappy.csv"
-expect "some truth columns but not all" 1 "" "has some true_\* columns but not all" -- \
+expect "some truth columns but not all" 1 "" "some true_\* columns but not all" -- \
 	sh -c "$R '$tmp/syn.csv' | $E | cut -d, -f1-12 | $P"
 expect "directory as input" 1 "" "is a directory" -- $R "$tmp"
 expect "-o leaves no file on failure" 1 "" "NaN" -- $R "$tmp/nan.csv" -o "$tmp/out.csv"
@@ -573,12 +578,28 @@ expect "report: Markdown" 0 '^\| m \| 400 \|' "" -- $P --format md "$tmp/est11.c
 $S synth --seed 3 | grep -v '^#tagk-' > "$tmp/syn20.csv"
 expect "report: events found at the payload times" 0 "^ +[45]\.[0-9]+ +[0-9.e-]+ +[0-9.e-]+$" "" -- \
 	sh -c "$R '$tmp/syn20.csv' | $E -a kf-low | $P"
-cut -d, -f1,17-26 "$tmp/syn.csv" > "$tmp/truth.csv"
+plain "$tmp/syn.csv" | cut -d, -f1,17-26 > "$tmp/truth.csv"
 $R "$tmp/syn.csv" | $E -a kf-low > "$tmp/ekf.csv"
-cut -d, -f1-11 "$tmp/ekf.csv" > "$tmp/ekf_notruth.csv"
+plain "$tmp/ekf.csv" | cut -d, -f1-11 > "$tmp/ekf_notruth.csv"
 $P "$tmp/ekf.csv" > "$tmp/rep_own.txt"; $P --truth "$tmp/truth.csv" "$tmp/ekf_notruth.csv" > "$tmp/rep_join.txt"
 tail -n +2 "$tmp/rep_own.txt" > "$tmp/rep_own.body"; tail -n +2 "$tmp/rep_join.txt" > "$tmp/rep_join.body"
 check "report --truth joined by time equals the carried truth" cmp -s "$tmp/rep_own.body" "$tmp/rep_join.body"
+# a truth file is a step function from its first row: every estimate at or
+# after it is scored (scores computed by hand: estimates m = t at t = 0..9)
+{ echo t,m; for i in 0 1 2 3 4 5 6 7 8 9; do echo $i,$i; done; } > "$tmp/ramp.csv"
+truth_case() { # NAME TRUTH-ROWS N MAE RMSE [--truth-interp]
+	printf "t,m\n$2" > "$tmp/tr.csv"
+	$P "$tmp/ramp.csv" --truth "$tmp/tr.csv" ${6:-} --format csv > "$tmp/trs.csv" 2> "$tmp/trs.err"
+	check "truth $1: n $3, MAE $4, RMSE $5 (by hand)" awk -F, -v n=$3 -v mae=$4 -v rmse=$5 \
+		'$1 == "parameter" && $2 == "m" { ok = $4 == n && (($6 - mae)^2 < 1e-18) && (($5 - rmse)^2 < 1e-16) } END { exit !ok }' \
+		"$tmp/trs.csv"
+}
+truth_case "of one row" '0,1\n' 10 3.7 4.527692569
+truth_case "of two rows, the first at t = 2" '2,1\n5,2\n' 8 3.875 4.315669125
+check "... the two estimates before it said on stderr" grep -q "2 estimates before the first truth row were not scored" "$tmp/trs.err"
+truth_case "of three rows, one between samples" '0,1\n3.5,2\n7,3\n' 10 2.8 3.346640106
+truth_case "of irregular rows, the last after the estimates" '0.5,5\n0.7,4\n9.33,100\n' 9 2.333333333 2.768874621
+truth_case "of two rows, joined by a line" '2,1\n5,2\n' 8 3.75 4.245913068 --truth-interp
 # alpha differentiated from gyro instead of given
 $S synth --no-alpha --rate 250 -o "$tmp/noalpha.csv"
 $R "$tmp/noalpha.csv" | $E -a kf-low | $P --format csv > "$tmp/rep_noalpha.csv"

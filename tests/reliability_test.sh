@@ -35,7 +35,7 @@ expect "-o onto a FIFO" 0 "" "" -- $F "$tmp/small.csv" -o "$tmp/fifo"
 wait
 check "the FIFO is still a FIFO" test -p "$tmp/fifo"
 check "the reader of the FIFO got every row" same_rows "$tmp/fifo.out" "$tmp/small.csv"
-check "... and the end marker that says the stream is whole" test "$(tail -1 "$tmp/fifo.out")" = "#tagk-end: 20 rows"
+check "... and the end marker that says the stream is whole" sh -c "tail -1 '$tmp/fifo.out' | grep -Eqx '#tagk-end: 20 rows; check [0-9a-f]{16}'"
 expect "-o onto a directory" 1 "" "^tagk-filter: $tmp: is a directory$" -- $F "$tmp/small.csv" -o "$tmp"
 mkfifo "$tmp/fifo.h5"
 expect "HDF5 output onto a FIFO" 1 "" "fifo.h5: HDF5 output needs a regular file" -- \
@@ -207,12 +207,26 @@ for a in rls-low kf-low; do
 	check "... while with --outlier 0 it does (max |theta| $(maxabs "$tmp/outlier-off.csv"))" \
 		awk -v m="$(maxabs "$tmp/outlier-off.csv")" 'BEGIN { exit !(m > 1e200) }'
 done
-$BIN/tagk-estimate -a rls-low --every 1 "$tmp/outlier.csv" 2>/dev/null | cut -d, -f1-11 > "$tmp/noted.csv"
+cut -d, -f1-13 "$tmp/outlier.csv" | $BIN/tagk-estimate -a rls-low --every 1 2>/dev/null > "$tmp/noted.csv"
 check "the stream carries the refusals: #tagk-note: refused_updates 5 of 996" \
 	grep -qx '#tagk-note: refused_updates 5 of 996' "$tmp/noted.csv"
 expect "... which tagk-report's summary shows" 0 "^# 5 of 996 updates refused by tagk-estimate" "" -- $BIN/tagk-report "$tmp/noted.csv"
 { cat "$tmp/noted.csv"; echo '#tagk-note: late 1'; } > "$tmp/note-late.csv"
+$BIN/tagk-estimate -a rls-low --every 1 "$tmp/outlier.csv" 2>/dev/null | cut -d, -f1-11 > "$tmp/noted-cut.csv"
+expect "a stream whose columns cut(1) removed: its check value tells" 1 "" "noted-cut.csv:.*: the stream's check value does not match its rows" -- \
+	$BIN/tagk-report "$tmp/noted-cut.csv"
 expect "a note after the end marker" 1 "" "note-late.csv:.*: data after the stream's end marker" -- $BIN/tagk-report "$tmp/note-late.csv"
+# the gate is relative to the data's own spread: rows in other units meet
+# the same decisions (it refused the first 16 windows of rows times 1e12);
+# an outlier of 1e5 N in one row
+for s in 1 1e12 1e-12; do
+	awk -F, -v OFS=, -v s=$s '/^#/ { next } NR == 2000 { $13 = 1e5 } NR > 1 { for (i = 3; i <= 13; i++) $i = $i * s } { print }' \
+		"$tmp/outlier.csv" > "$tmp/scaled.csv"
+	for a in kf-low kf-high rls-low; do
+		expect "$a on rows times $s: the same 5 refusals as in SI units" 0 "" "^tagk-estimate: 5 of 996 updates refused" -- \
+			$BIN/tagk-estimate -q -a $a --every 1 "$tmp/scaled.csv" -o "$tmp/scaled-est.csv"
+	done
+done
 expect "--outlier on a Kaczmarz method" 2 "" "--outlier applies to the KF methods and rls, rls-low and rls-high, not tagk" -- \
 	$BIN/tagk-estimate -a tagk --outlier 10 "$tmp/outlier.csv"
 
@@ -235,12 +249,13 @@ sed 100d "$tmp/reg-plain.csv" > "$tmp/reg-hole.csv"
 expect "a row lost inside a sample" 1 "" "reg-hole.csv:100: row 3 of a sample where row 2 belongs" -- $E "$tmp/reg-hole.csv"
 { head -1 "$tmp/reg-plain.csv"; sed 1,4d "$tmp/reg-plain.csv"; } > "$tmp/reg-head.csv"
 expect "a stream that starts inside a sample" 1 "" "reg-head.csv:2: row 3 of a sample where row 0 belongs" -- $E "$tmp/reg-head.csv"
-{ echo '#tagk-stream: 1'; head -n 3001 "$tmp/reg-plain.csv"; } > "$tmp/decl-cut.csv"
+# a hand-made stream declared by tagk-filter, then cut or altered
+head -n 3001 "$tmp/reg-plain.csv" | $F -o "$tmp/decl.csv"
+grep -v '^#tagk-end' "$tmp/decl.csv" > "$tmp/decl-cut.csv"
 expect "a declared stream cut at a sample boundary" 1 "" "decl-cut.csv: the stream was cut: it declares itself a tagk stream but ends without its end marker" -- \
 	$E "$tmp/decl-cut.csv"
-{ cat "$tmp/decl-cut.csv"; echo '#tagk-end: 3000 rows'; } > "$tmp/decl.csv"
 expect "a declared stream with its end marker" 0 "" "" -- $E -q "$tmp/decl.csv" -o "$tmp/decl-est.csv"
-{ cat "$tmp/decl-cut.csv"; echo '#tagk-end: 3006 rows'; } > "$tmp/decl-count.csv"
+sed 's/^#tagk-end: 3000 rows/#tagk-end: 3006 rows/' "$tmp/decl.csv" > "$tmp/decl-count.csv"
 expect "an end marker that counts other rows" 1 "" "decl-count.csv:3003: the end marker counts 3006 rows but 3000 were read" -- \
 	$E "$tmp/decl-count.csv"
 { cat "$tmp/decl.csv"; sed -n 2p "$tmp/reg-plain.csv"; } > "$tmp/decl-after.csv"
@@ -271,5 +286,68 @@ expect "a declared stream cut before its header" 1 "" "decl-only.csv: the stream
 expect "a tagk stream read back by tagk" 0 "" "" -- \
 	sh -c "$BIN/tagk-filter '$tmp/small.csv' | $BIN/tagk-filter -o '$tmp/roundtrip.csv'"
 check "... and tagk's markers round-trip through tagk-filter" same_rows "$tmp/roundtrip.csv" "$tmp/small.csv"
+
+# --- Strict numbers in the vehicle and model files --------------------------
+# (the numbers of option values follow the same rule: tests/options_test.sh)
+$BIN/tagk-regress "$tmp/small.csv" | $E -q -a kf-low --every 1 > "$tmp/est-veh.csv"
+veh() { printf "$2" > "$tmp/v.veh"; expect "vehicle file: $1" 1 "" "$3" -- $BIN/tagk-filter --physical --vehicle "$tmp/v.veh" "$tmp/est-veh.csv"; }
+veh "a decimal comma" 'l_arm 1,5\n' "v.veh:1: 'l_arm': '1,5' is not a number"
+veh "trailing junk in the number" 'l_arm 0.15abc\n' "v.veh:1: 'l_arm': '0.15abc' is not a number"
+veh "a trailing word" 'l_arm 0.15 m\n' "v.veh:1: expected 'l_arm L' \(1 value, found 2\)"
+veh "a repeated key" 'alpha 1e-4\nl_arm 0.1\nl_arm 0.2\n' "v.veh:3: 'l_arm' again \(first on line 2\)"
+veh "a value out of its physical range" 'l_arm 1e308\n' "v.veh:1: 'l_arm': 1e308 is outside \(0, 10\] m"
+veh "a hexadecimal float" 'alpha 0x1p-3\n' "v.veh:1: 'alpha': '0x1p-3' is not a number"
+veh "a number too small to tell from 0" 'alpha 1e-400\n' "v.veh:1: 'alpha': '1e-400' is too small"
+veh "a NUL byte" 'l_arm 0.1\000x\n' "v.veh:1: a NUL byte"
+veh "a rotor with a bad spin" 'rotor 0.1 0 0 0.5\n' "v.veh:1: 'rotor': DIR is \+1 or -1"
+sed 's/^  mass 0.6.*/  mass 1e300/' datasets/panda.model > "$tmp/m.model"
+expect "model file: a mass of 1e300 kg is out of range, not 'an inertia that is not physical'" 1 "" \
+	"m.model:[0-9]+: 'mass': 1e300 is outside \(0, 1e6\] kg" -- $BIN/tagk-regress -m multibody --robot "$tmp/m.model" --held link7 "$tmp/small.csv"
+sed 's/^  pos \(.*\)$/  pos \1 0/' datasets/panda.model > "$tmp/m2.model"
+expect "model file: four numbers where three belong" 1 "" "m2.model:[0-9]+: expected 'pos X Y Z' \(3 values, found 4\)" -- \
+	$BIN/tagk-regress -m multibody --robot "$tmp/m2.model" --held link7 "$tmp/small.csv"
+
+# --- The model and the log must be the same robot ---------------------------
+$BIN/tagk-bench grasp --target 10 --duration 0.5 -o "$tmp/g7.csv" 2>/dev/null
+awk '/^body link7/ { exit } { print }' datasets/panda.model > "$tmp/p6.model"
+expect "a 6-joint model against a 7-joint log" 1 "" "g7.csv has column q7 but .*p6.model has 6 joints" -- \
+	$BIN/tagk-regress -m multibody --robot "$tmp/p6.model" --held link6 "$tmp/g7.csv"
+check "... and nothing is written" test ! -s "$tmp/out"
+
+# --- Scores: time that goes back, scores that are not finite ----------------
+printf 't,m,true_m\n0,1,1\n2,1.1,1\n1,1.2,1\n' > "$tmp/back.csv"
+expect "tagk-report: time that goes back is refused" 1 "" "back.csv:4: time 1 does not increase \(previous 2\)" -- $P "$tmp/back.csv"
+expect "... in the summary too" 1 "" "time 1 does not increase" -- sh -c "cut -d, -f1,2 '$tmp/back.csv' | $P"
+printf 't,m,true_m\n0,1e300,1\n1,1,1\n' > "$tmp/huge.csv"
+expect "tagk-report: an estimate of 1e300 kg gives no 'rmse inf'" 1 "" \
+	"huge.csv: the scores of m are not finite: its estimate at t = 0 is off by 1e\+300" -- $P "$tmp/huge.csv"
+
+# --- A killed upstream command, an upstream that wrote nothing ---------------
+$BIN/tagk-regress --stream csv "$tmp/small.csv" | head -c 3000 > "$tmp/killed.csv"
+expect "a CSV stream cut inside a line (its writer killed)" 1 "" \
+	"killed.csv:[0-9]+: the stream was cut inside a line: .*stopped early \(killed, or its disk full\)" -- $E "$tmp/killed.csv"
+$BIN/tagk-regress --stream csv "$tmp/small.csv" | grep -v '^#tagk-' | head -c 3000 > "$tmp/killed-plain.csv"
+expect "a plain CSV cut inside its last line" 1 "" \
+	"killed-plain.csv:[0-9]+: the input ends inside its last line \([0-9]+ fields? where the header has 23, and no line end\)" -- \
+	$E "$tmp/killed-plain.csv"
+expect "an upstream that failed before writing: the reader says so" 1 "" \
+	"stdin: empty input: no header row \(the command writing to this pipe gave nothing: did it fail\?\)" -- \
+	sh -c "$BIN/tagk-regress '$tmp/nonexistent.csv' 2>/dev/null | $E"
+
+# --- A singular batch problem: the -pc methods say why as ols does ------------
+plain "$tmp/reg.csv" | head -7 > "$tmp/one-sample.csv"
+for a in ols ols-pc wls-pc; do
+	expect "--batch -a $a on one sample: the data do not determine every parameter" 1 "" \
+		"the data do not determine every parameter \(a singular normal matrix\)" -- $E --batch -a $a "$tmp/one-sample.csv"
+done
+
+# --- Noise far above what a method assumes: a note, not silence --------------
+awk -F, -v OFS=, '/^#/ { next } NR > 1 { $13 = $13 + ((NR % 2) ? 3 : -3) } { print }' "$tmp/reg-plain.csv" > "$tmp/alt.csv"
+expect "kf-low on rows with alternating noise of 3 N: its residuals far above its r" 0 "" \
+	"kf-low: its normalised innovations averaged .*the residuals are about [0-9]+ times the noise its r \(1e-05\) assumes" -- \
+	$E -a kf-low --every 1 "$tmp/alt.csv" -o "$tmp/alt-est.csv"
+expect "rls-low on the same rows: its windows mostly noise" 0 "" \
+	"rls-low: before each update, its estimate missed the window's rows by [0-9]+ %" -- \
+	$E -a rls-low --every 1 "$tmp/alt.csv" -o "$tmp/alt-est.csv"
 
 finish

@@ -70,21 +70,21 @@ if command -v script >/dev/null 2>&1 &&
 	script -qec "$R --stream binary -o '$tmp/term' '$tmp/syn.csv'" /dev/null < /dev/null > "$tmp/tty3.out" 2>&1
 	check "... and -o onto one" grep -q -- "--stream binary: .*term is a terminal" "$tmp/tty3.out"
 	script -qec "$R '$tmp/syn.csv' | head -1" /dev/null < /dev/null > "$tmp/tty2.out" 2>&1
-	check "auto writes CSV to a terminal's pipe into head" grep -q "^#tagk-stream: 1" "$tmp/tty2.out"
+	check "auto writes CSV to a terminal's pipe into head" grep -q "^#tagk-stream: 2" "$tmp/tty2.out"
 else
 	echo "skip --stream binary onto a terminal: script(1) cannot open a terminal here"
 fi
 
 # --- cut, altered, joined, failed -----------------------------------------
 size=$(wc -c < "$tmp/reg.bin")
-# the trailer: eight 0xff bytes and "#tagk-end: 1800 rows\n" (21 bytes);
-# a record: 23 columns of 8 bytes
+# the trailer: eight 0xff bytes and "#tagk-end: 1800 rows; check HEX\n"
+# (45 bytes, HEX 16 digits); a record: 23 columns of 8 bytes
 head -c $((size - 10)) "$tmp/reg.bin" > "$tmp/cut-trailer.bin"
 expect "cut in its trailer" 1 "" "cut-trailer.bin: the stream was cut in its trailer, after 1800 rows" -- $E "$tmp/cut-trailer.bin"
-head -c $((size - 29 - 184 * 5)) "$tmp/reg.bin" > "$tmp/cut-rows.bin"
+head -c $((size - 53 - 184 * 5)) "$tmp/reg.bin" > "$tmp/cut-rows.bin"
 expect "cut at a record boundary" 1 "" "cut-rows.bin: the stream was cut after 1795 rows: it ends without its end marker" -- \
 	$E "$tmp/cut-rows.bin"
-head -c $((size - 29 - 100)) "$tmp/reg.bin" > "$tmp/cut-mid.bin"
+head -c $((size - 53 - 100)) "$tmp/reg.bin" > "$tmp/cut-mid.bin"
 expect "cut inside a record" 1 "" "cut-mid.bin: the stream was cut in the middle of row 1800" -- $E "$tmp/cut-mid.bin"
 head -c 100 "$tmp/reg.bin" > "$tmp/cut-head.bin"
 expect "cut in its header" 1 "" "cut-head.bin: the stream was cut in its header" -- $E "$tmp/cut-head.bin"
@@ -93,8 +93,37 @@ expect "an end marker that counts other rows" 1 "" "count.bin: the end marker co
 	$E "$tmp/count.bin"
 cat "$tmp/reg.bin" "$tmp/reg.bin" > "$tmp/twice.bin"
 expect "two streams joined with cat" 1 "" "twice.bin: data after the stream's end marker" -- $E "$tmp/twice.bin"
-sed '1s/TAGK 1 /TAGK 7 /' "$tmp/reg.bin" > "$tmp/v7.bin"
-expect "another version" 1 "" "v7.bin: a tagk binary stream of version 7: this tagk reads version 1" -- $E "$tmp/v7.bin"
+sed '1s/TAGK 2 /TAGK 7 /' "$tmp/reg.bin" > "$tmp/v7.bin"
+expect "another version" 1 "" "v7.bin: a tagk binary stream of version 7: this tagk reads version 2$" -- $E "$tmp/v7.bin"
+sed '1s/TAGK 2 /TAGK 1 /' "$tmp/reg.bin" > "$tmp/v1.bin"
+expect "version 1, which had no check value" 1 "" "v1.bin: a tagk binary stream of version 1: this tagk reads version 2 \(version 1 has no check value" -- $E "$tmp/v1.bin"
+# the check value: a splice of two streams with the same columns and
+# continuous time, whatever its row count, and an edited cell are refused
+$S synth --duration 3 --seed 6 --noise-acc 0.05 -o "$tmp/syn6.csv"
+$R --stream csv "$tmp/syn6.csv" > "$tmp/reg6.csv"
+$R --stream binary "$tmp/syn6.csv" > "$tmp/reg6.bin"
+{ head -n 902 "$tmp/reg.csv"; tail -n +903 "$tmp/reg6.csv"; } > "$tmp/splice.csv"
+expect "a CSV stream spliced from two" 1 "" "splice.csv:1803: the stream's check value does not match its rows: it was altered, or spliced" -- \
+	$E "$tmp/splice.csv"
+hb=$(head -3 "$tmp/reg.bin" | wc -c)
+{ head -c $((hb + 184 * 900)) "$tmp/reg.bin"; tail -c +$((hb + 184 * 900 + 1)) "$tmp/reg6.bin"; } > "$tmp/splice.bin"
+expect "a binary stream spliced from two" 1 "" "splice.bin: the stream's check value does not match" -- $E "$tmp/splice.bin"
+awk -F, -v OFS=, 'NR == 500 { $13 = $13 "1" } { print }' "$tmp/reg.csv" > "$tmp/edited.csv"
+expect "a CSV stream with one cell edited" 1 "" "edited.csv:1803: the stream's check value does not match" -- $E "$tmp/edited.csv"
+sed '1s/: 2$/: 9/' "$tmp/reg.csv" > "$tmp/v9.csv"
+expect "a CSV stream of another version" 1 "" "v9.csv:1: a tagk stream of version '9': this tagk reads version 2$" -- $E "$tmp/v9.csv"
+sed '1s/: 2$/: 1/' "$tmp/reg.csv" > "$tmp/v1.csv"
+expect "a CSV stream of version 1" 1 "" "v1.csv:1: a tagk stream of version '1': .*delete its #tagk- lines" -- $E "$tmp/v1.csv"
+sed 's/; check [0-9a-f]*$//' "$tmp/reg.csv" > "$tmp/nocheck.csv"
+expect "an end marker without its check value" 1 "" "nocheck.csv:1803: a malformed end marker" -- $E "$tmp/nocheck.csv"
+sed 's/\r*$/\r/' "$tmp/reg.csv" > "$tmp/crlf.csv"
+expect "a CSV stream turned to CR LF line ends is still whole" 0 "*" "" -- $E -q "$tmp/crlf.csv"
+if [ -x $PY ]; then
+	for f in reg.csv reg.bin conv.csv; do
+		check "$f: its check value is the one an independent implementation computes (tests/streamsum.py)" \
+			sh -c "$PY tests/streamsum.py '$tmp/$f' | awk '{ exit \$1 != \$2 }'"
+	done
+fi
 sed '2s/,b,/,b,extra,/' "$tmp/reg.bin" > "$tmp/names.bin"
 expect "more names than columns" 1 "" "names.bin: the header declares 23 columns but names 24" -- $E "$tmp/names.bin"
 # a late failure: the stream ends with its trailer and the error marker
@@ -128,20 +157,21 @@ expect "refused updates, noted in the binary stream, shown by tagk-report" 0 \
 	"^# 5 of 996 updates refused by tagk-estimate" "" -- \
 	sh -c "$E -a rls-low --every 1 '$tmp/outlier.csv' 2>/dev/null | $P"
 $E -a rls-low --every 1 --stream binary "$tmp/outlier.csv" > "$tmp/noted.bin" 2>/dev/null
-tail -c 65 "$tmp/noted.bin" > "$tmp/noted.tail"
-printf '\377\377\377\377\377\377\377\377#tagk-note: refused_updates 5 of 996\n#tagk-end: 991 rows\n' > "$tmp/noted.want"
+tail -c 89 "$tmp/noted.bin" | head -c 45 > "$tmp/noted.tail"
+printf '\377\377\377\377\377\377\377\377#tagk-note: refused_updates 5 of 996\n' > "$tmp/noted.want"
 check "... written after the eight 0xff bytes, before the end marker" cmp -s "$tmp/noted.tail" "$tmp/noted.want"
+check "... which ends the stream with its row count and check value" \
+	sh -c "tail -1 '$tmp/noted.bin' | grep -Eqx '#tagk-end: 991 rows; check [0-9a-f]{16}'"
 
 # --- empty cells: NaN in the stream, refused or skipped where wanted --------
 # a stream written by hand: tagk's own writers refuse empty cells upstream
 if [ -x $PY ]; then
-	$PY -c '
-import struct, sys
+	PYTHONPATH=tests $PY -c '
+import sys, streamsum
 names = "t,ax,ay,az,gx,gy,gz,fx,fy,fz,tx,ty,tz".split(",")
 rows = [[0.01 * k, 0, 0, 9.8, 0, 0, 0, 0, 0, 0.3, 0, 0, 0] for k in range(3)]
 rows[1][1] = float("nan")
-head = b"\x93TAGK 1 f64le 13\n" + ",".join(names).encode() + b"\n" + b"," * 12 + b"\n"
-sys.stdout.buffer.write(head + b"".join(struct.pack("<13d", *r) for r in rows) + b"\xff" * 8 + b"#tagk-end: 3 rows\n")
+sys.stdout.buffer.write(streamsum.binary_stream(names, rows))
 ' > "$tmp/holes.bin"
 	expect "an empty cell a command wants" 1 "" "holes.bin:row 2: column 'ax': empty cell \(--skip-bad skips such rows\)" -- \
 		$R "$tmp/holes.bin"

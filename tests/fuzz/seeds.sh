@@ -7,7 +7,7 @@
 set -eu
 S=build/fuzz/seeds
 rm -rf "$S"
-mkdir -p "$S/csv" "$S/stream" "$S/binary" "$S/hdf5" "$S/cfusd" "$S/model"
+mkdir -p "$S/csv" "$S/stream" "$S/binary" "$S/hdf5" "$S/cfusd" "$S/model" "$S/vehicle"
 fx=$(mktemp -d)
 trap 'rm -rf "$fx"' EXIT
 build/mkfixtures "$fx"
@@ -22,8 +22,9 @@ bin/tagk-regress datasets/synth-payload.csv 2>/dev/null | head -40 > "$S/stream/
 bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress > "$S/stream/reg-declared.csv"
 bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress | bin/tagk-estimate --window 2 --every 1 \
 	> "$S/stream/est-declared.csv"
-printf '#tagk-stream: 1\nt,m\n0,1\n#tagk-error: upstream failed\n' > "$S/stream/error-marker.csv"
-printf '#tagk-stream: 1\nt,m\n0,1\n#tagk-note: refused_updates 1 of 2\n#tagk-end: 1 row\n' > "$S/stream/note.csv"
+printf '#tagk-stream: 2\nt,m\n0,1\n#tagk-error: upstream failed\n' > "$S/stream/error-marker.csv"
+printf 't,m\n0,1\n1,2\n' | bin/tagk-filter --stream csv > "$S/stream/small-declared.csv"
+sed 's/^#tagk-end: 2 rows/#tagk-note: refused_updates 1 of 2\n&/' "$S/stream/small-declared.csv" > "$S/stream/note.csv"
 bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress --stream binary > "$S/binary/reg.bin"
 bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress | bin/tagk-estimate --window 2 --every 1 \
 	--stream binary > "$S/binary/est.bin"
@@ -31,3 +32,4 @@ cp "$fx"/*.h5 "$S/hdf5/"
 bin/tagk-bench synth --duration 0.05 -o "$S/hdf5/synth.h5" 2>/dev/null
 cp "$fx"/*.cfusd "$S/cfusd/"
 cp datasets/panda.model "$S/model/"
+cp tests/fuzz/corpus/vehicle/crazyflie.veh "$S/vehicle/"

@@ -1,0 +1,145 @@
+"""streamsum.py: an independent implementation of the check value of tagk's
+streams, from its description in tagk-formats(5) (formats/streamsum.h is the
+C one). Used by the tests to write streams by hand and to check tagk's.
+
+  python3 tests/streamsum.py FILE   prints the check value FILE's end marker
+                                    should carry, and the one it carries
+"""
+import struct
+import sys
+
+M = (1 << 64) - 1
+P1, P2, P3 = 0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
+
+
+def rnd(acc, w):
+    acc = (acc + w * P2) & M
+    acc = ((acc << 31) | (acc >> 33)) & M
+    return (acc * P1) & M
+
+
+def rotl(x, r):
+    return ((x << r) | (x >> (64 - r))) & M
+
+
+class Sum:
+    def __init__(self):
+        self.lane = [(P1 + P2) & M, P2, 0, (-P1) & M]
+        self.rows = 0
+
+    def text(self, i, b):
+        a = rnd(self.lane[i & 3], len(b))
+        for k in range(0, len(b), 8):
+            a = rnd(a, int.from_bytes(b[k:k + 8].ljust(8, b"\0"), "little"))
+        self.lane[i & 3] = a
+
+    def record(self, rec):
+        for i in range(len(rec) // 8):
+            self.lane[i & 3] = rnd(self.lane[i & 3], int.from_bytes(rec[8 * i:8 * i + 8], "little"))
+        self.rows += 1
+
+    def row(self):
+        self.rows += 1
+        self.lane[0] = rnd(self.lane[0], self.rows)
+
+    def value(self):
+        l = self.lane
+        h = (rotl(l[0], 1) + rotl(l[1], 7) + rotl(l[2], 12) + rotl(l[3], 18)) & M
+        h ^= (self.rows * P3) & M
+        h ^= h >> 33
+        h = (h * P2) & M
+        h ^= h >> 29
+        h = (h * P3) & M
+        h ^= h >> 32
+        return h
+
+
+def split_names(line):
+    """The names of a header line: bare, or quoted with doubled quotes."""
+    out, i = [], 0
+    while True:
+        if line[i:i + 1] == b'"':
+            j, w = i + 1, b""
+            while True:
+                if line[j:j + 2] == b'""':
+                    w += b'"'
+                    j += 2
+                elif line[j:j + 1] == b'"':
+                    j += 1
+                    break
+                else:
+                    w += line[j:j + 1]
+                    j += 1
+            out.append(w)
+            i = j
+        else:
+            j = line.find(b",", i)
+            j = len(line) if j < 0 else j
+            out.append(line[i:j])
+            i = j
+        if i >= len(line):
+            return out
+        i += 1
+
+
+def binary_stream(names, rows, notes=()):
+    """A binary stream (tagk-formats(5)) of rows of floats, its end marker
+    carrying the check value."""
+    n = len(names)
+    names_line = ",".join(names).encode()
+    units = b"," * (n - 1)
+    magic = ("\x93TAGK 2 f64le %d" % n).encode("latin-1")
+    while (len(magic) + 1 + len(names_line) + 1 + len(units) + 1) % 8:
+        magic += b" "
+    s = Sum()
+    for i, name in enumerate(names):
+        s.text(i, name.encode())
+    body = b""
+    for r in rows:
+        rec = struct.pack("<%dd" % n, *r)
+        s.record(rec)
+        body += rec
+    tail = b"\xff" * 8 + b"".join(b"#tagk-note: " + x.encode() + b"\n" for x in notes)
+    end = "#tagk-end: %d %s; check %016x\n" % (len(rows), "row" if len(rows) == 1 else "rows", s.value())
+    return magic + b"\n" + names_line + b"\n" + units + b"\n" + body + tail + end.encode()
+
+
+def check_of(data):
+    """(the check value computed, the one the end marker carries) of a CSV
+    or binary stream's bytes."""
+    s = Sum()
+    if data[:1] == b"\x93":
+        nl1 = data.index(b"\n")
+        n = int(data[:nl1].split()[3])
+        nl2 = data.index(b"\n", nl1 + 1)
+        nl3 = data.index(b"\n", nl2 + 1)
+        for i, name in enumerate(split_names(data[nl1 + 1:nl2])):
+            s.text(i, name)
+        p = nl3 + 1
+        while data[p:p + 8] != b"\xff" * 8:
+            s.record(data[p:p + 8 * n])
+            p += 8 * n
+        end = data[p + 8:].split(b"\n")
+    else:
+        lines = data.split(b"\n")
+        assert lines[0].rstrip(b"\r") == b"#tagk-stream: 2", lines[0]
+        for i, name in enumerate(split_names(lines[1].rstrip(b"\r"))):
+            s.text(i, name)
+        end = []
+        for line in lines[2:]:
+            line = line.rstrip(b"\r")
+            if line.startswith(b"#tagk-"):
+                end.append(line)
+                continue
+            if not line:
+                continue
+            for i, cell in enumerate(line.split(b",")):
+                s.text(i, cell)
+            s.row()
+    mark = [x for x in end if x.startswith(b"#tagk-end:")][0]
+    return s.value(), int(mark.split()[-1], 16)
+
+
+if __name__ == "__main__":
+    got, carried = check_of(open(sys.argv[1], "rb").read())
+    print("%016x %016x" % (got, carried))
