@@ -17,6 +17,7 @@ LIBDIR ?= $(PREFIX)/lib
 INCDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 PKGDIR ?= $(LIBDIR)/pkgconfig
+DATADIR ?= $(PREFIX)/share/tagk
 
 CC ?= cc
 AR ?= ar
@@ -45,14 +46,17 @@ CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
 FMT_HDR := $(sort $(wildcard formats/*.h))
 CMD_COMMON := cmd/cli.c cmd/cmdio.c cmd/streampeer.c
-BENCH_CMD := cmd/bench_pipeline.c cmd/bench_memory.c cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c cmd/bench_cfpend.c cmd/progress.c cmd/bench_commands.c cmd/workers.c
+BENCH_CMD := cmd/bench_pipeline.c cmd/bench_coverage.c cmd/spawn.c cmd/bench_memory.c cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c cmd/bench_cfpend.c cmd/progress.c cmd/bench_commands.c cmd/workers.c
 # Resolved when a recipe uses them (deferred =), not when
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null)
-DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz
+DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz -lmuparser
 BINS := $(CMDS:%=bin/%)
-TESTS := rng linalg kaczmarz rls rls_ld multibody dmls shake kf outlier pcls estimator regressor signals metrics consistency quad mass arm cnn coordinv
+TESTS := rng linalg kaczmarz rls rls_ld multibody dmls shake kf outlier pcls estimator regressor signals metrics consistency quad mass arm cnn coordinv uncert
 MAN1 := $(sort $(wildcard man/*.1))
+# The vehicle files tagk ships: --vehicle NAME finds them in $(DATADIR)
+# (../share/tagk beside the installed commands: DATADIR follows PREFIX).
+VEHICLES := $(sort $(wildcard datasets/*.veh))
 MAN57 := $(sort $(wildcard man/*.5 man/*.7))
 VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)
 
@@ -97,10 +101,10 @@ bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC)
 
 # Pipeline commands: cmd/NAME.c (and the parts EXTRA_stem lists, e.g. EXTRA_estimate) over
 # formats/ and lib/.
-EXTRA_estimate := cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c cmd/estimate_samples.c cmd/estimate_learned.c
-EXTRA_report := cmd/quantile.c cmd/report_score.c cmd/report_summary.c cmd/report_plot.c cmd/report_ncc.c
-EXTRA_filter := cmd/join.c cmd/filter_whiten.c
-EXTRA_regress := cmd/logmap.c cmd/regress_multibody.c
+EXTRA_estimate := cmd/estout.c cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c cmd/estimate_samples.c cmd/estimate_learned.c
+EXTRA_report := cmd/quantile.c cmd/report_check.c cmd/report_score.c cmd/report_summary.c cmd/report_plot.c cmd/report_ncc.c
+EXTRA_filter := cmd/join.c cmd/filter_whiten.c cmd/filter_expr.c
+EXTRA_regress := cmd/logmap.c cmd/regress_multibody.c cmd/actuator.c cmd/airborne.c cmd/calibrate.c cmd/quantile.c
 bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
@@ -141,14 +145,14 @@ build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan-fl
 # regression corpus tests/fuzz/corpus/TARGET with the usual compiler and the
 # sanitizers; `make fuzz` runs libFuzzer (clang) FUZZ_SECONDS per target,
 # two at a time with -j2, and prints executions per target.
-FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle
+FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle expr
 FUZZ_SECONDS ?= 60
-FUZZ_SRC := tests/fuzz/fuzz_table.c $(FMT_SRC) $(LIB_SRC)
-FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
+FUZZ_SRC := tests/fuzz/fuzz_table.c cmd/filter_expr.c $(FMT_SRC) $(LIB_SRC)
+FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c cmd/filter_expr.c cmd/filter_expr.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
 build/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) build/asan/libtagk.a | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g $(SAN) -o $@ $< \
-		tests/fuzz/replay.c tests/fuzz/fuzz_table.c $(FMT_SRC) build/asan/libtagk.a $(DEPS_LIBS) -lm
+		tests/fuzz/replay.c tests/fuzz/fuzz_table.c cmd/filter_expr.c $(FMT_SRC) build/asan/libtagk.a $(DEPS_LIBS) -lm
 test-fuzz-replay: $(FUZZ_TARGETS:%=build/fuzz-replay/%)
 	@for t in $(FUZZ_TARGETS); do build/fuzz-replay/$$t tests/fuzz/corpus/$$t || exit 1; done
 build/fuzz/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | build-deps
@@ -356,9 +360,11 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@sh tests/add_method_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/mass_test.sh
+	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/flight_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/reliability_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/output_safety_test.sh
 	@sh tests/memory_test.sh
+	@sh tests/coverage_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/pipeline_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/stream_test.sh
 
@@ -428,8 +434,10 @@ tagk.pc: tagk.pc.in lib/tagk.h build/config build/paths
 
 install: all tagk.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/tagk \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(PKGDIR)
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(PKGDIR) \
+		$(DESTDIR)$(DATADIR)
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -m 644 $(VEHICLES) $(DESTDIR)$(DATADIR)
 	install -m 644 lib/libtagk.a $(DESTDIR)$(LIBDIR)
 	install -m 644 $(PUB_HDR) $(DESTDIR)$(INCDIR)/tagk
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
@@ -439,6 +447,8 @@ install: all tagk.pc
 uninstall:
 	rm -f $(CMDS:%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(LIBDIR)/libtagk.a $(DESTDIR)$(PKGDIR)/tagk.pc
 	rm -rf $(DESTDIR)$(INCDIR)/tagk
+	rm -f $(VEHICLES:datasets/%=$(DESTDIR)$(DATADIR)/%)
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 	for f in $(MAN1) $(MAN57); do rm -f $(DESTDIR)$(MANDIR)/man$${f##*.}/$${f##*/}; done
 
 deps:

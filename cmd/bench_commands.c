@@ -108,7 +108,8 @@ static const bench_command subs[] = {
 	{ "massflight", "one UAV flight of the time-varying-mass paper as a log",
 	  "[--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
 	  "                             [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X]\n"
-	  "                             [--thrust-lag S] [--thrust-max X] [--speed X] [-o FILE]",
+	  "                             [--thrust-lag S] [--thrust-max X] [--speed X]\n"
+	  "                             [--pwm VEHICLE [--vbat V0[,V1]]] [--ground S] [-o FILE]",
 	  "      --traj NAME        random, loop (default), lemniscate, zigzag or square\n"
 	  "      --mass NAME        constant, drain (default), swaps, drop or load\n"
 	  "      --seed S           seed of the flight (default 1)\n"
@@ -120,6 +121,11 @@ static const bench_command subs[] = {
 	  "      --thrust-lag S     the thrust produced lags the command by S seconds (default 0)\n"
 	  "      --thrust-max X     the thrust produced saturates at X weights (default 0: none)\n"
 	  "      --speed X          fly the reference X times as fast (default 1)\n"
+	  "      --pwm VEHICLE      instead of the thrust, each motor's command (a quarter of the thrust\n"
+	  "                         through the inverse of VEHICLE's thrust map) and the battery voltage,\n"
+	  "                         as a Crazyflie logs them (motor.m1 .. motor.m4, pm.vbat)\n"
+	  "      --vbat V0[,V1]     --pwm: the battery's voltage, sagging from V0 to V1 (default 4)\n"
+	  "      --ground S         S seconds resting on the ground, motors off, before and after\n"
 	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n", bench_massflight },
 	{ "rmspe", "the time-varying-mass paper's RMSPE tables",
 	  "[--trials N] [--traj LIST] [--mass LIST] [--methods LIST]\n"
@@ -141,6 +147,15 @@ static const bench_command subs[] = {
 	  "  -f, --format F         text (default), md or csv\n"
 	  "      --progress         progress lines, even on a terminal: one at once, then every 2 s\n"
 	  "  -q, --quiet            no progress\n", bench_rmspe },
+	{ "coverage", "the calibration of tagk-estimate's 95 % intervals over simulated flights",
+	  "[--seeds N] [--methods LIST] [--duration S] [--noise X]\n"
+	  "                           [--thrust-sd X] [-j JOBS]",
+	  "      --seeds N          flights, seeds 1 to N (default 200)\n"
+	  "      --methods LIST     kf-low, kf, rls-low, rls, ols, wls (default kf-low,rls-low,ols,wls)\n"
+	  "      --duration S       seconds per flight (default 20)\n"
+	  "      --noise X          scale of every measurement noise (default 1)\n"
+	  "      --thrust-sd X      relative noise of the thrust (default 0)\n"
+	  "  -j, --jobs N           processes (default 2)\n", cmd_coverage },
 	{ "grasp", "one run of paper 003's experiment as a joint log: an arm moving a held cube",
 	  "[--base fixed|floating] [--target KG] [--robot-error RHO] [--seed S]\n"
 	  "                       [--duration S] [--model FILE] [--model-out FILE] [-o FILE]",

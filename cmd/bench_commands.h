@@ -27,6 +27,7 @@ int cmd_timing(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_pipeline(int argc, char **argv);
 int cmd_memory(int argc, char **argv);
+int cmd_coverage(int argc, char **argv); /* bench_coverage.c */
 int cmd_device(int argc, char **argv);
 
 #endif

@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "workers.h"
 #include "cmdio.h"
+#include "../formats/vehicle.h"
 #include "../lib/sim/tagk_sim.h"
 
 /* Paper 001, the tables under Fig. 8 (random) and Fig. 9 (lemniscate):
@@ -124,6 +125,42 @@ set_actuators(tagk_uavsim_config *sc, const actuators *a)
 	sc->speed = (tagk_real)a->speed;
 }
 
+/* The command u in [0, 65535] that gives a rotor thrust T through the
+ * vehicle's map (at voltage vbat), by bisection: maps rise with u. */
+static double
+pwm_of(const vehicle *v, double T, double vbat)
+{
+	double lo = 0, hi = 65535;
+	if (vehicle_rotor_thrust(v, hi, vbat) < T)
+		cli_die(EXIT_DATA, "massflight --pwm: a rotor thrust of %g N is more than the map gives at 65535", T);
+	for (int i = 0; i < 60; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (vehicle_rotor_thrust(v, mid, vbat) < T)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* massflight's log with the motors' commands (--pwm): the names of a
+ * Crazyflie log, each rotor a quarter of the thrust. */
+typedef struct {
+	const vehicle *v;
+	double vbat0, vbat1, duration; /* the battery sags linearly from vbat0 to vbat1 */
+} pwm_out;
+
+/* Columns of the row for thrust T at time t into row (4 motors, vbat). */
+static int
+pwm_columns(const pwm_out *p, double t, double T, double *row)
+{
+	double vbat = p->vbat0 + (p->vbat1 - p->vbat0) * (p->duration > 0 ? t / p->duration : 0);
+	for (int j = 0; j < 4; j++)
+		row[j] = T > 0 ? pwm_of(p->v, T / 4, vbat) : 0;
+	row[4] = vbat;
+	return 5;
+}
+
 int
 bench_massflight(int argc, char **argv)
 {
@@ -139,6 +176,9 @@ bench_massflight(int argc, char **argv)
 		{ "thrust-lag", required_argument, NULL, 'L' },
 		{ "thrust-max", required_argument, NULL, 'X' },
 		{ "speed", required_argument, NULL, 'S' },
+		{ "pwm", required_argument, NULL, 'P' },
+		{ "vbat", required_argument, NULL, 'B' },
+		{ "ground", required_argument, NULL, 'G' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -147,7 +187,8 @@ bench_massflight(int argc, char **argv)
 	uint64_t seed = 1;
 	double duration = 20, rate = 100, m_nom = 1, noise = 1, thrust_sd = 0;
 	actuators act = { 0, 0, 1 };
-	const char *outname = NULL;
+	const char *outname = NULL, *pwmveh = NULL;
+	double vbat[2] = { 4.0, 4.0 }, ground = 0;
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "o:h", opts)) != -1) {
 		int one[1];
@@ -161,6 +202,15 @@ bench_massflight(int argc, char **argv)
 		case 'n': noise = cli_double("--noise", optarg, 0, 100); break;
 		case 'T': thrust_sd = cli_double("--thrust-sd", optarg, 0, 1); break;
 		case 'L': case 'X': case 'S': parse_actuators(&act, c, optarg); break;
+		case 'P': pwmveh = optarg; break;
+		case 'B': {
+			char buf[64], *it[2];
+			int k = cli_split("--vbat", optarg, buf, sizeof(buf), it, 2);
+			vbat[0] = cli_double("--vbat", it[0], 1, 100);
+			vbat[1] = k == 2 ? cli_double("--vbat", it[1], 1, 100) : vbat[0];
+			break;
+		}
+		case 'G': ground = cli_double("--ground", optarg, 0, 3600); break;
 		case 'o': outname = optarg; break;
 		case 'h':
 			bench_help(stdout, "massflight");
@@ -186,23 +236,62 @@ bench_massflight(int argc, char **argv)
 	tagk_uavsim sim;
 	if (tagk_uavsim_init(&sim, &sc) != TAGK_OK)
 		cli_die(EXIT_USAGE, "massflight: the settings are out of range");
+	vehicle veh;
+	pwm_out pw = { &veh, vbat[0], vbat[1], duration + 2 * ground };
+	if (pwmveh) {
+		cmdio_vehicle(pwmveh, &veh, 1);
+		if (veh.input != VEH_INPUT_PWM || veh.n != 4)
+			cli_die(EXIT_USAGE, "--pwm: %s is not a four-rotor vehicle of 'input pwm'", pwmveh);
+	}
 	static const char *const names[] = { "t", "thrust", "gx", "gy", "gz", "ax", "ay", "az", "qw", "qx", "qy",
 		"qz", "px", "py", "pz", "vx", "vy", "vz", "true_m" };
+	static const char *const pwm_names[] = { "motor.m1", "motor.m2", "motor.m3", "motor.m4", "pm.vbat" };
 	enum { NC = sizeof(names) / sizeof(names[0]) };
+	const char *cols[NC + 4];
+	int nc = 0;
+	for (int i = 0; i < NC; i++) {
+		if (i == 1 && pwmveh)
+			for (int j = 0; j < 5; j++)
+				cols[nc++] = pwm_names[j];
+		else
+			cols[nc++] = names[i];
+	}
 	sink *out = cmdio_open_output(outname, TBL_AUTO);
-	cmdio_header(out, NC, names);
+	cmdio_header(out, nc, cols);
 	double err = 0;
-	long n = tagk_uavsim_steps(&sim);
-	for (long k = 0; k < n; k++) {
+	long n = tagk_uavsim_steps(&sim), nground = (long)(ground * rate + 0.5);
+	tagk_uavsim_sample s0;
+	memset(&s0, 0, sizeof(s0));
+	s0.m = (tagk_real)tagk_uavsim_mass(&sim, 0);
+	for (long k = 0; k < n + 2 * nground; k++) {
 		tagk_uavsim_sample s;
-		tagk_status st = tagk_uavsim_next(&sim, &s);
-		if (st != TAGK_OK)
-			cli_die(EXIT_DATA, "massflight: the flight left the envelope at sample %ld: %s", k,
-			    tagk_strerror(st));
-		double row[NC];
+		long kf = k - nground;
+		if (kf < 0 || kf >= n) {
+			/* resting on the ground, motors off, at the origin before the
+			 * flight and where it ended after it: the ground holds the
+			 * weight, the accelerometer reads +g */
+			s = s0;
+			s.t = (tagk_real)((double)kf / rate);
+			s.u.thrust = 0;
+			for (int j = 0; j < 3; j++)
+				s.u.w[j] = s.acc[j] = s.y.v[j] = 0;
+			s.acc[2] = (tagk_real)TAGK_G0;
+			s.y.q[0] = 1;
+			s.y.q[1] = s.y.q[2] = s.y.q[3] = 0;
+		} else {
+			tagk_status st = tagk_uavsim_next(&sim, &s);
+			if (st != TAGK_OK)
+				cli_die(EXIT_DATA, "massflight: the flight left the envelope at sample %ld: %s", kf,
+				    tagk_strerror(st));
+			s0 = s;
+		}
+		double row[NC + 4];
 		int i = 0;
-		row[i++] = (double)s.t;
-		row[i++] = (double)s.u.thrust;
+		row[i++] = (double)s.t + ground;
+		if (pwmveh)
+			i += pwm_columns(&pw, (double)s.t + ground, (double)s.u.thrust, row + i);
+		else
+			row[i++] = (double)s.u.thrust;
 		for (int j = 0; j < 3; j++)
 			row[i++] = (double)s.u.w[j];
 		for (int j = 0; j < 3; j++)
@@ -215,6 +304,8 @@ bench_massflight(int argc, char **argv)
 			row[i++] = (double)s.y.v[j];
 		row[i++] = (double)s.m;
 		cmdio_row(out, row);
+		if (kf < 0 || kf >= n)
+			continue;
 		double d = 0;
 		for (int j = 0; j < 3; j++)
 			d += (double)((s.x.r[j] - s.ref[j]) * (s.x.r[j] - s.ref[j]));
@@ -222,7 +313,7 @@ bench_massflight(int argc, char **argv)
 	}
 	cmdio_commit(out);
 	cli_warn("%s, %s, seed %llu: %ld samples at %g Hz, mass %g -> %g kg, mean tracking error %.1f cm",
-	    tagk_uavtraj_names[traj], tagk_massb_names[beh], (unsigned long long)seed, n, rate,
+	    tagk_uavtraj_names[traj], tagk_massb_names[beh], (unsigned long long)seed, n + 2 * nground, rate,
 	    (double)tagk_uavsim_mass(&sim, 0), (double)tagk_uavsim_mass(&sim, sc.duration), 100 * err / (double)n);
 	return 0;
 }

@@ -13,52 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bench_commands.h"
+#include "spawn.h"
 #include "cli.h"
 #include "../lib/tagk.h"
-
-/* The directory of this program, where the other commands are. */
-static void
-bindir(char *out, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", out, len - 1);
-	if (n <= 0)
-		cli_die(EXIT_DATA, "cannot find my own directory");
-	out[n] = 0;
-	char *slash = strrchr(out, '/');
-	if (slash)
-		*slash = 0;
-}
-
-/* Start argv (argv[0] a path) with standard input and output on in and
- * out (-1: /dev/null). */
-static pid_t
-spawn(char *const *argv, int in, int out)
-{
-	pid_t p = fork();
-	if (p < 0)
-		cli_die(EXIT_DATA, "fork: %s", strerror(errno));
-	if (p == 0) {
-		int null = open("/dev/null", O_RDWR);
-		dup2(in >= 0 ? in : null, 0);
-		dup2(out >= 0 ? out : null, 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return p;
-}
-
-/* Wait for p; its peak resident set in KiB, or death naming what. */
-static long
-reap(pid_t p, const char *what)
-{
-	int st;
-	struct rusage ru;
-	if (wait4(p, &st, 0, &ru) < 0)
-		cli_die(EXIT_DATA, "wait: %s", strerror(errno));
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		cli_die(EXIT_DATA, "%s failed", what);
-	return ru.ru_maxrss;
-}
 
 /* "regress --stream STREAM IN | estimate -a METHOD > /dev/null": wall
  * time and each process's peak resident set. */
@@ -79,12 +36,12 @@ run_pipeline(const char *dir, const char *in, const char *stream, const char *me
 	fcntl(fd[0], F_SETFD, FD_CLOEXEC);
 	fcntl(fd[1], F_SETFD, FD_CLOEXEC);
 	double t0 = cli_seconds();
-	pid_t a = spawn(ra, -1, fd[1]);
-	pid_t b = spawn(ea, fd[0], -1);
+	pid_t a = spawn_cmd(ra, -1, fd[1], 0);
+	pid_t b = spawn_cmd(ea, fd[0], -1, 0);
 	close(fd[0]);
 	close(fd[1]);
-	*rss_r = reap(a, "tagk-regress");
-	*rss_e = reap(b, "tagk-estimate");
+	*rss_r = spawn_reap(a, "tagk-regress");
+	*rss_e = spawn_reap(b, "tagk-estimate");
 	*secs = cli_seconds() - t0;
 }
 
@@ -92,11 +49,11 @@ run_pipeline(const char *dir, const char *in, const char *stream, const char *me
 static double
 run_alone(char *const *argv, const char *in)
 {
-	int fd = in ? open(in, O_RDONLY) : -1;
-	if (in && fd < 0)
+	int fd = -1;
+	if (in && (fd = open(in, O_RDONLY)) < 0)
 		cli_die(EXIT_DATA, "%s: %s", in, strerror(errno));
 	double t0 = cli_seconds();
-	reap(spawn(argv, fd, -1), argv[0]);
+	spawn_reap(spawn_cmd(argv, fd, -1, 0), argv[0]);
 	double t = cli_seconds() - t0;
 	if (fd >= 0)
 		close(fd);
@@ -162,7 +119,7 @@ cmd_pipeline(int argc, char **argv)
 	nn_items(formats, "--formats", "csv", "hdf5", &want_f[0], &want_f[1]);
 	nn_items(streams, "--streams", "csv", "binary", &want_s[0], &want_s[1]);
 	char me[4096], tmpdir[4096];
-	bindir(me, sizeof(me));
+	spawn_bindir(me, sizeof(me));
 	if (dir) {
 		snprintf(tmpdir, sizeof(tmpdir), "%s", dir);
 	} else {

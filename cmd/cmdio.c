@@ -256,11 +256,16 @@ cmdio_sample_row(cmdio_samples *c, tbl_reader *r, double t, double idx)
 	}
 	if (fresh)
 		c->t = t;
-	if (have_idx && idx != (double)c->rows) {
+	if (have_idx && fresh && c->samples == 0 && idx >= 0 && idx < 64 && idx == (double)(int)idx)
+		c->base = (int)idx;
+	if (have_idx && fresh && c->base > 0 && idx == 0)
+		cli_die(EXIT_DATA, "%s: a sample starts at row 0 where the first began at row %d: the stream starts "
+		    "inside a sample (cut at its head), or rows were lost", tbl_where(r), c->base);
+	if (have_idx && idx != (double)(c->base + c->rows)) {
 		char a[32];
 		fmt_double(a, idx);
 		cli_die(EXIT_DATA, "%s: row %s of a sample where row %d belongs: the stream was cut or rows were "
-		    "lost or reordered", tbl_where(r), a, c->rows);
+		    "lost or reordered", tbl_where(r), a, c->base + c->rows);
 	}
 	c->rows++;
 	return fresh;
@@ -292,4 +297,41 @@ cmdio_regressor_cols(tbl_reader *r, int need_row, int *it, int *ib, int *irow, i
 		cli_die(EXIT_DATA, "%s: not a regressor stream: it needs columns t, %sY_m (and Y_mcx ... "
 		    "Y_Izz for the rigid body) and b, as tagk-regress writes", tbl_name(r), need_row ? "row, " : "");
 	return n;
+}
+
+static const char *
+vehicle_path(const char *name, char *buf, size_t len)
+{
+	struct stat st;
+	if (strchr(name, '/') || stat(name, &st) == 0)
+		return name;
+	const char *env = getenv("TAGK_DATADIR");
+	if (env && *env) {
+		snprintf(buf, len, "%s/%s.veh", env, name);
+		if (stat(buf, &st) == 0)
+			return buf;
+	}
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		char *slash = strrchr(exe, '/');
+		if (slash)
+			*slash = 0;
+		static const char *const dirs[] = { "../share/tagk", "../datasets" };
+		for (int i = 0; i < 2; i++) {
+			snprintf(buf, len, "%s/%s/%s.veh", exe, dirs[i], name);
+			if (stat(buf, &st) == 0)
+				return buf;
+		}
+	}
+	return name; /* the error names what the user wrote */
+}
+
+void
+cmdio_vehicle(const char *name, vehicle *v, int rotors)
+{
+	char buf[4200], err[512];
+	if (vehicle_read(vehicle_path(name, buf, sizeof(buf)), v, rotors, err, sizeof(err)) != 0)
+		cli_die(EXIT_DATA, "%s", err);
 }

@@ -11,6 +11,7 @@
 #include "../formats/sink.h"
 #include "../formats/table.h"
 #include "../formats/outfile.h"
+#include "../formats/vehicle.h"
 
 /* Long options of the input group, for getopt_long tables; their codes
  * are handled by cmdio_input_option. */
@@ -43,7 +44,9 @@ tbl_reader *cmdio_open_input(const char *path, const tbl_options *o);
  * number, 1 (mass) or TAGK_NPARAM, or dies naming what is missing. */
 int cmdio_regressor_cols(tbl_reader *r, int need_row, int *it, int *ib, int *irow, int *iy);
 /* The rows of a regressor stream, sample by sample: rows with the same t
- * form a sample; with a row column they are numbered 0, 1, ... within it.
+ * form a sample; with a row column they are numbered 0, 1, ... within it
+ * (or, every sample alike, from the first sample's first index: the mass
+ * rows of an attitude-less log are the z row alone, row 2).
  * A sample cut short (a stream cut or rows lost) is refused wherever it
  * is, the last one included, so that its equations are never used as if
  * whole: with a row column when its count differs from the first
@@ -52,6 +55,7 @@ int cmdio_regressor_cols(tbl_reader *r, int need_row, int *it, int *ib, int *iro
 typedef struct {
 	double t;        /* the current sample's time */
 	int rows;        /* rows seen in it */
+	int base;        /* the first sample's first row index */
 	int rows_per;    /* rows of the first sample, 0 until it is complete */
 	int varies;      /* without a row column: the samples' counts differ */
 	long samples;    /* complete samples */
@@ -88,5 +92,12 @@ typedef struct {
 void cmdio_file_open(cmdio_file *w, const char *path);
 /* Flush, close and commit, or die (exit 1) on a write error. */
 void cmdio_file_commit(cmdio_file *w);
+
+/* Read the vehicle file name into v (rotors: its rotor lines required), or
+ * die naming the line. A bare name (no '/', no such file) is looked up
+ * among the vehicles tagk ships: $TAGK_DATADIR/NAME.veh when that is set,
+ * ../share/tagk/NAME.veh beside the program when installed,
+ * ../datasets/NAME.veh in the source tree. */
+void cmdio_vehicle(const char *name, vehicle *v, int rotors);
 
 #endif

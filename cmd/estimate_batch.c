@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "estimate_batch.h"
+#include "estout.h"
 #include "cli.h"
 #include "cmdio.h"
 #include "../lib/tagk.h"
@@ -30,10 +31,7 @@ estimate_batch(const batch_opts *o, const char *input)
 		tbl_want(r, iw);
 	}
 	int ntrue = 0, tidx[TAGK_NPARAM];
-	const char *names[1 + 2 * TAGK_NPARAM];
-	names[0] = "t";
-	for (int j = 0; j < n; j++)
-		names[1 + j] = tagk_param_names[j];
+	const char *names[TAGK_NPARAM];
 	for (int j = 0; j < n; j++) {
 		char tn[32];
 		snprintf(tn, sizeof(tn), "true_%s", tagk_param_names[j]);
@@ -41,7 +39,7 @@ estimate_batch(const batch_opts *o, const char *input)
 		if (c >= 0) {
 			tbl_want(r, c);
 			tidx[ntrue] = c;
-			names[1 + n + ntrue] = tbl_col(r, c);
+			names[ntrue] = tbl_col(r, c);
 			ntrue++;
 		}
 	}
@@ -65,8 +63,9 @@ estimate_batch(const batch_opts *o, const char *input)
 				    items[i - 1]);
 		}
 	}
-	sink *out = cmdio_open_output(o->outname, TBL_AUTO);
-	cmdio_header(out, 1 + n + ntrue, names);
+	estout out;
+	estout_open(&out, o->outname, n, 1, ntrue, names);
+	estout_project(&out, !o->raw);
 	double *row = malloc((size_t)tbl_ncols(r) * sizeof(double));
 	tagk_batch *q = malloc(sizeof(*q));
 	if (!row || !q)
@@ -89,7 +88,7 @@ estimate_batch(const batch_opts *o, const char *input)
 			cli_die(EXIT_USAGE, "--theta0: not a physical body (its pseudo-inertia is not positive definite), "
 			    "so it has no pullback metric");
 	}
-	double t_last = -INFINITY, truth[TAGK_NPARAM], prev_truth[TAGK_NPARAM], orow[1 + 2 * TAGK_NPARAM];
+	double t_last = -INFINITY, truth[TAGK_NPARAM], prev_truth[TAGK_NPARAM];
 	long samples = 0, in_seg = 0;
 	int next_start = 0, rc;
 	cmdio_samples sc = { 0 };
@@ -136,12 +135,8 @@ estimate_batch(const batch_opts *o, const char *input)
 				    "method with a prior (-a wls-pullback --theta0 ...) or a longer segment")
 				    : tagk_strerror(st));
 			}
-			orow[0] = t_last;
-			for (int j = 0; j < n; j++)
-				orow[1 + j] = (double)theta[j];
-			for (int j = 0; j < ntrue; j++)
-				orow[1 + n + j] = truth[j];
-			cmdio_row(out, orow);
+			tagk_real sd[TAGK_NPARAM];
+			estout_row(&out, t_last, theta, tagk_batch_sd(q, theta, sd) == TAGK_OK ? sd : NULL, truth);
 			tagk_batch_clear(q);
 			in_seg = 0;
 		}
@@ -170,7 +165,8 @@ estimate_batch(const batch_opts *o, const char *input)
 	}
 	if (samples == 0)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
-	cmdio_commit(out);
+	sink_note(out.out, "method", o->method->name);
+	estout_commit(&out, o->quiet);
 	if (tbl_skipped(r))
 		cli_warn("skipped %ld bad row%s", tbl_skipped(r), tbl_skipped(r) == 1 ? "" : "s");
 	tbl_close(r);

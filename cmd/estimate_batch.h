@@ -21,6 +21,8 @@ typedef struct {
 	const double *theta0; /* the regularised methods' prior (ntheta0 values), or NULL */
 	int ntheta0;
 	double prior_weight;  /* and its weight */
+	int raw;              /* rigid body: no projection onto the physical bodies */
+	int quiet;            /* no note of the projections */
 } batch_opts;
 
 int estimate_batch(const batch_opts *o, const char *input);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "cli.h"
 #include "cmdio.h"
+#include "estout.h"
 #include "estimate_batch.h"
 #include "../formats/sink.h"
 #include "../lib/tagk.h"
@@ -76,25 +77,24 @@ estimate_samples(const batch_opts *o, const char *input)
 			tbl_want(r, imj[j][c]);
 		}
 	int ntrue = 0, tidx[P];
-	const char *names[1 + 2 * P];
-	names[0] = "t";
-	for (int j = 0; j < P; j++)
-		names[1 + j] = tagk_param_names[j];
+	const char *names[P];
 	for (int j = 0; j < P; j++) {
 		snprintf(name, sizeof(name), "true_%s", tagk_param_names[j]);
 		int c = tbl_find(r, name);
 		if (c >= 0) {
 			tbl_want(r, c);
 			tidx[ntrue] = c;
-			names[1 + P + ntrue++] = tbl_col(r, c);
+			names[ntrue++] = tbl_col(r, c);
 		}
 	}
 	if (ntrue != 0 && ntrue != P)
 		cli_die(EXIT_DATA, "%s: some true_* columns but not all", tbl_name(r));
 	if (o->segments && !ntrue)
 		cli_die(EXIT_USAGE, "--segment truth: %s has no true_* columns", tbl_name(r));
-	sink *out = cmdio_open_output(o->outname, TBL_AUTO);
-	cmdio_header(out, 1 + P + ntrue, names);
+	/* the estimate stream; these methods give no uncertainty (empty sd) */
+	estout out;
+	estout_open(&out, o->outname, P, 1, ntrue, names);
+	estout_project(&out, !o->raw);
 	double *row = malloc((size_t)tbl_ncols(r) * sizeof(*row));
 	size_t wslen = tagk_dmls_workspace_len(n, P);
 	tagk_real *ws = malloc(wslen * sizeof(*ws)), theta0[P];
@@ -103,7 +103,7 @@ estimate_samples(const batch_opts *o, const char *input)
 	for (int j = 0; j < P; j++)
 		theta0[j] = (tagk_real)o->theta0[j];
 	samples s = { 0, 0, n, NULL, NULL, NULL };
-	double t_cur = NAN, prev_truth[P] = { 0 }, orow[1 + 2 * P];
+	double t_cur = NAN, prev_truth[P] = { 0 };
 	int seen = 0, rc, have = 0, segs = 0;
 	for (;;) {
 		rc = tbl_next(r, row);
@@ -137,12 +137,7 @@ estimate_samples(const batch_opts *o, const char *input)
 				    st == TAGK_ENOTPD ? " (at --theta0 some sample's metric is not positive definite, or "
 				    "--theta0 is not physical)" : "");
 			}
-			orow[0] = t_cur;
-			for (int j = 0; j < P; j++)
-				orow[1 + j] = (double)theta[j];
-			for (int j = 0; j < ntrue; j++)
-				orow[1 + P + j] = prev_truth[j];
-			cmdio_row(out, orow);
+			estout_row(&out, t_cur, theta, NULL, prev_truth);
 			segs++;
 			s.N = 0;
 		}
@@ -177,7 +172,8 @@ estimate_samples(const batch_opts *o, const char *input)
 	}
 	if (!segs)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
-	cmdio_commit(out);
+	sink_note(out.out, "method", mname);
+	estout_commit(&out, o->quiet);
 	tbl_close(r);
 	free(row);
 	free(ws);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include "cli.h"
 #include "cmdio.h"
+#include "estout.h"
 #include "estimate_state.h"
 #include "../formats/numconv.h"
 
@@ -40,20 +41,24 @@ estimate_state(const state_opts *o, const char *path)
 	int ncols = tbl_ncols(r), ntrue = 0;
 	int *tidx = malloc((size_t)ncols * sizeof(int));
 	double *row = malloc((size_t)ncols * sizeof(double));
-	const char **names = malloc((size_t)(2 + ncols) * sizeof(*names));
-	double *orow = malloc((size_t)(2 + ncols) * sizeof(double));
-	if (!tidx || !row || !names || !orow)
+	const char **names = malloc((size_t)(ncols + 1) * sizeof(*names));
+	double *truth = malloc((size_t)(ncols + 1) * sizeof(double));
+	if (!tidx || !row || !names || !truth)
 		cli_die(EXIT_DATA, "out of memory");
-	names[0] = "t";
-	names[1] = "m";
 	for (int i = 0; i < ncols; i++)
 		if (strncmp(tbl_col(r, i), "true_", 5) == 0) {
 			tidx[ntrue] = i;
-			names[2 + ntrue++] = tbl_col(r, i);
+			names[ntrue++] = tbl_col(r, i);
 			tbl_want(r, i);
 		}
-	sink *out = cmdio_open_output(o->outname, TBL_AUTO);
-	cmdio_header(out, 2 + ntrue, names);
+	/* tagk-regress --airborne numbers the flying spans: the model is not
+	 * propagated across the ground time between two */
+	int ispan = tbl_find(r, "span");
+	if (ispan >= 0)
+		tbl_want(r, ispan);
+	double span = NAN;
+	estout out;
+	estout_open(&out, o->outname, 1, 1, ntrue, names);
 
 	tagk_mass_config cfg;
 	tagk_mass_est est;
@@ -88,7 +93,15 @@ estimate_state(const state_opts *o, const char *path)
 			cli_die(EXIT_DATA, "%s: the attitude quaternion is not of unit length (within 1e-3); "
 			    "--skip-bad skips such rows", tbl_where(r));
 		}
-		if (started) {
+		if (started && ispan >= 0 && row[ispan] != span) {
+			/* a new span: the state restarts at its first sample, the mass
+			 * carries over (its uncertainty restarts at --mass-sd) */
+			span = row[ispan];
+			est.cfg.m0 = tagk_mass_value(&est);
+			tagk_status st = tagk_mass_start(&est, &y);
+			if (st != TAGK_OK)
+				cli_die(EXIT_DATA, "%s: %s: %s", tbl_where(r), o->mt->name, tagk_strerror(st));
+		} else if (started) {
 			double dt = t - t_prev;
 			if (!(dt > 0)) {
 				if (o->in.skip_bad) {
@@ -129,11 +142,10 @@ estimate_state(const state_opts *o, const char *path)
 			}
 			nest++;
 			if (nest % o->every == 0) {
-				orow[0] = t;
-				orow[1] = (double)m;
 				for (int j = 0; j < ntrue; j++)
-					orow[2 + j] = row[tidx[j]];
-				cmdio_row(out, orow);
+					truth[j] = row[tidx[j]];
+				tagk_real sd = tagk_mass_sd(&est);
+				estout_row(&out, t, &m, tagk_isfinite(sd) ? &sd : NULL, truth);
 			}
 		} else {
 			double m0 = o->m0;
@@ -188,6 +200,8 @@ estimate_state(const state_opts *o, const char *path)
 				    (double)cfg.r_att, (double)cfg.r_pos, (double)cfg.r_vel, extra);
 			}
 			started = 1;
+			if (ispan >= 0)
+				span = row[ispan];
 		}
 		u_prev = u;
 		t_prev = t;
@@ -200,7 +214,8 @@ estimate_state(const state_opts *o, const char *path)
 	if (nest < o->every)
 		cli_die(EXIT_DATA, "%s: %ld estimates, fewer than --every %ld: nothing to write", tbl_name(r), nest,
 		    o->every);
-	cmdio_commit(out);
+	sink_note(out.out, "method", o->mt->name);
+	estout_commit(&out, 0); /* the mass alone: nothing is projected */
 	if (o->verbose)
 		cli_warn("%s: %ld updates, mean %.2f us each", o->mt->name, nest, 1e6 * busy / (double)nest);
 	long sk = skipped + tbl_skipped(r);
@@ -211,6 +226,6 @@ estimate_state(const state_opts *o, const char *path)
 	free(tidx);
 	free(row);
 	free(names);
-	free(orow);
+	free(truth);
 	return 0;
 }

@@ -1,13 +1,19 @@
-/* estimate_window.c: tagk-estimate's window methods; see estimate_window.h. */
+/* estimate_window.c: tagk-estimate's window methods; see estimate_window.h.
+ *
+ * The loop reads rows into a ring of samples (read_samples); each
+ * completed sample may make a window due (on_sample), whose update runs
+ * in run_update with its diagnostics and its uncertainty; the notes at the
+ * end say what the run found (finish). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "cmdio.h"
 #include "estimate_window.h"
+#include "estout.h"
 #include "excitation.h"
 
-enum { MAX_SAMPLE_ROWS = 64 };
+enum { MAX_SAMPLE_ROWS = 64, PACE_KEPT = 256, SPREAD = 20 };
 
 typedef struct {
 	double t;
@@ -16,6 +22,41 @@ typedef struct {
 	double *b;      /* MAX_SAMPLE_ROWS */
 	double *truth;  /* ntrue */
 } sample;
+
+/* One run's state. */
+typedef struct {
+	const window_opts *o;
+	tbl_reader *r;
+	int n, ntrue, it, ib, irow, iy[TAGK_NPARAM], *tidx;
+	/* the ring of samples */
+	int cap, head, fill, rows_per;
+	sample *ring;
+	long nsamples;
+	/* the method */
+	tagk_config cfg;
+	tagk_real theta0[TAGK_NPARAM];
+	tagk_estimator est;
+	tagk_real *ws, *A, *bb;
+	int *kind;             /* each window row's place in its sample */
+	int ready;
+	long updates, refused[TAGK_NSTATUS];
+	tagk_status first_refusal;
+	double t_last_run;
+	/* the uncertainty: uncert.h for a linear gain, else the spread of the
+	 * last SPREAD estimates */
+	int linear;
+	tagk_uncert unc;
+	tagk_real *uws, *P, *scratch;
+	tagk_real spread[SPREAD][TAGK_NPARAM];
+	long nspread;
+	/* the output and the diagnostics */
+	estout out;
+	excitation exc;
+	tagk_fitcheck fit;
+	long rows_in, rows_b0; /* rows with b = 0 but a regressor that is not */
+	double pace[PACE_KEPT];
+	int npace, pace_check;
+} winrun;
 
 /* Notes when the data are mostly noise for the method (-q silences them):
  * the windows' median relative prediction error (fitcheck.h), and for a
@@ -44,298 +85,382 @@ noise_notes(const tagk_estimator *est, const tagk_config *cfg, const tagk_fitche
 		    ratio, sqrt(ratio), (double)cfg->u.kf.r, (double)cfg->u.kf.r * ratio);
 }
 
-int
-estimate_window(const window_opts *o, const char *input)
+/* --- setting up -------------------------------------------------------------- */
+
+static void
+open_run(winrun *w, const window_opts *o, const char *input)
 {
-	tbl_reader *r = cmdio_open_input(input, &o->in);
+	memset(w, 0, sizeof(*w));
+	w->o = o;
+	w->r = cmdio_open_input(input, &o->in);
+	tbl_reader *r = w->r;
 	if (o->verbose)
 		cli_warn("%s: %s", tbl_name(r), tbl_format_label(tbl_format_of(r)));
-	int it, ib, irow, iy[TAGK_NPARAM];
-	int n = cmdio_regressor_cols(r, 0, &it, &ib, &irow, iy);
-	tbl_want(r, it);
-	tbl_want(r, ib);
-	if (irow >= 0)
-		tbl_want(r, irow);
-	for (int j = 0; j < n; j++)
-		tbl_want(r, iy[j]);
-	int ntrue = 0, *tidx = malloc((size_t)tbl_ncols(r) * sizeof(int));
+	w->n = cmdio_regressor_cols(r, 0, &w->it, &w->ib, &w->irow, w->iy);
+	tbl_want(r, w->it);
+	tbl_want(r, w->ib);
+	if (w->irow >= 0)
+		tbl_want(r, w->irow);
+	for (int j = 0; j < w->n; j++)
+		tbl_want(r, w->iy[j]);
+	w->tidx = malloc((size_t)tbl_ncols(r) * sizeof(int));
+	const char **tnames = malloc((size_t)tbl_ncols(r) * sizeof(*tnames));
+	if (!w->tidx || !tnames)
+		cli_die(EXIT_DATA, "out of memory");
 	for (int i = 0; i < tbl_ncols(r); i++)
 		if (strncmp(tbl_col(r, i), "true_", 5) == 0) {
-			tidx[ntrue++] = i;
+			tnames[w->ntrue] = tbl_col(r, i);
+			w->tidx[w->ntrue++] = i;
 			tbl_want(r, i);
 		}
-
-	/* Window storage: a ring of samples. */
-	int cap = o->win_s ? o->max_window : (int)o->win;
-	sample *ring = calloc((size_t)cap, sizeof(*ring));
-	double *rowbuf = malloc((size_t)tbl_ncols(r) * sizeof(double));
-	if (!ring || !rowbuf || !tidx)
+	/* the ring of samples */
+	w->cap = o->win_s ? o->max_window : (int)o->win;
+	w->ring = calloc((size_t)w->cap, sizeof(*w->ring));
+	if (!w->ring)
 		cli_die(EXIT_DATA, "out of memory");
-	for (int i = 0; i < cap; i++) {
-		ring[i].Y = malloc((size_t)MAX_SAMPLE_ROWS * (size_t)n * sizeof(double));
-		ring[i].b = malloc(MAX_SAMPLE_ROWS * sizeof(double));
-		ring[i].truth = malloc((size_t)(ntrue ? ntrue : 1) * sizeof(double));
-		if (!ring[i].Y || !ring[i].b || !ring[i].truth)
-			cli_die(EXIT_DATA, "out of memory for a window of %d samples", cap);
+	for (int i = 0; i < w->cap; i++) {
+		sample *s = &w->ring[i];
+		s->Y = malloc((size_t)MAX_SAMPLE_ROWS * (size_t)w->n * sizeof(double));
+		s->b = malloc(MAX_SAMPLE_ROWS * sizeof(double));
+		s->truth = malloc((size_t)(w->ntrue ? w->ntrue : 1) * sizeof(double));
+		if (!s->Y || !s->b || !s->truth)
+			cli_die(EXIT_DATA, "out of memory for a window of %d samples", w->cap);
 	}
-
-	tagk_config cfg = o->cfg;
-	cfg.n = n;
-	if (tagk_method_accepts(cfg.method, "length") && cfg.u.kzr.length > 0 && n % TAGK_NPARAM != 0)
+	/* the method's settings */
+	w->cfg = o->cfg;
+	w->cfg.n = w->n;
+	if (tagk_method_accepts(w->cfg.method, "length") && w->cfg.u.kzr.length > 0 && w->n % TAGK_NPARAM != 0)
 		cli_die(EXIT_USAGE, "--length scales rigid bodies (%d parameters each); %s has %d parameter%s",
-		    TAGK_NPARAM, tbl_name(r), n, n == 1 ? "" : "s");
-	tagk_real theta0[TAGK_NPARAM];
+		    TAGK_NPARAM, tbl_name(r), w->n, w->n == 1 ? "" : "s");
 	if (o->theta0) {
-		if (o->ntheta0 != n)
+		if (o->ntheta0 != w->n)
 			cli_die(EXIT_USAGE, "--theta0: %d value%s given; %s has %d parameter%s", o->ntheta0,
-			    o->ntheta0 == 1 ? "" : "s", tbl_name(r), n, n == 1 ? "" : "s");
-		for (int j = 0; j < n; j++)
-			theta0[j] = (tagk_real)o->theta0[j];
-		cfg.theta0 = theta0;
+			    o->ntheta0 == 1 ? "" : "s", tbl_name(r), w->n, w->n == 1 ? "" : "s");
+		for (int j = 0; j < w->n; j++)
+			w->theta0[j] = (tagk_real)o->theta0[j];
+		w->cfg.theta0 = w->theta0;
 	}
-	tagk_estimator est;
-	tagk_real *ws = NULL, *A = NULL, *bb = NULL, theta[TAGK_NPARAM];
-	int ready = 0;
+	w->t_last_run = -INFINITY;
+	estout_open(&w->out, o->outname, w->n, 1, w->ntrue, tnames);
+	estout_project(&w->out, !o->raw);
+	free(tnames);
+	excitation_init(&w->exc, w->n);
+	tagk_fitcheck_init(&w->fit);
+}
 
-	const char *names[3 + TAGK_NPARAM + 64];
-	const char **onames = ntrue + 1 + n <= (int)(sizeof(names) / sizeof(names[0])) ? names
-	    : malloc((size_t)(1 + n + ntrue) * sizeof(*onames));
-	onames[0] = "t";
+/* The method, once the first window is due: every sample of a stream with
+ * a row column has rows_per rows (cmdio_samples checks), which sizes the
+ * window and the Kaczmarz Gram cache (m_max^2). */
+static void
+start_method(winrun *w)
+{
+	const window_opts *o = w->o;
+	tagk_config *cfg = &w->cfg;
+	cfg->m_max = w->cap * (w->irow >= 0 ? w->rows_per : MAX_SAMPLE_ROWS);
+	size_t len = tagk_est_workspace_len(cfg);
+	w->ws = malloc(len * sizeof(*w->ws));
+	w->A = malloc((size_t)cfg->m_max * (size_t)w->n * sizeof(*w->A));
+	w->bb = malloc((size_t)cfg->m_max * sizeof(*w->bb));
+	w->kind = malloc((size_t)cfg->m_max * sizeof(*w->kind));
+	if (!w->ws || !w->A || !w->bb || !w->kind)
+		cli_die(EXIT_DATA, "out of memory for a window of up to %d rows (%.0f MB of workspace); use a smaller "
+		    "--window%s", cfg->m_max, (double)len * (double)sizeof(*w->ws) / 1e6, o->win_s ? " or --max-window" : "");
+	tagk_status st = tagk_est_init(&w->est, cfg, w->ws, len);
+	if (st == TAGK_ENOTPD)
+		cli_die(EXIT_USAGE, "%s needs a physically consistent starting estimate (every body's pseudo-inertia "
+		    "positive definite): give one with --theta0 m,mcx,mcy,mcz,Ixx,Ixy,Iyy,Ixz,Iyz,Izz", cfg->method->name);
+	if (st != TAGK_OK)
+		cli_die(EXIT_USAGE, "%s: %s", cfg->method->name, tagk_strerror(st));
+	/* the uncertainty: the method's gains when its update is linear */
+	int n = w->n;
+	w->P = malloc((size_t)n * (size_t)n * sizeof(*w->P));
+	w->scratch = malloc((size_t)n * (size_t)n * sizeof(*w->scratch));
+	tagk_real r;
+	w->linear = w->P && w->scratch && tagk_est_posterior(&w->est, w->P, &r, w->scratch) == TAGK_OK;
+	if (w->linear) {
+		size_t ulen = tagk_uncert_workspace_len(n, cfg->m_max);
+		w->uws = malloc(ulen * sizeof(*w->uws));
+		if (!w->uws || tagk_uncert_init(&w->unc, n, cfg->m_max, w->P, 0, w->uws, ulen) != TAGK_OK)
+			cli_die(EXIT_DATA, "out of memory");
+	}
+	const char *form = tagk_est_form(&w->est);
+	/* tagk-robust unscaled on rigid bodies: the parameters' units decide
+	 * its steps (kz_robust.c), which it cannot fix alone */
+	if (!o->quiet && tagk_method_accepts(cfg->method, "length") && cfg->u.kzr.length < 0 && n % TAGK_NPARAM == 0 &&
+	    strcmp(form, "greedy-screened") == 0)
+		cli_warn("%s runs unscaled: give the body's size (--length, in metres; 0.03 for a Crazyflie) or a "
+		    "physical --theta0 to scale its parameters", cfg->method->name);
+	/* scaled tagk-robust keeps the directions its windows hardly excite
+	 * near its start by design (kz_robust.c): without --theta0 that start
+	 * is 0; the pace note below is not for it */
+	if (!o->quiet && strcmp(form, "greedy-screened-scaled") == 0 && !o->theta0)
+		cli_warn("%s starts from 0 without --theta0, and in scaled parameters the directions its windows hardly "
+		    "excite (the inertia, on most flights) stay near their start: give the body's nominal parameters "
+		    "with --theta0", cfg->method->name);
+	w->pace_check = !o->quiet && strcmp(cfg->method->family, "Kaczmarz") == 0 &&
+	    strcmp(form, "greedy-screened-scaled") != 0;
+	if (o->verbose)
+		cli_warn("%s, form %s, window %g%s, every %g%s", cfg->method->name, form, o->win, o->win_s ? " s" : " samples",
+		    o->every, o->every_s ? " s" : " samples");
+	w->ready = 1;
+}
+
+/* --- one update ---------------------------------------------------------------- */
+
+/* The standard deviations of the estimate just made into sd (NULL when
+ * there are none yet: fewer than 3 estimates to spread). */
+static const tagk_real *
+estimate_sd(winrun *w, int m, const tagk_real *theta, tagk_real *sd)
+{
+	const int n = w->n;
+	if (w->linear) {
+		tagk_real r;
+		if (tagk_est_posterior(&w->est, w->P, &r, w->scratch) != TAGK_OK)
+			return NULL;
+		tagk_uncert_propagate(&w->unc, m, w->A, w->bb, w->kind, w->P, r, theta);
+		tagk_uncert_sd(&w->unc, sd);
+		return sd;
+	}
+	/* a method without a linear gain (Kaczmarz): the spread of its last
+	 * estimates */
+	memcpy(w->spread[w->nspread++ % SPREAD], theta, sizeof(*theta) * (size_t)n);
+	long k = w->nspread < SPREAD ? w->nspread : SPREAD;
+	if (k < 3)
+		return NULL;
+	for (int j = 0; j < n; j++) {
+		double mean = 0, ss = 0;
+		for (long i = 0; i < k; i++)
+			mean += (double)w->spread[i][j];
+		mean /= (double)k;
+		for (long i = 0; i < k; i++)
+			ss += ((double)w->spread[i][j] - mean) * ((double)w->spread[i][j] - mean);
+		sd[j] = (tagk_real)sqrt(ss / (double)(k - 1));
+	}
+	return sd;
+}
+
+/* The window of the last wn samples into A, b and the rows' kinds. */
+static int
+gather(winrun *w, int wn)
+{
+	const int n = w->n;
+	int m = 0;
+	for (int k = wn - 1; k >= 0; k--) {
+		sample *s = &w->ring[(w->head + w->cap - 1 - k) % w->cap];
+		for (int i = 0; i < s->rows; i++, m++) {
+			for (int j = 0; j < n; j++)
+				w->A[m * n + j] = (tagk_real)s->Y[i * n + j];
+			w->bb[m] = (tagk_real)s->b[i];
+			w->kind[m] = i;
+		}
+	}
+	return m;
+}
+
+static void
+run_update(winrun *w, int wn, const sample *last)
+{
+	const int n = w->n;
+	int m = gather(w, wn);
+	/* Kaczmarz's pace (excitation.h) on the first 64 windows, then on
+	 * every 64th: its ratio to T, the iterations per update */
+	if (w->pace_check && (w->updates < 64 || w->updates % 64 == 0)) {
+		double kappa = window_pace(w->A, m, n);
+		int T = w->cfg.u.kz.iters ? w->cfg.u.kz.iters : m;
+		if (kappa > 0)
+			w->pace[w->npace++ % PACE_KEPT] = kappa / T;
+	}
+	const tagk_real *prev = tagk_est_theta(&w->est);
+	/* the first window meets the prior, which predicts nothing */
+	if (w->updates > 0)
+		tagk_fitcheck_add(&w->fit, m, n, w->A, w->bb, prev);
+	if (w->linear)
+		tagk_uncert_observe(&w->unc, m, w->A, w->bb, w->kind, prev);
+	tagk_real theta[TAGK_NPARAM], sd[TAGK_NPARAM];
+	tagk_status st = tagk_est_update(&w->est, w->A, w->bb, m, theta);
+	w->t_last_run = last->t;
+	w->updates++;
+	if (st != TAGK_OK) {
+		if (!w->first_refusal)
+			w->first_refusal = st;
+		w->refused[st]++;
+		return;
+	}
+	estout_row(&w->out, last->t, theta, estimate_sd(w, m, theta, sd), last->truth);
+}
+
+/* A sample has just completed (ring[head - 1]): run the method if a window
+ * is due. */
+static void
+on_sample(winrun *w)
+{
+	const window_opts *o = w->o;
+	int cap = w->cap;
+	sample *last = &w->ring[(w->head + cap - 1) % cap];
+	if (!w->rows_per)
+		w->rows_per = last->rows;
+	/* which samples form the window now */
+	int wn = w->fill;
+	if (o->win_s) {
+		wn = 0;
+		while (wn < w->fill && w->ring[(w->head + cap - 1 - wn) % cap].t > last->t - o->win)
+			wn++;
+		if (wn == cap && w->fill == cap)
+			cli_die(EXIT_DATA, "%s: a window of %g s holds more than %d samples; raise --max-window",
+			    tbl_name(w->r), o->win, o->max_window);
+	}
+	int full = o->win_s ? (last->t - w->ring[(w->head + cap - w->fill) % cap].t >= o->win - 1e-12 ||
+	    w->fill == cap) : w->fill == cap;
+	int due = o->every_s ? last->t - w->t_last_run >= o->every - 1e-12
+	    : (w->nsamples - (long)cap) % (long)o->every == 0;
+	if (!full || !due || w->nsamples < (o->win_s ? 1 : cap))
+		return;
+	if (!w->ready)
+		start_method(w);
+	run_update(w, wn, last);
+}
+
+/* --- reading ------------------------------------------------------------------ */
+
+/* Row rowbuf (time t) into the sample being assembled, ring[head]. */
+static void
+add_row(winrun *w, const double *rowbuf, double t, int cur_rows)
+{
+	const int n = w->n, cap = w->cap;
+	sample *s = &w->ring[w->head];
+	if (cur_rows == 0) {
+		if (w->nsamples > 0 && !(t > w->ring[(w->head + cap - 1) % cap].t)) {
+			char a[32], b[32];
+			fmt_double(a, t);
+			fmt_double(b, w->ring[(w->head + cap - 1) % cap].t);
+			cli_die(EXIT_DATA, "%s: time %s does not increase (previous sample at %s)", tbl_where(w->r), a, b);
+		}
+		s->t = t;
+		for (int j = 0; j < w->ntrue; j++)
+			s->truth[j] = rowbuf[w->tidx[j]];
+	}
 	for (int j = 0; j < n; j++)
-		onames[1 + j] = tagk_param_names[j];
-	for (int j = 0; j < ntrue; j++)
-		onames[1 + n + j] = tbl_col(r, tidx[j]);
-	double *orow = malloc((size_t)(1 + n + ntrue) * sizeof(double));
-	sink *out = cmdio_open_output(o->outname, TBL_AUTO);
-	cmdio_header(out, 1 + n + ntrue, onames);
+		s->Y[cur_rows * n + j] = rowbuf[w->iy[j]];
+	s->b[cur_rows] = rowbuf[w->ib];
+	excitation_add(&w->exc, s->Y + cur_rows * n);
+	w->rows_in++;
+	if (rowbuf[w->ib] == 0)
+		for (int j = 0; j < n; j++)
+			if (s->Y[cur_rows * n + j] != 0) {
+				w->rows_b0++;
+				break;
+			}
+}
 
-	excitation exc;
-	excitation_init(&exc, n);
-	/* how well each window is predicted before its update (fitcheck.h) */
-	tagk_fitcheck fit;
-	tagk_fitcheck_init(&fit);
-	/* rows with b = 0 and a regressor that is not: a force the log does not
-	 * give (lateral force under --wrench thrust), which greedy selection
-	 * keeps choosing (README, "Real Crazyflie logs") */
-	long rows_in = 0, rows_b0 = 0;
-	enum { PACE_KEPT = 256 };
-	double pace[PACE_KEPT];
-	int npace = 0, pace_check = 0;
-	long nsamples = 0, updates = 0, refused[TAGK_NSTATUS] = { 0 };
-	tagk_status first_refusal = TAGK_OK;
-	int head = 0, fill = 0, rows_per = 0;
-	double t_last_run = -INFINITY;
-	sample cur = { .t = NAN };
-	int cur_rows = 0;
-	int rc;
-	int pending = 0; /* a complete sample waits in ring[head - 1] */
+static void
+read_samples(winrun *w)
+{
+	tbl_reader *r = w->r;
+	double *rowbuf = malloc((size_t)tbl_ncols(r) * sizeof(double)), t_cur = NAN;
+	if (!rowbuf)
+		cli_die(EXIT_DATA, "out of memory");
+	int cur_rows = 0, rc;
 	cmdio_samples sc = { 0 };
-	for (;;) {
+	do {
 		rc = tbl_next(r, rowbuf);
 		if (rc < 0)
 			cli_die(EXIT_DATA, "%s", tbl_error(r));
-		double t = rc == 1 ? rowbuf[it] : (double)NAN;
+		double t = rc == 1 ? rowbuf[w->it] : (double)NAN;
 		/* a sample cut short is refused before it is used */
 		if (rc == 1)
-			cmdio_sample_row(&sc, r, t, irow >= 0 ? rowbuf[irow] : (double)NAN);
+			cmdio_sample_row(&sc, r, t, w->irow >= 0 ? rowbuf[w->irow] : (double)NAN);
 		else
-			cmdio_sample_end(&sc, r, irow >= 0);
-		if (rc == 1 && cur_rows > 0 && t == cur.t) {
+			cmdio_sample_end(&sc, r, w->irow >= 0);
+		if (rc == 1 && cur_rows > 0 && t == t_cur) {
 			if (cur_rows == MAX_SAMPLE_ROWS)
-				cli_die(EXIT_DATA, "%s: more than %d rows with the same t", tbl_where(r),
-				    MAX_SAMPLE_ROWS);
+				cli_die(EXIT_DATA, "%s: more than %d rows with the same t", tbl_where(r), MAX_SAMPLE_ROWS);
 		} else if (cur_rows > 0) {
-			/* sample complete: it is ring[head] */
-			sample *s = &ring[head];
-			s->rows = cur_rows;
-			head = (head + 1) % cap;
-			if (fill < cap)
-				fill++;
-			nsamples++;
-			pending = 1;
+			/* the sample in ring[head] is complete */
+			w->ring[w->head].rows = cur_rows;
+			w->head = (w->head + 1) % w->cap;
+			if (w->fill < w->cap)
+				w->fill++;
+			w->nsamples++;
 			cur_rows = 0;
+			on_sample(w);
 		}
-		if (pending) {
-			pending = 0;
-			sample *last = &ring[(head + cap - 1) % cap];
-			if (!rows_per)
-				rows_per = last->rows;
-			/* which samples form the window now */
-			int wn = fill;
-			if (o->win_s) {
-				wn = 0;
-				while (wn < fill && ring[(head + cap - 1 - wn) % cap].t > last->t - o->win)
-					wn++;
-				if (wn == cap && fill == cap)
-					cli_die(EXIT_DATA, "%s: a window of %g s holds more than %d samples; raise "
-					    "--max-window", tbl_name(r), o->win, o->max_window);
-			}
-			int full = o->win_s ? (last->t - ring[(head + cap - fill) % cap].t >= o->win - 1e-12 || fill == cap)
-			    : fill == cap;
-			int due = o->every_s ? last->t - t_last_run >= o->every - 1e-12
-			    : (nsamples - (long)cap) % (long)o->every == 0;
-			if (full && due && nsamples >= (o->win_s ? 1 : cap)) {
-				if (!ready) {
-					/* every sample of a stream with a row column has
-					 * rows_per rows (checked above); size the window, and
-					 * the Kaczmarz Gram cache (m_max^2), from that rather
-					 * than from the largest sample allowed */
-					cfg.m_max = cap * (irow >= 0 ? rows_per : MAX_SAMPLE_ROWS);
-					size_t len = tagk_est_workspace_len(&cfg);
-					ws = malloc(len * sizeof(*ws));
-					A = malloc((size_t)cfg.m_max * (size_t)n * sizeof(*A));
-					bb = malloc((size_t)cfg.m_max * sizeof(*bb));
-					if (!ws || !A || !bb)
-						cli_die(EXIT_DATA, "out of memory for a window of up to %d rows (%.0f MB of "
-						    "workspace); use a smaller --window%s", cfg.m_max,
-						    (double)len * (double)sizeof(*ws) / 1e6, o->win_s ? " or --max-window" : "");
-					tagk_status st = tagk_est_init(&est, &cfg, ws, len);
-					if (st == TAGK_ENOTPD)
-						cli_die(EXIT_USAGE, "%s needs a physically consistent starting estimate "
-						    "(every body's pseudo-inertia positive definite): give one with --theta0 "
-						    "m,mcx,mcy,mcz,Ixx,Ixy,Iyy,Ixz,Iyz,Izz", cfg.method->name);
-					if (st != TAGK_OK)
-						cli_die(EXIT_USAGE, "%s: %s", cfg.method->name, tagk_strerror(st));
-					/* tagk-robust unscaled on rigid bodies: the parameters' units
-					 * decide its steps (kz_robust.c), which it cannot fix alone */
-					if (!o->quiet && tagk_method_accepts(cfg.method, "length") && cfg.u.kzr.length < 0 &&
-					    n % TAGK_NPARAM == 0 && strcmp(tagk_est_form(&est), "greedy-screened") == 0)
-						cli_warn("%s runs unscaled: give the body's size (--length, in metres; 0.03 for a "
-						    "Crazyflie) or a physical --theta0 to scale its parameters", cfg.method->name);
-					/* scaled tagk-robust keeps the directions its windows hardly
-					 * excite near its start by design (kz_robust.c): without
-					 * --theta0 that start is 0 */
-					if (!o->quiet && strcmp(tagk_est_form(&est), "greedy-screened-scaled") == 0 && !o->theta0)
-						cli_warn("%s starts from 0 without --theta0, and in scaled parameters the directions "
-						    "its windows hardly excite (the inertia, on most flights) stay near their start: "
-						    "give the body's nominal parameters with --theta0", cfg.method->name);
-					/* ... so the pace note below is not for it */
-					pace_check = !o->quiet && strcmp(cfg.method->family, "Kaczmarz") == 0 &&
-					    strcmp(tagk_est_form(&est), "greedy-screened-scaled") != 0;
-					if (o->verbose)
-						cli_warn("%s, form %s, window %g%s, every %g%s", cfg.method->name, tagk_est_form(&est),
-						    o->win, o->win_s ? " s" : " samples", o->every, o->every_s ? " s" : " samples");
-					ready = 1;
-				}
-				int m = 0;
-				for (int k = wn - 1; k >= 0; k--) {
-					sample *s = &ring[(head + cap - 1 - k) % cap];
-					for (int i = 0; i < s->rows; i++, m++) {
-						for (int j = 0; j < n; j++)
-							A[m * n + j] = (tagk_real)s->Y[i * n + j];
-						bb[m] = (tagk_real)s->b[i];
-					}
-				}
-				/* Kaczmarz's pace (excitation.h) on the first 64 windows, then
-				 * on every 64th: its ratio to T, the iterations per update */
-				if (pace_check && (updates < 64 || updates % 64 == 0)) {
-					double kappa = window_pace(A, m, n);
-					int T = cfg.u.kz.iters ? cfg.u.kz.iters : m;
-					if (kappa > 0)
-						pace[npace++ % PACE_KEPT] = kappa / T;
-				}
-				/* the first window meets the prior, which predicts nothing */
-				if (updates > 0)
-					tagk_fitcheck_add(&fit, m, n, A, bb, tagk_est_theta(&est));
-				tagk_status st = tagk_est_update(&est, A, bb, m, theta);
-				t_last_run = last->t;
-				updates++;
-				if (st != TAGK_OK) {
-					if (!first_refusal)
-						first_refusal = st;
-					refused[st]++;
-				} else {
-					orow[0] = last->t;
-					for (int j = 0; j < n; j++)
-						orow[1 + j] = (double)theta[j];
-					for (int j = 0; j < ntrue; j++)
-						orow[1 + n + j] = last->truth[j];
-					cmdio_row(out, orow);
-				}
-			}
+		if (rc == 1) {
+			add_row(w, rowbuf, t, cur_rows);
+			t_cur = t;
+			cur_rows++;
 		}
-		if (rc == 0)
-			break;
-		/* add this row to the sample being assembled in ring[head] */
-		sample *s = &ring[head];
-		if (cur_rows == 0) {
-			if (nsamples > 0 && !(t > ring[(head + cap - 1) % cap].t)) {
-				char a[32], b[32];
-				fmt_double(a, t);
-				fmt_double(b, ring[(head + cap - 1) % cap].t);
-				cli_die(EXIT_DATA, "%s: time %s does not increase (previous sample at %s)",
-				    tbl_where(r), a, b);
-			}
-			cur.t = t;
-			s->t = t;
-			for (int j = 0; j < ntrue; j++)
-				s->truth[j] = rowbuf[tidx[j]];
-		}
-		for (int j = 0; j < n; j++)
-			s->Y[cur_rows * n + j] = rowbuf[iy[j]];
-		s->b[cur_rows] = rowbuf[ib];
-		excitation_add(&exc, s->Y + cur_rows * n);
-		rows_in++;
-		if (rowbuf[ib] == 0)
-			for (int j = 0; j < n; j++)
-				if (s->Y[cur_rows * n + j] != 0) {
-					rows_b0++;
-					break;
-				}
-		cur_rows++;
-	}
-	if (nsamples == 0)
+	} while (rc == 1);
+	free(rowbuf);
+}
+
+/* --- the end ---------------------------------------------------------------------- */
+
+static void
+finish(winrun *w)
+{
+	const window_opts *o = w->o;
+	tbl_reader *r = w->r;
+	if (w->nsamples == 0)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
-	if (updates == 0)
-		cli_die(EXIT_DATA, "%s: %ld samples, fewer than the window of %g%s: no estimate", tbl_name(r),
-		    nsamples, o->win, o->win_s ? " s" : "");
+	if (w->updates == 0)
+		cli_die(EXIT_DATA, "%s: %ld samples, fewer than the window of %g%s: no estimate", tbl_name(r), w->nsamples,
+		    o->win, o->win_s ? " s" : "");
 	long nref = 0;
 	for (int i = 0; i < TAGK_NSTATUS; i++)
-		nref += refused[i];
-	if (nref == updates)
-		cli_die(EXIT_DATA, "%s: every update (%ld) was refused; the first reason: %s", tbl_name(r),
-		    updates, tagk_strerror(first_refusal));
+		nref += w->refused[i];
+	if (nref == w->updates)
+		cli_die(EXIT_DATA, "%s: every update (%ld) was refused; the first reason: %s", tbl_name(r), w->updates,
+		    tagk_strerror(w->first_refusal));
 	if (nref) {
 		char note[64];
-		snprintf(note, sizeof(note), "%ld of %ld", nref, updates);
-		sink_note(out, "refused_updates", note);
+		snprintf(note, sizeof(note), "%ld of %ld", nref, w->updates);
+		sink_note(w->out.out, "refused_updates", note);
 	}
-	cmdio_commit(out);
+	sink_note(w->out.out, "method", w->cfg.method->name);
+	estout_commit(&w->out, o->quiet);
 	for (int i = 1; i < TAGK_NSTATUS; i++)
-		if (refused[i])
-			cli_warn("%ld of %ld updates refused (no estimate written): %s", refused[i], updates,
+		if (w->refused[i])
+			cli_warn("%ld of %ld updates refused (no estimate written): %s", w->refused[i], w->updates,
 			    tagk_strerror((tagk_status)i));
 	if (tbl_skipped(r))
 		cli_warn("skipped %ld bad row%s", tbl_skipped(r), tbl_skipped(r) == 1 ? "" : "s");
 	/* the information the data hold against the prior's (excitation.h) */
-	double eps = (double)tagk_window_ops_of(cfg.method)->prior_information(&cfg);
+	double eps = (double)tagk_window_ops_of(w->cfg.method)->prior_information(&w->cfg);
 	char what[512];
-	int unexcited = o->quiet ? 0 : excitation_report(&exc, eps, what, sizeof(what));
-	if (!o->quiet && ready && strcmp(tagk_est_form(&est), "greedy-gram") == 0 && rows_b0 * 20 >= rows_in)
-		cli_warn("%ld of %ld rows (%.0f %%) have b = 0 but a regressor that is not, as a force the log "
-		    "does not give (lateral force with --wrench thrust) makes them: greedy selection keeps "
-		    "choosing such rows and biases %s; try -a tagk-robust, kf-low or rls-low (-q silences this note)",
-		    rows_b0, rows_in, 100.0 * (double)rows_b0 / (double)rows_in, cfg.method->name);
-	if (npace > 0) {
-		int k = npace < PACE_KEPT ? npace : PACE_KEPT;
-		qsort(pace, (size_t)k, sizeof(pace[0]), cli_cmp_double);
-		double med = pace[k / 2];
+	int n = w->n, unexcited = o->quiet ? 0 : excitation_report(&w->exc, eps, what, sizeof(what));
+	if (!o->quiet && w->ready && strcmp(tagk_est_form(&w->est), "greedy-gram") == 0 && w->rows_b0 * 20 >= w->rows_in)
+		cli_warn("%ld of %ld rows (%.0f %%) have b = 0 but a regressor that is not, as a force the log does not "
+		    "give (lateral force with --wrench thrust) makes them: greedy selection keeps choosing such rows "
+		    "and biases %s; try -a tagk-robust, kf-low or rls-low (-q silences this note)", w->rows_b0,
+		    w->rows_in, 100.0 * (double)w->rows_b0 / (double)w->rows_in, w->cfg.method->name);
+	if (w->npace > 0) {
+		int k = w->npace < PACE_KEPT ? w->npace : PACE_KEPT;
+		qsort(w->pace, (size_t)k, sizeof(w->pace[0]), cli_cmp_double);
+		double med = w->pace[k / 2];
 		if (med > 100)
-			cli_warn("%s: its windows are ill-conditioned for its iterations: in the median of %d "
-			    "window%s checked, ||A||_F^2 / sigma_min^2 is %.0f times the iterations per update, so "
-			    "along the window's weakest direction an update covers about 1/%.0f of the distance "
-			    "to the window's solution; kf-low or rls-low accumulate the windows, or raise --iters "
-			    "(-q silences this note)", cfg.method->name, k, k == 1 ? "" : "s", med, med);
+			cli_warn("%s: its windows are ill-conditioned for its iterations: in the median of %d window%s "
+			    "checked, ||A||_F^2 / sigma_min^2 is %.0f times the iterations per update, so along the "
+			    "window's weakest direction an update covers about 1/%.0f of the distance to the window's "
+			    "solution; kf-low or rls-low accumulate the windows, or raise --iters (-q silences this note)",
+			    w->cfg.method->name, k, k == 1 ? "" : "s", med, med);
 	}
-	if (!o->quiet && ready)
-		noise_notes(&est, &cfg, &fit);
+	if (!o->quiet && w->ready)
+		noise_notes(&w->est, &w->cfg, &w->fit);
 	if (unexcited == n)
-		cli_warn("the data did not excite any parameter: their information is below the prior's "
-		    "in every direction (are the units right?), so the estimates stay at the prior "
-		    "(-q silences this note)");
+		cli_warn("the data did not excite any parameter: their information is below the prior's in every "
+		    "direction (are the units right?), so the estimates stay at the prior (-q silences this note)");
 	else if (unexcited > 0)
-		cli_warn("the data did not excite %s: the estimate there stays at its %s (-q silences "
-		    "this note)", what, eps > 0 ? "prior" : "initial value");
-	tbl_close(r);
+		cli_warn("the data did not excite %s: the estimate there stays at its %s (-q silences this note)", what,
+		    eps > 0 ? "prior" : "initial value");
+}
+
+int
+estimate_window(const window_opts *o, const char *input)
+{
+	winrun w;
+	open_run(&w, o, input);
+	read_samples(&w);
+	finish(&w);
+	tbl_close(w.r);
 	return 0;
 }

@@ -23,6 +23,7 @@ typedef struct {
 	tbl_options in;
 	const double *theta0; /* ntheta0 starting values, or NULL for the method's */
 	int ntheta0;
+	int raw;              /* rigid body: no projection onto the physical bodies */
 } window_opts;
 
 /* Run; exits through cli_die on any failure, returns the exit status. */

@@ -6,7 +6,7 @@
 const logmap_signal logmap_signals[NSIG] = {
 	{ "t", 1, "t", "time" },
 	{ "acc", 3, "ax,ay,az", "body specific force (accelerometer)" },
-	{ "acc_world", 3, "awx,awy,awz", "world-frame acceleration, gravity excluded (needs quat)" },
+	{ "acc_world", 3, "awx,awy,awz", "world-frame acceleration, gravity excluded (with quat; -m mass: alone)" },
 	{ "gyro", 3, "gx,gy,gz", "body angular velocity" },
 	{ "alpha", 3, "alx,aly,alz", "body angular acceleration" },
 	{ "quat", 4, "qw,qx,qy,qz", "attitude quaternion, body to world" },
@@ -17,21 +17,35 @@ const logmap_signal logmap_signals[NSIG] = {
 	{ "pos", 3, "px,py,pz", "world position (-m state)" },
 	{ "vel", 3, "vx,vy,vz", "world velocity (-m state)" },
 	{ "rpy", 3, "roll,pitch,yaw", "attitude as roll, pitch, yaw in rad, instead of quat (-m state)" },
+	{ "vbat", 1, "vbat", "battery voltage in V, for a vehicle's thrust_map_v" },
 };
 
 static const logmap_preset_t presets[] = {
 	{ "crazyflie", "Crazyflie uSD log of the Lee controller (acc in g, commanded thrust and torque)",
 	  { [S_T] = "t", [S_ACC] = "acc.x,acc.y,acc.z",
 	    [S_GYRO] = "ctrlLee.omegax,ctrlLee.omegay,ctrlLee.omegaz",
-	    [S_THRUST] = "ctrlLee.thrustSI", [S_TORQUE] = "ctrlLee.torquex,ctrlLee.torquey,ctrlLee.torquez",
+	    [S_THRUST] = "ctrlLee.thrustSI|ctrlLee.thrustSi",
+	    [S_TORQUE] = "ctrlLee.torquex,ctrlLee.torquey,ctrlLee.torquez",
 	    /* -m state: the controller's attitude, the state estimate's
 	     * position (mm) and velocity (mm/s) */
 	    [S_RPY] = "ctrlLee.rpyx,ctrlLee.rpyy,ctrlLee.rpyz",
 	    [S_POS] = "stateEstimateZ.x,stateEstimateZ.y,stateEstimateZ.z",
 	    [S_VEL] = "stateEstimateZ.vx,stateEstimateZ.vy,stateEstimateZ.vz" },
-	  1, 1 },
+	  1, 1, 0, NULL },
+	{ "crazyflie-pwm", "Crazyflie uSD log of the motors' PWM (acc in g, gyro in deg/s), through the "
+	  "vehicle crazyflie2",
+	  { [S_T] = "t", [S_ACC] = "acc.x,acc.y,acc.z", [S_GYRO] = "gyro.x,gyro.y,gyro.z",
+	    [S_ROTORS] = "motor.m1,motor.m2,motor.m3,motor.m4", [S_VBAT] = "pm.vbat",
+	    /* without acc.*: the state estimate's world acceleration, in g
+	     * with gravity removed (the firmware's stateEstimate.ax .. az) */
+	    [S_ACCW] = "stateEstimate.ax,stateEstimate.ay,stateEstimate.az",
+	    /* -m state: the state estimate's quaternion, position and velocity in m */
+	    [S_QUAT] = "stateEstimate.qw,stateEstimate.qx,stateEstimate.qy,stateEstimate.qz",
+	    [S_POS] = "stateEstimate.x,stateEstimate.y,stateEstimate.z",
+	    [S_VEL] = "stateEstimate.vx,stateEstimate.vy,stateEstimate.vz" },
+	  1, 0, 1, "crazyflie2" },
 	{ "sim", "tagk's own simulator and synthetic logs (the default column names)",
-	  { 0 }, 0, 0 },
+	  { 0 }, 0, 0, 0, NULL },
 };
 
 const logmap_preset_t *
@@ -43,11 +57,19 @@ logmap_preset(const char *name)
 	return NULL;
 }
 
+const logmap_preset_t *
+logmap_crazyflie_preset(tbl_reader *r)
+{
+	if (tbl_find(r, "ctrlLee.thrustSI") >= 0 || tbl_find(r, "ctrlLee.thrustSi") >= 0 || tbl_find(r, "motor.m1") < 0)
+		return logmap_preset("crazyflie");
+	return logmap_preset("crazyflie-pwm");
+}
+
 void
 logmap_list_presets(FILE *f)
 {
 	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
-		fprintf(f, "%-10s %s\n", presets[i].name, presets[i].summary);
+		fprintf(f, "%-14s %s\n", presets[i].name, presets[i].summary);
 }
 
 void
@@ -61,7 +83,7 @@ logmap_parse(const char *arg, const char *user_map[NSIG])
 			s = i;
 	if (!eq || s < 0 || !eq[1])
 		cli_die(EXIT_USAGE, "--map: '%s' is not SIGNAL=COL[,COL...] with SIGNAL one of "
-		    "t, acc, acc_world, gyro, alpha, quat, force, torque, thrust, rotors, pos, vel, rpy", arg);
+		    "t, acc, acc_world, gyro, alpha, quat, force, torque, thrust, rotors, pos, vel, rpy, vbat", arg);
 	char buf[2048], *cols[LOGMAP_MAXK];
 	int k = cli_split("--map", eq + 1, buf, sizeof(buf), cols, LOGMAP_MAXK);
 	/* one name for a k-column signal: an N x k dataset, whose columns
@@ -97,6 +119,12 @@ logmap_resolve(tbl_reader *r, const char *const map[NSIG], logmap *m)
 		m->via[s] = NULL;
 		m->missing[s][0] = 0;
 		for (int j = 0; j < m->nk[s]; j++) {
+			/* "A|B": the first of the names the log has (firmware
+			 * versions spell some log variables differently) */
+			char *alt = cols[j], *bar;
+			while ((bar = strchr(alt, '|')) && (*bar = 0, tbl_find(r, alt) < 0))
+				alt = bar + 1;
+			cols[j] = alt;
 			m->idx[s][j] = tbl_find(r, cols[j]);
 			if (m->idx[s][j] < 0 && m->have[s]) {
 				m->have[s] = 0;

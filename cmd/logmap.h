@@ -11,7 +11,7 @@
 #include "../formats/table.h"
 
 enum { S_T, S_ACC, S_ACCW, S_GYRO, S_ALPHA, S_QUAT, S_FORCE, S_TORQUE, S_THRUST, S_ROTORS, S_POS, S_VEL,
-	S_RPY, NSIG, LOGMAP_MAXK = 16 };
+	S_RPY, S_VBAT, NSIG, LOGMAP_MAXK = 16 };
 
 typedef struct {
 	const char *name;
@@ -27,10 +27,16 @@ typedef struct {
 	const char *map[NSIG];
 	int acc_g;          /* specific force in g */
 	int pos_mm;         /* position in mm and velocity in mm/s */
+	int gyro_deg;       /* angular velocity in degrees per second */
+	const char *vehicle; /* the vehicle file the rotor columns need (vehicle_resolve), or NULL */
 } logmap_preset_t;
 
 /* The preset called name, or NULL; the list for --list-presets. */
 const logmap_preset_t *logmap_preset(const char *name);
+/* For a Crazyflie uSD log read without --preset: the preset whose force
+ * columns r has (the Lee controller's commanded thrust, else the motors'
+ * PWM), or NULL. */
+const logmap_preset_t *logmap_crazyflie_preset(tbl_reader *r);
 void logmap_list_presets(FILE *f);
 
 /* Parse --map SIGNAL=COL[,COL...] into user_map[SIGNAL]; exits with a

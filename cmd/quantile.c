@@ -68,8 +68,8 @@ qs_count(const qspool *q, int c)
 
 /* Call fn on every block of rows, in order: the held rows when nothing
  * went to disk, else the file read back through held. */
-static void
-each_block(qspool *q, void (*fn)(void *ctx, const double *rows, long n), void *ctx)
+void
+qs_each(qspool *q, void (*fn)(void *ctx, const double *rows, long n), void *ctx)
 {
 	if (!q->f) {
 		fn(ctx, q->held, q->nheld);
@@ -152,7 +152,7 @@ select_ranks(qspool *q, int c, const long *rank, int nr, double *out)
 		p.hi = hi;
 		p.w = hi < DIGIT ? hi : DIGIT;
 		memset(p.hist, 0, (size_t)nr * sizeof(*p.hist));
-		each_block(q, count_block, &p);
+		qs_each(q, count_block, &p);
 		for (int r = 0; r < nr; r++) {
 			const uint64_t *h = p.hist[hi == 64 ? 0 : r];
 			unsigned d = 0;
@@ -225,7 +225,7 @@ long
 qs_count_above(qspool *q, int c, double x)
 {
 	above a = { q->ncols, c, x, 0 };
-	each_block(q, above_block, &a);
+	qs_each(q, above_block, &a);
 	return a.n;
 }
 

@@ -34,6 +34,9 @@ long qs_count(const qspool *q, int c);
  * statistics as NumPy's default: out[i] for qv[i], i < nq <= 8. NaN when
  * the column has no values. */
 void qs_quantiles(qspool *q, int c, const double *qv, int nq, double *out);
+/* Call fn on every row added, in order, a block at a time (rows of ncols
+ * values, n of them); the rows go through memory QS_HELD at a time. */
+void qs_each(qspool *q, void (*fn)(void *ctx, const double *rows, long n), void *ctx);
 /* The number of values of column c above x. */
 long qs_count_above(qspool *q, int c, double x);
 void qs_free(qspool *q);

@@ -147,6 +147,7 @@ typedef struct {
 	long n, npct;
 	double se, ae, at, spe;
 	double worst, worst_t;    /* the largest |error| and its time */
+	long cov_n, cov_in;       /* estimates with an sd, and those whose 95 % interval holds the truth */
 } acc;
 
 typedef struct {
@@ -158,6 +159,9 @@ typedef struct {
 	event *ev;
 	double prev_truth[TAGK_NPARAM];
 	int have_prev, open_event;
+	plaus_count phys;
+	double last_est[TAGK_NPARAM];
+	int have_sd;
 } score;
 
 /* theta (inertia.h order) to m, c = mc / m, the inertia about c in the
@@ -262,6 +266,7 @@ track_events(score *s, const double *truth, double rel, double t, double tol)
 	s->have_prev = 1;
 }
 
+#define COVER(a) ((a)->cov_n ? 100.0 * (double)(a)->cov_in / (double)(a)->cov_n : (double)NAN)
 #define RMSE(a) sqrt((a)->se / (double)(a)->n)
 #define MAE(a) ((a)->ae / (double)(a)->n)
 #define NMAE(a) ((a)->at > 0 ? (a)->ae / (a)->at : (double)NAN)
@@ -330,15 +335,17 @@ static void
 print_json(FILE *o, const score *s, const char *name, const char *const *pn, double tol)
 {
 	long shown = s->nevents < MAX_EVENTS ? s->nevents : MAX_EVENTS;
-	fprintf(o, "{\n  \"input\": \"%s\",\n  \"estimates\": %ld,\n  \"t_first\": %.10g,\n  \"t_last\": %.10g,\n",
-	    name, s->n, s->t_first, s->t_last);
+	fprintf(o, "{\n  \"input\": \"%s\",\n  \"estimates\": %ld,\n  \"physical\": %ld,\n  \"projected\": %ld,\n"
+	    "  \"t_first\": %.10g,\n  \"t_last\": %.10g,\n", name, s->n, s->phys.physical, s->phys.projected, s->t_first,
+	    s->t_last);
 	fprintf(o, "  \"parameters\": [\n");
 	for (int j = 0; j < s->np; j++) {
 		const acc *a = &s->a[j];
 		fprintf(o, "    {\"name\": \"%s\", \"n\": %ld, \"rmse\": %.10g, \"mae\": %.10g, ", pn[j], a->n, RMSE(a),
 		    MAE(a));
 		if (isnan(NMAE(a))) fprintf(o, "\"nmae\": null, "); else fprintf(o, "\"nmae\": %.10g, ", NMAE(a));
-		if (isnan(RMSPE(a))) fprintf(o, "\"rmspe_pct\": null}"); else fprintf(o, "\"rmspe_pct\": %.10g}", RMSPE(a));
+		if (isnan(RMSPE(a))) fprintf(o, "\"rmspe_pct\": null, "); else fprintf(o, "\"rmspe_pct\": %.10g, ", RMSPE(a));
+		if (isnan(COVER(a))) fprintf(o, "\"cover95_pct\": null}"); else fprintf(o, "\"cover95_pct\": %.10g}", COVER(a));
 		fprintf(o, "%s\n", j + 1 < s->np ? "," : "");
 	}
 	fprintf(o, "  ],\n  \"relative_error\": {\"mean\": %.10g, \"final\": %.10g},\n", s->sum_rel / (double)s->n,
@@ -367,32 +374,36 @@ static void
 print_csv(FILE *o, const score *s, const char *const *pn)
 {
 	long shown = s->nevents < MAX_EVENTS ? s->nevents : MAX_EVENTS;
-	fprintf(o, "kind,name,t,n,rmse,mae,nmae,rmspe_pct,error_t1,recovery_s\n");
+	fprintf(o, "kind,name,t,n,rmse,mae,nmae,rmspe_pct,error_t1,recovery_s,cover95_pct\n");
 	for (int j = 0; j < s->np; j++) {
 		const acc *a = &s->a[j];
 		fprintf(o, "parameter,%s,,%ld,%.10g,%.10g,", pn[j], a->n, RMSE(a), MAE(a));
 		if (!isnan(NMAE(a))) fprintf(o, "%.10g", NMAE(a));
 		fprintf(o, ",");
 		if (!isnan(RMSPE(a))) fprintf(o, "%.10g", RMSPE(a));
-		fprintf(o, ",,\n");
+		fprintf(o, ",,,");
+		if (!isnan(COVER(a))) fprintf(o, "%.10g", COVER(a));
+		fprintf(o, "\n");
 	}
-	fprintf(o, "relative_error,mean,,%ld,,%.10g,,,,\n", s->n, s->sum_rel / (double)s->n);
-	fprintf(o, "relative_error,final,%.10g,1,,%.10g,,,,\n", s->t_last, s->last_rel);
+	fprintf(o, "physical,estimates,,%ld,,,,,,,\n", s->phys.physical);
+	fprintf(o, "projected,estimates,,%ld,,,,,,,\n", s->phys.projected);
+	fprintf(o, "relative_error,mean,,%ld,,%.10g,,,,,\n", s->n, s->sum_rel / (double)s->n);
+	fprintf(o, "relative_error,final,%.10g,1,,%.10g,,,,,\n", s->t_last, s->last_rel);
 	if (s->np == TAGK_NPARAM) {
 		for (int k = 0; k < TAGK_NERR; k++) {
-			fprintf(o, "block_error,%s_mean,,%ld,,%.10g,,,,\n", blk_names[k], s->n, s->blk_sum[k] / (double)s->n);
-			fprintf(o, "block_error,%s_final,%.10g,1,,%.10g,,,,\n", blk_names[k], s->t_last, s->blk_last[k]);
+			fprintf(o, "block_error,%s_mean,,%ld,,%.10g,,,,,\n", blk_names[k], s->n, s->blk_sum[k] / (double)s->n);
+			fprintf(o, "block_error,%s_final,%.10g,1,,%.10g,,,,,\n", blk_names[k], s->t_last, s->blk_last[k]);
 		}
 		fprintf(o, "logdet_divergence,mean,,%ld,,", s->div_n);
 		if (s->div_n) fprintf(o, "%.10g", s->div_sum / (double)s->div_n);
-		fprintf(o, ",,,,\nlogdet_divergence,final,%.10g,1,,", s->t_last);
+		fprintf(o, ",,,,,\nlogdet_divergence,final,%.10g,1,,", s->t_last);
 		if (!isnan(s->div_last)) fprintf(o, "%.10g", s->div_last);
-		fprintf(o, ",,,,\nlogdet_divergence,not_physical,,%ld,,,,,,\n", s->unphysical);
+		fprintf(o, ",,,,,\nlogdet_divergence,not_physical,,%ld,,,,,,,\n", s->unphysical);
 	}
 	for (long e = 0; e < shown; e++) {
 		fprintf(o, "event,,%.10g,,,,,,%.10g,", s->ev[e].t, s->ev[e].err1);
 		if (s->ev[e].recovery >= 0) fprintf(o, "%.10g", s->ev[e].recovery);
-		fprintf(o, "\n");
+		fprintf(o, ",\n");
 	}
 }
 
@@ -406,20 +417,23 @@ print_text(FILE *o, int md, const score *s, tbl_reader *r, const char *const *pn
 	const char *refused = tbl_note(r, "refused_updates");
 	if (refused)
 		fprintf(o, "%s%s updates refused by tagk-estimate (the stream's note)\n", h, refused);
+	plaus_count_print(o, h, &s->phys, s->n);
 	fprintf(o, "\n");
 	if (md)
-		fprintf(o, "| param | n | RMSE | MAE | NMAE | RMSPE (%%) |\n|---|--:|--:|--:|--:|--:|\n");
+		fprintf(o, "| param | n | RMSE | MAE | NMAE | RMSPE (%%) | 95 %% interval holds the truth (%%) |\n"
+		    "|---|--:|--:|--:|--:|--:|--:|\n");
 	else
-		fprintf(o, "%-6s %7s %12s %12s %10s %10s\n", "param", "n", "rmse", "mae", "nmae", "rmspe_%");
+		fprintf(o, "%-6s %7s %12s %12s %10s %10s %10s\n", "param", "n", "rmse", "mae", "nmae", "rmspe_%", "cover95_%");
 	for (int j = 0; j < s->np; j++) {
 		const acc *a = &s->a[j];
-		char nm[32], rp[32];
+		char nm[32], rp[32], cv[32];
 		if (isnan(NMAE(a))) snprintf(nm, sizeof(nm), "n/a"); else snprintf(nm, sizeof(nm), "%.4g", NMAE(a));
 		if (isnan(RMSPE(a))) snprintf(rp, sizeof(rp), "n/a"); else snprintf(rp, sizeof(rp), "%.4g", RMSPE(a));
+		if (isnan(COVER(a))) snprintf(cv, sizeof(cv), "n/a"); else snprintf(cv, sizeof(cv), "%.3g", COVER(a));
 		if (md)
-			fprintf(o, "| %s | %ld | %.4g | %.4g | %s | %s |\n", pn[j], a->n, RMSE(a), MAE(a), nm, rp);
+			fprintf(o, "| %s | %ld | %.4g | %.4g | %s | %s | %s |\n", pn[j], a->n, RMSE(a), MAE(a), nm, rp, cv);
 		else
-			fprintf(o, "%-6s %7ld %12.4g %12.4g %10s %10s\n", pn[j], a->n, RMSE(a), MAE(a), nm, rp);
+			fprintf(o, "%-6s %7ld %12.4g %12.4g %10s %10s %10s\n", pn[j], a->n, RMSE(a), MAE(a), nm, rp, cv);
 	}
 	fprintf(o, "\n%srelative parameter error ||theta^ - theta|| / ||theta||: mean %.4g, final %.4g\n", h,
 	    s->sum_rel / (double)s->n, s->last_rel);
@@ -465,8 +479,16 @@ print_text(FILE *o, int md, const score *s, tbl_reader *r, const char *const *pn
 /* Score one estimate; returns D of the rigid body (or 0), -3 when the row
  * is not scored (--about-com without a centre of mass). */
 static double
-score_row(score *s, const score_opts *o, const double *est, const double *truth, double t)
+score_row(score *s, const score_opts *o, const double *est, const double *sd, const double *truth, double t,
+    const double *row)
 {
+	plaus_count_row(&s->phys, s->np, est, row);
+	memcpy(s->last_est, est, sizeof(*est) * (size_t)s->np);
+	for (int j = 0; sd && j < s->np; j++)
+		if (isfinite(sd[j])) {
+			s->a[j].cov_n++;
+			s->a[j].cov_in += fabs(est[j] - truth[j]) <= 1.96 * sd[j];
+		}
 	double sv[TAGK_NPARAM], tv[TAGK_NPARAM];
 	if (o->about_com) {
 		/* rows where either has no centre of mass (m = 0) are not scored */
@@ -491,7 +513,7 @@ score_row(score *s, const score_opts *o, const double *est, const double *truth,
 }
 
 void
-report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, cmdio_file *w)
+report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, cmdio_file *w, plaus *p)
 {
 	if ((o->logdet || o->about_com) && np != TAGK_NPARAM)
 		cli_die(EXIT_USAGE, "%s: %s holds the mass only; %s needs the ten parameters of a rigid body",
@@ -517,12 +539,24 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 	s.open_event = -1;
 	s.div_last = (double)NAN;
 	s.ev = malloc(MAX_EVENTS * sizeof(*s.ev));
+	plaus_count_init(&s.phys, r);
 	double *row = malloc((size_t)tbl_ncols(r) * sizeof(double));
 	if (!s.ev || !row)
 		cli_die(EXIT_DATA, "out of memory");
 	if (o->logdet)
 		print_logdet_head(w->f, o->fmt, tbl_name(r));
-	double t_prev = -INFINITY, est[TAGK_NPARAM], truth[TAGK_NPARAM];
+	/* the sd_* columns, when the stream has them all (an empty cell: no
+	 * sd yet) */
+	int isd[TAGK_NPARAM], have_sd = 1;
+	for (int j = 0; j < np; j++) {
+		char name[40];
+		snprintf(name, sizeof(name), "sd_%s", tagk_param_names[j]);
+		have_sd &= (isd[j] = tbl_find(r, name)) >= 0;
+	}
+	for (int j = 0; have_sd && j < np; j++)
+		tbl_want_nullable(r, isd[j]);
+	s.have_sd = have_sd && !o->about_com;
+	double t_prev = -INFINITY, est[TAGK_NPARAM], truth[TAGK_NPARAM], sd[TAGK_NPARAM];
 	int rc;
 	long nread = 0;
 	while ((rc = tbl_next(r, row)) == 1) {
@@ -539,9 +573,11 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 			s.before++;
 			continue;
 		}
-		for (int j = 0; j < np; j++)
+		for (int j = 0; j < np; j++) {
 			est[j] = row[ip[j]];
-		double D = score_row(&s, o, est, truth, t);
+			sd[j] = s.have_sd ? row[isd[j]] : (double)NAN;
+		}
+		double D = score_row(&s, o, est, s.have_sd ? sd : NULL, truth, t, row);
 		if (o->logdet && D != -3)
 			print_logdet_point(w->f, o->fmt, s.n - 1, t, D);
 	}
@@ -566,6 +602,7 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 		else
 			print_text(w->f, o->fmt == F_MD, &s, r, pn, o->tol);
 	}
+	plaus_check(p, tbl_name(r), "final", np, s.last_est, s.phys.physical, s.n);
 	if (s.uncentred)
 		cli_warn("--about-com: %ld row%s not scored: the estimate or the truth has no centre of mass (m = 0)",
 		    s.uncentred, s.uncentred == 1 ? "" : "s");

@@ -23,6 +23,7 @@
 #define TAGK_REPORT_SCORE_H
 
 #include "cmdio.h"
+#include "report_check.h"
 #include "report_summary.h"
 
 typedef struct {
@@ -42,6 +43,6 @@ int report_estimate_cols(tbl_reader *r, int *it, int *ip);
 int report_has_truth(tbl_reader *r, int np);
 /* Score r (columns from report_estimate_cols) and print to w. Dies with a
  * one-line message on bad data. */
-void report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, cmdio_file *w);
+void report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, cmdio_file *w, plaus *p);
 
 #endif

@@ -5,8 +5,11 @@
 #include "report_summary.h"
 #include "quantile.h"
 #include "cli.h"
+#include "../formats/binary.h"
 #include "../formats/sink.h"
 #include "../lib/tagk.h"
+
+enum { WANDER = 5 }; /* wander() above this: said under the table */
 
 struct summary {
 	char refused[64];  /* the stream's refused_updates note, or "" */
@@ -14,6 +17,10 @@ struct summary {
 	long n;
 	double t0, t1;     /* the first and last time */
 	double first[TAGK_NPARAM], last[TAGK_NPARAM];
+	double last_sd[TAGK_NPARAM]; /* the last estimate's sd, NaN without sd columns */
+	int have_sd;
+	plaus_count phys;  /* estimates that are physical bodies */
+	char method[64];   /* the stream's method note, or "" */
 	qspool *q;         /* per row: the np values, then the spacing to the previous row */
 };
 
@@ -26,6 +33,20 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 		cli_die(EXIT_DATA, "out of memory");
 	s->np = np;
 	s->q = qs_new(np + 1);
+	int isd[TAGK_NPARAM];
+	s->have_sd = 1;
+	for (int j = 0; j < np; j++) {
+		char name[40];
+		snprintf(name, sizeof(name), "sd_%s", tagk_param_names[j]);
+		isd[j] = tbl_find(r, name);
+		s->have_sd &= isd[j] >= 0;
+	}
+	plaus_count_init(&s->phys, r);
+	for (int j = 0; j < np; j++) {
+		s->last_sd[j] = (double)NAN;
+		if (s->have_sd)
+			tbl_want_nullable(r, isd[j]);
+	}
 	int rc;
 	double v[TAGK_NPARAM + 1];
 	while ((rc = tbl_next(r, row)) == 1) {
@@ -36,8 +57,13 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 			fmt_double(b, s->t1);
 			cli_die(EXIT_DATA, "%s: time %s does not increase (previous %s)", tbl_where(r), a, b);
 		}
-		for (int j = 0; j < np; j++)
+		for (int j = 0; j < np; j++) {
 			v[j] = s->last[j] = row[ip[j]];
+			/* an empty sd cell (NaN): the method had none yet */
+			if (s->have_sd)
+				s->last_sd[j] = row[isd[j]];
+		}
+		plaus_count_row(&s->phys, np, s->last, row);
 		v[np] = s->n ? t - s->t1 : (double)NAN;
 		if (s->n == 0) {
 			s->t0 = t;
@@ -53,6 +79,8 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 		cli_die(EXIT_DATA, "%s: no estimates to summarise", tbl_name(r));
 	const char *note = tbl_note(r, "refused_updates");
 	snprintf(s->refused, sizeof(s->refused), "%s", note ? note : "");
+	note = tbl_note(r, "method");
+	snprintf(s->method, sizeof(s->method), "%s", note ? note : "");
 	free(row);
 	return s;
 }
@@ -77,16 +105,116 @@ rt(double x, int json)
 	return p;
 }
 
+/* The 95 % interval's half-width of the last estimate, or NaN. */
+static double
+half95(const summary *s, int j)
+{
+	return s->have_sd ? 1.96 * s->last_sd[j] : (double)NAN;
+}
+
+/* How many times the estimates' spread over the run (the IQR as a normal
+ * sd, IQR / 1.349) exceeds the last estimate's sd; 0 without an sd. A
+ * constant parameter estimated from white noise wanders about as its sd
+ * says once the estimate has settled (the IQR includes the early,
+ * unsettled estimates, so the ratio is an upper bound); far more is a
+ * model that does not hold. */
+static double
+wander(const summary *s, const stats *st, int j)
+{
+	double sd = s->have_sd ? s->last_sd[j] : (double)NAN;
+	return sd > 0 ? (st->q3 - st->q1) / 1.349 / sd : 0;
+}
+
+static void
+print_json(FILE *o, const char *name, const summary *s, const stats *st, double spacing, long gaps)
+{
+	fprintf(o, "{\n  \"input\": \"%s\",\n  \"method\": ", name);
+	if (s->method[0]) fprintf(o, "\"%s\"", s->method); else fprintf(o, "null");
+	fprintf(o, ",\n  \"estimates\": %ld,\n  \"physical\": %ld,\n  \"projected\": %ld,\n  \"t_first\": %s,\n"
+	    "  \"t_last\": %s,\n  \"spacing_s\": %s", s->n, s->phys.physical, s->phys.projected, rt(s->t0, 1), rt(s->t1, 1),
+	    rt(spacing, 1));
+	fprintf(o, ",\n  \"gaps\": %ld,\n  \"refused_updates\": ", gaps);
+	if (s->refused[0]) fprintf(o, "\"%s\"", s->refused); else fprintf(o, "null");
+	fprintf(o, ",\n  \"parameters\": [\n");
+	for (int j = 0; j < s->np; j++) {
+		double h = half95(s, j);
+		fprintf(o, "    {\"name\": \"%s\", \"unit\": \"%s\", \"n\": %ld, \"median\": %s, \"q1\": %s, \"q3\": %s, "
+		    "\"iqr\": %s, \"first\": %s, \"last\": %s, \"last_sd\": %s, \"last_95\": ", tagk_param_names[j],
+		    binary_unit(tagk_param_names[j]), s->n, rt(st[j].med, 1), rt(st[j].q1, 1), rt(st[j].q3, 1),
+		    rt(st[j].q3 - st[j].q1, 1), rt(st[j].first, 1), rt(st[j].last, 1), rt(s->last_sd[j], 1));
+		if (isnan(h)) fprintf(o, "null}"); else fprintf(o, "[%s, %s]}", rt(st[j].last - h, 1), rt(st[j].last + h, 1));
+		fprintf(o, "%s\n", j + 1 < s->np ? "," : "");
+	}
+	fprintf(o, "  ]\n}\n");
+}
+
+static void
+print_csv(FILE *o, const summary *s, const stats *st)
+{
+	fprintf(o, "param,unit,n,median,q1,q3,iqr,first,last,last_sd,last_lo95,last_hi95,physical\n");
+	for (int j = 0; j < s->np; j++) {
+		double h = half95(s, j);
+		fprintf(o, "%s,%s,%ld,%s,%s,%s,%s,%s,%s,%s,%s,%s,%ld\n", tagk_param_names[j], binary_unit(tagk_param_names[j]),
+		    s->n, rt(st[j].med, 0), rt(st[j].q1, 0), rt(st[j].q3, 0), rt(st[j].q3 - st[j].q1, 0), rt(st[j].first, 0),
+		    rt(st[j].last, 0), rt(s->last_sd[j], 0), rt(st[j].last - h, 0), rt(st[j].last + h, 0), s->phys.physical);
+	}
+}
+
+static void
+print_text(FILE *o, int md, const char *name, const summary *s, const stats *st, double spacing, long gaps)
+{
+	const char *h = md ? "" : "# ";
+	fprintf(o, "%s%s: %ld estimates%s%s, t %.6g to %.6g s, no truth: a summary\n", h, name, s->n,
+	    s->method[0] ? " of " : "", s->method, s->t0, s->t1);
+	if (s->n > 1)
+		fprintf(o, "%sspacing %.4g s (median); %ld gap%s longer than 1.5 times that (refused updates "
+		    "or skipped samples)\n", h, spacing, gaps, gaps == 1 ? "" : "s");
+	if (s->refused[0])
+		fprintf(o, "%s%s updates refused by tagk-estimate (the stream's note)\n", h, s->refused);
+	plaus_count_print(o, h, &s->phys, s->n);
+	fprintf(o, "\n");
+	if (md)
+		fprintf(o, "| param | n | median | q1 | q3 | IQR | first | last | last, 95 %% |\n"
+		    "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+	else
+		fprintf(o, "%-6s %7s %12s %12s %12s %12s %12s %12s  %s\n", "param", "n", "median", "q1", "q3", "iqr", "first",
+		    "last", "last, 95 % interval");
+	for (int j = 0; j < s->np; j++) {
+		char iv[96] = "n/a (no sd)";
+		double hw = half95(s, j);
+		if (!isnan(hw))
+			snprintf(iv, sizeof(iv), "%.5g +- %.2g %s", st[j].last, hw, binary_unit(tagk_param_names[j]));
+		if (md)
+			fprintf(o, "| %s | %ld | %.6g | %.6g | %.6g | %.4g | %.6g | %.6g | %s |\n", tagk_param_names[j], s->n,
+			    st[j].med, st[j].q1, st[j].q3, st[j].q3 - st[j].q1, st[j].first, st[j].last, iv);
+		else
+			fprintf(o, "%-6s %7ld %12.6g %12.6g %12.6g %12.4g %12.6g %12.6g  %s\n", tagk_param_names[j], s->n,
+			    st[j].med, st[j].q1, st[j].q3, st[j].q3 - st[j].q1, st[j].first, st[j].last, iv);
+	}
+	if (s->have_sd)
+		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd (the method's own, from the rows' noise; "
+		    "a bias of the model, as commanded thrust that is not thrust, is not in it)\n", h);
+	for (int j = 0; j < s->np; j++) {
+		double w = wander(s, &st[j], j);
+		if (w > WANDER)
+			fprintf(o, "%s%s wanders over the run %.0f times more than its sd says (IQR / 1.35 against the "
+			    "last sd): the model does not hold steadily (battery sag, a thrust map, drag, a payload "
+			    "that moves); read the quartiles, not the interval\n", h, tagk_param_names[j], w);
+	}
+}
+
 void
-summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s)
+summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s, plaus *p)
 {
 	const long n = s->n;
 	static const double qv[3] = { 0.5, 0.25, 0.75 };
 	stats st[TAGK_NPARAM];
+	double med[TAGK_NPARAM];
 	for (int j = 0; j < s->np; j++) {
 		double x[3];
 		qs_quantiles(s->q, j, qv, 3, x);
 		st[j] = (stats){ x[0], x[1], x[2], s->first[j], s->last[j] };
+		med[j] = x[0];
 	}
 	/* spacing of the estimates and the gaps in it */
 	double spacing = (double)NAN;
@@ -95,49 +223,13 @@ summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s)
 		qs_quantiles(s->q, s->np, qv, 1, &spacing);
 		gaps = qs_count_above(s->q, s->np, 1.5 * spacing);
 	}
-	const double t0 = s->t0, t1 = s->t1;
-	if (fmt == F_JSON) {
-		fprintf(o, "{\n  \"input\": \"%s\",\n  \"estimates\": %ld,\n  \"t_first\": %s,\n"
-		    "  \"t_last\": %s,\n  \"spacing_s\": %s", name, n, rt(t0, 1), rt(t1, 1), rt(spacing, 1));
-		fprintf(o, ",\n  \"gaps\": %ld,\n  \"refused_updates\": ", gaps);
-		if (s->refused[0]) fprintf(o, "\"%s\"", s->refused); else fprintf(o, "null");
-		fprintf(o, ",\n  \"parameters\": [\n");
-		for (int j = 0; j < s->np; j++)
-			fprintf(o, "    {\"name\": \"%s\", \"n\": %ld, \"median\": %s, \"q1\": %s, \"q3\": %s, "
-			    "\"iqr\": %s, \"first\": %s, \"last\": %s}%s\n", tagk_param_names[j], n, rt(st[j].med, 1),
-			    rt(st[j].q1, 1), rt(st[j].q3, 1), rt(st[j].q3 - st[j].q1, 1), rt(st[j].first, 1),
-			    rt(st[j].last, 1), j + 1 < s->np ? "," : "");
-		fprintf(o, "  ]\n}\n");
-		return;
-	}
-	if (fmt == F_CSV) {
-		fprintf(o, "param,n,median,q1,q3,iqr,first,last\n");
-		for (int j = 0; j < s->np; j++)
-			fprintf(o, "%s,%ld,%s,%s,%s,%s,%s,%s\n", tagk_param_names[j], n, rt(st[j].med, 0), rt(st[j].q1, 0),
-			    rt(st[j].q3, 0), rt(st[j].q3 - st[j].q1, 0), rt(st[j].first, 0), rt(st[j].last, 0));
-		return;
-	}
-	int md = fmt == F_MD;
-	fprintf(o, "%s%s: %ld estimates, t %.6g to %.6g s, no truth: a summary\n", md ? "" : "# ", name, n, t0, t1);
-	if (n > 1)
-		fprintf(o, "%sspacing %.4g s (median); %ld gap%s longer than 1.5 times that (refused updates "
-		    "or skipped samples)\n", md ? "" : "# ", spacing, gaps, gaps == 1 ? "" : "s");
-	if (s->refused[0])
-		fprintf(o, "%s%s updates refused by tagk-estimate (the stream's note)\n", md ? "" : "# ", s->refused);
-	fprintf(o, "\n");
-	if (md)
-		fprintf(o, "| param | n | median | q1 | q3 | IQR | first | last |\n|---|--:|--:|--:|--:|--:|--:|--:|\n");
+	if (fmt == F_JSON)
+		print_json(o, name, s, st, spacing, gaps);
+	else if (fmt == F_CSV)
+		print_csv(o, s, st);
 	else
-		fprintf(o, "%-6s %7s %12s %12s %12s %12s %12s %12s\n", "param", "n", "median", "q1", "q3", "iqr",
-		    "first", "last");
-	for (int j = 0; j < s->np; j++) {
-		if (md)
-			fprintf(o, "| %s | %ld | %.6g | %.6g | %.6g | %.4g | %.6g | %.6g |\n", tagk_param_names[j], n,
-			    st[j].med, st[j].q1, st[j].q3, st[j].q3 - st[j].q1, st[j].first, st[j].last);
-		else
-			fprintf(o, "%-6s %7ld %12.6g %12.6g %12.6g %12.4g %12.6g %12.6g\n", tagk_param_names[j], n,
-			    st[j].med, st[j].q1, st[j].q3, st[j].q3 - st[j].q1, st[j].first, st[j].last);
-	}
+		print_text(o, fmt == F_MD, name, s, st, spacing, gaps);
+	plaus_check(p, name, "median", s->np, med, s->phys.physical, n);
 }
 
 void

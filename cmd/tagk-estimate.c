@@ -22,7 +22,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: tagk-estimate [-a METHOD] [--window N[s]] [--every K[s]] [--seed S]\n"
+	    "usage: tagk-estimate [-a METHOD] [--window N[s]] [--every K[s]] [--raw] [--seed S]\n"
 	    "                     [--iters T] [--burnin B] [--tol X] [--no-warm-start]\n"
 	    "                     [--lambda L] [--p0 P] [--q Q] [--r R] [--form F] [--outlier X]\n"
 	    "                     [--alpha A] [--beta B] [--bodies K] [--theta0 V,...] [--length L]\n"
@@ -39,9 +39,12 @@ usage(FILE *f)
 	    "       tagk-estimate -a cnn [-o FILE] [FILE|-]   (a joint log of tagk-bench shake)\n"
 	    "       tagk-estimate --list | --help | --version\n"
 	    "Regressor rows (or, for ekf ... swls, tagk-regress -m state's stream) to estimates.\n"
-	    "  -a, --method M         the method (--list names them; default tagk)\n"
+	    "  -a, --method M         the method (--list names them; default rls-low)\n"
 	    "  -w, --window N[s]      samples (or seconds) per update (default 5)\n"
-	    "  -k, --every K[s]       an estimate every K samples or seconds (default 20)\n"
+	    "  -k, --every K[s]       an estimate every K samples or seconds (default: the window, so that\n"
+	    "                         every sample is used once)\n"
+	    "      --raw              rigid body: the estimates as the method gives them, not projected\n"
+	    "                         onto the nearest physical body\n"
 	    "      --seed S           Kaczmarz: random row selection seed\n"
 	    "      --iters T          Kaczmarz: iterations per update; swls: Gauss-Newton iterations;\n"
 	    "                         rls-ld: most Newton steps per update (default 50)\n"
@@ -241,6 +244,7 @@ main(int argc, char **argv)
 		{ "theta0", required_argument, NULL, 3029 },
 		{ "prior-weight", required_argument, NULL, 3030 },
 		{ "length", required_argument, NULL, 3031 },
+		{ "raw", no_argument, NULL, 3032 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "output", required_argument, NULL, 'o' },
@@ -251,9 +255,9 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	tbl_options in = { 0 };
-	const char *method = "tagk", *outname = NULL, *form = NULL;
-	double win = 5, every = 20;
-	int win_s = 0, every_s = 0, verbose = 0, quiet = 0, max_window = 1000;
+	const char *method = "rls-low", *outname = NULL, *form = NULL;
+	double win = 5, every = 5;
+	int win_s = 0, every_s = 0, verbose = 0, quiet = 0, max_window = 1000, raw = 0;
 	/* the method's options, in the order given: checked against the
 	 * method's keys (method.h) once the method is known */
 	given_opt given[MAX_GIVEN];
@@ -298,6 +302,7 @@ main(int argc, char **argv)
 		case 3028: give(given, &ngiven, "bodies", "bodies", (double)cli_long("--bodies", optarg, 0, 100000)); break;
 		case 3031: give(given, &ngiven, "length", "length", cli_double("--length", optarg, 0, 1e6)); break;
 		case 3029: ntheta0 = parse_values("--theta0", optarg, theta0, TAGK_NPARAM); break;
+		case 3032: raw = 1; break;
 		case 3030:
 			prior_weight = cli_double("--prior-weight", optarg, 0, 1e12);
 			give(given, &ngiven, "prior-weight", "prior-weight", prior_weight);
@@ -358,7 +363,8 @@ main(int argc, char **argv)
 		    : state_only ? "--max-gap" : NULL;
 		if (bad)
 			cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, method);
-		batch_opts bo = { mt, segment, weight, outname, in, ntheta0 ? theta0 : NULL, ntheta0, prior_weight };
+		batch_opts bo = { mt, segment, weight, outname, in, ntheta0 ? theta0 : NULL, ntheta0, prior_weight, raw,
+			quiet };
 		return estimate_batch(&bo, optind < argc ? argv[optind] : "-");
 	}
 	if (mt->kind == TAGK_KIND_LEARNED) {
@@ -413,7 +419,15 @@ main(int argc, char **argv)
 		if (strcmp(given[i].key, "seed") != 0 && tagk_config_set(&cfg, given[i].key, v) != TAGK_OK)
 			cli_die(EXIT_USAGE, "--%s: %g is out of range for %s", given[i].opt, v, method);
 	}
+	/* every sample once by default: windows that touch and do not overlap */
+	if (!every_set) {
+		every = win;
+		every_s = win_s;
+	} else if (!quiet && every_s == win_s && every > win) {
+		cli_warn("--every %g and --window %g: the updates use %.0f %% of the samples (the rest fall between "
+		    "windows)", every, win, 100 * win / every);
+	}
 	window_opts wo = { cfg, win, every, win_s, every_s, max_window, verbose, quiet, outname, in,
-	    ntheta0 ? theta0 : NULL, ntheta0 };
+	    ntheta0 ? theta0 : NULL, ntheta0, raw };
 	return estimate_window(&wo, optind < argc ? argv[optind] : "-");
 }

@@ -20,10 +20,11 @@
 #include "cmdio.h"
 #include "join.h"
 #include "filter_whiten.h"
+#include "filter_expr.h"
 #include "../formats/vehicle.h"
 #include "../lib/tagk.h"
 
-enum { MAXSPEC = 64, MAXJOIN = 16 };
+enum { MAXSPEC = 64, MAXJOIN = 16, MAXEVAL = 16 };
 
 typedef struct {
 	char cols[512];
@@ -38,11 +39,12 @@ usage(FILE *f)
 	    "                   [--from T] [--to T] [--lowpass COLS=HZ]... [--decimate K]\n"
 	    "                   [--noise COLS=SIGMA]... [--seed S] [--time-col NAME] [--stamp SEC,NSEC]\n"
 	    "                   [--join FILE[:PREFIX]]... [--join-gap T] [--join-hold]\n"
+	    "                   [--eval NAME=EXPR]... [--where EXPR]\n"
 	    "                   [-f csv|hdf5|cfusd] [--skip-bad] [--ignore-crc] [--group G]\n"
 	    "                   [--event E] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-filter --whiten V,... [-o FILE] [FILE|-]\n"
 	    "       tagk-filter --help | --version\n"
-	    "Transform a stream: cut, join, low-pass, decimate, noise, project, gate, whiten.\n"
+	    "Transform a stream: cut, join, compute, select, low-pass, decimate, noise, project, gate, whiten.\n"
 	    "      --physical         eq. (15) gate on estimates; hold the last valid one\n"
 	    "      --project          replace inconsistent estimates by the nearest consistent ones\n"
 	    "      --l-arm L          the gate's arm length bound in m (default 0.0325)\n"
@@ -60,6 +62,9 @@ usage(FILE *f)
 	    "      --join FILE[:PRE]  interpolate FILE's columns onto this time base, named PRE+name\n"
 	    "      --join-gap T       longest interval of a joined file interpolated across\n"
 	    "      --join-hold        take the last sample instead of interpolating\n"
+	    "      --eval NAME=EXPR   add a column NAME computed from the row (muParser: + - * / ^,\n"
+	    "                         sqrt, abs, min, max, ...; columns by name, e.g. acc.z * 9.80665)\n"
+	    "      --where EXPR       keep the rows where EXPR holds (thrust > 0.2 && t < 30)\n"
 	    "      --whiten V,...     each sample's rows times L^-1, L L^T = M(V): the stream's metric columns\n"
 	    "                         at the prior V (a stage of its own; paper 002's dual metric, frozen)\n"
 	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
@@ -147,6 +152,108 @@ gate_reasons(const gate_stats *g, double l_arm, double alpha, char *buf, size_t 
 #undef ADD
 }
 
+/* --where and --eval over the input's columns: the expressions see the row
+ * as read, and each --eval column those before it. */
+typedef struct {
+	int nev;
+	fexpr *where, *ev[MAXEVAL];
+	char name[MAXEVAL][64];
+	double *vals;        /* the input's columns (the row itself), then the evals */
+	const double *row;
+	int nc;
+	long skipped;
+} exprs;
+
+static fexpr *
+expr_or_die(const char *opt, const char *text, int nvars, const char *const *names, double *vals)
+{
+	char err[512];
+	fexpr *e = fexpr_compile(text, nvars, names, vals, err, sizeof(err));
+	if (!e)
+		cli_die(EXIT_USAGE, "%s '%s': %s", opt, text, err);
+	return e;
+}
+
+static void
+exprs_open(exprs *x, tbl_reader *r, double *row, const char *where, const char *const *evals, int nev)
+{
+	memset(x, 0, sizeof(*x));
+	x->nev = nev;
+	x->nc = tbl_ncols(r);
+	x->row = row;
+	if (!where && !nev)
+		return;
+	const char **vn = malloc((size_t)(x->nc + nev) * sizeof(*vn));
+	x->vals = calloc((size_t)(x->nc + nev), sizeof(double));
+	if (!vn || !x->vals)
+		cli_die(EXIT_DATA, "out of memory");
+	for (int i = 0; i < x->nc; i++)
+		vn[i] = tbl_col(r, i);
+	for (int k = 0; k < nev; k++) {
+		const char *eq = strchr(evals[k], '=');
+		if (!eq || eq == evals[k] || (size_t)(eq - evals[k]) >= sizeof(x->name[k]))
+			cli_die(EXIT_USAGE, "--eval: '%s' is not NAME=EXPRESSION", evals[k]);
+		snprintf(x->name[k], sizeof(x->name[k]), "%.*s", (int)(eq - evals[k]), evals[k]);
+		if (tbl_find(r, x->name[k]) >= 0)
+			cli_die(EXIT_USAGE, "--eval %s: the input has a column %s already", x->name[k], x->name[k]);
+		char opt[96];
+		snprintf(opt, sizeof(opt), "--eval %s", x->name[k]);
+		memcpy(x->vals, row, (size_t)x->nc * sizeof(double));
+		x->ev[k] = expr_or_die(opt, eq + 1, x->nc + k, vn, x->vals);
+		vn[x->nc + k] = x->name[k];
+	}
+	if (where) {
+		memcpy(x->vals, row, (size_t)x->nc * sizeof(double));
+		x->where = expr_or_die("--where", where, x->nc + nev, vn, x->vals);
+	}
+	free(vn);
+}
+
+/* Evaluate the row: the --eval values into out; 0 if --where drops the
+ * row. A value that is not finite is an error naming the row, or the row
+ * is skipped with --skip-bad. */
+static int
+exprs_row(exprs *x, tbl_reader *r, int skip_bad, double *out)
+{
+	char why[256] = "";
+	memcpy(x->vals, x->row, (size_t)x->nc * sizeof(double));
+	for (int k = 0; k < x->nev; k++) {
+		double v = fexpr_eval(x->ev[k], why, sizeof(why));
+		if (!isfinite(v)) {
+			if (skip_bad) {
+				x->skipped++;
+				return 0;
+			}
+			cli_die(EXIT_DATA, "%s: --eval %s gives %g%s%s (--skip-bad skips such rows)", tbl_where(r),
+			    x->name[k], v, *why ? ": " : "", why);
+		}
+		x->vals[x->nc + k] = out[k] = v;
+	}
+	if (!x->where)
+		return 1;
+	double w = fexpr_eval(x->where, why, sizeof(why));
+	if (isnan(w)) {
+		if (skip_bad) {
+			x->skipped++;
+			return 0;
+		}
+		cli_die(EXIT_DATA, "%s: --where is neither true nor false here (NaN%s%s; --skip-bad skips such rows)",
+		    tbl_where(r), *why ? ": " : "", why);
+	}
+	return w != 0;
+}
+
+static void
+exprs_close(exprs *x)
+{
+	if (x->skipped)
+		cli_warn("skipped %ld row%s where an expression was not finite", x->skipped, x->skipped == 1 ? "" : "s");
+	for (int k = 0; k < x->nev; k++)
+		fexpr_free(x->ev[k]);
+	fexpr_free(x->where);
+	free(x->vals);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -170,6 +277,8 @@ main(int argc, char **argv)
 		{ "stamp", required_argument, NULL, 4016 },
 		{ "vehicle", required_argument, NULL, 4017 },
 		{ "whiten", required_argument, NULL, 4018 },
+		{ "where", required_argument, NULL, 4019 },
+		{ "eval", required_argument, NULL, 4020 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -183,7 +292,8 @@ main(int argc, char **argv)
 	uint64_t seed = 1;
 	const char *outname = NULL, *tcol = "t", *stamp = NULL, *joins[MAXJOIN];
 	int njoin = 0, join_hold = 0, l_arm_set = 0, alpha_set = 0;
-	const char *vehfile = NULL, *whiten = NULL;
+	const char *vehfile = NULL, *whiten = NULL, *where = NULL, *evals[MAXEVAL];
+	int nev = 0;
 	double join_gap = 0;
 	static spec low[MAXSPEC], noise[MAXSPEC];
 	int c;
@@ -218,6 +328,14 @@ main(int argc, char **argv)
 		case 4016: stamp = optarg; break;
 		case 4017: vehfile = optarg; break;
 		case 4018: whiten = optarg; break;
+		case 4019:
+			if (where) cli_die(EXIT_USAGE, "--where: one expression (join conditions with &&)");
+			where = optarg;
+			break;
+		case 4020:
+			if (nev == MAXEVAL) cli_die(EXIT_USAGE, "--eval: at most %d", MAXEVAL);
+			evals[nev++] = optarg;
+			break;
 		case 'o': outname = optarg; break;
 		case 'h': cli_help(usage);
 		case 'V': cli_version();
@@ -229,7 +347,7 @@ main(int argc, char **argv)
 	if (whiten) {
 		/* a stage of its own: it regroups rows by sample */
 		if (physical || project || vehfile || nlow || nnoise || njoin || decimate != 1 || stamp || isfinite(from)
-		    || isfinite(to) || strcmp(tcol, "t"))
+		    || isfinite(to) || strcmp(tcol, "t") || where || nev)
 			cli_die(EXIT_USAGE, "--whiten is a stage of its own: run the other transformations in another "
 			    "tagk-filter");
 		double th[TAGK_NPARAM];
@@ -246,9 +364,7 @@ main(int argc, char **argv)
 		if (!physical)
 			cli_die(EXIT_USAGE, "--vehicle applies to --physical");
 		vehicle v;
-		char verr[512];
-		if (vehicle_read(vehfile, &v, 0, verr, sizeof(verr)) != 0)
-			cli_die(EXIT_DATA, "%s", verr);
+		cmdio_vehicle(vehfile, &v, 0);
 		if (isnan(v.gate_l_arm) && isnan(v.gate_alpha))
 			cli_die(EXIT_DATA, "%s: no 'l_arm' or 'alpha' line for the physical gate", vehfile);
 		if (!l_arm_set && !isnan(v.gate_l_arm))
@@ -298,9 +414,9 @@ main(int argc, char **argv)
 	int rc = tbl_next(r, row);
 	if (rc < 0)
 		cli_die(EXIT_DATA, "%s", tbl_error(r));
-	const char **names = malloc((size_t)(nc + 1 + njcols) * sizeof(*names));
+	const char **names = malloc((size_t)(nc + 1 + njcols + nev) * sizeof(*names));
 	int *keep = malloc((size_t)nc * sizeof(*keep)), nkeep = 0, nout = 0;
-	double *orow = malloc((size_t)(nc + 1 + njcols) * sizeof(*orow));
+	double *orow = malloc((size_t)(nc + 1 + njcols + nev) * sizeof(*orow));
 	if (!names || !keep || !orow)
 		cli_die(EXIT_DATA, "out of memory");
 	if (stamp)
@@ -327,6 +443,10 @@ main(int argc, char **argv)
 	for (int k = 0; k < njoin; k++)
 		for (int c2 = 0; c2 < join_ncols(js[k]); c2++)
 			names[nout++] = join_name(js[k], c2);
+	exprs ex;
+	exprs_open(&ex, r, row, where, evals, nev);
+	for (int k = 0; k < nev; k++)
+		names[nout++] = ex.name[k];
 	for (int a = 0; a < nout; a++)
 		for (int b = a + 1; b < nout; b++)
 			if (strcmp(names[a], names[b]) == 0)
@@ -347,6 +467,8 @@ main(int argc, char **argv)
 		nin++;
 		double tv = it < 0 ? (double)NAN : row[it] + (it2 >= 0 ? 1e-9 * row[it2] : 0);
 		if (it >= 0 && (tv < from || tv > to))
+			continue;
+		if ((where || nev) && !exprs_row(&ex, r, in.skip_bad, orow + (stamp ? 1 : 0) + nkeep + njcols))
 			continue;
 		if (njoin) {
 			if (!(tv > tlast))
@@ -443,6 +565,9 @@ main(int argc, char **argv)
 	if (kept_rows == 0 && join_dropped_rows)
 		cli_die(EXIT_DATA, "%s: no row left: every row fell outside a joined file's time span or "
 		    "in one of its gaps (--join-gap)", tbl_name(r));
+	if (kept_rows == 0 && where)
+		cli_die(EXIT_DATA, "%s: no row left: --where '%s' held on none of the %ld rows read", tbl_name(r), where,
+		    nin);
 	if (kept_rows == 0)
 		cli_die(EXIT_DATA, "%s: no row left after filtering (%ld read)", tbl_name(r), nin);
 	cmdio_commit(out);
@@ -458,6 +583,7 @@ main(int argc, char **argv)
 		cli_warn("projected %ld of %ld estimates onto the physically consistent set", projected, estimates);
 	if (tbl_skipped(r))
 		cli_warn("skipped %ld bad row%s", tbl_skipped(r), tbl_skipped(r) == 1 ? "" : "s");
+	exprs_close(&ex);
 	for (int k = 0; k < njoin; k++) {
 		long outside, gaps;
 		join_dropped(js[k], &outside, &gaps);

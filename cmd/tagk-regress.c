@@ -3,19 +3,27 @@
  * the rows of A and b of the Newton-Euler equations per log sample.
  *
  * Output columns: t, row (0-5: fx fy fz tx ty tz; mass model 0-2), the ten
- * regressor entries Y_m ... Y_Izz (mass model: Y_m), b, then every true_*
- * column of the input, unchanged.
+ * regressor entries Y_m ... Y_Izz (mass model: Y_m), b, then (with
+ * --airborne) the span each sample belongs to, then every true_* column of
+ * the input, unchanged.
  *
  * With -m state it writes instead the normalised state stream that the
  * state-space methods read (tagk-estimate -a ekf ...), one row per sample
- * in SI units: t, thrust, gx gy gz, qw qx qy qz, px py pz, vx vy vz, true_*.
- * Column mapping, units and presets exist here only.
+ * in SI units: t, thrust, gx gy gz, qw qx qy qz, px py pz, vx vy vz, [span],
+ * true_*. With --calibrate-mass it writes a vehicle file instead
+ * (calibrate.h). Column mapping, units, presets (logmap.h) and the actuator
+ * model (actuator.h) exist here only; -m multibody is regress_multibody.c.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "actuator.h"
+#include "airborne.h"
+#include "calibrate.h"
 #include "cli.h"
 #include "cmdio.h"
 #include "logmap.h"
@@ -23,7 +31,24 @@
 #include "../formats/vehicle.h"
 #include "../lib/tagk.h"
 
+enum { M_RIGID, M_MASS, M_STATE, M_MULTIBODY };
 
+/* Everything the command line says. */
+typedef struct {
+	int model;
+	const char *user_map[NSIG], *outname, *vehfile, *wrench, *inname;
+	int acc_g, gyro_deg, kwin, pos_mm, other; /* -1: not given */
+	double tscale, max_gap;
+	const logmap_preset_t *pre;
+	int airborne;
+	double min_span, trim;
+	double calibrate;          /* the known mass of --calibrate-mass, or 0 */
+	regress_mb_opts mb;
+	int rows_set;
+	tbl_options in;
+} regress_opts;
+
+/* One log sample, in SI units. */
 typedef struct {
 	double t, a[3], w[3], f[3], tau[3];
 	double *truth;
@@ -36,6 +61,7 @@ usage(FILE *f)
 	    "usage: tagk-regress [-m rigid-body|mass|state] [-f csv|hdf5|cfusd] [--map SIGNAL=COLS]...\n"
 	    "                    [--preset NAME] [--acc-unit mps2|g] [--gyro-unit rad|deg] [--pos-unit m|mm]\n"
 	    "                    [--time-unit s|ms|us] [--wrench force|thrust|rotors] [--vehicle FILE]\n"
+	    "                    [--airborne [--min-span S] [--trim S]] [--calibrate-mass KG]\n"
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
 	    "                    [--group G] [--event E] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-regress -m multibody --robot FILE --unknown BODY|--held BODY\n"
@@ -51,15 +77,22 @@ usage(FILE *f)
 	    "      --held BODY        multibody: rows for an object BODY holds (in BODY's frame)\n"
 	    "      --rows R           multibody: force (inverse dynamics, default), momentum or energy rows\n"
 	    "      --metric           multibody force rows: also each row of the mass matrix and of its parts\n"
-	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust...) from COLS\n"
+	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust, rotors,\n"
+	    "                         vbat...) from COLS\n"
 	    "      --preset NAME      a log layout's columns and units (--list-presets names them;\n"
-	    "                         default for a Crazyflie uSD log: crazyflie)\n"
-	    "      --acc-unit U       specific force in mps2 (default) or g\n"
+	    "                         default for a Crazyflie uSD log: crazyflie, or crazyflie-pwm)\n"
+	    "      --acc-unit U       acc and acc_world in mps2 (default) or g\n"
 	    "      --gyro-unit U      angular velocity in rad (default) or deg per second\n"
 	    "      --time-unit U      time in s (default), ms or us\n"
 	    "      --pos-unit U       state: position and velocity in m (default) or mm\n"
 	    "      --wrench W         force and torque from force (default), thrust or rotors\n"
-	    "      --vehicle FILE     rotor geometry and coefficients, for --wrench rotors\n"
+	    "      --vehicle FILE     rotors, thrust map, scale and lag (tagk-formats(5)); a bare name\n"
+	    "                         (crazyflie2) is looked up among the vehicles tagk ships\n"
+	    "      --airborne         keep only the spans where the vehicle flies (said on stderr)\n"
+	    "      --min-span S       --airborne: the shortest span kept, seconds (default 1)\n"
+	    "      --trim S           --airborne: seconds dropped at each end of a span (default 0.3)\n"
+	    "      --calibrate-mass KG  fit the thrust's scale (and offset) to a flight of known mass and\n"
+	    "                         write the vehicle file with it, instead of rows\n"
 	    "      --alpha-window K   differentiate the gyro over 2K+1 samples when alpha is absent\n"
 	    "      --max-gap SEC      a longer gap in time is an error (default 0.5)\n"
 	    "      --list-presets     list the presets and exit\n"
@@ -67,6 +100,164 @@ usage(FILE *f)
 	cmdio_stream_help(f);
 	cmdio_input_help(f);
 }
+
+/* --- options --------------------------------------------------------------- */
+
+/* One of names (NULL-terminated) by position, or die naming the option. */
+static int
+choose(const char *opt, const char *arg, const char *const *names, const char *list)
+{
+	for (int i = 0; names[i]; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return i;
+	cli_die(EXIT_USAGE, "%s: '%s' is not %s", opt, arg, list);
+}
+
+static const struct option opts[] = {
+	{ "model", required_argument, NULL, 'm' },
+	{ "map", required_argument, NULL, 'M' },
+	{ "preset", required_argument, NULL, 'p' },
+	{ "acc-unit", required_argument, NULL, 2001 },
+	{ "gyro-unit", required_argument, NULL, 2002 },
+	{ "time-unit", required_argument, NULL, 2003 },
+	{ "wrench", required_argument, NULL, 2004 },
+	{ "vehicle", required_argument, NULL, 2005 },
+	{ "alpha-window", required_argument, NULL, 2006 },
+	{ "max-gap", required_argument, NULL, 2007 },
+	{ "list-presets", no_argument, NULL, 2008 },
+	{ "pos-unit", required_argument, NULL, 2009 },
+	{ "robot", required_argument, NULL, 2010 },
+	{ "unknown", required_argument, NULL, 2011 },
+	{ "held", required_argument, NULL, 2012 },
+	{ "rows", required_argument, NULL, 2013 },
+	{ "metric", no_argument, NULL, 2014 },
+	{ "airborne", no_argument, NULL, 2015 },
+	{ "min-span", required_argument, NULL, 2016 },
+	{ "trim", required_argument, NULL, 2017 },
+	{ "calibrate-mass", required_argument, NULL, 2018 },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	CMDIO_INPUT_OPTIONS,
+	CMDIO_OUTPUT_OPTIONS,
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options of -m multibody's own group; the others are refused there. */
+static int
+multibody_option(regress_opts *o, int c, const char *arg)
+{
+	static const char *const rows[] = { "force", "momentum", "energy", NULL };
+	switch (c) {
+	case 2010: o->mb.robot = arg; return 1;
+	case 2011:
+	case 2012:
+		if (o->mb.body)
+			cli_die(EXIT_USAGE, "--unknown and --held: one body, once");
+		o->mb.body = arg;
+		o->mb.held = c == 2012;
+		return 1;
+	case 2013:
+		o->mb.rows = choose("--rows", arg, rows, "force, momentum or energy");
+		o->rows_set = 1;
+		return 1;
+	case 2014: o->mb.metric = 1; return 1;
+	}
+	return 0;
+}
+
+/* A log option (one -m multibody refuses); 1 if c was one. */
+static int
+log_option(regress_opts *o, int c, const char *arg)
+{
+	static const char *const accu[] = { "mps2", "g", NULL }, *const gyu[] = { "rad", "deg", NULL };
+	static const char *const posu[] = { "m", "mm", NULL };
+	static const char *const wr[] = { "force", "thrust", "rotors", NULL };
+	switch (c) {
+	case 'M': logmap_parse(arg, o->user_map); break;
+	case 'p':
+		if (!(o->pre = logmap_preset(arg)))
+			cli_die(EXIT_USAGE, "--preset: unknown preset '%s' (see --list-presets)", arg);
+		break;
+	case 2001: o->acc_g = choose("--acc-unit", arg, accu, "mps2 or g"); break;
+	case 2002: o->gyro_deg = choose("--gyro-unit", arg, gyu, "rad or deg"); break;
+	case 2004: choose("--wrench", arg, wr, "force, thrust or rotors"); o->wrench = arg; break;
+	case 2005: o->vehfile = arg; break;
+	case 2006: o->kwin = (int)cli_long("--alpha-window", arg, 1, 50); break;
+	case 2007: o->max_gap = cli_double("--max-gap", arg, 1e-6, 1e9); break;
+	case 2009: o->pos_mm = choose("--pos-unit", arg, posu, "m or mm"); break;
+	case 2015: o->airborne = 1; break;
+	case 2016: o->min_span = cli_double("--min-span", arg, 0, 1e6); break;
+	case 2017: o->trim = cli_double("--trim", arg, 0, 1e6); break;
+	case 2018: o->calibrate = cli_double("--calibrate-mass", arg, 1e-6, 1e4); break;
+	default: return 0;
+	}
+	o->other = c;
+	return 1;
+}
+
+static void
+parse(int argc, char **argv, regress_opts *o)
+{
+	static const char *const models[] = { "rigid-body", "mass", "state", "multibody", NULL };
+	static const char *const tunits[] = { "s", "ms", "us", NULL };
+	static const double tscales[] = { 1, 1e-3, 1e-6 };
+	memset(o, 0, sizeof(*o));
+	o->acc_g = o->pos_mm = o->gyro_deg = -1;
+	o->kwin = 2;
+	o->tscale = 1;
+	o->max_gap = 0.1;
+	o->min_span = -1;
+	o->trim = -1;
+	int c;
+	while ((c = cli_getopt(argc, argv, "m:f:o:hV", opts)) != -1) {
+		if (cmdio_input_option(&o->in, c, optarg) || cmdio_output_option(c, optarg) ||
+		    multibody_option(o, c, optarg) || log_option(o, c, optarg))
+			continue;
+		switch (c) {
+		case 'm': o->model = choose("-m", optarg, models, "rigid-body, mass, state or multibody"); break;
+		case 2003: o->tscale = tscales[choose("--time-unit", optarg, tunits, "s, ms or us")]; break;
+		case 2008:
+			logmap_list_presets(stdout);
+			cli_close(stdout, "stdout");
+			exit(0);
+		case 'o': o->outname = optarg; break;
+		case 'h': cli_help(usage);
+		case 'V': cli_version();
+		default: usage(stderr); exit(EXIT_USAGE);
+		}
+	}
+	if (argc - optind > 1)
+		cli_die(EXIT_USAGE, "one input file at most (got '%s' and '%s')", argv[optind], argv[optind + 1]);
+	o->inname = optind < argc ? argv[optind] : "-";
+	if (o->model != M_MULTIBODY && (o->mb.robot || o->mb.body || o->rows_set || o->mb.metric))
+		cli_die(EXIT_USAGE, "--robot, --unknown, --held, --rows and --metric apply to -m multibody");
+	if (o->model == M_MULTIBODY && o->other) {
+		const char *name = "?";
+		for (int i = 0; opts[i].name; i++)
+			if (opts[i].val == o->other)
+				name = opts[i].name;
+		cli_die(EXIT_USAGE, "--%s does not apply to -m multibody", name);
+	}
+	if (o->pos_mm >= 0 && o->model != M_STATE)
+		cli_die(EXIT_USAGE, "--pos-unit applies to -m state");
+	if ((o->min_span >= 0 || o->trim >= 0) && !o->airborne)
+		cli_die(EXIT_USAGE, "--min-span and --trim apply to --airborne");
+	if (o->calibrate && o->model == M_STATE)
+		cli_die(EXIT_USAGE, "--calibrate-mass reads the specific force and the thrust: -m rigid-body or mass");
+	/* ground time is not Newton's law of a flying body: a calibration
+	 * always reads the airborne spans */
+	if (o->calibrate)
+		o->airborne = 1;
+	if (o->min_span < 0)
+		o->min_span = 1;
+	if (o->trim < 0)
+		o->trim = 0.3;
+}
+
+/* --- the vehicle ----------------------------------------------------------- */
+
+/* --- reading a log --------------------------------------------------------- */
 
 static void
 quat_rotate_t(const double q[4], const double v[3], double out[3])
@@ -83,26 +274,287 @@ quat_rotate_t(const double q[4], const double v[3], double out[3])
 		out[i] = R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2];
 }
 
+/* Where each signal is, and how the sample is made. */
+typedef struct {
+	regress_opts *o;
+	tbl_reader *r;
+	logmap lm;
+	const char *map[NSIG];
+	int src;                  /* S_FORCE, S_THRUST or S_ROTORS */
+	int use_accw, use_rpy, use_alpha, acc_g, gyro_deg, pos_mm;
+	int reopened;        /* the second pass (--airborne): say nothing twice */
+	vehicle veh;
+	int have_veh;
+	actuator act;
+	int ntrue, *tidx;
+} logreader;
+
+#define NEED(L, s, why) logmap_need(&(L)->lm, (L)->r, s, why)
+
+/* The force source: as asked, or what the log has. */
+static void
+choose_source(logreader *L)
+{
+	const regress_opts *o = L->o;
+	const int *have = L->lm.have;
+	if (o->wrench)
+		L->src = strcmp(o->wrench, "force") == 0 ? S_FORCE : strcmp(o->wrench, "thrust") == 0 ? S_THRUST : S_ROTORS;
+	else
+		L->src = have[S_FORCE] ? S_FORCE : have[S_THRUST] ? S_THRUST : have[S_ROTORS] && L->have_veh ? S_ROTORS : -1;
+	if (L->src < 0)
+		cli_die(EXIT_DATA, "%s: no force signal: need columns %s (force), %s (thrust), or rotor "
+		    "columns with --vehicle; map yours with --map", tbl_name(L->r), L->map[S_FORCE], L->map[S_THRUST]);
+	if (L->src == S_ROTORS) {
+		if (!L->have_veh)
+			cli_die(EXIT_USAGE, "--wrench rotors needs --vehicle FILE");
+		NEED(L, S_ROTORS, "per-rotor thrusts, speeds or commands");
+		if (L->lm.nk[S_ROTORS] != L->veh.n)
+			cli_die(EXIT_DATA, "%s: %d rotor columns but the vehicle file has %d rotors", tbl_name(L->r),
+			    L->lm.nk[S_ROTORS], L->veh.n);
+		if (L->veh.mapv_n)
+			NEED(L, S_VBAT, "the battery voltage the vehicle's thrust_map_v takes");
+	} else {
+		NEED(L, L->src, "the force");
+	}
+	if (L->src == S_FORCE && L->have_veh && (L->veh.thrust_scale != 1 || L->veh.thrust_offset != 0 ||
+	    L->veh.motor_tau > 0))
+		cli_die(EXIT_USAGE, "%s: the vehicle's thrust_scale, thrust_offset and motor_tau model commanded "
+		    "thrust; with a measured force (--wrench force) they do not apply", o->vehfile);
+}
+
+/* The signals the model needs, wanted; dies naming a missing one. */
+static void
+want_signals(logreader *L)
+{
+	const regress_opts *o = L->o;
+	const int *have = L->lm.have;
+	int state = o->model == M_STATE, rigid = o->model == M_RIGID;
+	NEED(L, S_T, "time");
+	if (state) {
+		NEED(L, S_GYRO, "the state stream");
+		NEED(L, S_POS, "the state stream");
+		NEED(L, S_VEL, "the state stream");
+		/* attitude: quat, or rpy when mapped (or the preset's) and quat is not */
+		L->use_rpy = (o->user_map[S_RPY] || (o->pre && o->pre->map[S_RPY] && !o->user_map[S_QUAT])) &&
+		    have[S_RPY];
+		if (!L->use_rpy && !have[S_QUAT] && have[S_RPY])
+			L->use_rpy = 1;
+		if (!L->use_rpy)
+			NEED(L, S_QUAT, "the state stream; or give rpy");
+	} else if (!have[S_ACC] && have[S_ACCW] && have[S_QUAT]) {
+		L->use_accw = 1;
+	} else if (!have[S_ACC] && have[S_ACCW] && o->model == M_MASS) {
+		/* no attitude: the thrust, the only force but gravity (drag
+		 * neglected), is along the specific force, so T = m |a - g| */
+		L->use_accw = 2;
+		if (!L->reopened)
+			cli_warn("%s: no attitude (quat): the mass rows are the thrust against the magnitude of the specific "
+		    "force, |acc_world - g|, one row per sample (exact when the thrust is the only force but gravity; "
+		    "drag is neglected)", tbl_name(L->r));
+	} else {
+		NEED(L, S_ACC, "the specific force; or give acc_world and quat");
+	}
+	if (rigid)
+		NEED(L, S_GYRO, "the rigid-body model");
+	choose_source(L);
+	if (rigid && L->src != S_ROTORS)
+		NEED(L, S_TORQUE, "the rigid-body model");
+	L->use_alpha = rigid && have[S_ALPHA];
+	int src = L->src;
+	for (int s = 0; s < NSIG; s++)
+		if (have[s] && (s == S_T || (s == S_ACC && !L->use_accw && !state) ||
+		    (L->use_accw && s == S_ACCW) || (L->use_accw == 1 && s == S_QUAT) || ((rigid || state) && s == S_GYRO) ||
+		    (L->use_alpha && s == S_ALPHA) || s == src || (rigid && s == S_TORQUE && src != S_ROTORS) ||
+		    (src == S_ROTORS && s == S_VBAT && L->veh.mapv_n) ||
+		    (state && (s == S_POS || s == S_VEL || s == (L->use_rpy ? S_RPY : S_QUAT)))))
+			for (int j = 0; j < L->lm.nk[s]; j++)
+				tbl_want(L->r, L->lm.idx[s][j]);
+	/* true_* columns pass through */
+	L->tidx = malloc((size_t)tbl_ncols(L->r) * sizeof(int));
+	if (!L->tidx)
+		cli_die(EXIT_DATA, "out of memory");
+	for (int i = 0; i < tbl_ncols(L->r); i++)
+		if (strncmp(tbl_col(L->r, i), "true_", 5) == 0) {
+			L->tidx[L->ntrue++] = i;
+			tbl_want(L->r, i);
+		}
+}
+
+/* Open the input and find its signals (a Crazyflie uSD log is read with
+ * the crazyflie preset, or crazyflie-pwm for a PWM log, unless --preset). */
+static void
+open_log(logreader *L, const char *path)
+{
+	regress_opts *o = L->o;
+	L->r = cmdio_open_input(path, &o->in);
+	const logmap_preset_t *pre = o->pre;
+	const char *auto_preset = NULL;
+	if (!pre && tbl_format_of(L->r) == TBL_CFUSD) {
+		pre = logmap_crazyflie_preset(L->r);
+		auto_preset = pre->vehicle ? "the crazyflie-pwm preset's, the default for a Crazyflie uSD log of motor PWM"
+		    : "the crazyflie preset's, the default for a Crazyflie uSD log";
+	}
+	for (int s = 0; s < NSIG; s++)
+		L->map[s] = o->user_map[s] ? o->user_map[s] : pre && pre->map[s] ? pre->map[s] : logmap_signals[s].cols;
+	L->acc_g = o->acc_g >= 0 ? o->acc_g : pre ? pre->acc_g : 0;
+	L->pos_mm = o->pos_mm >= 0 ? o->pos_mm : pre ? pre->pos_mm : 0;
+	L->gyro_deg = o->gyro_deg >= 0 ? o->gyro_deg : pre ? pre->gyro_deg : 0;
+	logmap_resolve(L->r, L->map, &L->lm);
+	for (int s = 0; s < NSIG; s++)
+		L->lm.via[s] = auto_preset && !o->user_map[s] && pre->map[s] ? auto_preset : NULL;
+	/* the vehicle: --vehicle, else the preset's */
+	const char *veh = o->vehfile ? o->vehfile : pre ? pre->vehicle : NULL;
+	if (veh && !L->have_veh) {
+		cmdio_vehicle(veh, &L->veh, 0);
+		L->have_veh = 1;
+		if (!o->vehfile && !L->reopened)
+			cli_warn("%s: reading motor.m1 .. m4 as PWM through the vehicle %s (its published thrust map; "
+			    "--vehicle FILE for yours, --calibrate-mass to fit it to a flight of known mass)",
+			    tbl_name(L->r), veh);
+	}
+	if (L->have_veh && L->lm.have[S_ROTORS] && !o->wrench && !L->lm.have[S_FORCE] && !L->lm.have[S_THRUST] &&
+	    L->veh.input == VEH_INPUT_NONE)
+		cli_die(EXIT_DATA, "%s: the vehicle file has no 'input' line for the rotor columns", o->vehfile);
+	want_signals(L);
+	actuator_init(&L->act, L->have_veh ? &L->veh : NULL, L->src == S_ROTORS);
+}
+
+/* One row into s (t in seconds; a, w, f, tau in SI units); the truth
+ * columns too when truth is not NULL. */
+static void
+read_sample(logreader *L, const double *row, sample *s, double *truth)
+{
+	const logmap *lm = &L->lm;
+	s->t = row[lm->idx[S_T][0]] * L->o->tscale;
+	if (L->o->model == M_STATE) {
+		for (int j = 0; j < 3; j++)
+			s->a[j] = 0;
+	} else if (L->use_accw) {
+		double q[4], aw[3];
+		for (int j = 0; j < 3; j++)
+			aw[j] = row[lm->idx[S_ACCW][j]] * (L->acc_g ? TAGK_G0 : 1);
+		aw[2] += TAGK_G0; /* specific force = a - g, g = (0, 0, -g0) */
+		if (L->use_accw == 2) {
+			s->a[0] = s->a[1] = 0;
+			s->a[2] = sqrt(aw[0] * aw[0] + aw[1] * aw[1] + aw[2] * aw[2]);
+		} else {
+			for (int j = 0; j < 4; j++)
+				q[j] = row[lm->idx[S_QUAT][j]];
+			if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 0))
+				cli_die(EXIT_DATA, "%s: zero quaternion", tbl_where(L->r));
+			quat_rotate_t(q, aw, s->a);
+		}
+	} else {
+		for (int j = 0; j < 3; j++)
+			s->a[j] = row[lm->idx[S_ACC][j]] * (L->acc_g ? TAGK_G0 : 1);
+	}
+	int use_w = L->o->model == M_RIGID || L->o->model == M_STATE;
+	for (int j = 0; j < 3; j++) {
+		s->w[j] = use_w ? row[lm->idx[S_GYRO][j]] * (L->gyro_deg ? M_PI / 180 : 1) : 0;
+		s->f[j] = s->tau[j] = 0;
+	}
+	if (L->src == S_FORCE) {
+		for (int j = 0; j < 3; j++)
+			s->f[j] = row[lm->idx[S_FORCE][j]];
+	} else {
+		double u[VEHICLE_MAX_ROTORS];
+		int nu = L->src == S_ROTORS ? L->veh.n : 1;
+		for (int i = 0; i < nu; i++)
+			u[i] = row[lm->idx[L->src][i]];
+		double vbat = L->src == S_ROTORS && L->veh.mapv_n ? row[lm->idx[S_VBAT][0]] : (double)NAN;
+		actuator_wrench(&L->act, s->t, u, vbat, s->f, s->tau);
+	}
+	if (L->o->model == M_RIGID && L->src != S_ROTORS)
+		for (int j = 0; j < 3; j++)
+			s->tau[j] = row[lm->idx[S_TORQUE][j]];
+	if (truth)
+		for (int j = 0; j < L->ntrue; j++)
+			truth[j] = row[L->tidx[j]];
+}
+
+/* The next row whose time increases (rows that go back are skipped with
+ * --skip-bad, else refused): 1 with the row's time gap, 0 at the end. */
+static int
+next_row(logreader *L, double *row, double *tprev, long *skipped)
+{
+	for (;;) {
+		int rc = tbl_next(L->r, row);
+		if (rc < 0)
+			cli_die(EXIT_DATA, "%s", tbl_error(L->r));
+		if (rc == 0)
+			return 0;
+		double t = row[L->lm.idx[S_T][0]] * L->o->tscale;
+		if (t > *tprev) {
+			*tprev = t;
+			return 1;
+		}
+		if (L->o->in.skip_bad) {
+			(*skipped)++;
+			continue;
+		}
+		char a[32], b[32];
+		fmt_double(a, t);
+		fmt_double(b, *tprev);
+		cli_die(EXIT_DATA, "%s: time %s %s the previous %s (--skip-bad skips such rows)", tbl_where(L->r), a,
+		    t == *tprev ? "repeats" : "goes back from", b);
+	}
+}
+
+/* --- output ----------------------------------------------------------------- */
+
 typedef struct {
 	sink *out;
-	int rigid, ntrue;
+	int model, ntrue, spans;
+	int z_only;          /* mass rows: the z row alone (see regress()) */
 	double *orow;
 	long rows_out;
-	/* -m state */
-	int state, use_rpy;
-	double pos_scale;              /* m per unit of pos, (m/s) per unit of vel */
-	const int *idx_att, *idx_pos, *idx_vel; /* columns of quat or rpy, pos, vel */
+	double pos_scale;
+	const int *idx_att, *idx_pos, *idx_vel;
+	int use_rpy;
+	tbl_reader *r;
 } emitter;
 
 enum { NSTATE = 15 };
 static const char *const state_cols[NSTATE] = { "t", "thrust", "gx", "gy", "gz", "qw", "qx", "qy", "qz",
 	"px", "py", "pz", "vx", "vy", "vz" };
 
-/* One row of the state stream from the sample s and its input row; -1 and
- * nothing written if the attitude is not a unit quaternion. The thrust is
- * s's body force along z: the thrust column, the rotors' sum, or fz. */
+static void
+emit_header(emitter *e, tbl_reader *r, const int *tidx)
+{
+	int n = e->model == M_RIGID ? 10 : 1;
+	int ncol = e->model == M_STATE ? NSTATE : 3 + n;
+	const char *names[NSTATE + 1 + 64];
+	const char **nm = ncol + 1 + e->ntrue <= (int)(sizeof(names) / sizeof(names[0])) ? names
+	    : malloc((size_t)(ncol + 1 + e->ntrue) * sizeof(*nm));
+	static char ybuf[TAGK_NPARAM][16];
+	if (!nm)
+		cli_die(EXIT_DATA, "out of memory");
+	if (e->model == M_STATE) {
+		for (int j = 0; j < NSTATE; j++)
+			nm[j] = state_cols[j];
+	} else {
+		nm[0] = "t";
+		nm[1] = "row";
+		for (int j = 0; j < n; j++) {
+			snprintf(ybuf[j], sizeof(ybuf[j]), "Y_%s", tagk_param_names[j]);
+			nm[2 + j] = ybuf[j];
+		}
+		nm[2 + n] = "b";
+	}
+	if (e->spans)
+		nm[ncol++] = "span";
+	for (int j = 0; j < e->ntrue; j++)
+		nm[ncol + j] = tbl_col(r, tidx[j]);
+	e->orow = malloc((size_t)(ncol + e->ntrue) * sizeof(double));
+	if (!e->orow)
+		cli_die(EXIT_DATA, "out of memory");
+	cmdio_header(e->out, ncol + e->ntrue, nm);
+}
+
+/* The state row of s; -1 and nothing written if the attitude is not a
+ * unit quaternion. */
 static int
-emit_state(emitter *e, const sample *s, const double *row)
+emit_state(emitter *e, const sample *s, const double *row, int span)
 {
 	double *o = e->orow, q[4];
 	if (e->use_rpy) {
@@ -127,15 +579,18 @@ emit_state(emitter *e, const sample *s, const double *row)
 	}
 	for (int j = 0; j < 4; j++)
 		o[5 + j] = q[j];
+	int k = NSTATE;
+	if (e->spans)
+		o[k++] = span;
 	for (int j = 0; j < e->ntrue; j++)
-		o[NSTATE + j] = s->truth[j];
+		o[k + j] = s->truth[j];
 	cmdio_row(e->out, o);
 	e->rows_out++;
 	return 0;
 }
 
 static void
-emit(emitter *e, const sample *s, const double al[3])
+emit_rows(emitter *e, const sample *s, const double al[3], int span)
 {
 	tagk_real a[3], w[3], alr[3], Y[60];
 	for (int i = 0; i < 3; i++) {
@@ -144,377 +599,148 @@ emit(emitter *e, const sample *s, const double al[3])
 		alr[i] = (tagk_real)al[i];
 	}
 	double b[6] = { s->f[0], s->f[1], s->f[2], s->tau[0], s->tau[1], s->tau[2] };
-	int rows = e->rigid ? 6 : 3, n = e->rigid ? 10 : 1;
-	if (e->rigid)
+	int rigid = e->model == M_RIGID, rows = rigid ? 6 : 3, n = rigid ? 10 : 1;
+	if (rigid)
 		tagk_regressor_rigid(a, w, alr, Y);
 	else
 		tagk_regressor_mass(a, Y);
-	for (int r = 0; r < rows; r++) {
+	for (int r = e->z_only ? 2 : 0; r < rows; r++) {
 		double *o = e->orow;
 		o[0] = s->t;
 		o[1] = r;
 		for (int j = 0; j < n; j++)
 			o[2 + j] = (double)Y[r * n + j];
 		o[2 + n] = b[r];
+		int k = 3 + n;
+		if (e->spans)
+			o[k++] = span;
 		for (int j = 0; j < e->ntrue; j++)
-			o[3 + n + j] = s->truth[j];
+			o[k + j] = s->truth[j];
 		cmdio_row(e->out, o);
 	}
 	e->rows_out++;
 }
 
-int
-main(int argc, char **argv)
+/* --- the passes ------------------------------------------------------------- */
+
+/* A path that can be read twice: the input itself when it is a regular
+ * file, else standard input or a pipe copied to an unlinked temporary. */
+static const char *
+reopenable(const char *path, char *buf, size_t len)
 {
-	cli_init(argv[0]);
-	static const struct option opts[] = {
-		{ "model", required_argument, NULL, 'm' },
-		{ "map", required_argument, NULL, 'M' },
-		{ "preset", required_argument, NULL, 'p' },
-		{ "acc-unit", required_argument, NULL, 2001 },
-		{ "gyro-unit", required_argument, NULL, 2002 },
-		{ "time-unit", required_argument, NULL, 2003 },
-		{ "wrench", required_argument, NULL, 2004 },
-		{ "vehicle", required_argument, NULL, 2005 },
-		{ "alpha-window", required_argument, NULL, 2006 },
-		{ "max-gap", required_argument, NULL, 2007 },
-		{ "list-presets", no_argument, NULL, 2008 },
-		{ "pos-unit", required_argument, NULL, 2009 },
-		{ "robot", required_argument, NULL, 2010 },
-		{ "unknown", required_argument, NULL, 2011 },
-		{ "held", required_argument, NULL, 2012 },
-		{ "rows", required_argument, NULL, 2013 },
-		{ "metric", no_argument, NULL, 2014 },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		CMDIO_INPUT_OPTIONS,
-		CMDIO_OUTPUT_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
-	tbl_options in = { 0 };
-	const char *map[NSIG] = { 0 }, *user_map[NSIG] = { 0 }, *outname = NULL, *vehfile = NULL;
-	const char *wrench = NULL;
-	int rigid = 1, state = 0, acc_g = -1, gyro_deg = 0, kwin = 2, pos_mm = -1, multibody = 0, other = 0;
-	int rows_set = 0;
-	regress_mb_opts mb = { 0 };
-	double tscale = 1, max_gap = 0.1;
-	const logmap_preset_t *pre = NULL;
-	int c;
-	while ((c = cli_getopt(argc, argv, "m:f:o:hV", opts)) != -1) {
-		if (cmdio_input_option(&in, c, optarg) || cmdio_output_option(c, optarg))
-			continue;
-		switch (c) {
-		case 'm':
-			if (strcmp(optarg, "rigid-body") == 0)
-				rigid = 1;
-			else if (strcmp(optarg, "mass") == 0)
-				rigid = 0;
-			else if (strcmp(optarg, "state") == 0)
-				rigid = 0, state = 1;
-			else if (strcmp(optarg, "multibody") == 0)
-				multibody = 1;
-			else
-				cli_die(EXIT_USAGE, "-m: '%s' is not rigid-body, mass, state or multibody", optarg);
-			break;
-		case 2010: mb.robot = optarg; break;
-		case 2011:
-		case 2012:
-			if (mb.body)
-				cli_die(EXIT_USAGE, "--unknown and --held: one body, once");
-			mb.body = optarg;
-			mb.held = c == 2012;
-			break;
-		case 2013:
-			if (strcmp(optarg, "force") == 0)
-				mb.rows = MB_ROWS_FORCE;
-			else if (strcmp(optarg, "momentum") == 0)
-				mb.rows = MB_ROWS_MOMENTUM;
-			else if (strcmp(optarg, "energy") == 0)
-				mb.rows = MB_ROWS_ENERGY;
-			else
-				cli_die(EXIT_USAGE, "--rows: '%s' is not force, momentum or energy", optarg);
-			rows_set = 1;
-			break;
-		case 2014: mb.metric = 1; break;
-		case 'M':
-			other = c;
-			logmap_parse(optarg, user_map);
-			break;
-		case 'p':
-			other = c;
-			if (!(pre = logmap_preset(optarg)))
-				cli_die(EXIT_USAGE, "--preset: unknown preset '%s' (see --list-presets)", optarg);
-			break;
-		case 2001:
-			other = c;
-			if (strcmp(optarg, "g") == 0) acc_g = 1;
-			else if (strcmp(optarg, "mps2") == 0) acc_g = 0;
-			else cli_die(EXIT_USAGE, "--acc-unit: '%s' is not mps2 or g", optarg);
-			break;
-		case 2002:
-			other = c;
-			if (strcmp(optarg, "deg") == 0) gyro_deg = 1;
-			else if (strcmp(optarg, "rad") == 0) gyro_deg = 0;
-			else cli_die(EXIT_USAGE, "--gyro-unit: '%s' is not rad or deg", optarg);
-			break;
-		case 2003:
-			if (strcmp(optarg, "s") == 0) tscale = 1;
-			else if (strcmp(optarg, "ms") == 0) tscale = 1e-3;
-			else if (strcmp(optarg, "us") == 0) tscale = 1e-6;
-			else cli_die(EXIT_USAGE, "--time-unit: '%s' is not s, ms or us", optarg);
-			break;
-		case 2004:
-			other = c;
-			if (strcmp(optarg, "force") && strcmp(optarg, "thrust") && strcmp(optarg, "rotors"))
-				cli_die(EXIT_USAGE, "--wrench: '%s' is not force, thrust or rotors", optarg);
-			wrench = optarg;
-			break;
-		case 2005: vehfile = optarg; other = c; break;
-		case 2006: other = c; kwin = (int)cli_long("--alpha-window", optarg, 1, 50); break;
-		case 2007: other = c; max_gap = cli_double("--max-gap", optarg, 1e-6, 1e9); break;
-		case 2009:
-			other = c;
-			if (strcmp(optarg, "mm") == 0) pos_mm = 1;
-			else if (strcmp(optarg, "m") == 0) pos_mm = 0;
-			else cli_die(EXIT_USAGE, "--pos-unit: '%s' is not m or mm", optarg);
-			break;
-		case 2008:
-			logmap_list_presets(stdout);
-			cli_close(stdout, "stdout");
-			return 0;
-		case 'o': outname = optarg; break;
-		case 'h': cli_help(usage);
-		case 'V': cli_version();
-		default: usage(stderr); return EXIT_USAGE;
-		}
-	}
-	if (argc - optind > 1)
-		cli_die(EXIT_USAGE, "one input file at most (got '%s' and '%s')", argv[optind], argv[optind + 1]);
-	const char *inname = optind < argc ? argv[optind] : "-";
-	if (!multibody && (mb.robot || mb.body || rows_set || mb.metric))
-		cli_die(EXIT_USAGE, "--robot, --unknown, --held, --rows and --metric apply to -m multibody");
-	if (multibody) {
-		if (other) {
-			const char *name = "?";
-			for (int i = 0; opts[i].name; i++)
-				if (opts[i].val == other)
-					name = opts[i].name;
-			cli_die(EXIT_USAGE, "--%s does not apply to -m multibody", name);
-		}
-		if (!mb.robot || !mb.body)
-			cli_die(EXIT_USAGE, "-m multibody needs --robot FILE and --unknown BODY or --held BODY");
-		mb.tscale = tscale;
-		mb.outname = outname;
-		mb.in = in;
-		return regress_multibody(&mb, inname);
-	}
-	if (pos_mm >= 0 && !state)
-		cli_die(EXIT_USAGE, "--pos-unit applies to -m state");
-	vehicle veh;
-	char verr[512];
-	if (vehfile && vehicle_read(vehfile, &veh, 1, verr, sizeof(verr)) != 0)
-		cli_die(EXIT_DATA, "%s", verr);
+	struct stat st;
+	int is_stdin = strcmp(path, "-") == 0;
+	if (!is_stdin && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return path;
+	FILE *in = is_stdin ? stdin : fopen(path, "rb");
+	if (!in)
+		cli_die(EXIT_DATA, "%s: %s", path, strerror(errno));
+	FILE *sp = cli_tmpfile("the input, read twice by --airborne");
+	char b[65536];
+	size_t n;
+	while ((n = fread(b, 1, sizeof(b), in)) > 0)
+		if (fwrite(b, 1, n, sp) != n)
+			cli_die(EXIT_DATA, "cannot copy the input: %s", strerror(errno));
+	if (ferror(in) || fflush(sp) != 0)
+		cli_die(EXIT_DATA, "%s: read error", is_stdin ? "stdin" : path);
+	if (!is_stdin)
+		fclose(in);
+	snprintf(buf, len, "/proc/self/fd/%d", fileno(sp));
+	return buf;
+}
 
-	tbl_reader *r = cmdio_open_input(inname, &in);
-	/* A Crazyflie uSD log names its signals the firmware's way: without
-	 * --preset it is read with the crazyflie preset, and a missing column
-	 * then says so. */
-	const char *auto_preset = NULL;
-	if (!pre && tbl_format_of(r) == TBL_CFUSD) {
-		pre = logmap_preset("crazyflie");
-		auto_preset = "the crazyflie preset's, the default for a Crazyflie uSD log";
-	}
-	for (int s = 0; s < NSIG; s++)
-		map[s] = user_map[s] ? user_map[s] : pre && pre->map[s] ? pre->map[s] : logmap_signals[s].cols;
-	if (acc_g < 0)
-		acc_g = pre ? pre->acc_g : 0;
-	if (pos_mm < 0)
-		pos_mm = pre ? pre->pos_mm : 0;
-	logmap lm;
-	logmap_resolve(r, map, &lm);
-	for (int s = 0; s < NSIG; s++)
-		lm.via[s] = auto_preset && !user_map[s] && pre->map[s] ? auto_preset : NULL;
-	const int *have = lm.have, *nk = lm.nk;
-#define NEED(s, why) logmap_need(&lm, r, s, why)
-	NEED(S_T, "time");
-	int use_accw = 0, use_rpy = 0;
-	if (state) {
-		NEED(S_GYRO, "the state stream");
-		NEED(S_POS, "the state stream");
-		NEED(S_VEL, "the state stream");
-		/* attitude: quat, or rpy when mapped (or the preset's) and quat is not */
-		use_rpy = (user_map[S_RPY] || (pre && pre->map[S_RPY] && !user_map[S_QUAT])) && have[S_RPY];
-		if (!use_rpy && !have[S_QUAT] && have[S_RPY])
-			use_rpy = 1;
-		if (!use_rpy)
-			NEED(S_QUAT, "the state stream; or give rpy");
-	} else if (!have[S_ACC] && have[S_ACCW] && have[S_QUAT])
-		use_accw = 1;
-	else
-		NEED(S_ACC, "the specific force; or give acc_world and quat");
-	if (rigid)
-		NEED(S_GYRO, "the rigid-body model");
-	int src;
-	if (wrench)
-		src = strcmp(wrench, "force") == 0 ? S_FORCE : strcmp(wrench, "thrust") == 0 ? S_THRUST : S_ROTORS;
-	else
-		src = have[S_FORCE] ? S_FORCE : have[S_THRUST] ? S_THRUST : have[S_ROTORS] && vehfile ? S_ROTORS : -1;
-	if (src < 0)
-		cli_die(EXIT_DATA, "%s: no force signal: need columns %s (force), %s (thrust), or rotor "
-		    "columns with --vehicle; map yours with --map", tbl_name(r), map[S_FORCE], map[S_THRUST]);
-	if (src == S_ROTORS) {
-		if (!vehfile)
-			cli_die(EXIT_USAGE, "--wrench rotors needs --vehicle FILE");
-		NEED(S_ROTORS, "per-rotor thrusts or speeds");
-		if (nk[S_ROTORS] != veh.n)
-			cli_die(EXIT_DATA, "%s: %d rotor columns but the vehicle file has %d rotors", tbl_name(r),
-			    nk[S_ROTORS], veh.n);
-	} else {
-		NEED(src, "the force");
-	}
-	if (rigid && src != S_ROTORS)
-		NEED(S_TORQUE, "the rigid-body model");
-	int use_alpha = rigid && have[S_ALPHA];
-	for (int s = 0; s < NSIG; s++)
-		if (have[s] && (s == S_T || (s == S_ACC && !use_accw && !state) ||
-		    (use_accw && (s == S_ACCW || s == S_QUAT)) || ((rigid || state) && s == S_GYRO) ||
-		    (use_alpha && s == S_ALPHA) || s == src || (rigid && s == S_TORQUE && src != S_ROTORS) ||
-		    (state && (s == S_POS || s == S_VEL || s == (use_rpy ? S_RPY : S_QUAT)))))
-			for (int j = 0; j < nk[s]; j++)
-				tbl_want(r, lm.idx[s][j]);
-
-	/* true_* columns pass through */
-	int ntrue = 0, *tidx = malloc((size_t)tbl_ncols(r) * sizeof(int));
-	for (int i = 0; i < tbl_ncols(r); i++)
-		if (strncmp(tbl_col(r, i), "true_", 5) == 0) {
-			tidx[ntrue++] = i;
-			tbl_want(r, i);
-		}
-
-	int n = rigid ? 10 : 1;
-	int ncol = state ? NSTATE + ntrue : 3 + n + ntrue;
-	const char **names = malloc((size_t)ncol * sizeof(*names));
-	char (*nbuf)[32] = malloc((size_t)n * sizeof(*nbuf));
-	if (!names || !nbuf)
+/* The first reading of --airborne: every sample's collective thrust. */
+static void
+plan_airborne(logreader *L, airborne *air)
+{
+	double *row = malloc((size_t)tbl_ncols(L->r) * sizeof(double)), tprev = -INFINITY;
+	long skipped = 0;
+	sample s;
+	if (!row)
 		cli_die(EXIT_DATA, "out of memory");
-	if (state) {
-		for (int j = 0; j < NSTATE; j++)
-			names[j] = state_cols[j];
-	} else {
-		names[0] = "t";
-		names[1] = "row";
-		for (int j = 0; j < n; j++) {
-			snprintf(nbuf[j], sizeof(nbuf[j]), "Y_%s", tagk_param_names[j]);
-			names[2 + j] = nbuf[j];
-		}
-		names[2 + n] = "b";
+	while (next_row(L, row, &tprev, &skipped)) {
+		read_sample(L, row, &s, NULL);
+		airborne_add(air, s.t, s.f[2]);
 	}
-	for (int j = 0; j < ntrue; j++)
-		names[ncol - ntrue + j] = tbl_col(r, tidx[j]);
+	free(row);
+	char what[1024];
+	if (airborne_plan(air) == 0)
+		cli_die(EXIT_DATA, "%s: --airborne: the vehicle never flies for %g s (thrust above 0.6 of the hover "
+		    "thrust %.4g N, less %g s at each end): no rows", tbl_name(L->r), L->o->min_span, air->hover,
+		    L->o->trim);
+	airborne_describe(air, what, sizeof(what));
+	cli_warn("--airborne: %s", what);
+}
 
-	emitter em = { .rigid = rigid, .ntrue = ntrue };
-	em.orow = malloc((size_t)ncol * sizeof(double));
-	em.state = state;
-	em.pos_scale = pos_mm ? 1e-3 : 1;
-	em.use_rpy = use_rpy;
-	em.idx_att = lm.idx[use_rpy ? S_RPY : S_QUAT];
-	em.idx_pos = lm.idx[S_POS];
-	em.idx_vel = lm.idx[S_VEL];
+/* The rows of every sample (those of the airborne spans with --airborne). */
+static void
+regress(logreader *L, airborne *air)
+{
+	regress_opts *o = L->o;
+	emitter em = { .model = o->model, .ntrue = L->ntrue, .spans = o->airborne, .r = L->r,
+		.z_only = o->model == M_MASS && (L->use_accw == 2 || L->src == S_THRUST || L->src == S_ROTORS) };
+	/* The mass rows of a thrust along body z: the x and y rows say
+	 * 0 = m a_x, which holds for any m; their regressor is the
+	 * accelerometer's noise (and drag), which only pulls least squares
+	 * toward zero (by sigma_a^2 / |a|^2 per row). Only the z row carries
+	 * the mass. */
+	em.pos_scale = L->pos_mm ? 1e-3 : 1;
+	em.use_rpy = L->use_rpy;
+	em.idx_att = L->lm.idx[L->use_rpy ? S_RPY : S_QUAT];
+	em.idx_pos = L->lm.idx[S_POS];
+	em.idx_vel = L->lm.idx[S_VEL];
+	em.out = cmdio_open_output(o->outname, TBL_AUTO);
+	emit_header(&em, L->r, L->tidx);
 	/* ring of 2k+1 samples for the alpha slope; one slot when alpha is given */
-	int ring = use_alpha || !rigid ? 1 : 2 * kwin + 1;
+	int ring = L->use_alpha || o->model != M_RIGID ? 1 : 2 * o->kwin + 1;
 	sample *buf = calloc((size_t)ring, sizeof(*buf));
-	for (int i = 0; i < ring; i++)
-		buf[i].truth = malloc((size_t)(ntrue ? ntrue : 1) * sizeof(double));
-	double *row = malloc((size_t)tbl_ncols(r) * sizeof(double));
-	if (!tidx || !names || !nbuf || !em.orow || !buf || !row)
+	double *row = malloc((size_t)tbl_ncols(L->r) * sizeof(double));
+	if (!buf || !row)
 		cli_die(EXIT_DATA, "out of memory");
-	em.out = cmdio_open_output(outname, TBL_AUTO);
-	cmdio_header(em.out, ncol, names);
-
-	int fill = 0, head = 0;
-	double tprev = -INFINITY;
-	long skipped_time = 0, nin = 0;
-	int rc;
-	while ((rc = tbl_next(r, row)) == 1) {
-		sample s;
-		s.t = row[lm.idx[S_T][0]] * tscale;
-		if (!(s.t > tprev)) {
-			if (in.skip_bad) {
-				skipped_time++;
-				continue;
-			}
-			char a[32], b[32];
-			fmt_double(a, s.t);
-			fmt_double(b, tprev);
-			cli_die(EXIT_DATA, "%s: time %s %s the previous %s (--skip-bad skips such rows)",
-			    tbl_where(r), a, s.t == tprev ? "repeats" : "goes back from", b);
-		}
-		double gap = s.t - tprev;
-		tprev = s.t;
+	for (int i = 0; i < ring; i++)
+		if (!(buf[i].truth = malloc((size_t)(L->ntrue ? L->ntrue : 1) * sizeof(double))))
+			cli_die(EXIT_DATA, "out of memory");
+	int fill = 0, head = 0, last_span = 0;
+	double tprev = -INFINITY, tseen = -INFINITY;
+	long skipped = 0, nin = 0;
+	/* without --airborne, how much of a thrust log flies: said at the end */
+	airborne ground;
+	int watch = !air && L->src != S_FORCE;
+	if (watch) /* the time above the thresholds, untrimmed: a short log is not ground */
+		airborne_init(&ground, 0, 0);
+	while (next_row(L, row, &tprev, &skipped)) {
+		double gap = tprev - tseen;
+		tseen = tprev;
 		nin++;
-		if (state) {
-		} else if (use_accw) {
-			double q[4], aw[3];
-			for (int j = 0; j < 4; j++)
-				q[j] = row[lm.idx[S_QUAT][j]];
-			for (int j = 0; j < 3; j++)
-				aw[j] = row[lm.idx[S_ACCW][j]];
-			aw[2] += TAGK_G0; /* specific force = a - g, g = (0, 0, -g0) */
-			if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 0))
-				cli_die(EXIT_DATA, "%s: zero quaternion", tbl_where(r));
-			quat_rotate_t(q, aw, s.a);
-		} else {
-			for (int j = 0; j < 3; j++)
-				s.a[j] = row[lm.idx[S_ACC][j]] * (acc_g ? TAGK_G0 : 1);
-		}
-		for (int j = 0; j < 3; j++) {
-			s.w[j] = rigid || state ? row[lm.idx[S_GYRO][j]] * (gyro_deg ? M_PI / 180 : 1) : 0;
-			s.f[j] = s.tau[j] = 0;
-		}
-		if (src == S_FORCE) {
-			for (int j = 0; j < 3; j++)
-				s.f[j] = row[lm.idx[S_FORCE][j]];
-		} else if (src == S_THRUST) {
-			s.f[2] = row[lm.idx[S_THRUST][0]];
-		} else {
-			double T[16];
-			for (int i = 0; i < veh.n; i++) {
-				double u = row[lm.idx[S_ROTORS][i]];
-				T[i] = veh.speeds ? veh.kf * u * u : u;
-			}
-			tagk_rotor_wrench(veh.n, (const double (*)[3])veh.pos, veh.dir, veh.kappa, T, s.f, s.tau);
-		}
-		if (rigid && src != S_ROTORS)
-			for (int j = 0; j < 3; j++)
-				s.tau[j] = row[lm.idx[S_TORQUE][j]];
-		if (ring == 1) {
-			double al[3] = { 0, 0, 0 };
-			if (use_alpha)
-				for (int j = 0; j < 3; j++)
-					al[j] = row[lm.idx[S_ALPHA][j]] * (gyro_deg ? M_PI / 180 : 1);
-			s.truth = buf[0].truth;
-			for (int j = 0; j < ntrue; j++)
-				s.truth[j] = row[tidx[j]];
-			if (state && emit_state(&em, &s, row) != 0) {
-				if (!in.skip_bad)
-					cli_die(EXIT_DATA, "%s: the attitude quaternion is not of unit length (within 1e-3); "
-					    "--skip-bad skips such rows", tbl_where(r));
-				skipped_time++;
-			} else if (!state)
-				emit(&em, &s, al);
+		int span = air ? airborne_span(air, tprev) : 0;
+		if (air && !span)
 			continue;
-		}
-		/* A gap breaks the derivative: samples that cannot be centred
-		 * in a gap-free window are dropped. */
-		if (gap > max_gap)
+		/* a gap or a new span breaks the derivative and the motor lag */
+		if (gap > o->max_gap || span != last_span) {
 			fill = 0;
+			actuator_reset(&L->act);
+		}
+		last_span = span;
 		sample *slot = &buf[head];
 		double *tr = slot->truth;
-		*slot = s;
+		read_sample(L, row, slot, tr);
 		slot->truth = tr;
-		for (int j = 0; j < ntrue; j++)
-			tr[j] = row[tidx[j]];
+		if (watch)
+			airborne_add(&ground, slot->t, slot->f[2]);
+		if (ring == 1) {
+			double al[3] = { 0, 0, 0 };
+			if (L->use_alpha)
+				for (int j = 0; j < 3; j++)
+					al[j] = row[L->lm.idx[S_ALPHA][j]] * (L->gyro_deg ? M_PI / 180 : 1);
+			if (o->model == M_STATE && emit_state(&em, slot, row, span) != 0) {
+				if (!o->in.skip_bad)
+					cli_die(EXIT_DATA, "%s: the attitude quaternion is not of unit length (within 1e-3); "
+					    "--skip-bad skips such rows", tbl_where(L->r));
+				skipped++;
+			} else if (o->model != M_STATE)
+				emit_rows(&em, slot, al, span);
+			continue;
+		}
 		head = (head + 1) % ring;
 		if (fill < ring)
 			fill++;
@@ -528,19 +754,109 @@ main(int argc, char **argv)
 				ww[i * 3 + j] = buf[i].w[j];
 		}
 		tagk_slope(ring, tw, 3, ww, al);
-		emit(&em, &buf[(head + kwin) % ring], al);
+		emit_rows(&em, &buf[(head + o->kwin) % ring], al, span);
 	}
-	if (rc < 0)
-		cli_die(EXIT_DATA, "%s", tbl_error(r));
 	if (nin == 0)
-		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
+		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(L->r));
 	if (em.rows_out == 0)
 		cli_die(EXIT_DATA, "%s: %ld samples, too few to differentiate gyro over %d samples "
-		    "without a gap longer than %g s", tbl_name(r), nin, ring, max_gap);
+		    "without a gap longer than %g s", tbl_name(L->r), nin, ring, o->max_gap);
 	cmdio_commit(em.out);
-	long sk = tbl_skipped(r) + skipped_time;
+	if (watch) {
+		airborne_plan(&ground);
+		double total = ground.t_last - ground.t_first;
+		if (total > 0 && ground.flown < 0.9 * total)
+			cli_warn("%s: the vehicle flies in %.0f %% of the log (thrust above 0.6 of the hover thrust, %.4g N): "
+			    "the rest, on the ground, gives rows that are not a flying body's and bias every estimate; "
+			    "--airborne keeps the flight only", tbl_name(L->r), 100 * ground.flown / total, ground.hover);
+		airborne_free(&ground);
+	}
+	long sk = tbl_skipped(L->r) + skipped;
 	if (sk)
-		cli_warn("skipped %ld bad row%s of %s", sk, sk == 1 ? "" : "s", tbl_name(r));
-	tbl_close(r);
+		cli_warn("skipped %ld bad row%s of %s", sk, sk == 1 ? "" : "s", tbl_name(L->r));
+	for (int i = 0; i < ring; i++)
+		free(buf[i].truth);
+	free(buf);
+	free(row);
+}
+
+/* --calibrate-mass: the thrust model fitted to the known mass. */
+static void
+calibrate(logreader *L, airborne *air)
+{
+	calib c;
+	calib_init(&c, L->o->calibrate);
+	double *row = malloc((size_t)tbl_ncols(L->r) * sizeof(double)), tprev = -INFINITY;
+	long skipped = 0;
+	sample s;
+	if (!row)
+		cli_die(EXIT_DATA, "out of memory");
+	while (next_row(L, row, &tprev, &skipped))
+		if (!air || airborne_span(air, tprev)) {
+			read_sample(L, row, &s, NULL);
+			calib_add(&c, s.a[2], s.f[2]);
+		}
+	free(row);
+	vehicle v;
+	if (L->have_veh) {
+		v = L->veh;
+	} else {
+		memset(&v, 0, sizeof(v));
+		v.thrust_scale = 1;
+		v.mass = v.gate_l_arm = v.gate_alpha = NAN;
+	}
+	char what[1024];
+	if (calib_fit(&c, &v, what, sizeof(what)) != 0)
+		cli_die(EXIT_DATA, "%s: --calibrate-mass: %s", tbl_name(L->r), what);
+	cmdio_file w;
+	cmdio_file_open(&w, L->o->outname);
+	const char *from = L->o->vehfile ? L->o->vehfile : L->o->pre && L->o->pre->vehicle ? L->o->pre->vehicle : NULL;
+	fprintf(w.f, "# tagk-regress --calibrate-mass %g on %s%s%s: %s\n# Valid for this vehicle, its motors, "
+	    "propellers and battery; a calibration does not carry to other conditions.\n", L->o->calibrate,
+	    tbl_name(L->r), from ? ", from the vehicle " : "", from ? from : "", what);
+	if (vehicle_write(w.f, &v) != 0)
+		cli_die(EXIT_DATA, "%s: write error", w.name);
+	cmdio_file_commit(&w);
+	cli_warn("--calibrate-mass: %s", what);
+}
+
+int
+main(int argc, char **argv)
+{
+	cli_init(argv[0]);
+	regress_opts o;
+	parse(argc, argv, &o);
+	if (o.model == M_MULTIBODY) {
+		if (!o.mb.robot || !o.mb.body)
+			cli_die(EXIT_USAGE, "-m multibody needs --robot FILE and --unknown BODY or --held BODY");
+		o.mb.tscale = o.tscale;
+		o.mb.outname = o.outname;
+		o.mb.in = o.in;
+		return regress_multibody(&o.mb, o.inname);
+	}
+	char spool[64];
+	const char *path = o.airborne ? reopenable(o.inname, spool, sizeof(spool)) : o.inname;
+	if (path != o.inname)
+		o.in.name = "stdin";
+	logreader L = { .o = &o };
+	open_log(&L, path);
+	airborne air;
+	if (o.airborne) {
+		airborne_init(&air, o.min_span, o.trim);
+		plan_airborne(&L, &air);
+		tbl_close(L.r);
+		free(L.tidx);
+		L.ntrue = 0;
+		L.reopened = 1;
+		open_log(&L, path);
+	}
+	if (o.calibrate)
+		calibrate(&L, o.airborne ? &air : NULL);
+	else
+		regress(&L, o.airborne ? &air : NULL);
+	if (o.airborne)
+		airborne_free(&air);
+	tbl_close(L.r);
+	free(L.tidx);
 	return 0;
 }

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -15,10 +16,13 @@
 #include "report_plot.h"
 #include "report_score.h"
 #include "report_summary.h"
+#include "../formats/vehicle.h"
 #include "../lib/tagk.h"
 
 typedef struct {
 	score_opts score;
+	plaus check;
+	const char *vehfile;
 	tbl_options in;
 	const char *outname, *plotname, *plot_params;
 	int plot_w, plot_h;
@@ -36,6 +40,7 @@ usage(FILE *f)
 	    "usage: tagk-report [--truth FILE [--truth-interp]] [--tolerance PCT] [--logdet] [--about-com]\n"
 	    "                   [--ncc [--max-shift S]] [--format text|md|csv|json]\n"
 	    "                   [--plot FILE.png|svg|pdf] [--plot-params LIST] [--plot-size WxH]\n"
+	    "                   [--nominal-mass KG | --vehicle FILE] [--strict]\n"
 	    "                   [-f csv|hdf5] [--skip-bad] [-o FILE [--fsync]] [FILE|-]...\n"
 	    "       tagk-report --help | --version\n"
 	    "Score estimates against the truth, or summarise them without it.\n"
@@ -54,7 +59,11 @@ usage(FILE *f)
 	    "      --plot-params LIST the parameters plotted, one panel each (default m; all)\n"
 	    "      --plot-size WxH    the figure's size in pixels, or points for PDF (default 960x540)\n"
 	    "  -o, --output FILE      write FILE (its extension .md, .csv or .json sets the format)\n"
-	    "      --fsync            -o FILE: sync the file and its directory before exiting\n");
+	    "      --fsync            -o FILE: sync the file and its directory before exiting\n"
+	    "      --nominal-mass KG  the vehicle's mass: warn when the estimate is over 1.5 times off\n"
+	    "      --vehicle FILE     the same from a vehicle file's 'mass' line\n"
+	    "      --strict           exit 1 after the report when a printed answer is not physical or is\n"
+	    "                         far from the nominal mass (the warnings on stderr)\n");
 	cmdio_input_help(f);
 }
 
@@ -84,6 +93,9 @@ parse(int argc, char **argv, report_opts *o)
 		{ "ncc", no_argument, NULL, 5009 },
 		{ "max-shift", required_argument, NULL, 5010 },
 		{ "truth-interp", no_argument, NULL, 5011 },
+		{ "nominal-mass", required_argument, NULL, 5012 },
+		{ "vehicle", required_argument, NULL, 5013 },
+		{ "strict", no_argument, NULL, 5014 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "fsync", no_argument, NULL, CMDIO_FSYNC_OPT },
 		{ "help", no_argument, NULL, 'h' },
@@ -98,6 +110,7 @@ parse(int argc, char **argv, report_opts *o)
 	o->score.fmt = F_TEXT;
 	o->max_shift = -1;
 	o->spooled = -1;
+	o->check.nominal = (double)NAN;
 	int c;
 	while ((c = cli_getopt(argc, argv, "f:o:hV", opts)) != -1) {
 		if (cmdio_input_option(&o->in, c, optarg) || cmdio_output_option(c, optarg))
@@ -119,6 +132,9 @@ parse(int argc, char **argv, report_opts *o)
 		case 5009: o->ncc = 1; break;
 		case 5010: o->max_shift = cli_double("--max-shift", optarg, 0, 1e9); break;
 		case 5011: o->score.interp = 1; break;
+		case 5012: o->check.nominal = cli_double("--nominal-mass", optarg, 1e-6, 1e6); break;
+		case 5013: o->vehfile = optarg; break;
+		case 5014: o->check.strict = 1; break;
 		case 'o': o->outname = optarg; break;
 		case 'h': cli_help(usage);
 		case 'V': cli_version();
@@ -146,6 +162,16 @@ parse(int argc, char **argv, report_opts *o)
 	if (o->ninputs > 1 && (o->score.fmt == F_CSV || o->score.fmt == F_JSON || o->score.logdet || o->ncc))
 		cli_die(EXIT_USAGE, "several inputs make one report each in text or Markdown; CSV, JSON, --logdet and "
 		    "--ncc take one input");
+	if (o->vehfile) {
+		vehicle v;
+		if (!isnan(o->check.nominal))
+			cli_die(EXIT_USAGE, "--nominal-mass and --vehicle: one nominal mass");
+		cmdio_vehicle(o->vehfile, &v, 0);
+		if (isnan(v.mass))
+			cli_die(EXIT_DATA, "%s: no 'mass' line: the vehicle's nominal mass is what --vehicle gives tagk-report",
+			    o->vehfile);
+		o->check.nominal = v.mass;
+	}
 	if (o->outname && !o->have_fmt) {
 		const char *dot = strrchr(o->outname, '.');
 		if (dot && strcmp(dot, ".md") == 0) o->score.fmt = F_MD;
@@ -184,7 +210,7 @@ spool_stdin(report_opts *o)
 
 /* The report of one input into w. */
 static void
-report_one(const report_opts *o, int i, cmdio_file *w)
+report_one(report_opts *o, int i, cmdio_file *w)
 {
 	tbl_options in = o->in;
 	if (i == o->spooled)
@@ -196,10 +222,10 @@ report_one(const report_opts *o, int i, cmdio_file *w)
 		int it, ip[TAGK_NPARAM];
 		int np = report_estimate_cols(r, &it, ip);
 		if (o->score.truthfile || o->score.logdet || report_has_truth(r, np)) {
-			report_score(r, it, np, ip, &o->score, w);
+			report_score(r, it, np, ip, &o->score, w, &o->check);
 		} else {
 			summary *s = summary_read(r, it, np, ip);
-			summary_print(w->f, o->score.fmt, tbl_name(r), s);
+			summary_print(w->f, o->score.fmt, tbl_name(r), s, &o->check);
 			summary_free(s);
 		}
 	}
@@ -215,13 +241,21 @@ main(int argc, char **argv)
 	if (o.plotname) {
 		spool_stdin(&o);
 		plot *pl = plot_new(o.plot_params);
+		if (o.score.truthfile)
+			plot_truth(pl, o.score.truthfile, o.score.interp);
+		char title[256];
+		int k = snprintf(title, sizeof(title), "Estimates against time:");
 		for (int i = 0; i < o.ninputs; i++) {
 			tbl_options in = o.in;
 			if (i == o.spooled)
 				in.name = "stdin";
 			plot_read(pl, o.inputs[i], &in);
+			const char *nm = i == o.spooled ? "stdin" : o.inputs[i], *sl = strrchr(nm, '/');
+			if (k > 0 && (size_t)k < sizeof(title))
+				k += snprintf(title + k, sizeof(title) - (size_t)k, "%s %s", i ? "," : "", sl ? sl + 1 : nm);
 		}
-		plot_write(pl, o.plotname, o.plot_w, o.plot_h ? o.plot_h : 540);
+		plot_title(pl, title);
+		plot_write(pl, o.plotname, o.plot_w, o.plot_h ? o.plot_h : plot_height(pl));
 		plot_free(pl);
 	}
 	cmdio_file w;
@@ -232,5 +266,8 @@ main(int argc, char **argv)
 		report_one(&o, i, &w);
 	}
 	cmdio_file_commit(&w);
+	if (o.check.strict && o.check.warnings)
+		cli_die(EXIT_DATA, "--strict: %d warning%s about the answers printed (above)", o.check.warnings,
+		    o.check.warnings == 1 ? "" : "s");
 	return 0;
 }

@@ -159,7 +159,7 @@ bin_next(tbl_reader *r, double *row)
 		if (b->wanted < 0) {
 			b->wanted = 1;
 			for (int i = 0; i < r->ncols; i++)
-				b->wanted &= r->want[i] != 0;
+				b->wanted &= r->want[i] == 1;
 		}
 		int any = 0;
 		if (b->wanted) {
@@ -171,14 +171,15 @@ bin_next(tbl_reader *r, double *row)
 			for (int i = 0; i < r->ncols; i++) {
 				double v = binary_get(p + 8 * (size_t)i);
 				int w = r->want[i] != 0;
-				any |= w & !(fabs(v) <= DBL_MAX);
+				/* a nullable column may hold NaN (an empty cell), not Inf */
+				any |= r->want[i] == 1 ? !(fabs(v) <= DBL_MAX) : w & (fabs(v) > DBL_MAX);
 				row[i] = w ? v : (double)NAN;
 			}
 		}
 		if (!any)
 			return 1;
 		int bad = 0;
-		while (!r->want[bad] || isfinite(row[bad]))
+		while (!r->want[bad] || isfinite(row[bad]) || (r->want[bad] == 2 && isnan(row[bad])))
 			bad++;
 		if (r->opt.skip_bad) {
 			r->skipped++;

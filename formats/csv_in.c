@@ -50,7 +50,7 @@ typedef struct {
 	int bad_skippable;   /* ... and skip_bad may skip it */
 	char bad_msg[256];
 	int marker;          /* the record is a marker line (enum below) */
-	char marker_msg[256];
+	char marker_msg[600];
 	/* queue of complete rows */
 	double *q;
 	long *qline;
@@ -175,6 +175,8 @@ on_field(void *s, size_t len, void *data)
 	if (c->marker || col >= r->ncols || !r->want[col] || c->bad)
 		return;
 	const char *name = r->cols[col];
+	if (len == 0 && r->want[col] == 2)
+		return; /* nullable: NaN, as cur was set */
 	if (len == 0) {
 		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%s': empty cell", name);
 		c->bad = c->bad_skippable = 1;
@@ -204,6 +206,10 @@ on_field(void *s, size_t len, void *data)
 		    name, txt, len > 24 ? "..." : "");
 		c->bad = 1;
 		c->bad_skippable = 0;
+		return;
+	}
+	if (isnan(v) && r->want[col] == 2) {
+		c->cur[col] = v;
 		return;
 	}
 	if (!isfinite(v)) {
@@ -244,9 +250,9 @@ on_record(int ch, void *data)
 	c->prev_cr = ch == '\r';
 	if (c->fatal)
 		return;
-	char msg[512];
+	char msg[768];
 	if (c->marker == MARK_ERROR) {
-		snprintf(msg, sizeof(msg), "%s:%ld: the command upstream failed: %s", r->name,
+		snprintf(msg, sizeof(msg), "%.120s:%ld: the command upstream failed: %s", r->name,
 		    c->rec_line, c->marker_msg);
 		set_fatal(r, msg);
 		return;

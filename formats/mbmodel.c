@@ -263,6 +263,17 @@ mbmodel_read_file(FILE *f, const char *path, mbmodel *mm, char *err, size_t len)
 	return 0;
 }
 
+/* A value recovered from theta (c = h / m) can land an ulp outside the
+ * range it was read in; pull such a rounding overshoot back to the edge,
+ * so that what is written reads back. A real overshoot is left alone. */
+static double
+edge(double x, double max)
+{
+	if (fabs(x) > max && fabs(x) <= max * (1 + 1e-12))
+		return copysign(max, x);
+	return x;
+}
+
 int
 mbmodel_write(FILE *f, const mbmodel *mm, const char *comment)
 {
@@ -285,8 +296,10 @@ mbmodel_write(FILE *f, const mbmodel *mm, const char *comment)
 		    "  com %.17g %.17g %.17g\n  inertia %.17g %.17g %.17g %.17g %.17g %.17g\n",
 		    (double)m->pos[i][0], (double)m->pos[i][1], (double)m->pos[i][2], (double)q[0], (double)q[1],
 		    (double)q[2], (double)q[3],
-		    (double)mm->theta[TAGK_NPARAM * i], (double)c[0], (double)c[1], (double)c[2], (double)Ic[0],
-		    (double)Ic[4], (double)Ic[8], (double)Ic[1], (double)Ic[2], (double)Ic[5]);
+		    (double)mm->theta[TAGK_NPARAM * i], edge((double)c[0], POS_MAX), edge((double)c[1], POS_MAX),
+		    edge((double)c[2], POS_MAX), edge((double)Ic[0], INERTIA_MAX),
+		    edge((double)Ic[4], INERTIA_MAX), edge((double)Ic[8], INERTIA_MAX), edge((double)Ic[1], INERTIA_MAX),
+		    edge((double)Ic[2], INERTIA_MAX), edge((double)Ic[5], INERTIA_MAX));
 	}
 	return ferror(f) ? -1 : 0;
 }

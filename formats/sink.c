@@ -458,6 +458,13 @@ sink_error(const sink *s)
 	return s->err;
 }
 
+static int
+is_pipe(FILE *f)
+{
+	struct stat st;
+	return fstat(fileno(f), &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
 int
 sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 {
@@ -489,6 +496,12 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 				rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));
 			if (fflush(s->f) != 0 || ferror(s->f))
 				rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));
+		} else if (!s->flushed && is_pipe(s->f)) {
+			/* nothing went out yet: the reader of a pipe gets the reason
+			 * alone, which a tagk reader reports as the upstream's failure
+			 * instead of an empty input */
+			fprintf(s->f, "%s %s\n", TBL_ERROR_MARK, why ? why : "failed");
+			fflush(s->f);
 		} else if (s->flushed) {
 			/* whole rows still held go out first: the marker starts a line
 			 * (CSV) or follows a whole record (binary) */

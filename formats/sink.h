@@ -6,9 +6,10 @@
  * - a file is written under a temporary name and renamed into place only
  *   by sink_close(s, 1); sink_close(s, 0) removes it;
  * - standard output is held in memory until 1 MiB has accumulated, so a
- *   command that fails on a small input leaves stdout empty; once output has
- *   begun, sink_close(s, 0) ends it with a line starting TBL_ERROR_MARK,
- *   which every tagk reader turns into an error.
+ *   command that fails on a small input leaves stdout empty (a pipe gets
+ *   the line TBL_ERROR_MARK WHY alone, so that the next command says why);
+ *   once output has begun, sink_close(s, 0) ends it with that line, which
+ *   every tagk reader turns into an error.
  */
 #ifndef TAGK_SINK_H
 #define TAGK_SINK_H

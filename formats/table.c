@@ -327,6 +327,13 @@ tbl_want(tbl_reader *r, int col)
 }
 
 void
+tbl_want_nullable(tbl_reader *r, int col)
+{
+	if (col >= 0 && col < r->ncols)
+		r->want[col] = 2;
+}
+
+void
 tbl_want_all(tbl_reader *r)
 {
 	memset(r->want, 1, (size_t)r->ncols);
@@ -337,6 +344,12 @@ tbl_want_numeric(tbl_reader *r)
 {
 	tbl_want_all(r);
 	r->want_numeric = 1;
+	/* An estimate stream's sd_* cells are empty where the method has no
+	 * uncertainty (tagk-formats(5)): values, not errors, wherever the
+	 * stream is read whole. */
+	for (int i = 0; i < r->ncols; i++)
+		if (strncmp(r->cols[i], "sd_", 3) == 0)
+			r->want[i] = 2;
 }
 
 const char *
@@ -368,7 +381,7 @@ tbl_next(tbl_reader *r, double *row)
 			return rc; /* these backends check their cells themselves */
 		int bad = -1;
 		for (int i = 0; i < r->ncols && bad < 0; i++)
-			if (r->want[i] && !isfinite(row[i]))
+			if (r->want[i] && !isfinite(row[i]) && !(r->want[i] == 2 && isnan(row[i])))
 				bad = i;
 		if (bad < 0)
 			return 1;

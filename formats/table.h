@@ -65,12 +65,16 @@ int tbl_ncols(const tbl_reader *r);
 const char *tbl_col(const tbl_reader *r, int i);
 int tbl_find(const tbl_reader *r, const char *name);   /* index or -1 */
 void tbl_want(tbl_reader *r, int col);
+/* Want col, whose empty cells (NaN) are values, not errors: read as NaN
+ * (an Inf is still an error). */
+void tbl_want_nullable(tbl_reader *r, int col);
 void tbl_want_all(tbl_reader *r);
 /* Want every numeric column: a CSV column whose first data cell is neither
  * a number nor empty is a text column, unwanted from then on (its cells
  * read as NaN) and flagged by tbl_is_text once the first row is read.
  * HDF5 text datasets are never columns; Crazyflie logs have no text. */
 void tbl_want_numeric(tbl_reader *r);
+/* (tbl_want_numeric: the sd_* columns of an estimate stream are nullable.) */
 int tbl_is_text(const tbl_reader *r, int col);
 
 /* Next row into row[0..ncols-1]: 1 a row, 0 the end, -1 an error. */

@@ -13,7 +13,7 @@ static const struct {
 	{ "alx aly alz", "rad/s^2" },
 	{ "fx fy fz thrust", "N" },
 	{ "tx ty tz", "N m" },
-	{ "qw qx qy qz row", "1" },
+	{ "qw qx qy qz row physical span", "1" },
 	{ "px py pz", "m" },
 	{ "vx vy vz", "m/s" },
 	{ "m", "kg" },
@@ -26,6 +26,8 @@ binary_unit(const char *name)
 {
 	if (strncmp(name, "true_", 5) == 0)
 		name += 5;
+	else if (strncmp(name, "sd_", 3) == 0)
+		name += 3;
 	size_t n = strlen(name);
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		for (const char *p = units[i].names; *p;) {

@@ -133,6 +133,30 @@ solve(int n, const double *H, const double *h, int consistent, tagk_real *x)
 	return TAGK_OK;
 }
 
+/* The residual variance of each row index at theta: the mean square
+ * residual, times N / (N - n) for the degrees of freedom of N rows and n
+ * parameters when dof is set. (The weights of wls are the plain means'
+ * inverses: the regularised methods weigh them against their prior.) */
+static void
+row_variances(const tagk_batch *q, const tagk_real *theta, int with_dof, double *var)
+{
+	const int n = q->n;
+	long N = 0;
+	for (int r = 0; r < q->nrows; r++)
+		N += q->count[r];
+	double dof = with_dof && N > n ? (double)N / (double)(N - n) : 1;
+	for (int r = 0; r < q->nrows; r++) {
+		double s = q->c[r];
+		for (int i = 0; i < n; i++) {
+			double hi = 0;
+			for (int j = 0; j < n; j++)
+				hi += q->H[r][i * n + j] * (double)theta[j];
+			s += (double)theta[i] * (hi - 2 * q->h[r][i]);
+		}
+		var[r] = s > 0 && q->count[r] ? dof * s / (double)q->count[r] : 0;
+	}
+}
+
 /* The (weighted) normal equations into H, h; theta holds the first fit's
  * solution, consistent as the flag says, when weights were computed. */
 static tagk_status
@@ -156,18 +180,10 @@ normal(const tagk_batch *q, int consistent, double *H, double *h, tagk_real *the
 		return st;
 	/* residual variance of each row index, from the first fit */
 	double var[TAGK_BATCH_ROWS], vmax = 0;
-	for (int r = 0; r < q->nrows; r++) {
-		double s = q->c[r];
-		for (int i = 0; i < n; i++) {
-			double hi = 0;
-			for (int j = 0; j < n; j++)
-				hi += q->H[r][i * n + j] * (double)theta[j];
-			s += (double)theta[i] * (hi - 2 * q->h[r][i]);
-		}
-		var[r] = s > 0 && q->count[r] ? s / (double)q->count[r] : 0;
+	row_variances(q, theta, 0, var);
+	for (int r = 0; r < q->nrows; r++)
 		if (var[r] > vmax)
 			vmax = var[r];
-	}
 	memset(H, 0, sizeof(*H) * (size_t)n * (size_t)n);
 	memset(h, 0, sizeof(*h) * (size_t)n);
 	for (int r = 0; r < q->nrows; r++) {
@@ -209,6 +225,69 @@ tagk_batch_solve(const tagk_batch *q, tagk_real *theta)
 		return TAGK_EINVAL;
 	const tagk_batch_ops *ops = (const tagk_batch_ops *)q->method->ops;
 	return ops->solve ? ops->solve(q, theta) : TAGK_EINVAL; /* a method that needs every sample */
+}
+
+
+tagk_status
+tagk_batch_sd(const tagk_batch *q, const tagk_real *theta, tagk_real *sd)
+{
+	if (!q || !q->method || !theta || !sd)
+		return TAGK_EINVAL;
+	const tagk_batch_ops *ops = (const tagk_batch_ops *)q->method->ops;
+	if (ops->solve != fit)
+		return TAGK_EINVAL;
+	const int n = q->n, consistent = q->method->preset[1] != 0;
+	/* the weights: those of the method's own fit (wls), else 1 */
+	double w[TAGK_BATCH_ROWS], var[TAGK_BATCH_ROWS];
+	for (int r = 0; r < q->nrows; r++)
+		w[r] = 1;
+	if (q->method->preset[0] != 0 && !q->given_weights) {
+		tagk_real th0[TAGK_NPARAM];
+		double H0[TAGK_NPARAM * TAGK_NPARAM], h0[TAGK_NPARAM];
+		memset(H0, 0, sizeof(H0));
+		memset(h0, 0, sizeof(h0));
+		for (int r = 0; r < q->nrows; r++) {
+			for (int i = 0; i < n * n; i++)
+				H0[i] += q->H[r][i];
+			for (int i = 0; i < n; i++)
+				h0[i] += q->h[r][i];
+		}
+		tagk_status st = solve(n, H0, h0, consistent, th0);
+		if (st != TAGK_OK)
+			return st;
+		row_variances(q, th0, 0, var);
+		double vmax = 0;
+		for (int r = 0; r < q->nrows; r++)
+			vmax = var[r] > vmax ? var[r] : vmax;
+		for (int r = 0; r < q->nrows; r++) {
+			double lo = vmax > 0 ? 1e-12 * vmax : 1;
+			w[r] = 1 / (var[r] > lo ? var[r] : lo);
+		}
+	}
+	row_variances(q, theta, 1, var);
+	tagk_real Hw[TAGK_NPARAM * TAGK_NPARAM], meat[TAGK_NPARAM * TAGK_NPARAM], X[TAGK_NPARAM * TAGK_NPARAM];
+	for (int i = 0; i < n * n; i++) {
+		double a = 0, b = 0;
+		for (int r = 0; r < q->nrows; r++) {
+			a += w[r] * q->H[r][i];
+			b += w[r] * w[r] * var[r] * q->H[r][i];
+		}
+		Hw[i] = (tagk_real)a;
+		meat[i] = (tagk_real)b;
+	}
+	if (tagk_cholesky(n, Hw) != TAGK_OK)
+		return TAGK_ENOTPD;
+	/* X = Hw^-1 meat, then the diagonal of X Hw^-1 = (Hw^-1 X^T)^T */
+	memcpy(X, meat, sizeof(X));
+	tagk_cholesky_solve(n, n, Hw, X);
+	tagk_real Y[TAGK_NPARAM * TAGK_NPARAM];
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			Y[i * n + j] = X[j * n + i];
+	tagk_cholesky_solve(n, n, Hw, Y);
+	for (int j = 0; j < n; j++)
+		sd[j] = Y[j * n + j] > 0 ? tagk_sqrt(Y[j * n + j]) : 0;
+	return TAGK_OK;
 }
 
 /* The presets of methods.def share fit; the weighted ones also take a

@@ -103,6 +103,19 @@ long tagk_batch_samples(const tagk_batch *q);
  * every parameter); a pcls status if the consistent solve fails. The -pc
  * methods need n = 10 (one body) or n = 1 (mass: m >= 0). */
 tagk_status tagk_batch_solve(const tagk_batch *q, tagk_real *theta);
+/* The standard deviation of each parameter of theta, the solution of q's
+ * rows by ols, wls, ols-pc or wls-pc, into sd (n): the sandwich
+ *   Cov = Hw^-1 (sum_r w_r^2 s_r^2 H_r) Hw^-1,  Hw = sum_r w_r H_r,
+ * over the row indices r (force x, y, z, torque x, y, z: each its own
+ * noise), w_r the method's weights (1 for ols and rows with their own
+ * weights; 1 / s_r^2 of the ordinary fit for wls), s_r^2 the residual
+ * variance of index r at theta with the degrees of freedom N / (N - n)
+ * of N rows. For the -pc methods theta is the constrained solution and the
+ * covariance the unconstrained one's form at it: near the physical
+ * boundary it overstates the spread toward the boundary. TAGK_EINVAL for
+ * the other methods (their sd is not given), TAGK_ENOTPD if Hw is
+ * singular. */
+tagk_status tagk_batch_sd(const tagk_batch *q, const tagk_real *theta, tagk_real *sd);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,13 @@ tagk_est_noise_ratio(const tagk_estimator *est)
 	return ops && ops->noise_ratio ? ops->noise_ratio(est) : (tagk_real)NAN;
 }
 
+tagk_status
+tagk_est_posterior(const tagk_estimator *est, tagk_real *P, tagk_real *r, tagk_real *scratch)
+{
+	const tagk_window_ops *ops = est ? tagk_window_ops_of(est->method) : NULL;
+	return ops && ops->posterior ? ops->posterior(est, P, r, scratch) : TAGK_EINVAL;
+}
+
 const tagk_window_ops *
 tagk_window_ops_of(const tagk_method *mt)
 {

@@ -85,6 +85,11 @@ typedef struct {
 	 * residuals are what the method's noise settings assume, NaN before
 	 * the first update. */
 	tagk_real (*noise_ratio)(const tagk_estimator *est);
+	/* Optional (NULL: the update is not a linear gain, as Kaczmarz's).
+	 * The covariance P (n x n) after the last update and the noise setting
+	 * r such that the update's gain is K = P A^T / r (uncert.h); scratch
+	 * holds n x n reals. */
+	tagk_status (*posterior)(const tagk_estimator *est, tagk_real *P, tagk_real *r, tagk_real *scratch);
 } tagk_window_ops;
 
 /* The operations of a window method (NULL if mt is of another kind). */
@@ -115,6 +120,9 @@ void tagk_est_reset(tagk_estimator *est);
 /* est's noise_ratio (see tagk_window_ops), or NaN when its method has no
  * noise model or has not updated yet. */
 tagk_real tagk_est_noise_ratio(const tagk_estimator *est);
+/* est's posterior (see tagk_window_ops): TAGK_OK with P and r, or
+ * TAGK_EINVAL when its method's update is not a linear gain. */
+tagk_status tagk_est_posterior(const tagk_estimator *est, tagk_real *P, tagk_real *r, tagk_real *scratch);
 /* Which implementation form est runs: "greedy-gram" or "random" (Kaczmarz),
  * "paper" or "info" (RLS), "joseph" or "info" (KF). */
 const char *tagk_est_form(const tagk_estimator *est);

@@ -470,6 +470,16 @@ kf_noise_ratio(const tagk_estimator *e)
 	return tagk_outlier_scale(&e->s.kf.outlier);
 }
 
+static tagk_status
+kf_posterior(const tagk_estimator *e, tagk_real *P, tagk_real *r, tagk_real *scratch)
+{
+	(void)scratch;
+	const tagk_kf *f = &e->s.kf;
+	memcpy(P, f->P, sizeof(*P) * (size_t)f->n * (size_t)f->n);
+	*r = f->cfg.r;
+	return TAGK_OK;
+}
+
 const tagk_window_ops tagk_kf_ops = {
 	.head = { kf_keys },
 	.defaults = kf_defaults,
@@ -483,4 +493,5 @@ const tagk_window_ops tagk_kf_ops = {
 	.form = kf_form,
 	.prior_information = kf_prior,
 	.noise_ratio = kf_noise_ratio,
+	.posterior = kf_posterior,
 };

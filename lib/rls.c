@@ -272,6 +272,28 @@ rls_noise_ratio(const tagk_estimator *e)
 	return tagk_outlier_scale(&e->s.rls.outlier);
 }
 
+/* P: the paper form keeps it; the information form keeps its inverse. */
+static tagk_status
+rls_posterior(const tagk_estimator *e, tagk_real *P, tagk_real *r, tagk_real *scratch)
+{
+	const tagk_rls *q = &e->s.rls;
+	const int n = q->n;
+	*r = 1;
+	if (q->form == TAGK_RLS_PAPER) {
+		memcpy(P, q->P, sizeof(*P) * (size_t)n * (size_t)n);
+		return TAGK_OK;
+	}
+	memcpy(scratch, q->P, sizeof(*scratch) * (size_t)n * (size_t)n);
+	tagk_status st = tagk_cholesky(n, scratch);
+	if (st != TAGK_OK)
+		return st;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			P[i * n + j] = i == j ? 1 : 0;
+	tagk_cholesky_solve(n, n, scratch, P);
+	return TAGK_OK;
+}
+
 const tagk_window_ops tagk_rls_ops = {
 	.head = { rls_keys },
 	.defaults = rls_defaults,
@@ -285,4 +307,5 @@ const tagk_window_ops tagk_rls_ops = {
 	.form = rls_form,
 	.prior_information = rls_prior,
 	.noise_ratio = rls_noise_ratio,
+	.posterior = rls_posterior,
 };

@@ -35,6 +35,7 @@
 #include "uav.h"
 #include "massest.h"
 #include "fitcheck.h"
+#include "uncert.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -94,7 +94,7 @@ expect "merge: a table, not a shard" 1 "" "single.csv: not a shard file: it does
 	$B merge "$tmp/single.csv"
 expect "simulate: a flight log" 0 "" "figure-8, tagk: payload [0-9.]+ kg on at [0-9.]+ s, off at [0-9.]+ s" -- \
 	$B simulate --traj figure-8 --seed 2 -o "$tmp/sim.csv"
-expect "simulate: the log goes through the pipeline" 0 "2 truth changes" "" -- \
+expect "simulate: the log goes through the pipeline" 0 "2 truth changes" "estimates were not physical bodies and are written as the nearest physical body" -- \
 	sh -c "$BIN/tagk-regress '$tmp/sim.csv' | $BIN/tagk-estimate -a kf-low | $BIN/tagk-report"
 expect "estimate: the KF's downdate form by name, named back by -v" 0 "^t,m,mcx" "kf-low, form downdate" -- \
 	sh -c "$BIN/tagk-regress '$tmp/sim.csv' | $BIN/tagk-estimate -a kf-low --form downdate -v"

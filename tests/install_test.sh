@@ -12,6 +12,9 @@ check "the public umbrella header is installed" test -f "$P/include/tagk/tagk.h"
 check "the simulators' headers are not installed" test ! -e "$P/include/tagk/sim" -a ! -e "$P/include/tagk/quad.h" -a ! -e "$P/include/tagk/tagk_sim.h"
 check "no internal header is installed" sh -c "! ls '$P'/include/tagk/*_impl.h '$P'/include/tagk/*.def 2>/dev/null | grep -q ."
 check "every installed header compiles on its own" sh -c "for h in '$P'/include/tagk/*.h; do printf '#include \"%s\"\nint main(void) { return 0; }\n' \"\$h\" | cc -std=c11 -x c -fsyntax-only - || exit 1; done"
+check "the shipped vehicles are installed beside the commands" test -f "$P/share/tagk/crazyflie2.veh"
+expect "an installed command finds a shipped vehicle by its bare name" 0 "*" "rejected 0 of 1 estimates" -- \
+	sh -c "printf 'm,mcx,mcy,mcz,Ixx,Ixy,Iyy,Ixz,Iyz,Izz\n1,0,0,0,1e-5,0,1e-5,0,0,2e-5\n' | '$P/bin/tagk-filter' --physical --vehicle crazyflie2 --time-col m"
 check "tagk.pc names the prefix given" grep -q "^prefix=$P\$" "$P/lib/pkgconfig/tagk.pc"
 if command -v g++ >/dev/null && command -v pkg-config >/dev/null; then
 	export PKG_CONFIG_PATH="$P/lib/pkgconfig"

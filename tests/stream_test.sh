@@ -146,6 +146,11 @@ check "... and tagk-filter -o x.csv at its end gives the CSV stream" cmp -s "$tm
 expect "a late failure in such a pipe reaches the reader" 1 "" \
 	"the command upstream failed: .*bignan.csv:5900: column 'ax': NaN" -- \
 	sh -c "$R '$tmp/bignan.csv' 2>/dev/null | $E > /dev/null"
+# a gate that rejects everything: the next command in the pipe gives its
+# reasons whole (a long message is not cut)
+expect "tagk-filter --physical rejecting every estimate: the report says why, in full" 1 "" \
+	"the command upstream failed: .*rejected all 200 estimates: .*inertia not positive definite .*against --alpha [0-9.e-]+\)$" -- \
+	sh -c "$R datasets/synth-payload-noisy.csv 2>/dev/null | $E -a tagk --raw -q 2>/dev/null | $F --physical 2>/dev/null | $P"
 expect "an early failure leaves the binary stream empty" 1 "" "not a number" -- \
 	sh -c "printf 't,ax\n0,1\n1,x\n' | $F --stream binary > '$tmp/early.bin'"
 check "... empty" test ! -s "$tmp/early.bin"
@@ -154,10 +159,11 @@ check "... empty" test ! -s "$tmp/early.bin"
 $R --stream csv datasets/synth-payload.csv | grep -v '^#tagk-' \
 	| awk -F, -v OFS=, 'NR == 2000 { $13 = 1e300 } { print }' > "$tmp/outlier.csv"
 expect "refused updates, noted in the binary stream, shown by tagk-report" 0 \
-	"^# 5 of 996 updates refused by tagk-estimate" "" -- \
+	"^# 5 of 996 updates refused by tagk-estimate" "only 471 of 991 estimates \(48 %\) are physical bodies" -- \
 	sh -c "$E -a rls-low --every 1 '$tmp/outlier.csv' 2>/dev/null | $P"
 $E -a rls-low --every 1 --stream binary "$tmp/outlier.csv" > "$tmp/noted.bin" 2>/dev/null
-tail -c 89 "$tmp/noted.bin" | head -c 45 > "$tmp/noted.tail"
+# the notes, then the end marker: "#tagk-note: method rls-low\n" is 27 bytes
+tail -c 116 "$tmp/noted.bin" | head -c 45 > "$tmp/noted.tail"
 printf '\377\377\377\377\377\377\377\377#tagk-note: refused_updates 5 of 996\n' > "$tmp/noted.want"
 check "... written after the eight 0xff bytes, before the end marker" cmp -s "$tmp/noted.tail" "$tmp/noted.want"
 check "... which ends the stream with its row count and check value" \

@@ -1,0 +1,48 @@
+/*
+ * estout.h: the estimate stream tagk-estimate writes (tagk-formats(5)):
+ *
+ *   t, the parameters (m ... Izz, per body), sd_<param> (the standard
+ *   deviation of each, from the method's own information; an empty cell
+ *   where it has none), physical (1 when every body's estimate is a
+ *   physical body, else 0), then the true_* columns passed through.
+ *
+ * physical: for the mass model m > 0; for each body of ten parameters
+ * m > 0 and the pseudo-inertia positive semidefinite (equivalently the
+ * triangle inequalities of the principal moments, consistency.h).
+ *
+ * With project set (tagk-estimate's default), a rigid body's estimate that
+ * is not physical is written as the nearest physical body instead: its
+ * pseudo-inertia J's negative eigenvalues raised to a floor of 1e-9 of its
+ * largest (tagk_project, the nearest in J's Frobenius norm). The method's
+ * own state is untouched; the sd are the estimate's, and the column
+ * physical says whether the method's estimate was physical (0 for one
+ * projected). estout_commit says on stderr how many were projected.
+ */
+#ifndef TAGK_ESTOUT_H
+#define TAGK_ESTOUT_H
+
+#include "cmdio.h"
+#include "../lib/tagk.h"
+
+typedef struct {
+	sink *out;
+	int n, ntrue, sd, project;
+	double *row;
+	long rows, physical; /* written, and physical among them */
+	long projected;      /* written as the nearest physical body */
+} estout;
+
+/* Open the output and write the header: n parameters, sd columns when sd,
+ * the names of the ntrue truth columns. */
+void estout_open(estout *e, const char *outname, int n, int sd, int ntrue, const char *const *truth_names);
+/* Project the rigid bodies' estimates that are not physical (above). */
+void estout_project(estout *e, int on);
+/* One estimate: theta (n), its sd (n, or NULL: empty cells), the truth
+ * values (ntrue). Returns 1 if it is physical, else 0. */
+int estout_row(estout *e, double t, const tagk_real *theta, const tagk_real *sd, const double *truth);
+/* 1 if theta (n: 1, or a multiple of 10) is physical. */
+int estout_physical(int n, const tagk_real *theta);
+/* Commit the output; unless quiet, say how many estimates were projected. */
+void estout_commit(estout *e, int quiet);
+
+#endif

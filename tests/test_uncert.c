@@ -1,0 +1,161 @@
+/* test_uncert.c: the standard deviations of uncert.h against the spread
+ * of the estimates themselves over many independent noise draws (Monte
+ * Carlo): for RLS without and with forgetting and for the KF, with one
+ * noise level for every row and with two kinds of row whose noise differs
+ * by 30 times (the force and torque rows of a rigid body). */
+#include <math.h>
+#include <string.h>
+#include "testutil.h"
+
+enum { N = 4, M = 6, WINDOWS = 150, TRIALS = 600 };
+
+static const tagk_real th_true[N] = { 0.5, -1, 2, 0.25 };
+
+/* One trial: estimator of window method `name`, the windows of seed,
+ * noise sd[kind] for rows of kind i % 2; the final estimate into est and
+ * uncert's sd into sd. */
+static void
+trial(const char *name, uint64_t seed, const double sdk[2], tagk_real *est, tagk_real *sd)
+{
+	const tagk_method *mt = tagk_window_method(name);
+	assert_non_null(mt);
+	tagk_config cfg;
+	tagk_config_defaults(&cfg, mt, N, M);
+	size_t len = tagk_est_workspace_len(&cfg);
+	tagk_real *ws = canary_alloc(len);
+	tagk_estimator e;
+	assert_int_equal(tagk_est_init(&e, &cfg, ws, len), TAGK_OK);
+	tagk_real P0[N * N], r, scratch[N * N];
+	assert_int_equal(tagk_est_posterior(&e, P0, &r, scratch), TAGK_OK);
+	size_t ulen = tagk_uncert_workspace_len(N, M);
+	tagk_real *uws = canary_alloc(ulen);
+	tagk_uncert u;
+	assert_int_equal(tagk_uncert_init(&u, N, M, P0, 0, uws, ulen), TAGK_OK);
+	tagk_rng g;
+	tagk_rng_seed(&g, seed);
+	int kind[M];
+	for (int i = 0; i < M; i++)
+		kind[i] = i % 2;
+	for (int k = 0; k < WINDOWS; k++) {
+		tagk_real A[M * N], b[M], P[N * N];
+		for (int i = 0; i < M * N; i++)
+			A[i] = tagk_rng_gaussian(&g);
+		for (int i = 0; i < M; i++) {
+			b[i] = (tagk_real)(sdk[kind[i]] * (double)tagk_rng_gaussian(&g));
+			for (int j = 0; j < N; j++)
+				b[i] += A[i * N + j] * th_true[j];
+		}
+		tagk_uncert_observe(&u, M, A, b, kind, tagk_est_theta(&e));
+		assert_int_equal(tagk_est_update(&e, A, b, M, NULL), TAGK_OK);
+		assert_int_equal(tagk_est_posterior(&e, P, &r, scratch), TAGK_OK);
+		tagk_uncert_propagate(&u, M, A, b, kind, P, r, tagk_est_theta(&e));
+	}
+	memcpy(est, tagk_est_theta(&e), sizeof(*est) * N);
+	tagk_uncert_sd(&u, sd);
+	assert_true(canary_intact(ws, len) && canary_intact(uws, ulen));
+	canary_free(ws);
+	canary_free(uws);
+}
+
+/* Over TRIALS draws, each parameter's predicted variance (the mean over
+ * the trials: a short-memory filter's varies from draw to draw with the
+ * last windows' conditioning, so the mean of sd would sit below the RMS
+ * by Jensen's inequality) against the squared error of the estimates; and
+ * the share of 95 % intervals that hold the truth. */
+static void
+check(const char *name, const double sdk[2])
+{
+	double sum2[N] = { 0 }, pred[N] = { 0 };
+	long inside = 0;
+	for (int t = 0; t < TRIALS; t++) {
+		tagk_real est[N], sd[N];
+		trial(name, 1000 + (uint64_t)t, sdk, est, sd);
+		for (int j = 0; j < N; j++) {
+			double d = (double)est[j] - (double)th_true[j];
+			sum2[j] += d * d;
+			pred[j] += (double)sd[j] * (double)sd[j];
+			inside += fabs(d) <= 1.96 * (double)sd[j];
+		}
+	}
+	for (int j = 0; j < N; j++) {
+		double actual = sqrt(sum2[j] / TRIALS), p = sqrt(pred[j] / TRIALS);
+		print_message("%s, noise %g / %g: parameter %d: predicted sd %.4g, actual %.4g (ratio %.3f)\n", name,
+		    sdk[0], sdk[1], j, p, actual, p / actual);
+		/* 600 draws: the RMS error itself is known to about 3 % */
+		assert_true(p / actual > 0.85 && p / actual < 1.15);
+	}
+	double cover = (double)inside / (TRIALS * N);
+	print_message("%s: 95 %% intervals hold the truth in %.1f %%\n", name, 100 * cover);
+	assert_true(cover > 0.92 && cover < 0.975);
+}
+
+static void
+test_rls(void **state)
+{
+	(void)state;
+	const double one[2] = { 0.05, 0.05 }, two[2] = { 0.3, 0.01 };
+	check("rls", one);
+	check("rls", two);
+	check("rls-low", one);
+	check("rls-low", two);
+}
+
+static void
+test_kf(void **state)
+{
+	(void)state;
+	const double one[2] = { 0.05, 0.05 }, two[2] = { 0.3, 0.01 };
+	check("kf-low", one);
+	check("kf-high", two);
+}
+
+/* uncert's E against an explicit sum for a batch with no forgetting: with
+ * E_0 = 0 (an infinitely confident prior is not what filters do, so the
+ * equivalent: a huge P0 whose influence vanishes), RLS's E after K windows
+ * is s^2 (sum A^T A)^-1 for one noise variance s^2 known exactly. */
+static void
+test_batch_identity(void **state)
+{
+	(void)state;
+	double sdk[2] = { 0.1, 0.1 };
+	tagk_real est[N], sd[N];
+	trial("rls", 77, sdk, est, sd);
+	/* the same windows again: sum A^T A */
+	tagk_rng g;
+	tagk_rng_seed(&g, 77);
+	tagk_real H[N * N] = { 0 };
+	for (int k = 0; k < WINDOWS; k++) {
+		tagk_real A[M * N];
+		for (int i = 0; i < M * N; i++)
+			A[i] = tagk_rng_gaussian(&g);
+		for (int i = 0; i < M; i++)
+			(void)tagk_rng_gaussian(&g);
+		for (int a = 0; a < N; a++)
+			for (int c = 0; c < N; c++)
+				for (int i = 0; i < M; i++)
+					H[a * N + c] += A[i * N + a] * A[i * N + c];
+	}
+	tagk_real L[N * N], X[N * N];
+	memcpy(L, H, sizeof(L));
+	assert_int_equal(tagk_cholesky(N, L), TAGK_OK);
+	for (int i = 0; i < N * N; i++)
+		X[i] = (i % (N + 1)) == 0;
+	tagk_cholesky_solve(N, N, L, X);
+	for (int j = 0; j < N; j++) {
+		double want = 0.1 * sqrt((double)X[j * N + j]);
+		print_message("rls: sd %d %.5g, s (H^-1)_jj^1/2 %.5g\n", j, (double)sd[j], want);
+		/* s^2 is estimated from the data: within its sampling error */
+		assert_true(fabs((double)sd[j] / want - 1) < 0.1);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rls),
+		cmocka_unit_test(test_kf),
+		cmocka_unit_test(test_batch_identity),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
