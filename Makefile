@@ -104,7 +104,7 @@ bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC)
 EXTRA_estimate := cmd/estout.c cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c cmd/estimate_samples.c cmd/estimate_learned.c
 EXTRA_report := cmd/quantile.c cmd/report_check.c cmd/report_score.c cmd/report_summary.c cmd/report_plot.c cmd/report_ncc.c
 EXTRA_filter := cmd/join.c cmd/filter_whiten.c cmd/filter_expr.c
-EXTRA_regress := cmd/logmap.c cmd/regress_multibody.c cmd/actuator.c cmd/airborne.c cmd/calibrate.c cmd/quantile.c
+EXTRA_regress := cmd/logmap.c cmd/regress_multibody.c cmd/actuator.c cmd/airborne.c cmd/calibrate.c cmd/quantile.c cmd/colspec.c cmd/sgderive.c
 bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
@@ -361,6 +361,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/mass_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/flight_test.sh
+	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/arm_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/reliability_test.sh
 	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/output_safety_test.sh
 	@sh tests/memory_test.sh

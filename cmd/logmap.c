@@ -1,5 +1,6 @@
 /* logmap.c: signals, presets and column lookup of tagk-regress; see logmap.h. */
 #include <string.h>
+#include "colspec.h"
 #include "logmap.h"
 #include "cli.h"
 
@@ -88,7 +89,8 @@ logmap_parse(const char *arg, const char *user_map[NSIG])
 	int k = cli_split("--map", eq + 1, buf, sizeof(buf), cols, LOGMAP_MAXK);
 	/* one name for a k-column signal: an N x k dataset, whose columns
 	 * NAME.0 ... are looked up once the input is open */
-	if (sig[s].k && k != sig[s].k && k != 1)
+	/* ranges and globs are counted once the input is open */
+	if (sig[s].k && k != sig[s].k && k != 1 && !strpbrk(eq + 1, "{*?["))
 		cli_die(EXIT_USAGE, "--map: %s takes %d column%s, '%s' names %d", sig[s].name, sig[s].k,
 		    sig[s].k > 1 ? "s" : "", eq + 1, k);
 	user_map[s] = eq + 1;
@@ -99,8 +101,13 @@ logmap_resolve(tbl_reader *r, const char *const map[NSIG], logmap *m)
 {
 	const logmap_signal *sig = logmap_signals;
 	for (int s = 0; s < NSIG; s++) {
-		char buf[2048], *cols[LOGMAP_MAXK], gen[LOGMAP_MAXK][128];
-		m->nk[s] = *map[s] ? cli_split("--map", map[s], buf, sizeof(buf), cols, LOGMAP_MAXK) : 0;
+		char *cols[LOGMAP_MAXK], gen[LOGMAP_MAXK][128], names[LOGMAP_MAXK][COLSPEC_NAME];
+		m->nk[s] = *map[s] ? colspec_expand(r, "--map", map[s], names, LOGMAP_MAXK) : 0;
+		for (int j = 0; j < m->nk[s]; j++)
+			cols[j] = names[j];
+		if (sig[s].k && m->nk[s] != sig[s].k && m->nk[s] != 1)
+			cli_die(EXIT_USAGE, "--map: %s takes %d column%s, '%s' names %d", sig[s].name, sig[s].k,
+			    sig[s].k > 1 ? "s" : "", map[s], m->nk[s]);
 		if (m->nk[s] == 1 && sig[s].k > 1) {
 			/* an N x k dataset (HDF5 imu/acc) read as NAME.0 ... NAME.k-1 */
 			char base[128];

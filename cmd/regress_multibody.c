@@ -24,14 +24,36 @@
  * block as the rows' b has it), and M_<param>_1..M_<param>_nv its
  * derivative in each unknown parameter, so that M(theta) = M0 + sum_j
  * theta_j M_j for the sample (tagk-filter --whiten reads them).
+ *
+ * --map names a log's own columns for t, q, qd, qdd and tau (colspec.h).
+ * A log without qdd (or without qd) gets them by a Savitzky-Golay filter of
+ * qd (or q) (sgderive.h); --sg-smooth passes the measured q, qd and tau
+ * through the same filter, so that every signal of a row has the same lag
+ * (none) and the same bandwidth.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "cmdio.h"
+#include "colspec.h"
+#include "sgderive.h"
 #include "regress_multibody.h"
 #include "../formats/mbmodel.h"
+
+static const char *const sig_names[MB_NSIG] = { "t", "q", "qd", "qdd", "tau" };
+
+void
+regress_mb_map(const char *arg, const char *map[MB_NSIG])
+{
+	const char *eq = strchr(arg, '=');
+	for (int s = 0; eq && eq[1] && s < MB_NSIG; s++)
+		if (strlen(sig_names[s]) == (size_t)(eq - arg) && strncmp(sig_names[s], arg, (size_t)(eq - arg)) == 0) {
+			map[s] = eq + 1;
+			return;
+		}
+	cli_die(EXIT_USAGE, "--map: '%s' is not SIGNAL=COLS with SIGNAL one of t, q, qd, qdd, tau for -m multibody", arg);
+}
 
 static int
 need(tbl_reader *r, const char *name, const char *why)
@@ -69,15 +91,263 @@ check_joint_count(tbl_reader *r, int nj, const char *robot)
 		    "(a body or joint missing from the model?)", tbl_name(r), col, robot, nj, nj == 1 ? "" : "s");
 }
 
-int
-regress_multibody(const regress_mb_opts *o, const char *input)
+/* Signal s's nj joint columns into idx: from --map, else s1 .. sN. Returns
+ * 1, or 0 when the log has none of them (the caller derives or refuses);
+ * exits when the counts of model and log differ. */
+static int
+joint_cols(tbl_reader *r, const regress_mb_opts *o, int s, int nj, int *idx)
 {
-	mbmodel mm;
-	char err[512];
-	if (mbmodel_read(o->robot, &mm, err, sizeof(err)) != 0)
-		cli_die(EXIT_DATA, "%s", err);
-	const tagk_mb_model *m = &mm.m;
-	int u = mbmodel_find(&mm, o->body);
+	const char *sig = sig_names[s];
+	char names[TAGK_MB_MAX_BODIES + 1][COLSPEC_NAME];
+	int n;
+	if (o->map[s]) {
+		char opt[16];
+		snprintf(opt, sizeof(opt), "--map %s", sig);
+		n = colspec_expand(r, opt, o->map[s], names, TAGK_MB_MAX_BODIES + 1);
+		if (n != nj)
+			cli_die(EXIT_DATA, "--map %s=%s names %d column%s but %s has %d joint%s: the model and the log are "
+			    "not the same robot", sig, o->map[s], n, n == 1 ? "" : "s", o->robot, nj, nj == 1 ? "" : "s");
+		for (int j = 0; j < nj; j++)
+			if ((idx[j] = tbl_find(r, names[j])) < 0)
+				cli_die(EXIT_DATA, "%s: --map %s: no column '%s'", tbl_name(r), sig, names[j]);
+	} else {
+		for (n = 0; n < nj; n++) {
+			snprintf(names[n], COLSPEC_NAME, "%s%d", sig, n + 1);
+			if ((idx[n] = tbl_find(r, names[n])) < 0)
+				break;
+		}
+		if (n == 0)
+			return 0;
+		if (n < nj)
+			cli_die(EXIT_DATA, "%s has %s1 .. %s%d but %s has %d joints: the model and the log are not the "
+			    "same robot (or map the columns with --map %s=COLS)", tbl_name(r), sig, sig, n, o->robot, nj, sig);
+	}
+	for (int j = 0; j < nj; j++)
+		tbl_want(r, idx[j]);
+	return 1;
+}
+
+/* Everything one sample needs, set up once. */
+typedef struct {
+	const regress_mb_opts *o;
+	const tagk_mb_model *m;
+	int u, nj, nv, off, force, nwr, ntrue, nmet;
+	int iq[TAGK_MB_MAX_BODIES], iqd[TAGK_MB_MAX_BODIES], iqdd[TAGK_MB_MAX_BODIES], itau[TAGK_MB_MAX_BODIES];
+	int ibase[19], iwr[6], *tidx;
+	double qscale[TAGK_MB_MAX_BODIES]; /* to rad or m */
+	tagk_real known[TAGK_NPARAM * TAGK_MB_MAX_BODIES];
+	double *orow;
+	sink *out;
+	long nin, nout;
+	tbl_reader *r;
+	char what[160]; /* what the filter derives, for the note */
+} mb_run;
+
+static tagk_real Y[TAGK_MB_MAX_DOF * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
+static tagk_real Yh0[6 * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
+static tagk_real Mmet[(1 + TAGK_NPARAM) * TAGK_MB_MAX_DOF * TAGK_MB_MAX_DOF];
+
+/* The free base's columns. */
+static void
+base_cols(mb_run *s)
+{
+	static const char *const bp[] = { "qw", "qx", "qy", "qz", "px", "py", "pz", "wx", "wy", "wz", "vx", "vy",
+		"vz", "dwx", "dwy", "dwz", "dvx", "dvy", "dvz" };
+	static const char *const wp[] = { "nx", "ny", "nz", "fx", "fy", "fz" };
+	char name[32];
+	for (int j = 0; j < (s->force ? 19 : 13); j++) {
+		snprintf(name, sizeof(name), "base_%s", bp[j]);
+		s->ibase[j] = need(s->r, name, "the free base's pose and body velocity");
+	}
+	for (int j = 0; j < 6 && s->force; j++) {
+		snprintf(name, sizeof(name), "base_%s", wp[j]);
+		s->iwr[j] = tbl_find(s->r, name);
+		if (s->iwr[j] >= 0) {
+			tbl_want(s->r, s->iwr[j]);
+			s->nwr++;
+		}
+	}
+	if (s->nwr != 0 && s->nwr != 6)
+		cli_die(EXIT_DATA, "%s: an external wrench on the base needs all six columns base_nx .. base_fz",
+		    tbl_name(s->r));
+}
+
+/* The joint columns, with the derived ones in slots past the log's columns
+ * (ops for the filter); returns the number of ops. */
+static int
+joint_signals(mb_run *s, sg_op *ops, char *what, size_t whatlen)
+{
+	const regress_mb_opts *o = s->o;
+	tbl_reader *r = s->r;
+	const int nj = s->nj, nc = tbl_ncols(r);
+	int nops = 0;
+	if (!joint_cols(r, o, MB_SIG_Q, nj, s->iq))
+		cli_die(EXIT_DATA, "%s: no joint positions q1 .. q%d (map yours with --map q=COLS)", tbl_name(r), nj);
+	int have_qd = joint_cols(r, o, MB_SIG_QD, nj, s->iqd);
+	int have_qdd = s->force ? joint_cols(r, o, MB_SIG_QDD, nj, s->iqdd) : 1;
+	if (s->force && !joint_cols(r, o, MB_SIG_TAU, nj, s->itau))
+		cli_die(EXIT_DATA, "%s: missing column 'tau1' (joint torques or forces, for force rows; map yours with "
+		    "--map tau=COLS)", tbl_name(r));
+	what[0] = 0;
+	for (int j = 0; j < nj; j++) {
+		if (!have_qd) {
+			ops[nops++] = (sg_op){ s->iq[j], 1, nc + j };
+			s->iqd[j] = nc + j;
+		}
+		if (!have_qdd) {
+			ops[nops++] = have_qd ? (sg_op){ s->iqd[j], 1, nc + nj + j } : (sg_op){ s->iq[j], 2, nc + nj + j };
+			s->iqdd[j] = nc + nj + j;
+		}
+	}
+	if (!have_qd || !have_qdd)
+		snprintf(what, whatlen, "%s from %s", !have_qd && !have_qdd ? "qd and qdd" : !have_qd ? "qd" : "qdd",
+		    have_qd ? "qd" : "q");
+	if (o->sg_smooth) {
+		for (int j = 0; j < nj; j++) {
+			ops[nops++] = (sg_op){ s->iq[j], 0, s->iq[j] };
+			if (have_qd)
+				ops[nops++] = (sg_op){ s->iqd[j], 0, s->iqd[j] };
+			if (s->force)
+				ops[nops++] = (sg_op){ s->itau[j], 0, s->itau[j] };
+		}
+		size_t l = strlen(what);
+		snprintf(what + l, whatlen - l, "%sthe measured q%s%s smoothed", l ? "; " : "", have_qd ? ", qd" : "",
+		    s->force ? " and tau" : "");
+	}
+	return nops;
+}
+
+/* The output's header: t, row, Y_*, b, the metric, the truth. */
+static void
+open_output(mb_run *s)
+{
+	tbl_reader *r = s->r;
+	const int nv = s->nv, ncol = 3 + TAGK_NPARAM + s->nmet + s->ntrue;
+	const char **names = malloc((size_t)ncol * sizeof(*names));
+	char (*nbuf)[32] = malloc((size_t)(TAGK_NPARAM + s->nmet) * sizeof(*nbuf));
+	if (!names || !nbuf || !(s->orow = malloc((size_t)ncol * sizeof(double))))
+		cli_die(EXIT_DATA, "out of memory");
+	names[0] = "t";
+	names[1] = "row";
+	for (int j = 0; j < TAGK_NPARAM; j++) {
+		snprintf(nbuf[j], sizeof(nbuf[j]), "Y_%s", tagk_param_names[j]);
+		names[2 + j] = nbuf[j];
+	}
+	names[2 + TAGK_NPARAM] = "b";
+	for (int k = 0; k < s->nmet; k++) {
+		int j = k / nv - 1, c = k % nv + 1;
+		if (j < 0)
+			snprintf(nbuf[TAGK_NPARAM + k], sizeof(nbuf[0]), "M0_%d", c);
+		else
+			snprintf(nbuf[TAGK_NPARAM + k], sizeof(nbuf[0]), "M_%s_%d", tagk_param_names[j], c);
+		names[3 + TAGK_NPARAM + k] = nbuf[TAGK_NPARAM + k];
+	}
+	for (int j = 0; j < s->ntrue; j++)
+		names[3 + TAGK_NPARAM + s->nmet + j] = tbl_col(r, s->tidx[j]);
+	s->out = cmdio_open_output(s->o->outname, TBL_AUTO);
+	cmdio_header(s->out, ncol, names);
+	free(names);
+	free(nbuf);
+}
+
+/* The base's pose, velocity, acceleration and wrench from a row. */
+static void
+base_state(const mb_run *s, const double *row, tagk_real R[9], tagk_real p[3], tagk_real *qd, tagk_real *qdd,
+    tagk_real *tau)
+{
+	tagk_real qb[4];
+	double n2 = 0;
+	for (int j = 0; j < 4; j++) {
+		qb[j] = (tagk_real)row[s->ibase[j]];
+		n2 += row[s->ibase[j]] * row[s->ibase[j]];
+	}
+	if (!(fabs(n2 - 1) <= 1e-3))
+		cli_die(EXIT_DATA, "%s: the base quaternion is not of unit length (within 1e-3)", tbl_where(s->r));
+	tagk_qnormalize(qb);
+	tagk_qmatrix(qb, R);
+	for (int j = 0; j < 3; j++)
+		p[j] = (tagk_real)row[s->ibase[4 + j]];
+	for (int j = 0; j < 6; j++) {
+		qd[j] = (tagk_real)row[s->ibase[7 + j]];
+		qdd[j] = s->force ? (tagk_real)row[s->ibase[13 + j]] : 0;
+		tau[j] = s->force && s->nwr ? (tagk_real)row[s->iwr[j]] : 0;
+	}
+}
+
+/* One sample's rows (the momentum rows' first sample is their reference). */
+static void
+sample(mb_run *s, double t, const double *row)
+{
+	const tagk_mb_model *m = s->m;
+	const int nj = s->nj, nv = s->nv, off = s->off, force = s->force;
+	tagk_real q[TAGK_MB_MAX_BODIES], qd[TAGK_MB_MAX_DOF], qdd[TAGK_MB_MAX_DOF], tau[TAGK_MB_MAX_DOF];
+	tagk_real R[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, p[3] = { 0, 0, 0 };
+	for (int j = 0; j < nj; j++) {
+		q[j] = (tagk_real)(row[s->iq[j]] * s->qscale[j]);
+		qd[off + j] = (tagk_real)(row[s->iqd[j]] * s->qscale[j]);
+		qdd[off + j] = force ? (tagk_real)(row[s->iqdd[j]] * s->qscale[j]) : 0;
+		tau[off + j] = force ? (tagk_real)row[s->itau[j]] : 0;
+	}
+	if (m->floating)
+		base_state(s, row, R, p, qd, qdd, tau);
+	tagk_mb_kin kin;
+	if (tagk_mb_kinematics(m, R, p, q, qd, force ? qdd : NULL, &kin) != TAGK_OK)
+		cli_die(EXIT_DATA, "%s: a joint signal is NaN or infinite", tbl_where(s->r));
+	tagk_real A[TAGK_MB_MAX_DOF * TAGK_NPARAM], b[TAGK_MB_MAX_DOF];
+	int rows = nv;
+	if (force) {
+		tagk_mb_force_rows(&kin, m, tau, s->known, s->u, Y, A, b);
+		if (s->o->rows == MB_ROWS_ENERGY) {
+			/* qd^T (A theta - b): one row */
+			tagk_real e[TAGK_NPARAM] = { 0 }, eb = 0;
+			for (int a = 0; a < nv; a++) {
+				for (int j = 0; j < TAGK_NPARAM; j++)
+					e[j] += qd[a] * A[a * TAGK_NPARAM + j];
+				eb += qd[a] * b[a];
+			}
+			memcpy(A, e, sizeof(e));
+			b[0] = eb;
+			rows = 1;
+		}
+	} else {
+		tagk_mb_momentum_rows(&kin, s->nin ? Yh0 : NULL, s->known, s->u, Y, A, b);
+		rows = 6;
+		if (s->nin++ == 0) {
+			memcpy(Yh0, Y, sizeof(*Y) * 6 * (size_t)(TAGK_NPARAM * m->nb));
+			return; /* the reference sample */
+		}
+	}
+	if (force)
+		s->nin++;
+	if (s->nmet) {
+		tagk_mb_mass_matrix(&kin, m, s->known, Mmet);
+		for (int j = 0; j < TAGK_NPARAM; j++) {
+			tagk_real e[TAGK_NPARAM * TAGK_MB_MAX_BODIES] = { 0 };
+			e[TAGK_NPARAM * s->u + j] = 1;
+			tagk_mb_mass_matrix(&kin, m, e, Mmet + (size_t)(1 + j) * nv * nv);
+		}
+	}
+	double *orow = s->orow;
+	for (int k = 0; k < rows; k++) {
+		orow[0] = t;
+		orow[1] = k;
+		for (int j = 0; j < TAGK_NPARAM; j++)
+			orow[2 + j] = (double)A[k * TAGK_NPARAM + j];
+		orow[2 + TAGK_NPARAM] = (double)b[k];
+		for (int x = 0; x < s->nmet; x++)
+			orow[3 + TAGK_NPARAM + x] = (double)Mmet[(size_t)(x / nv) * nv * nv + (size_t)k * nv + x % nv];
+		for (int j = 0; j < s->ntrue; j++)
+			orow[3 + TAGK_NPARAM + s->nmet + j] = row[s->tidx[j]];
+		cmdio_row(s->out, orow);
+	}
+	s->nout++;
+}
+
+/* What the model file says, checked against the options. */
+static void
+check_model(const regress_mb_opts *o, const mbmodel *mm, int u)
+{
+	const tagk_mb_model *m = &mm->m;
 	if (u < 0)
 		cli_die(EXIT_USAGE, "--%s: no body '%s' in %s", o->held ? "held" : "unknown", o->body, o->robot);
 	if (o->rows == MB_ROWS_MOMENTUM && m->gravity[0] * m->gravity[0] + m->gravity[1] * m->gravity[1] + m->gravity[2] * m->gravity[2] > 0)
@@ -91,91 +361,91 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	if (u == 0 && !m->floating)
 		cli_die(EXIT_USAGE, "--%s %s: the fixed base's parameters never enter the joint forces (the ground "
 		    "holds it): choose a moving body", o->held ? "held" : "unknown", o->body);
-	tagk_real known[TAGK_NPARAM * TAGK_MB_MAX_BODIES];
-	memcpy(known, mm.theta, sizeof(known));
-	if (!o->held)
-		memset(known + TAGK_NPARAM * u, 0, TAGK_NPARAM * sizeof(*known));
+	if (o->metric && o->rows != MB_ROWS_FORCE)
+		cli_die(EXIT_USAGE, "--metric applies to force rows (the metric is the mass matrix, per sample)");
+}
 
-	tbl_reader *r = cmdio_open_input(input, &o->in);
-	const int nj = m->nb - 1, nv = tagk_mb_dof(m), off = m->floating ? 6 : 0, force = o->rows != MB_ROWS_MOMENTUM;
-	check_joint_count(r, nj, o->robot);
-	int it = need(r, "t", "time"), iq[TAGK_MB_MAX_BODIES], iqd[TAGK_MB_MAX_BODIES], iqdd[TAGK_MB_MAX_BODIES];
-	int itau[TAGK_MB_MAX_BODIES], ibase[19], iwr[6];
-	char name[32];
-	for (int j = 0; j < nj; j++) {
-		snprintf(name, sizeof(name), "q%d", j + 1);
-		iq[j] = need(r, name, "joint positions q1..qN, rad or m");
-		snprintf(name, sizeof(name), "qd%d", j + 1);
-		iqd[j] = need(r, name, "joint velocities qd1..qdN");
-		if (force) {
-			snprintf(name, sizeof(name), "qdd%d", j + 1);
-			iqdd[j] = need(r, name, "joint accelerations, for force rows");
-			snprintf(name, sizeof(name), "tau%d", j + 1);
-			itau[j] = need(r, name, "joint torques or forces, for force rows");
-		}
-	}
-	static const char *const bp[] = { "qw", "qx", "qy", "qz", "px", "py", "pz", "wx", "wy", "wz", "vx", "vy",
-		"vz", "dwx", "dwy", "dwz", "dvx", "dvy", "dvz" };
-	static const char *const wp[] = { "nx", "ny", "nz", "fx", "fy", "fz" };
-	int nwr = 0;
-	if (m->floating) {
-		for (int j = 0; j < (force ? 19 : 13); j++) {
-			snprintf(name, sizeof(name), "base_%s", bp[j]);
-			ibase[j] = need(r, name, "the free base's pose and body velocity");
-		}
-		for (int j = 0; j < 6 && force; j++) {
-			snprintf(name, sizeof(name), "base_%s", wp[j]);
-			iwr[j] = tbl_find(r, name);
-			if (iwr[j] >= 0) {
-				tbl_want(r, iwr[j]);
-				nwr++;
-			}
-		}
-		if (nwr != 0 && nwr != 6)
-			cli_die(EXIT_DATA, "%s: an external wrench on the base needs all six columns base_nx .. base_fz",
-			    tbl_name(r));
-	}
-	int ntrue = 0, *tidx = malloc((size_t)tbl_ncols(r) * sizeof(int));
-	if (!tidx)
+/* Open the log and find every column; returns the filter, or NULL. */
+static sgderive *
+open_log(mb_run *s, const char *input, double **row)
+{
+	const regress_mb_opts *o = s->o;
+	const tagk_mb_model *m = s->m;
+	tbl_reader *r = s->r = cmdio_open_input(input, &o->in);
+	if (!o->map[MB_SIG_Q])
+		check_joint_count(r, s->nj, o->robot);
+	if (o->map[MB_SIG_T]) {
+		int i = tbl_find(r, o->map[MB_SIG_T]);
+		if (i < 0)
+			cli_die(EXIT_DATA, "%s: --map t: no column '%s'", tbl_name(r), o->map[MB_SIG_T]);
+		tbl_want(r, i);
+	} else
+		need(r, "t", "time; map yours with --map t=COL");
+	sg_op ops[4 * TAGK_MB_MAX_BODIES];
+	char what[160];
+	int nops = joint_signals(s, ops, what, sizeof(what));
+	for (int j = 0; j < s->nj; j++)
+		s->qscale[j] = o->angle_deg && m->joint[j + 1] == TAGK_JOINT_REVOLUTE ? M_PI / 180 : 1;
+	if (m->floating)
+		base_cols(s);
+	if (!(s->tidx = malloc((size_t)tbl_ncols(r) * sizeof(int))))
 		cli_die(EXIT_DATA, "out of memory");
 	for (int i = 0; i < tbl_ncols(r); i++)
 		if (strncmp(tbl_col(r, i), "true_", 5) == 0) {
-			tidx[ntrue++] = i;
+			s->tidx[s->ntrue++] = i;
 			tbl_want(r, i);
 		}
-	if (o->metric && o->rows != MB_ROWS_FORCE)
-		cli_die(EXIT_USAGE, "--metric applies to force rows (the metric is the mass matrix, per sample)");
-	const int nmet = o->metric ? (1 + TAGK_NPARAM) * nv : 0, ncol = 3 + TAGK_NPARAM + nmet + ntrue;
-	const char **names = malloc((size_t)ncol * sizeof(*names));
-	char (*nbuf)[32] = malloc((size_t)(TAGK_NPARAM + nmet) * sizeof(*nbuf));
-	double *row = malloc((size_t)tbl_ncols(r) * sizeof(double)), *orow = malloc((size_t)ncol * sizeof(double));
-	static tagk_real Y[TAGK_MB_MAX_DOF * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
-	static tagk_real Yh0[6 * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
-	if (!names || !nbuf || !row || !orow)
+	const int width = tbl_ncols(r) + 2 * s->nj;
+	if (!(*row = calloc((size_t)width, sizeof(double))))
 		cli_die(EXIT_DATA, "out of memory");
-	names[0] = "t";
-	names[1] = "row";
-	for (int j = 0; j < TAGK_NPARAM; j++) {
-		snprintf(nbuf[j], sizeof(nbuf[j]), "Y_%s", tagk_param_names[j]);
-		names[2 + j] = nbuf[j];
-	}
-	names[2 + TAGK_NPARAM] = "b";
-	for (int k = 0; k < nmet; k++) {
-		int j = k / nv - 1, c = k % nv + 1;
-		if (j < 0)
-			snprintf(nbuf[TAGK_NPARAM + k], sizeof(nbuf[0]), "M0_%d", c);
-		else
-			snprintf(nbuf[TAGK_NPARAM + k], sizeof(nbuf[0]), "M_%s_%d", tagk_param_names[j], c);
-		names[3 + TAGK_NPARAM + k] = nbuf[TAGK_NPARAM + k];
-	}
-	for (int j = 0; j < ntrue; j++)
-		names[3 + TAGK_NPARAM + nmet + j] = tbl_col(r, tidx[j]);
-	static tagk_real Mmet[(1 + TAGK_NPARAM) * TAGK_MB_MAX_DOF * TAGK_MB_MAX_DOF];
-	sink *out = cmdio_open_output(o->outname, TBL_AUTO);
-	cmdio_header(out, ncol, names);
+	if (!nops)
+		return NULL;
+	sgderive *d = sgd_new(o->sg_window, o->sg_order, width, nops, ops);
+	snprintf(s->what, sizeof(s->what), "%s", what);
+	return d;
+}
+
+/* On stderr: what the filter did. */
+static void
+filter_note(const mb_run *s, const sgderive *d)
+{
+	long dropped, gaps;
+	int n;
+	double dt;
+	sgd_stats(d, &dropped, &gaps, &n, &dt);
+	cli_warn("%s by a Savitzky-Golay filter of degree %d over %d samples (%.3g s at the log's spacing of %.3g s): "
+	    "%ld sample%s at the log's ends%s not written", s->what, s->o->sg_order, n, (n - 1) * dt, dt, dropped,
+	    dropped == 1 ? "" : "s", gaps ? " and at its gaps" : "");
+}
+
+int
+regress_multibody(const regress_mb_opts *o, const char *input)
+{
+	static mbmodel mm;
+	char err[512];
+	if (mbmodel_read(o->robot, &mm, err, sizeof(err)) != 0)
+		cli_die(EXIT_DATA, "%s", err);
+	static mb_run s;
+	s.o = o;
+	s.m = &mm.m;
+	s.u = mbmodel_find(&mm, o->body);
+	check_model(o, &mm, s.u);
+	memcpy(s.known, mm.theta, sizeof(s.known));
+	if (!o->held)
+		memset(s.known + TAGK_NPARAM * s.u, 0, TAGK_NPARAM * sizeof(*s.known));
+	s.nj = mm.m.nb - 1;
+	s.nv = tagk_mb_dof(&mm.m);
+	s.off = mm.m.floating ? 6 : 0;
+	s.force = o->rows != MB_ROWS_MOMENTUM;
+	s.nmet = o->metric ? (1 + TAGK_NPARAM) * s.nv : 0;
+	double *row;
+	sgderive *d = open_log(&s, input, &row);
+	tbl_reader *r = s.r;
+	const int it = tbl_find(r, o->map[MB_SIG_T] ? o->map[MB_SIG_T] : "t");
+	open_output(&s);
 
 	double tprev = -INFINITY;
-	long nin = 0, nout = 0, skipped = 0;
+	long skipped = 0;
 	int rc;
 	while ((rc = tbl_next(r, row)) == 1) {
 		double t = row[it] * o->tscale;
@@ -187,99 +457,40 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 			cli_die(EXIT_DATA, "%s: time does not increase (--skip-bad skips such rows)", tbl_where(r));
 		}
 		tprev = t;
-		tagk_real q[TAGK_MB_MAX_BODIES], qd[TAGK_MB_MAX_DOF], qdd[TAGK_MB_MAX_DOF], tau[TAGK_MB_MAX_DOF];
-		tagk_real R[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, p[3] = { 0, 0, 0 };
-		for (int j = 0; j < nj; j++) {
-			q[j] = (tagk_real)row[iq[j]];
-			qd[off + j] = (tagk_real)row[iqd[j]];
-			qdd[off + j] = force ? (tagk_real)row[iqdd[j]] : 0;
-			tau[off + j] = force ? (tagk_real)row[itau[j]] : 0;
+		if (!d) {
+			sample(&s, t, row);
+			continue;
 		}
-		if (m->floating) {
-			tagk_real qb[4];
-			double n2 = 0;
-			for (int j = 0; j < 4; j++) {
-				qb[j] = (tagk_real)row[ibase[j]];
-				n2 += row[ibase[j]] * row[ibase[j]];
-			}
-			if (!(fabs(n2 - 1) <= 1e-3))
-				cli_die(EXIT_DATA, "%s: the base quaternion is not of unit length (within 1e-3)", tbl_where(r));
-			tagk_qnormalize(qb);
-			tagk_qmatrix(qb, R);
-			for (int j = 0; j < 3; j++)
-				p[j] = (tagk_real)row[ibase[4 + j]];
-			for (int j = 0; j < 6; j++) {
-				qd[j] = (tagk_real)row[ibase[7 + j]];
-				qdd[j] = force ? (tagk_real)row[ibase[13 + j]] : 0;
-				tau[j] = force && nwr ? (tagk_real)row[iwr[j]] : 0;
-			}
+		for (int k = 0, n = sgd_push(d, t, row); k < n; k++) {
+			double tc;
+			const double *rc_row = sgd_ready(d, k, &tc);
+			sample(&s, tc, rc_row);
 		}
-		tagk_mb_kin kin;
-		if (tagk_mb_kinematics(m, R, p, q, qd, force ? qdd : NULL, &kin) != TAGK_OK)
-			cli_die(EXIT_DATA, "%s: a joint signal is NaN or infinite", tbl_where(r));
-		tagk_real A[TAGK_MB_MAX_DOF * TAGK_NPARAM], b[TAGK_MB_MAX_DOF];
-		int rows = nv;
-		if (force) {
-			tagk_mb_force_rows(&kin, m, tau, known, u, Y, A, b);
-			if (o->rows == MB_ROWS_ENERGY) {
-				/* qd^T (A theta - b): one row */
-				tagk_real e[TAGK_NPARAM] = { 0 }, eb = 0;
-				for (int a = 0; a < nv; a++) {
-					for (int j = 0; j < TAGK_NPARAM; j++)
-						e[j] += qd[a] * A[a * TAGK_NPARAM + j];
-					eb += qd[a] * b[a];
-				}
-				memcpy(A, e, sizeof(e));
-				b[0] = eb;
-				rows = 1;
-			}
-		} else {
-			tagk_mb_momentum_rows(&kin, nin ? Yh0 : NULL, known, u, Y, A, b);
-			rows = 6;
-			if (nin == 0) {
-				memcpy(Yh0, Y, sizeof(*Y) * 6 * (size_t)(TAGK_NPARAM * m->nb));
-				nin++;
-				continue; /* the reference sample */
-			}
-		}
-		nin++;
-		if (nmet) {
-			tagk_mb_mass_matrix(&kin, m, known, Mmet);
-			for (int j = 0; j < TAGK_NPARAM; j++) {
-				tagk_real e[TAGK_NPARAM * TAGK_MB_MAX_BODIES] = { 0 };
-				e[TAGK_NPARAM * u + j] = 1;
-				tagk_mb_mass_matrix(&kin, m, e, Mmet + (size_t)(1 + j) * nv * nv);
-			}
-		}
-		for (int k = 0; k < rows; k++) {
-			orow[0] = t;
-			orow[1] = k;
-			for (int j = 0; j < TAGK_NPARAM; j++)
-				orow[2 + j] = (double)A[k * TAGK_NPARAM + j];
-			orow[2 + TAGK_NPARAM] = (double)b[k];
-			for (int x = 0; x < nmet; x++)
-				orow[3 + TAGK_NPARAM + x] = (double)Mmet[(size_t)(x / nv) * nv * nv + (size_t)k * nv + x % nv];
-			for (int j = 0; j < ntrue; j++)
-				orow[3 + TAGK_NPARAM + nmet + j] = row[tidx[j]];
-			cmdio_row(out, orow);
-		}
-		nout++;
 	}
 	if (rc < 0)
 		cli_die(EXIT_DATA, "%s", tbl_error(r));
-	if (nin == 0)
+	for (int k = 0, n = d ? sgd_finish(d) : 0; k < n; k++) {
+		double tc;
+		const double *rc_row = sgd_ready(d, k, &tc);
+		sample(&s, tc, rc_row);
+	}
+	if (d && s.nin == 0)
+		cli_die(EXIT_DATA, "%s: no sample left: the log is shorter than the Savitzky-Golay window "
+		    "(--sg-window %g s)", tbl_name(r), o->sg_window);
+	if (s.nin == 0)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
-	if (nout == 0)
+	if (s.nout == 0)
 		cli_die(EXIT_DATA, "%s: one sample: momentum rows are differences from the first sample", tbl_name(r));
-	cmdio_commit(out);
+	cmdio_commit(s.out);
+	if (d)
+		filter_note(&s, d);
 	if (tbl_skipped(r) + skipped)
 		cli_warn("skipped %ld bad row%s of %s", tbl_skipped(r) + skipped,
 		    tbl_skipped(r) + skipped == 1 ? "" : "s", tbl_name(r));
 	tbl_close(r);
-	free(tidx);
-	free(names);
-	free(nbuf);
+	sgd_free(d);
+	free(s.tidx);
 	free(row);
-	free(orow);
+	free(s.orow);
 	return 0;
 }

@@ -7,6 +7,10 @@
 #include "../formats/table.h"
 
 enum { MB_ROWS_FORCE, MB_ROWS_MOMENTUM, MB_ROWS_ENERGY };
+enum { MB_SIG_T, MB_SIG_Q, MB_SIG_QD, MB_SIG_QDD, MB_SIG_TAU, MB_NSIG };
+
+/* Parse --map SIGNAL=COLS for -m multibody (t, q, qd, qdd, tau) into map. */
+void regress_mb_map(const char *arg, const char *map[MB_NSIG]);
 
 typedef struct {
 	const char *robot;    /* the model file */
@@ -16,6 +20,11 @@ typedef struct {
 	int metric;           /* force rows: append each row of the metric (the mass matrix) and of its
 	                       * part in each unknown parameter (paper 002's dual metric) */
 	double tscale;        /* seconds per unit of t */
+	const char *map[5];   /* --map for MB_SIG_*: column lists (colspec.h), or NULL for t, q1.. */
+	int angle_deg;        /* revolute joints' q, qd, qdd in degrees */
+	double sg_window;     /* derived signals: Savitzky-Golay window (s) and degree */
+	int sg_order;
+	int sg_smooth;        /* the same filter on the measured q, qd and tau */
 	const char *outname;
 	tbl_options in;
 } regress_mb_opts;

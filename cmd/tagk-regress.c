@@ -44,7 +44,9 @@ typedef struct {
 	double min_span, trim;
 	double calibrate;          /* the known mass of --calibrate-mass, or 0 */
 	regress_mb_opts mb;
-	int rows_set;
+	int rows_set, mb_set;      /* a multibody-only option was given */
+	const char *maps[64];      /* --map, parsed once the model is known */
+	int nmaps;
 	tbl_options in;
 } regress_opts;
 
@@ -65,7 +67,8 @@ usage(FILE *f)
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
 	    "                    [--group G] [--event E] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-regress -m multibody --robot FILE --unknown BODY|--held BODY\n"
-	    "                    [--rows force|momentum|energy] [--metric]\n"
+	    "                    [--rows force|momentum|energy] [--metric] [--map SIGNAL=COLS]...\n"
+	    "                    [--angle-unit rad|deg] [--sg-window S] [--sg-order P] [--sg-smooth]\n"
 	    "                    [--time-unit s|ms|us] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
 	    "                    [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
@@ -77,8 +80,14 @@ usage(FILE *f)
 	    "      --held BODY        multibody: rows for an object BODY holds (in BODY's frame)\n"
 	    "      --rows R           multibody: force (inverse dynamics, default), momentum or energy rows\n"
 	    "      --metric           multibody force rows: also each row of the mass matrix and of its parts\n"
+	    "      --angle-unit U     multibody: revolute joints' q, qd, qdd in rad (default) or deg\n"
+	    "      --sg-window S      multibody: qdd (qd) absent: derived from qd (q) by a Savitzky-Golay\n"
+	    "                         filter over S seconds (default 0.05)\n"
+	    "      --sg-order P       ... of degree P (default 3)\n"
+	    "      --sg-smooth        ... applied to the measured q, qd and tau too\n"
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust, rotors,\n"
-	    "                         vbat...) from COLS\n"
+	    "                         vbat...; multibody: t, q, qd, qdd, tau) from COLS: names, PRE{1..7}SUF\n"
+	    "                         ranges or globs\n"
 	    "      --preset NAME      a log layout's columns and units (--list-presets names them;\n"
 	    "                         default for a Crazyflie uSD log: crazyflie, or crazyflie-pwm)\n"
 	    "      --acc-unit U       acc and acc_world in mps2 (default) or g\n"
@@ -135,6 +144,10 @@ static const struct option opts[] = {
 	{ "min-span", required_argument, NULL, 2016 },
 	{ "trim", required_argument, NULL, 2017 },
 	{ "calibrate-mass", required_argument, NULL, 2018 },
+	{ "angle-unit", required_argument, NULL, 2019 },
+	{ "sg-window", required_argument, NULL, 2020 },
+	{ "sg-order", required_argument, NULL, 2021 },
+	{ "sg-smooth", no_argument, NULL, 2022 },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -148,7 +161,12 @@ static int
 multibody_option(regress_opts *o, int c, const char *arg)
 {
 	static const char *const rows[] = { "force", "momentum", "energy", NULL };
+	static const char *const angu[] = { "rad", "deg", NULL };
 	switch (c) {
+	case 2019: o->mb.angle_deg = choose("--angle-unit", arg, angu, "rad or deg"); o->mb_set = c; return 1;
+	case 2020: o->mb.sg_window = cli_double("--sg-window", arg, 1e-6, 1e4); o->mb_set = c; return 1;
+	case 2021: o->mb.sg_order = (int)cli_long("--sg-order", arg, 1, TAGK_SG_MAX_ORDER); o->mb_set = c; return 1;
+	case 2022: o->mb.sg_smooth = 1; o->mb_set = c; return 1;
 	case 2010: o->mb.robot = arg; return 1;
 	case 2011:
 	case 2012:
@@ -174,7 +192,6 @@ log_option(regress_opts *o, int c, const char *arg)
 	static const char *const posu[] = { "m", "mm", NULL };
 	static const char *const wr[] = { "force", "thrust", "rotors", NULL };
 	switch (c) {
-	case 'M': logmap_parse(arg, o->user_map); break;
 	case 'p':
 		if (!(o->pre = logmap_preset(arg)))
 			cli_die(EXIT_USAGE, "--preset: unknown preset '%s' (see --list-presets)", arg);
@@ -216,6 +233,11 @@ parse(int argc, char **argv, regress_opts *o)
 			continue;
 		switch (c) {
 		case 'm': o->model = choose("-m", optarg, models, "rigid-body, mass, state or multibody"); break;
+		case 'M':
+			if (o->nmaps == (int)(sizeof(o->maps) / sizeof(o->maps[0])))
+				cli_die(EXIT_USAGE, "--map: at most %d", o->nmaps);
+			o->maps[o->nmaps++] = optarg;
+			break;
 		case 2003: o->tscale = tscales[choose("--time-unit", optarg, tunits, "s, ms or us")]; break;
 		case 2008:
 			logmap_list_presets(stdout);
@@ -230,8 +252,18 @@ parse(int argc, char **argv, regress_opts *o)
 	if (argc - optind > 1)
 		cli_die(EXIT_USAGE, "one input file at most (got '%s' and '%s')", argv[optind], argv[optind + 1]);
 	o->inname = optind < argc ? argv[optind] : "-";
-	if (o->model != M_MULTIBODY && (o->mb.robot || o->mb.body || o->rows_set || o->mb.metric))
-		cli_die(EXIT_USAGE, "--robot, --unknown, --held, --rows and --metric apply to -m multibody");
+	if (o->model != M_MULTIBODY && (o->mb.robot || o->mb.body || o->rows_set || o->mb.metric || o->mb_set))
+		cli_die(EXIT_USAGE, "--robot, --unknown, --held, --rows, --metric, --angle-unit and --sg-* apply to "
+		    "-m multibody");
+	for (int i = 0; i < o->nmaps; i++)
+		if (o->model == M_MULTIBODY)
+			regress_mb_map(o->maps[i], o->mb.map);
+		else
+			logmap_parse(o->maps[i], o->user_map);
+	if (!o->mb.sg_window)
+		o->mb.sg_window = 0.05;
+	if (!o->mb.sg_order)
+		o->mb.sg_order = 3;
 	if (o->model == M_MULTIBODY && o->other) {
 		const char *name = "?";
 		for (int i = 0; opts[i].name; i++)

@@ -50,7 +50,18 @@
 extern "C" {
 #endif
 
+/* The largest tree, a compile-time constant since the library allocates
+ * nothing: 64 bodies on a host (a humanoid's 30-odd links and their
+ * fingers), 16 on a bare-metal ARM target, where a kinematics workspace of
+ * 64 bodies (about 40 KB) would crowd the stack. -DTAGK_MB_MAX_BODIES=N
+ * overrides both. */
+#ifndef TAGK_MB_MAX_BODIES
+#if defined(__arm__) && !defined(__linux__)
 #define TAGK_MB_MAX_BODIES 16
+#else
+#define TAGK_MB_MAX_BODIES 64
+#endif
+#endif
 #define TAGK_MB_MAX_DOF (TAGK_MB_MAX_BODIES + 5)
 
 typedef enum { TAGK_JOINT_REVOLUTE, TAGK_JOINT_PRISMATIC } tagk_joint_kind;

@@ -23,6 +23,17 @@ void tagk_rotor_wrench(int n, const double (*pos)[3], const double *dir, double 
  * about the middle one the slope of a quadratic is its derivative there. */
 void tagk_slope(int n, const double *t, int k, const double *x, double *out);
 
+/* Savitzky-Golay weights for samples at irregular times: the deriv-th
+ * derivative at t0 of the least-squares polynomial of degree order through
+ * the n points (t[i], y[i]) is sum w[i] y[i] (w: n). deriv 0 smooths.
+ * Order at most TAGK_SG_MAX_ORDER. Returns 0, or -1 when the fit is not
+ * determined: n <= order, deriv > order, or times too close together for
+ * the degree (the normal equations' pivot under 1e-12 of their scale).
+ * Evenly spaced samples centred on t0 give the classical zero-phase
+ * filter; the weights reproduce any polynomial of degree <= order exactly. */
+#define TAGK_SG_MAX_ORDER 6
+int tagk_sg_weights(int n, const double *t, double t0, int order, int deriv, double *w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -93,7 +93,7 @@ main(int argc, char **argv)
 	for (int k = 0; k < 60; k++) {
 		tagk_mb_model m;
 		memset(&m, 0, sizeof(m));
-		m.nb = 2 + k % 7;
+		m.nb = k < 56 ? 2 + k % 7 : NB - 5 * (k % 2); /* and the largest trees */
 		m.floating = k % 2;
 		m.parent[0] = -1;
 		rotation(&g, m.rot[0]);

@@ -204,8 +204,8 @@ expect "momentum rows of a fixed base" 2 "" "--rows momentum: .* has gravity" --
 expect "a body not in the model" 2 "" "^tagk-regress: --unknown: no body 'link9' in datasets/panda.model$" -- \
 	$R -m multibody --robot datasets/panda.model --unknown link9 "$tmp/g.csv"
 expect "multibody without --robot" 2 "" "-m multibody needs --robot FILE" -- $R -m multibody --held link7 "$tmp/g.csv"
-expect "--map with multibody" 2 "" "^tagk-regress: --map does not apply to -m multibody$" -- \
-	$R -m multibody --robot datasets/panda.model --held link7 --map t=time "$tmp/g.csv"
+expect "a log option with multibody" 2 "" "^tagk-regress: --acc-unit does not apply to -m multibody$" -- \
+	$R -m multibody --robot datasets/panda.model --held link7 --acc-unit g "$tmp/g.csv"
 expect "--robot without multibody" 2 "" "apply to -m multibody" -- $R --robot datasets/panda.model "$tmp/g.csv"
 cut -d, -f1-22 "$tmp/g.csv" > "$tmp/notau.csv"
 expect "a joint log without torques" 1 "" "notau.csv: missing column 'tau1' \(joint torques" -- \

@@ -1,0 +1,82 @@
+#!/bin/sh
+# arm_test.sh: a manipulator's own joint log into tagk-regress -m multibody:
+# foreign column names through --map (lists, PRE{1..7}SUF ranges, globs),
+# degrees, accelerations (and velocities) derived by a Savitzky-Golay
+# filter, and a model and log that disagree on the number of joints. The
+# log is tagk-bench grasp's (paper 003: a Panda holding a 10 kg cube, the
+# truth in true_* columns); the oracle is that log's own exact rows and
+# the cube's known mass.
+. tests/lib.sh
+BIN=${BIN:-bin}
+R="$BIN/tagk-regress -m multibody --robot datasets/panda.model --held link7"
+E=$BIN/tagk-estimate P=$BIN/tagk-report S=$BIN/tagk-bench
+
+$S grasp --target 10 --duration 3 -o "$tmp/g.csv" 2>/dev/null
+plain "$tmp/g.csv" > "$tmp/g.plain"
+# the batch mass error (%) of a row stream
+mass_err() {
+	$E -a ols --batch "$1" 2>/dev/null | $P --format csv 2>/dev/null | awk -F, '$2 == "m" { print $8 }'
+}
+$R "$tmp/g.csv" > "$tmp/exact.reg" 2>/dev/null
+exact=$(mass_err "$tmp/exact.reg")
+
+# no accelerations: derived from the velocities
+cut -d, -f1-15,23- "$tmp/g.plain" > "$tmp/noqdd.csv"
+expect "a log without qdd: derived from qd, said on stderr" 0 "*" \
+	"^tagk-regress: qdd from qd by a Savitzky-Golay filter of degree 3 over 7 samples \(0.06 s at the log's spacing of 0.01 s\): 6 samples at the log's ends not written$" -- \
+	$R "$tmp/noqdd.csv"
+cp "$tmp/out" "$tmp/d.reg"
+check "... 7 rows per sample for the 295 samples not at the ends" test "$(plain "$tmp/d.reg" | sed 1d | wc -l)" -eq 2065
+d=$(mass_err "$tmp/d.reg")
+check "... the cube's mass within 1 % (derived $d %, exact qdd $exact %)" \
+	awk -v d="$d" -v e="$exact" 'BEGIN { exit !(d != "" && d < 1 && e != "" && e < 1) }'
+cut -d, -f1-8,23- "$tmp/g.plain" > "$tmp/qonly.csv"
+expect "a log of positions and torques: qd and qdd derived from q" 0 "*" "qd and qdd from q by a Savitzky-Golay" -- \
+	$R "$tmp/qonly.csv"
+cp "$tmp/out" "$tmp/q.reg"
+d=$(mass_err "$tmp/q.reg")
+check "... the cube's mass within 1 % ($d %)" awk -v d="$d" 'BEGIN { exit !(d != "" && d < 1) }'
+expect "--sg-smooth filters the measured signals too, and says so" 0 "*" \
+	"qdd from qd; the measured q, qd and tau smoothed by a Savitzky-Golay filter of degree 2 over 11 samples" -- \
+	$R --sg-window 0.1 --sg-order 2 --sg-smooth "$tmp/noqdd.csv"
+expect "a window narrower than the degree needs" 2 "" "--sg-window 0.001 s is 1 sample at this log's spacing of 0.01 s" -- \
+	$R --sg-window 0.001 "$tmp/qonly.csv"
+# a gap: the window starts again after it
+awk -F, 'NR == 1 || $1 < 1 || $1 > 1.5' "$tmp/noqdd.csv" > "$tmp/gap.csv"
+expect "a gap in the log: no fit across it" 0 "*" "at the log's ends and at its gaps not written" -- $R "$tmp/gap.csv"
+check "... 6 samples lost at each of the two segments' ends" test "$(plain "$tmp/out" | sed 1d | wc -l)" -eq $(( (301 - 51 - 12) * 7 ))
+
+# foreign names: the same rows through --map
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) {
+	if ($i == "t") $i = "time"
+	else if ($i ~ /^qd[0-9]/) $i = "joint" substr($i, 3) "_vel"
+	else if ($i ~ /^q[0-9]/) $i = "joint" substr($i, 2) "_pos"
+	else if ($i ~ /^tau[0-9]/) $i = "joint" substr($i, 4) "_effort" } } { print }' "$tmp/noqdd.csv" > "$tmp/foreign.csv"
+M="--map t=time --map q=joint{1..7}_pos --map qd=joint*_vel --map tau=joint1_effort,joint2_effort,joint{3..7}_effort"
+check "--map with a range, a glob and a list: the rows of the canonical names, byte for byte" \
+	sh -c "$R $M '$tmp/foreign.csv' 2>/dev/null | cmp -s - '$tmp/d.reg'"
+awk -F, -v OFS=, -v CONVFMT=%.17g 'NR > 1 { for (i = 2; i <= 15; i++) $i = $i * 57.29577951308232 } { print }' "$tmp/foreign.csv" > "$tmp/deg.csv"
+d=$($R $M --angle-unit deg "$tmp/deg.csv" 2>/dev/null | $E -a ols --batch 2>/dev/null | $P --format csv | awk -F, '$2 == "m" { print $8 }')
+r=$(mass_err "$tmp/d.reg")
+check "--angle-unit deg: the mass of the radian log ($d and $r %)" \
+	awk -v a="$d" -v b="$r" 'BEGIN { exit !(a != "" && (a - b) < 1e-6 && (b - a) < 1e-6) }'
+
+# the model and the log must be the same robot
+expect "--map naming fewer joints than the model has" 1 "" \
+	"^tagk-regress: --map q=joint\{1..6\}_pos names 6 columns but datasets/panda.model has 7 joints" -- \
+	$R --map t=time --map 'q=joint{1..6}_pos' "$tmp/foreign.csv"
+cut -d, -f1-7,9-14,16- "$tmp/noqdd.csv" > "$tmp/six.csv"
+expect "a log with fewer joints than the model" 1 "" "six.csv has q1 .. q6 but datasets/panda.model has 7 joints" -- \
+	$R "$tmp/six.csv"
+awk -F, -v OFS=, '{ print $0, (NR == 1 ? "q8" : 0) }' "$tmp/g.plain" > "$tmp/eight.csv"
+expect "a log with more joints than the model" 1 "" "eight.csv has column q8 but datasets/panda.model has 7 joints" -- \
+	$R "$tmp/eight.csv"
+expect "a glob that matches nothing" 1 "" "^tagk-regress: --map q: the pattern 'arm_\*' matches no column of" -- \
+	$R --map t=time --map 'q=arm_*' "$tmp/foreign.csv"
+expect "a malformed range" 2 "" "'j\{1..x\}' is not PREFIX\{A..B\}SUFFIX" -- $R --map t=time --map 'q=j{1..x}' "$tmp/foreign.csv"
+expect "a signal -m multibody does not read" 2 "" "SIGNAL one of t, q, qd, qdd, tau for -m multibody" -- \
+	$R --map acc=ax,ay,az "$tmp/foreign.csv"
+expect "the filter's options without -m multibody" 2 "" "apply to -m multibody" -- $BIN/tagk-regress --sg-smooth "$tmp/g.csv"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
