@@ -49,8 +49,9 @@ CMD_COMMON := cmd/cli.c cmd/cmdio.c cmd/streampeer.c
 BENCH_CMD := cmd/bench_pipeline.c cmd/bench_coverage.c cmd/spawn.c cmd/bench_memory.c cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c cmd/bench_cfpend.c cmd/progress.c cmd/bench_commands.c cmd/workers.c
 # Resolved when a recipe uses them (deferred =), not when
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
-DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null)
-DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz -lmuparser
+DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null) \
+	$(shell pkg-config --cflags libxml-2.0 2>/dev/null)
+DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz -lmuparser -lxml2
 BINS := $(CMDS:%=bin/%)
 TESTS := rng linalg kaczmarz rls rls_ld multibody dmls shake kf outlier pcls estimator regressor signals metrics consistency quad mass arm cnn coordinv uncert
 MAN1 := $(sort $(wildcard man/*.1))
@@ -339,12 +340,16 @@ build/rls_ld_run: tests/rls_ld_run.c build/asan/libtagk.a $(LIB_HDR)
 	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lm
 
 # The MuJoCo oracle of lib/multibody.c, built when libmujoco-dev is installed.
-MUJOCO_ORACLE := $(if $(wildcard /usr/include/mujoco/mujoco.h),build/mujoco_oracle)
+MUJOCO_ORACLE := $(if $(wildcard /usr/include/mujoco/mujoco.h),build/mujoco_oracle build/robotxml_oracle)
 EIGEN_YARDSTICK := $(if $(and $(wildcard /usr/include/eigen3/Eigen/Dense),$(shell command -v $(CXX))),build/eigen-yardstick)
 EIGEN_YARDSTICK_AVX2 := $(if $(EIGEN_YARDSTICK),$(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo && echo y),build/eigen-yardstick-avx2 build/eigen-yardstick-libavx2))
 build/mujoco_oracle: tests/mujoco_oracle.c build/asan/libtagk.a $(LIB_HDR)
 	@mkdir -p build
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lmujoco -lm
+build/robotxml_oracle: tests/robotxml_oracle.c build/asan/libtagk.a $(LIB_HDR) $(FMT_SRC) $(FMT_HDR) | build-deps
+	@mkdir -p build
+	$(CC) $(WARN) -Wno-conversion -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g $(SAN) -o $@ $< \
+		$(FMT_SRC) build/asan/libtagk.a $(DEPS_LIBS) -lmujoco -lm
 
 test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE) \
 		$(EIGEN_YARDSTICK) $(EIGEN_YARDSTICK_AVX2)

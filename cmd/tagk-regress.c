@@ -75,7 +75,7 @@ usage(FILE *f)
 	    "Log to regressor rows (t, row, Y_*, b) of the Newton-Euler equations, or to a state stream.\n"
 	    "  -m, --model M          rigid-body (10 parameters, default), mass, state (for ekf ... swls),\n"
 	    "                         or multibody (a robot's joint log)\n"
-	    "      --robot FILE       multibody: the robot's model file (tagk-formats(5))\n"
+	    "      --robot FILE       multibody: the robot: a model file, URDF or MJCF (tagk-formats(5))\n"
 	    "      --unknown BODY     multibody: rows for BODY's own ten parameters\n"
 	    "      --held BODY        multibody: rows for an object BODY holds (in BODY's frame)\n"
 	    "      --rows R           multibody: force (inverse dynamics, default), momentum or energy rows\n"

@@ -8,6 +8,9 @@
 #include "mbmodel.h"
 #include "keyval.h"
 #include "outfile.h"
+#include "robotxml.h"
+
+static int read_text(FILE *f, const char *path, mbmodel *mm, char *err, size_t len);
 
 /* The message into err, f closed if open; -1. */
 static int __attribute__((format(printf, 4, 5)))
@@ -232,11 +235,66 @@ model_line(kv_reader *k, model_read *st)
 	return body_key(k, st);
 }
 
+/* All of f (closed) into a buffer; NULL and a message on failure. */
+static char *
+slurp(FILE *f, const char *path, size_t *n, char *err, size_t len)
+{
+	size_t cap = 1 << 16, used = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		used += fread(buf + used, 1, cap - 1 - used, f);
+		if (used < cap - 1)
+			break;
+		char *nb = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
+		if (!nb) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = nb;
+		cap *= 2;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (!buf || bad) {
+		fail(NULL, err, len, "%s: %s", path, buf ? "read error" : "too large (over 1 GiB) or out of memory");
+		free(buf);
+		return NULL;
+	}
+	buf[used] = 0;
+	*n = used;
+	return buf;
+}
+
 int
 mbmodel_read_file(FILE *f, const char *path, mbmodel *mm, char *err, size_t len)
 {
 	memset(mm, 0, sizeof(*mm));
 	outfile_note_input(fileno(f), path, path);
+	/* a URDF or MJCF description starts with '<' (after blanks or a BOM) */
+	size_t n;
+	char *buf = slurp(f, path, &n, err, len);
+	if (!buf)
+		return -1;
+	size_t lead = strspn(buf, " \t\r\n");
+	if (lead < n && (buf[lead] == '<' || (n - lead >= 3 && memcmp(buf + lead, "\xef\xbb\xbf", 3) == 0))) {
+		int rc = robotxml_read(buf, n, path, mm, err, len);
+		free(buf);
+		return rc;
+	}
+	f = n ? fmemopen(buf, n, "r") : NULL;
+	if (!f) {
+		free(buf);
+		return fail(NULL, err, len, "%s: no 'body' lines", path);
+	}
+	int rc = read_text(f, path, mm, err, len);
+	free(buf);
+	return rc;
+}
+
+static int
+read_text(FILE *f, const char *path, mbmodel *mm, char *err, size_t len)
+{
 	mm->m.gravity[2] = (tagk_real)-9.81;
 	model_read st;
 	memset(&st, 0, sizeof(st));

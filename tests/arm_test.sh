@@ -78,5 +78,44 @@ expect "a signal -m multibody does not read" 2 "" "SIGNAL one of t, q, qd, qdd, 
 	$R --map acc=ax,ay,az "$tmp/foreign.csv"
 expect "the filter's options without -m multibody" 2 "" "apply to -m multibody" -- $BIN/tagk-regress --sg-smooth "$tmp/g.csv"
 
+# the robot as URDF and MJCF (formats/robotxml.c): the three descriptions
+# of the Panda give the same rows on the same log
+maxrel() { # two row streams: the largest difference relative to each column's largest value
+	paste -d, "$1" "$2" | grep -v '^#' | awk -F, 'NR > 1 { h = NF / 2
+		for (i = 1; i <= h; i++) { d = $i - $(i + h); if (d < 0) d = -d; a = $i < 0 ? -$i : $i
+			if (d > D[i]) D[i] = d; if (a > A[i]) A[i] = a } }
+		END { m = 0; for (i in D) if (A[i] > 0 && D[i] / A[i] > m) m = D[i] / A[i]; printf "%.3g\n", m }'
+}
+$R "$tmp/g.csv" --stream csv > "$tmp/model.reg" 2>/dev/null
+for d in panda_nohand.xml panda.urdf; do
+	$BIN/tagk-regress -m multibody --robot datasets/$d --held link7 --stream csv "$tmp/g.csv" > "$tmp/$d.reg" 2>/dev/null
+	m=$(maxrel "$tmp/model.reg" "$tmp/$d.reg")
+	check "datasets/$d: the rows of datasets/panda.model to 1e-12 (largest relative difference $m)" \
+		awk -v m="$m" 'BEGIN { exit !(m != "" && m < 1e-12) }'
+done
+check "... and as many" test "$(wc -l < "$tmp/panda.urdf.reg")" -eq "$(wc -l < "$tmp/model.reg")"
+bad() { # NAME PATTERN XML: the description refused with PATTERN
+	printf '%s' "$3" > "$tmp/bad.xml"
+	expect "$1" 1 "" "$2" -- $BIN/tagk-regress -m multibody --robot "$tmp/bad.xml" --held a "$tmp/g.csv"
+}
+bad "a xacro file" "bad.xml:1: a xacro file: expand it first" \
+	'<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="a"/></robot>'
+bad "an MJCF include" "<include> is not read" '<mujoco><include file="a.xml"/></mujoco>'
+bad "a ball joint" "joint type 'ball' is not read \(hinge, slide or free\)" \
+	'<mujoco><worldbody><body name="a"><joint type="ball"/></body></worldbody></mujoco>'
+bad "two joints in one body" "body 'a' has two joints" '<mujoco><worldbody><body name="a"><joint/><joint/></body></worldbody></mujoco>'
+bad "geometry but no inertial" "body 'a' has geoms but no <inertial>: tagk does not infer inertia from geometry" \
+	'<mujoco><worldbody><body name="a"><joint/><geom size="1"/></body></worldbody></mujoco>'
+bad "a URDF with two roots" "links 'a' and 'b' both have no parent joint" '<robot><link name="a"/><link name="b"/></robot>'
+bad "an XML file that is neither" "whose root is <foo>, not <robot> \(URDF\) or <mujoco> \(MJCF\)" '<foo/>'
+bad "XML that is not well-formed" "bad.xml:1: not well-formed XML" '<robot><link></robot>'
+bad "a loosely written number" "<joint axis>: '1x' is not a finite number" \
+	'<mujoco><worldbody><body name="a"><joint axis="0 0 1x"/></body></worldbody></mujoco>'
+bad "an unphysical inertia" "the inertia is not physical" \
+	'<mujoco><worldbody><body name="a"><joint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 3"/></body></worldbody></mujoco>'
+sed 's/<joint name="joint7"\/>//' datasets/panda_nohand.xml > "$tmp/six.xml"
+expect "an MJCF with 6 joints (link7 fixed, merged into link6) against a 7-joint log" 1 "" "has column q7 but .*six.xml has 6 joints" -- \
+	$BIN/tagk-regress -m multibody --robot "$tmp/six.xml" --held link6 "$tmp/g.csv"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,819 @@
+/* robotxml.c: URDF and MJCF into a multi-body model; see robotxml.h. The
+ * XML is libxml2's (no network, no external entities); this file only walks
+ * the tree. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include "numconv.h"
+#include "robotxml.h"
+
+enum { RX_MAX = 512 };
+enum { J_FIXED, J_REVOLUTE, J_PRISMATIC, J_FREE };
+
+/* A body as the description gives it, before fixed joints are merged. */
+typedef struct {
+	char name[32];
+	int parent, joint, line;
+	double pos[3], R[9];   /* parent <- body */
+	double axis[3], jpos[3]; /* joint axis and (MJCF) its point, body frame */
+	double mass, com[3], I[9]; /* I about the com, body axes */
+} rx_body;
+
+typedef struct {
+	rx_body b[RX_MAX];
+	int n;
+	double gravity[3];
+	const char *path;
+	char *err;
+	size_t len;
+	int degrees;           /* MJCF compiler angle */
+	char eulerseq[4];
+	xmlNode *defaults;     /* MJCF's top <default>, or NULL */
+} rx;
+
+static int __attribute__((format(printf, 3, 4)))
+rxfail(rx *x, const xmlNode *n, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (n)
+		snprintf(x->err, x->len, "%s:%ld: %s", x->path, xmlGetLineNo(n), msg);
+	else
+		snprintf(x->err, x->len, "%s: %s", x->path, msg);
+	return -1;
+}
+
+static int
+is(const xmlNode *n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+static const char *
+attr(const xmlNode *n, const char *name)
+{
+	for (xmlAttr *a = n->properties; a; a = a->next)
+		if (strcmp((const char *)a->name, name) == 0 && a->children && a->children->content)
+			return (const char *)a->children->content;
+	return NULL;
+}
+
+/* Exactly k numbers in s, each finite and within [-max, max]. */
+static int
+parse_nums(rx *x, const xmlNode *n, const char *what, const char *s, int k, double max, double *out)
+{
+	int got = 0;
+	while (*s) {
+		s += strspn(s, " \t\r\n");
+		if (!*s)
+			break;
+		size_t l = strcspn(s, " \t\r\n");
+		double v;
+		if (got == k)
+			return rxfail(x, n, "%s: more than %d number%s", what, k, k == 1 ? "" : "s");
+		if (num_parse(s, l, &v) != 0 || !isfinite(v))
+			return rxfail(x, n, "%s: '%.*s' is not a finite number", what, (int)(l < 40 ? l : 40), s);
+		if (fabs(v) > max)
+			return rxfail(x, n, "%s: %g is outside [-%g, %g]", what, v, max, max);
+		out[got++] = v;
+		s += l;
+	}
+	if (got != k)
+		return rxfail(x, n, "%s: %d number%s, not %d", what, got, got == 1 ? "" : "s", k);
+	return 0;
+}
+
+/* Attribute name of n as k numbers: 1 if present, 0 if absent, -1 bad. */
+static int
+nums(rx *x, const xmlNode *n, const char *name, int k, double max, double *out)
+{
+	const char *s = attr(n, name);
+	if (!s)
+		return 0;
+	char what[64];
+	snprintf(what, sizeof(what), "<%s %s>", (const char *)n->name, name);
+	return parse_nums(x, n, what, s, k, max, out) ? -1 : 1;
+}
+
+/* ---- rotations ---- */
+
+static void
+matmul3(const double *A, const double *B, double *C)
+{
+	double T[9];
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+			T[i * 3 + j] = A[i * 3] * B[j] + A[i * 3 + 1] * B[3 + j] + A[i * 3 + 2] * B[6 + j];
+	memcpy(C, T, sizeof(T));
+}
+
+static void
+matvec3(const double *A, const double *v, double *out)
+{
+	double t[3];
+	for (int i = 0; i < 3; i++)
+		t[i] = A[i * 3] * v[0] + A[i * 3 + 1] * v[1] + A[i * 3 + 2] * v[2];
+	memcpy(out, t, sizeof(t));
+}
+
+/* R (A) R^T */
+static void
+rotate_tensor(const double *R, const double *A, double *out)
+{
+	double T[9], Rt[9];
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+			Rt[i * 3 + j] = R[j * 3 + i];
+	matmul3(R, A, T);
+	matmul3(T, Rt, out);
+}
+
+static void
+axis_angle(const double *u, double a, double *R)
+{
+	double c = cos(a), s = sin(a), t = 1 - c, x = u[0], y = u[1], z = u[2];
+	double M[9] = { t * x * x + c, t * x * y - s * z, t * x * z + s * y, t * x * y + s * z, t * y * y + c,
+		t * y * z - s * x, t * x * z - s * y, t * y * z + s * x, t * z * z + c };
+	memcpy(R, M, sizeof(M));
+}
+
+static int
+quat_matrix(rx *x, const xmlNode *n, const double *q, double *R)
+{
+	double s = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+	if (!(s > 1e-9))
+		return rxfail(x, n, "quat: a zero quaternion");
+	double w = q[0] / s, a = q[1] / s, b = q[2] / s, c = q[3] / s;
+	double M[9] = { 1 - 2 * (b * b + c * c), 2 * (a * b - w * c), 2 * (a * c + w * b), 2 * (a * b + w * c),
+		1 - 2 * (a * a + c * c), 2 * (b * c - w * a), 2 * (a * c - w * b), 2 * (b * c + w * a),
+		1 - 2 * (a * a + b * b) };
+	memcpy(R, M, sizeof(M));
+	return 0;
+}
+
+/* URDF rpy: fixed axes x, y, z: R = Rz(yaw) Ry(pitch) Rx(roll). */
+static void
+rpy_matrix(const double *rpy, double *R)
+{
+	static const double X[3] = { 1, 0, 0 }, Y[3] = { 0, 1, 0 }, Z[3] = { 0, 0, 1 };
+	double Rx[9], Ry[9], Rz[9];
+	axis_angle(X, rpy[0], Rx);
+	axis_angle(Y, rpy[1], Ry);
+	axis_angle(Z, rpy[2], Rz);
+	matmul3(Rz, Ry, R);
+	matmul3(R, Rx, R);
+}
+
+/* An MJCF element's orientation (quat, euler, axisangle; identity when
+ * none), into R. */
+static int
+mjcf_orientation(rx *x, const xmlNode *n, double *R)
+{
+	static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+	double v[4];
+	int k;
+	memcpy(R, I3, sizeof(I3));
+	if (attr(n, "xyaxes") || attr(n, "zaxis"))
+		return rxfail(x, n, "<%s>: xyaxes and zaxis are not read (give quat, euler or axisangle)", n->name);
+	int given = !!attr(n, "quat") + !!attr(n, "euler") + !!attr(n, "axisangle");
+	if (given > 1)
+		return rxfail(x, n, "<%s>: more than one of quat, euler and axisangle", n->name);
+	const double unit = x->degrees ? M_PI / 180 : 1;
+	if ((k = nums(x, n, "quat", 4, 1e6, v)) != 0)
+		return k < 0 ? -1 : quat_matrix(x, n, v, R);
+	if ((k = nums(x, n, "axisangle", 4, 1e6, v)) != 0) {
+		double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+		if (k < 0 || !(s > 1e-9))
+			return k < 0 ? -1 : rxfail(x, n, "axisangle: a zero axis");
+		double u[3] = { v[0] / s, v[1] / s, v[2] / s };
+		axis_angle(u, v[3] * unit, R);
+		return 0;
+	}
+	if ((k = nums(x, n, "euler", 3, 1e6, v)) != 0) {
+		if (k < 0)
+			return -1;
+		for (int i = 0; i < 3; i++) {
+			char c = x->eulerseq[i];
+			double u[3] = { 0, 0, 0 }, Ri[9];
+			u[(c | 32) - 'x'] = 1;
+			axis_angle(u, v[i] * unit, Ri);
+			if (c >= 'a') /* about the moving frame's axis */
+				matmul3(R, Ri, R);
+			else
+				matmul3(Ri, R, R);
+		}
+	}
+	return 0;
+}
+
+/* ---- the tree ---- */
+
+static rx_body *
+new_body(rx *x, const xmlNode *n, const char *name, int parent)
+{
+	if (x->n == RX_MAX) {
+		rxfail(x, n, "more than %d bodies", RX_MAX);
+		return NULL;
+	}
+	rx_body *b = &x->b[x->n++];
+	memset(b, 0, sizeof(*b));
+	if (!name || !*name || strlen(name) > 31 || strcmp(name, "world") == 0) {
+		if (name && (strlen(name) > 31 || strcmp(name, "world") == 0)) {
+			rxfail(x, n, "body name '%.40s': at most 31 characters, and not 'world'", name);
+			return NULL;
+		}
+		snprintf(b->name, sizeof(b->name), "body%d", x->n - 1);
+	} else {
+		/* one word the model format and a command line can carry */
+		for (const char *c = name; *c; c++)
+			if (*c <= ' ' || *c > '~' || *c == '#' || *c == ',') {
+				rxfail(x, n, "body name '%.40s': one word of printable ASCII, without '#' or ','", name);
+				return NULL;
+			}
+		snprintf(b->name, sizeof(b->name), "%s", name);
+	}
+	for (int i = 0; i < x->n - 1; i++)
+		if (strcmp(x->b[i].name, b->name) == 0) {
+			rxfail(x, n, "a second body called '%s'", b->name);
+			return NULL;
+		}
+	b->parent = parent;
+	b->line = (int)xmlGetLineNo(n);
+	b->R[0] = b->R[4] = b->R[8] = 1;
+	b->axis[2] = 1;
+	return b;
+}
+
+/* Add the mass m at com c with inertia I (about c, in dst's axes) to dst. */
+static void
+add_inertia(rx_body *dst, double m, const double *c, const double *I)
+{
+	double M = dst->mass + m, cn[3], Io[9];
+	if (!(M > 0)) {
+		memset(dst->com, 0, sizeof(dst->com));
+		memset(dst->I, 0, sizeof(dst->I));
+		dst->mass = 0;
+		return;
+	}
+	for (int i = 0; i < 3; i++)
+		cn[i] = (dst->mass * dst->com[i] + m * c[i]) / M;
+	/* each part about the new com (parallel axes) */
+	const double *parts_c[2] = { dst->com, c }, *parts_I[2] = { dst->I, I }, parts_m[2] = { dst->mass, m };
+	memset(Io, 0, sizeof(Io));
+	for (int p = 0; p < 2; p++) {
+		double d[3] = { parts_c[p][0] - cn[0], parts_c[p][1] - cn[1], parts_c[p][2] - cn[2] };
+		double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 3; j++)
+				Io[i * 3 + j] += parts_I[p][i * 3 + j] + parts_m[p] * ((i == j) * dd - d[i] * d[j]);
+	}
+	dst->mass = M;
+	memcpy(dst->com, cn, sizeof(cn));
+	memcpy(dst->I, Io, sizeof(Io));
+}
+
+/* Merge fixed-joint bodies into their parents (last first: a body's fixed
+ * children are in it by the time it is merged), drop them, and renumber. */
+static void
+merge_fixed(rx *x)
+{
+	int keep[RX_MAX];
+	for (int i = x->n - 1; i >= 1; i--) {
+		rx_body *b = &x->b[i];
+		if (b->joint != J_FIXED || b->parent < 0)
+			continue;
+		rx_body *p = &x->b[b->parent];
+		double c[3], I[9];
+		matvec3(b->R, b->com, c);
+		for (int k = 0; k < 3; k++)
+			c[k] += b->pos[k];
+		rotate_tensor(b->R, b->I, I);
+		add_inertia(p, b->mass, c, I);
+		for (int j = i + 1; j < x->n; j++) {
+			rx_body *ch = &x->b[j];
+			if (ch->parent != i)
+				continue;
+			double q[3];
+			matvec3(b->R, ch->pos, q);
+			for (int k = 0; k < 3; k++)
+				ch->pos[k] = b->pos[k] + q[k];
+			matmul3(b->R, ch->R, ch->R);
+			ch->parent = b->parent;
+		}
+		b->parent = -2; /* merged */
+	}
+	int n = 0;
+	for (int i = 0; i < x->n; i++)
+		keep[i] = x->b[i].parent == -2 ? -1 : n++;
+	n = 0;
+	for (int i = 0; i < x->n; i++) {
+		if (keep[i] < 0)
+			continue;
+		rx_body b = x->b[i];
+		if (b.parent >= 0)
+			b.parent = keep[b.parent];
+		x->b[n++] = b;
+	}
+	x->n = n;
+}
+
+/* A joint's point off the body origin (MJCF joint pos): move the body's
+ * frame onto it, which is where tagk's body frames sit. */
+static void
+shift_joint_points(rx *x)
+{
+	for (int i = 0; i < x->n; i++) {
+		rx_body *b = &x->b[i];
+		if (b->joint == J_FIXED || b->joint == J_FREE || (!b->jpos[0] && !b->jpos[1] && !b->jpos[2]))
+			continue;
+		double q[3];
+		matvec3(b->R, b->jpos, q);
+		for (int k = 0; k < 3; k++) {
+			b->pos[k] += q[k];
+			b->com[k] -= b->jpos[k];
+		}
+		for (int j = i + 1; j < x->n; j++)
+			if (x->b[j].parent == i)
+				for (int k = 0; k < 3; k++)
+					x->b[j].pos[k] -= b->jpos[k];
+		memset(b->jpos, 0, sizeof(b->jpos));
+	}
+}
+
+/* The tree into mm. */
+static int
+finish(rx *x, mbmodel *mm)
+{
+	if (x->n == 0)
+		return rxfail(x, NULL, "no bodies");
+	shift_joint_points(x);
+	merge_fixed(x);
+	for (int i = 1; i < x->n; i++)
+		if (x->b[i].joint == J_FREE)
+			return rxfail(x, NULL, "body '%s': a free joint below the base (tagk's free joint is the base's)",
+			    x->b[i].name);
+	if (x->n > TAGK_MB_MAX_BODIES)
+		return rxfail(x, NULL, "%d moving bodies and the base: at most %d bodies", x->n - 1, TAGK_MB_MAX_BODIES);
+	memset(mm, 0, sizeof(*mm));
+	tagk_mb_model *m = &mm->m;
+	m->nb = x->n;
+	m->floating = x->b[0].joint == J_FREE;
+	for (int k = 0; k < 3; k++)
+		m->gravity[k] = (tagk_real)x->gravity[k];
+	for (int i = 0; i < x->n; i++) {
+		rx_body *b = &x->b[i];
+		snprintf(mm->name[i], sizeof(mm->name[i]), "%s", b->name);
+		m->parent[i] = i ? b->parent : -1;
+		m->joint[i] = b->joint == J_PRISMATIC ? TAGK_JOINT_PRISMATIC : TAGK_JOINT_REVOLUTE;
+		double s = sqrt(b->axis[0] * b->axis[0] + b->axis[1] * b->axis[1] + b->axis[2] * b->axis[2]);
+		if (i && !(s > 1e-9))
+			return rxfail(x, NULL, "body '%s': a zero joint axis", b->name);
+		tagk_real c[3], Ic[9];
+		for (int k = 0; k < 3; k++) {
+			m->axis[i][k] = (tagk_real)(i ? b->axis[k] / s : 0);
+			m->pos[i][k] = (tagk_real)b->pos[k];
+			c[k] = (tagk_real)b->com[k];
+		}
+		for (int k = 0; k < 9; k++) {
+			m->rot[i][k] = (tagk_real)b->R[k];
+			Ic[k] = (tagk_real)(0.5 * (b->I[k] + b->I[(k % 3) * 3 + k / 3]));
+		}
+		tagk_real *th = mm->theta + TAGK_NPARAM * i;
+		tagk_theta_from_body((tagk_real)b->mass, c, Ic, th);
+		if (b->mass > 0 && !tagk_triangle(th, (tagk_real)1e-9))
+			return rxfail(x, NULL, "body '%s' (line %d): the inertia is not physical (its principal moments "
+			    "break the triangle inequality, or one is negative)", b->name, b->line);
+	}
+	if (tagk_mb_check(m) != TAGK_OK)
+		return rxfail(x, NULL, "not a valid tree (a rotation that is not orthonormal?)");
+	return 0;
+}
+
+/* ---- MJCF ---- */
+
+/* The <default class=name> node (the top one for "main"), or NULL. */
+static xmlNode *
+find_class(xmlNode *d, const char *name)
+{
+	if (!d)
+		return NULL;
+	const char *c = attr(d, "class");
+	if (strcmp(c ? c : "main", name) == 0)
+		return d;
+	for (xmlNode *k = d->children; k; k = k->next)
+		if (is(k, "default")) {
+			xmlNode *f = find_class(k, name);
+			if (f)
+				return f;
+		}
+	return NULL;
+}
+
+/* A joint attribute: the element's own, else its class's (up the default
+ * tree), else NULL. */
+static const char *
+joint_attr(rx *x, const xmlNode *j, const char *cls, const char *name)
+{
+	const char *v = attr(j, name);
+	if (v)
+		return v;
+	const char *own = attr(j, "class");
+	for (xmlNode *d = find_class(x->defaults, own ? own : cls); d && is(d, "default"); d = d->parent)
+		for (xmlNode *k = d->children; k; k = k->next)
+			if (is(k, "joint") && (v = attr(k, name)))
+				return v;
+	return NULL;
+}
+
+static int
+mjcf_joint(rx *x, rx_body *b, const xmlNode *j, const char *cls)
+{
+	if (is(j, "freejoint")) {
+		b->joint = J_FREE;
+		return 0;
+	}
+	const char *type = joint_attr(x, j, cls, "type");
+	if (!type || strcmp(type, "hinge") == 0)
+		b->joint = J_REVOLUTE;
+	else if (strcmp(type, "slide") == 0)
+		b->joint = J_PRISMATIC;
+	else if (strcmp(type, "free") == 0)
+		b->joint = J_FREE;
+	else
+		return rxfail(x, j, "joint type '%s' is not read (hinge, slide or free)", type);
+	const char *s;
+	if ((s = joint_attr(x, j, cls, "axis")) && parse_nums(x, j, "<joint axis>", s, 3, 1e6, b->axis))
+		return -1;
+	if ((s = joint_attr(x, j, cls, "pos")) && parse_nums(x, j, "<joint pos>", s, 3, 1e3, b->jpos))
+		return -1;
+	return 0;
+}
+
+static int
+mjcf_inertial(rx *x, rx_body *b, const xmlNode *n)
+{
+	double R[9], d[6];
+	int k;
+	if (nums(x, n, "pos", 3, 1e3, b->com) < 0 || mjcf_orientation(x, n, R) != 0)
+		return -1;
+	if ((k = nums(x, n, "mass", 1, 1e6, &b->mass)) <= 0)
+		return k < 0 ? -1 : rxfail(x, n, "<inertial>: no mass");
+	if (b->mass < 0)
+		return rxfail(x, n, "<inertial mass>: negative");
+	double I[9] = { 0 };
+	if ((k = nums(x, n, "fullinertia", 6, 1e6, d)) != 0) {
+		if (k < 0)
+			return -1;
+		double F[9] = { d[0], d[3], d[4], d[3], d[1], d[5], d[4], d[5], d[2] };
+		memcpy(I, F, sizeof(F));
+	} else if ((k = nums(x, n, "diaginertia", 3, 1e6, d)) != 0) {
+		if (k < 0)
+			return -1;
+		I[0] = d[0], I[4] = d[1], I[8] = d[2];
+	} else if (b->mass > 0)
+		return rxfail(x, n, "<inertial>: neither diaginertia nor fullinertia");
+	rotate_tensor(R, I, b->I);
+	return 0;
+}
+
+static int
+mjcf_body(rx *x, const xmlNode *n, int parent, const char *cls)
+{
+	rx_body *b = new_body(x, n, attr(n, "name"), parent);
+	if (!b)
+		return -1;
+	const int me = x->n - 1;
+	const char *cc = attr(n, "childclass");
+	if (cc) {
+		if (!find_class(x->defaults, cc))
+			return rxfail(x, n, "childclass '%s': no such default class", cc);
+		cls = cc;
+	}
+	if (nums(x, n, "pos", 3, 1e3, b->pos) < 0 || mjcf_orientation(x, n, b->R) != 0)
+		return -1;
+	int joints = 0, inertial = 0, geoms = 0;
+	for (xmlNode *k = n->children; k; k = k->next) {
+		if (is(k, "joint") || is(k, "freejoint")) {
+			if (++joints > 1)
+				return rxfail(x, k, "body '%s' has two joints: tagk's model has one joint per body "
+				    "(split it into bodies of one joint each)", b->name);
+			if (mjcf_joint(x, b, k, cls) != 0)
+				return -1;
+		} else if (is(k, "inertial")) {
+			if (inertial++)
+				return rxfail(x, k, "body '%s' has two <inertial>", b->name);
+			if (mjcf_inertial(x, b, k) != 0)
+				return -1;
+		} else if (is(k, "geom"))
+			geoms++;
+		else if (is(k, "frame") || is(k, "include") || is(k, "replicate") || is(k, "attach"))
+			return rxfail(x, k, "<%s> is not read (expand the model with MuJoCo first)", k->name);
+	}
+	if (!inertial && geoms)
+		return rxfail(x, n, "body '%s' has geoms but no <inertial>: tagk does not infer inertia from geometry "
+		    "(add <inertial>, or save the compiled model with mj_saveLastXML)", b->name);
+	if (b->joint == J_FREE && parent > 0)
+		return rxfail(x, n, "body '%s': a free joint below the base", b->name);
+	for (xmlNode *k = n->children; k; k = k->next)
+		if (is(k, "body") && mjcf_body(x, k, me, cls) != 0)
+			return -1;
+	return 0;
+}
+
+static int
+mjcf(rx *x, xmlNode *root)
+{
+	x->gravity[2] = -9.81;
+	x->degrees = 1; /* MJCF's default unit */
+	snprintf(x->eulerseq, sizeof(x->eulerseq), "xyz");
+	xmlNode *world = NULL;
+	for (xmlNode *k = root->children; k; k = k->next) {
+		if (is(k, "include"))
+			return rxfail(x, k, "<include> is not read: give the file the robot is in");
+		if (is(k, "compiler")) {
+			const char *a = attr(k, "angle"), *e = attr(k, "eulerseq");
+			if (a && strcmp(a, "radian") && strcmp(a, "degree"))
+				return rxfail(x, k, "compiler angle '%s' (radian or degree)", a);
+			if (a)
+				x->degrees = strcmp(a, "degree") == 0;
+			if (e && (strlen(e) != 3 || strspn(e, "xyzXYZ") != 3))
+				return rxfail(x, k, "compiler eulerseq '%s' (three of x, y, z, X, Y, Z)", e);
+			if (e)
+				memcpy(x->eulerseq, e, 4);
+		} else if (is(k, "option") && nums(x, k, "gravity", 3, 100, x->gravity) < 0)
+			return -1;
+		else if (is(k, "default") && !x->defaults)
+			x->defaults = k;
+		else if (is(k, "worldbody"))
+			world = k;
+	}
+	if (!world)
+		return rxfail(x, root, "no <worldbody>");
+	/* the world as a fixed, massless base: the top body merges into it
+	 * unless it moves (a hinge to the world) */
+	rx_body *w = new_body(x, world, "worldbody", -1);
+	if (!w)
+		return -1;
+	int tops = 0;
+	for (xmlNode *k = world->children; k; k = k->next)
+		if (is(k, "body")) {
+			if (tops++)
+				return rxfail(x, k, "a second body in <worldbody>: tagk reads one robot (one tree)");
+			if (mjcf_body(x, k, 0, "main") != 0)
+				return -1;
+		} else if (is(k, "frame") || is(k, "replicate") || is(k, "attach"))
+			return rxfail(x, k, "<%s> is not read (expand the model with MuJoCo first)", k->name);
+	if (!tops)
+		return rxfail(x, world, "no <body> in <worldbody>");
+	/* a fixed or free top body is the base itself, with its name */
+	if (x->b[1].joint == J_FIXED || x->b[1].joint == J_FREE) {
+		memmove(&x->b[0], &x->b[1], (size_t)(x->n - 1) * sizeof(rx_body));
+		x->n--;
+		x->b[0].parent = -1;
+		for (int i = 1; i < x->n; i++)
+			x->b[i].parent--;
+	}
+	return 0;
+}
+
+/* ---- URDF ---- */
+
+/* origin xyz and rpy of the <origin> child of n (identity if none). */
+static int
+urdf_origin(rx *x, const xmlNode *n, double *p, double *R)
+{
+	static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+	memset(p, 0, 3 * sizeof(double));
+	memcpy(R, I3, sizeof(I3));
+	for (xmlNode *k = n->children; k; k = k->next)
+		if (is(k, "origin")) {
+			double rpy[3] = { 0, 0, 0 };
+			if (nums(x, k, "xyz", 3, 1e3, p) < 0 || nums(x, k, "rpy", 3, 1e3, rpy) < 0)
+				return -1;
+			rpy_matrix(rpy, R);
+		}
+	return 0;
+}
+
+static const xmlNode *
+child(const xmlNode *n, const char *name)
+{
+	for (xmlNode *k = n->children; k; k = k->next)
+		if (is(k, name))
+			return k;
+	return NULL;
+}
+
+static int
+urdf_inertial(rx *x, rx_body *b, const xmlNode *link)
+{
+	const xmlNode *in = child(link, "inertial");
+	if (!in)
+		return 0;
+	double R[9], v, I6[6];
+	if (urdf_origin(x, in, b->com, R) != 0)
+		return -1;
+	const xmlNode *m = child(in, "mass"), *ine = child(in, "inertia");
+	if (!m || nums(x, m, "value", 1, 1e6, &v) <= 0)
+		return x->err[0] ? -1 : rxfail(x, in, "<inertial>: no <mass value=...>");
+	if (v < 0)
+		return rxfail(x, m, "<mass value>: negative");
+	b->mass = v;
+	static const char *const names[6] = { "ixx", "iyy", "izz", "ixy", "ixz", "iyz" };
+	for (int i = 0; i < 6; i++) {
+		if (!ine || nums(x, ine, names[i], 1, 1e6, &I6[i]) <= 0)
+			return x->err[0] ? -1 : rxfail(x, in, "<inertial>: <inertia> needs ixx, ixy, ixz, iyy, iyz, izz");
+	}
+	double I[9] = { I6[0], I6[3], I6[4], I6[3], I6[1], I6[5], I6[4], I6[5], I6[2] };
+	rotate_tensor(R, I, b->I);
+	return 0;
+}
+
+typedef struct {
+	const xmlNode *links[RX_MAX], *joints[RX_MAX];
+	int nl, nj;
+} urdf_index;
+
+static int
+link_index(const urdf_index *u, const char *name)
+{
+	for (int i = 0; name && i < u->nl; i++)
+		if (strcmp(attr(u->links[i], "name"), name) == 0)
+			return i;
+	return -1;
+}
+
+/* The joint whose child is link i, or NULL. */
+static const xmlNode *
+parent_joint(const urdf_index *u, int i)
+{
+	const char *name = attr(u->links[i], "name");
+	for (int j = 0; j < u->nj; j++) {
+		const xmlNode *c = child(u->joints[j], "child");
+		if (c && attr(c, "link") && strcmp(attr(c, "link"), name) == 0)
+			return u->joints[j];
+	}
+	return NULL;
+}
+
+static int
+urdf_link(rx *x, const urdf_index *u, int li, int parent, const xmlNode *joint)
+{
+	/* a link called world (the usual URDF root) is not tagk's world, whose
+	 * name the model format keeps for the base's parent */
+	const char *lname = attr(u->links[li], "name");
+	rx_body *b = new_body(x, u->links[li], strcmp(lname, "world") == 0 ? "world_link" : lname, parent);
+	if (!b)
+		return -1;
+	const int me = x->n - 1;
+	b->joint = J_FIXED;
+	if (joint) {
+		const char *type = attr(joint, "type");
+		if (!type)
+			return rxfail(x, joint, "<joint> without a type");
+		if (strcmp(type, "revolute") == 0 || strcmp(type, "continuous") == 0)
+			b->joint = J_REVOLUTE;
+		else if (strcmp(type, "prismatic") == 0)
+			b->joint = J_PRISMATIC;
+		else if (strcmp(type, "floating") == 0)
+			b->joint = J_FREE;
+		else if (strcmp(type, "fixed") != 0)
+			return rxfail(x, joint, "joint type '%s' is not read (revolute, continuous, prismatic, fixed, "
+			    "floating)", type);
+		if (urdf_origin(x, joint, b->pos, b->R) != 0)
+			return -1;
+		b->axis[0] = 1, b->axis[2] = 0; /* URDF's default axis */
+		const xmlNode *ax = child(joint, "axis");
+		if (ax && nums(x, ax, "xyz", 3, 1e6, b->axis) < 0)
+			return -1;
+	}
+	if (urdf_inertial(x, b, u->links[li]) != 0)
+		return -1;
+	if (b->mass == 0 && b->joint != J_FIXED && child(u->links[li], "inertial") == NULL &&
+	    (child(u->links[li], "visual") || child(u->links[li], "collision")))
+		return rxfail(x, u->links[li], "link '%s' has geometry but no <inertial>: tagk does not infer "
+		    "inertia from geometry", b->name);
+	const char *name = lname;
+	for (int j = 0; j < u->nj; j++) {
+		const xmlNode *p = child(u->joints[j], "parent"), *c = child(u->joints[j], "child");
+		if (!p || !c || !attr(p, "link") || strcmp(attr(p, "link"), name) != 0)
+			continue;
+		int ci = link_index(u, attr(c, "link"));
+		if (ci < 0)
+			return rxfail(x, u->joints[j], "joint '%s': no link '%s'", attr(u->joints[j], "name") ?
+			    attr(u->joints[j], "name") : "?", attr(c, "link") ? attr(c, "link") : "");
+		if (urdf_link(x, u, ci, me, u->joints[j]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+urdf(rx *x, xmlNode *root)
+{
+	static urdf_index u;
+	memset(&u, 0, sizeof(u));
+	x->gravity[2] = -9.81;
+	for (xmlNode *k = root->children; k; k = k->next) {
+		if (k->type == XML_ELEMENT_NODE && k->ns && k->ns->prefix && strcmp((const char *)k->ns->prefix, "xacro") == 0)
+			return rxfail(x, k, "a xacro file: expand it first (xacro robot.urdf.xacro > robot.urdf)");
+		if ((is(k, "link") || is(k, "joint")) && !attr(k, "name"))
+			return rxfail(x, k, "<%s> without a name", k->name);
+		if (is(k, "link") && u.nl < RX_MAX)
+			u.links[u.nl++] = k;
+		else if (is(k, "joint") && u.nj < RX_MAX)
+			u.joints[u.nj++] = k;
+		else if (is(k, "link") || is(k, "joint"))
+			return rxfail(x, k, "more than %d links or joints", RX_MAX);
+	}
+	if (!u.nl)
+		return rxfail(x, root, "no <link>");
+	for (int j = 0; j < u.nj; j++) {
+		const xmlNode *p = child(u.joints[j], "parent"), *c = child(u.joints[j], "child");
+		if (!p || !c || link_index(&u, attr(p, "link")) < 0 || link_index(&u, attr(c, "link")) < 0)
+			return rxfail(x, u.joints[j], "joint '%s': its <parent link> and <child link> must name links",
+			    attr(u.joints[j], "name"));
+	}
+	int rootlink = -1;
+	for (int i = 0; i < u.nl; i++)
+		if (!parent_joint(&u, i)) {
+			if (rootlink >= 0)
+				return rxfail(x, u.links[i], "links '%s' and '%s' both have no parent joint: one tree, one root",
+				    attr(u.links[rootlink], "name"), attr(u.links[i], "name"));
+			rootlink = i;
+		}
+	if (rootlink < 0)
+		return rxfail(x, root, "every link has a parent joint: a loop, not a tree");
+	if (urdf_link(x, &u, rootlink, -1, NULL) != 0)
+		return -1;
+	if (x->n < u.nl)
+		return rxfail(x, root, "%d of %d links are not reached from '%s' (a loop?)", u.nl - x->n, u.nl,
+		    attr(u.links[rootlink], "name"));
+	/* a massless root ("world") with one child joint: that child is the
+	 * base, placed (fixed) or floating in the world */
+	if (x->b[0].mass == 0 && x->n > 1) {
+		int kids = 0;
+		for (int i = 1; i < x->n; i++)
+			kids += x->b[i].parent == 0;
+		if (kids == 1 && x->b[1].parent == 0) {
+			memmove(&x->b[0], &x->b[1], (size_t)(x->n - 1) * sizeof(rx_body));
+			x->n--;
+			x->b[0].parent = -1;
+			for (int i = 1; i < x->n; i++)
+				x->b[i].parent--;
+			if (x->b[0].joint != J_FREE)
+				x->b[0].joint = J_FIXED;
+		}
+	}
+	if (x->b[0].joint != J_FREE)
+		x->b[0].joint = J_FIXED;
+	return 0;
+}
+
+/* libxml2's own messages are not printed: the first one becomes ours. */
+static void
+quiet(void *ctx, const char *msg, ...)
+{
+	(void)ctx, (void)msg;
+}
+
+int
+robotxml_read(const char *buf, size_t n, const char *path, mbmodel *mm, char *err, size_t len)
+{
+	static rx x;
+	memset(&x, 0, sizeof(x));
+	x.path = path, x.err = err, x.len = len;
+	err[0] = 0;
+	if (n > (size_t)1 << 30)
+		return rxfail(&x, NULL, "larger than 1 GiB");
+	xmlSetGenericErrorFunc(NULL, quiet);
+	xmlDoc *doc = xmlReadMemory(buf, (int)n, path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
+	if (!doc) {
+		const xmlError *e = xmlGetLastError();
+		char msg[200];
+		snprintf(msg, sizeof(msg), "%s", e && e->message ? e->message : "unreadable");
+		msg[strcspn(msg, "\n")] = 0;
+		snprintf(err, len, "%s:%d: not well-formed XML: %s", path, e ? e->line : 0, msg);
+		return -1;
+	}
+	xmlNode *root = xmlDocGetRootElement(doc);
+	int rc;
+	if (root && is(root, "robot"))
+		rc = urdf(&x, root);
+	else if (root && is(root, "mujoco"))
+		rc = mjcf(&x, root);
+	else
+		rc = rxfail(&x, root, "an XML file whose root is <%s>, not <robot> (URDF) or <mujoco> (MJCF)",
+		    root ? (const char *)root->name : "nothing");
+	if (rc == 0)
+		rc = finish(&x, mm);
+	xmlFreeDoc(doc);
+	return rc;
+}
