@@ -30,6 +30,11 @@
  * qd (or q) (sgderive.h); --sg-smooth passes the measured q, qd and tau
  * through the same filter, so that every signal of a row has the same lag
  * (none) and the same bandwidth.
+ *
+ * Joint friction: --friction FILE subtracts each joint's friction torque
+ * (formats/friction.h) from tau before the rows are formed; --fit-friction
+ * fits that file instead of writing rows, on a log of the robot as its
+ * model describes it (no payload), from tau - ID(model) joint by joint.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -37,8 +42,10 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "colspec.h"
+#include "friction_fit.h"
 #include "sgderive.h"
 #include "regress_multibody.h"
+#include "../formats/friction.h"
 #include "../formats/mbmodel.h"
 
 static const char *const sig_names[MB_NSIG] = { "t", "q", "qd", "qdd", "tau" };
@@ -141,6 +148,10 @@ typedef struct {
 	long nin, nout;
 	tbl_reader *r;
 	char what[160]; /* what the filter derives, for the note */
+	friction fr;    /* --friction */
+	int have_fr;
+	friction_fit *fit; /* --fit-friction, or NULL */
+	const tagk_real *theta; /* every body's parameters, the model's */
 } mb_run;
 
 static tagk_real Y[TAGK_MB_MAX_DOF * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
@@ -290,9 +301,20 @@ sample(mb_run *s, double t, const double *row)
 	}
 	if (m->floating)
 		base_state(s, row, R, p, qd, qdd, tau);
+	for (int j = 0; s->have_fr && j < nj; j++)
+		tau[off + j] -= (tagk_real)friction_torque(&s->fr, j, (double)qd[off + j]);
 	tagk_mb_kin kin;
 	if (tagk_mb_kinematics(m, R, p, q, qd, force ? qdd : NULL, &kin) != TAGK_OK)
 		cli_die(EXIT_DATA, "%s: a joint signal is NaN or infinite", tbl_where(s->r));
+	if (s->fit) {
+		tagk_real id[TAGK_MB_MAX_DOF];
+		tagk_mb_inverse_dynamics(&kin, m, s->theta, id);
+		for (int j = 0; j < nj; j++)
+			ffit_add(s->fit, j, (double)qd[off + j], (double)(tau[off + j] - id[off + j]));
+		s->nin++;
+		s->nout++;
+		return;
+	}
 	tagk_real A[TAGK_MB_MAX_DOF * TAGK_NPARAM], b[TAGK_MB_MAX_DOF];
 	int rows = nv;
 	if (force) {
@@ -348,6 +370,14 @@ static void
 check_model(const regress_mb_opts *o, const mbmodel *mm, int u)
 {
 	const tagk_mb_model *m = &mm->m;
+	if (o->fit_kinds) {
+		if (o->body || o->rows != MB_ROWS_FORCE || o->metric)
+			cli_die(EXIT_USAGE, "--fit-friction fits the robot as its model describes it, from force rows: "
+			    "no --unknown, --held, --rows or --metric");
+		if (m->floating)
+			cli_die(EXIT_USAGE, "--fit-friction: %s has a free base (fit joint friction on a fixed base)", o->robot);
+		return;
+	}
 	if (u < 0)
 		cli_die(EXIT_USAGE, "--%s: no body '%s' in %s", o->held ? "held" : "unknown", o->body, o->robot);
 	if (o->rows == MB_ROWS_MOMENTUM && m->gravity[0] * m->gravity[0] + m->gravity[1] * m->gravity[1] + m->gravity[2] * m->gravity[2] > 0)
@@ -418,6 +448,28 @@ filter_note(const mb_run *s, const sgderive *d)
 	    dropped == 1 ? "" : "s", gaps ? " and at its gaps" : "");
 }
 
+/* --fit-friction: the fitted file, with each value's sd in a comment. */
+static void
+write_friction(mb_run *s, const char *input)
+{
+	friction fr;
+	double sd[FRICTION_MAX_JOINTS][3];
+	char what[400], comment[4096];
+	if (ffit_solve(s->fit, &fr, sd, what, sizeof(what)) != 0)
+		cli_die(EXIT_DATA, "%s: --fit-friction: %s", input, what);
+	int l = snprintf(comment, sizeof(comment), "tagk-regress --fit-friction on %s with %s: %s\n"
+	    "sd (fv fc fo) per joint:", input, s->o->robot, what);
+	for (int j = 0; j < fr.n && l < (int)sizeof(comment) - 80; j++)
+		l += snprintf(comment + l, sizeof(comment) - (size_t)l, "%s %d: %.3g %.3g %.3g", j ? ";" : "", j + 1,
+		    sd[j][0], sd[j][1], sd[j][2]);
+	cmdio_file w;
+	cmdio_file_open(&w, s->o->outname);
+	if (friction_write(w.f, &fr, comment) != 0)
+		cli_die(EXIT_DATA, "%s: write error", w.name);
+	cmdio_file_commit(&w);
+	cli_warn("--fit-friction: %s", what);
+}
+
 int
 regress_multibody(const regress_mb_opts *o, const char *input)
 {
@@ -428,11 +480,25 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	static mb_run s;
 	s.o = o;
 	s.m = &mm.m;
-	s.u = mbmodel_find(&mm, o->body);
+	s.u = o->body ? mbmodel_find(&mm, o->body) : -1;
 	check_model(o, &mm, s.u);
 	memcpy(s.known, mm.theta, sizeof(s.known));
-	if (!o->held)
+	if (!o->held && s.u >= 0)
 		memset(s.known + TAGK_NPARAM * s.u, 0, TAGK_NPARAM * sizeof(*s.known));
+	s.theta = mm.theta;
+	static friction_fit fit;
+	if (o->fit_kinds) {
+		ffit_init(&fit, mm.m.nb - 1, o->fit_kinds, o->coulomb_smooth);
+		s.fit = &fit;
+	}
+	if (o->friction) {
+		if (friction_read(o->friction, &s.fr, err, sizeof(err)) != 0)
+			cli_die(EXIT_DATA, "%s", err);
+		if (s.fr.n != mm.m.nb - 1)
+			cli_die(EXIT_DATA, "--friction %s has %d joints but %s has %d: not the same robot", o->friction,
+			    s.fr.n, o->robot, mm.m.nb - 1);
+		s.have_fr = 1;
+	}
 	s.nj = mm.m.nb - 1;
 	s.nv = tagk_mb_dof(&mm.m);
 	s.off = mm.m.floating ? 6 : 0;
@@ -442,7 +508,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	sgderive *d = open_log(&s, input, &row);
 	tbl_reader *r = s.r;
 	const int it = tbl_find(r, o->map[MB_SIG_T] ? o->map[MB_SIG_T] : "t");
-	open_output(&s);
+	if (!s.fit)
+		open_output(&s);
 
 	double tprev = -INFINITY;
 	long skipped = 0;
@@ -481,7 +548,10 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
 	if (s.nout == 0)
 		cli_die(EXIT_DATA, "%s: one sample: momentum rows are differences from the first sample", tbl_name(r));
-	cmdio_commit(s.out);
+	if (s.fit)
+		write_friction(&s, input);
+	else
+		cmdio_commit(s.out);
 	if (d)
 		filter_note(&s, d);
 	if (tbl_skipped(r) + skipped)

@@ -25,6 +25,9 @@ typedef struct {
 	double sg_window;     /* derived signals: Savitzky-Golay window (s) and degree */
 	int sg_order;
 	int sg_smooth;        /* the same filter on the measured q, qd and tau */
+	const char *friction; /* --friction FILE: subtracted from the torques */
+	int fit_kinds;        /* --fit-friction: FF_* bits (friction_fit.h); 0: rows */
+	double coulomb_smooth; /* its Coulomb term's smoothing velocity (0: sign) */
 	const char *outname;
 	tbl_options in;
 } regress_mb_opts;

@@ -24,6 +24,7 @@
 #include "actuator.h"
 #include "airborne.h"
 #include "calibrate.h"
+#include "friction_fit.h"
 #include "cli.h"
 #include "cmdio.h"
 #include "logmap.h"
@@ -69,6 +70,7 @@ usage(FILE *f)
 	    "       tagk-regress -m multibody --robot FILE --unknown BODY|--held BODY\n"
 	    "                    [--rows force|momentum|energy] [--metric] [--map SIGNAL=COLS]...\n"
 	    "                    [--angle-unit rad|deg] [--sg-window S] [--sg-order P] [--sg-smooth]\n"
+	    "                    [--friction FILE | --fit-friction TERMS [--coulomb-smooth V]]\n"
 	    "                    [--time-unit s|ms|us] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
 	    "                    [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
@@ -85,6 +87,10 @@ usage(FILE *f)
 	    "                         filter over S seconds (default 0.05)\n"
 	    "      --sg-order P       ... of degree P (default 3)\n"
 	    "      --sg-smooth        ... applied to the measured q, qd and tau too\n"
+	    "      --friction FILE    multibody: subtract the joints' friction (tagk-formats(5)) from tau\n"
+	    "      --fit-friction T   multibody: fit friction terms T (viscous,coulomb,offset) on a log of\n"
+	    "                         the robot without payload and write the friction file, not rows\n"
+	    "      --coulomb-smooth V ... its Coulomb term tanh(qd / V) instead of sign(qd)\n"
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust, rotors,\n"
 	    "                         vbat...; multibody: t, q, qd, qdd, tau) from COLS: names, PRE{1..7}SUF\n"
 	    "                         ranges or globs\n"
@@ -148,6 +154,9 @@ static const struct option opts[] = {
 	{ "sg-window", required_argument, NULL, 2020 },
 	{ "sg-order", required_argument, NULL, 2021 },
 	{ "sg-smooth", no_argument, NULL, 2022 },
+	{ "friction", required_argument, NULL, 2023 },
+	{ "fit-friction", required_argument, NULL, 2024 },
+	{ "coulomb-smooth", required_argument, NULL, 2025 },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -167,6 +176,9 @@ multibody_option(regress_opts *o, int c, const char *arg)
 	case 2020: o->mb.sg_window = cli_double("--sg-window", arg, 1e-6, 1e4); o->mb_set = c; return 1;
 	case 2021: o->mb.sg_order = (int)cli_long("--sg-order", arg, 1, TAGK_SG_MAX_ORDER); o->mb_set = c; return 1;
 	case 2022: o->mb.sg_smooth = 1; o->mb_set = c; return 1;
+	case 2023: o->mb.friction = arg; o->mb_set = c; return 1;
+	case 2024: o->mb.fit_kinds = ffit_kinds(arg); o->mb_set = c; return 1;
+	case 2025: o->mb.coulomb_smooth = cli_double("--coulomb-smooth", arg, 0, 1e3); o->mb_set = c; return 1;
 	case 2010: o->mb.robot = arg; return 1;
 	case 2011:
 	case 2012:
@@ -253,8 +265,8 @@ parse(int argc, char **argv, regress_opts *o)
 		cli_die(EXIT_USAGE, "one input file at most (got '%s' and '%s')", argv[optind], argv[optind + 1]);
 	o->inname = optind < argc ? argv[optind] : "-";
 	if (o->model != M_MULTIBODY && (o->mb.robot || o->mb.body || o->rows_set || o->mb.metric || o->mb_set))
-		cli_die(EXIT_USAGE, "--robot, --unknown, --held, --rows, --metric, --angle-unit and --sg-* apply to "
-		    "-m multibody");
+		cli_die(EXIT_USAGE, "--robot, --unknown, --held, --rows, --metric, --angle-unit, --sg-* and the "
+		    "friction options apply to -m multibody");
 	for (int i = 0; i < o->nmaps; i++)
 		if (o->model == M_MULTIBODY)
 			regress_mb_map(o->maps[i], o->mb.map);
@@ -859,8 +871,11 @@ main(int argc, char **argv)
 	regress_opts o;
 	parse(argc, argv, &o);
 	if (o.model == M_MULTIBODY) {
-		if (!o.mb.robot || !o.mb.body)
-			cli_die(EXIT_USAGE, "-m multibody needs --robot FILE and --unknown BODY or --held BODY");
+		if (!o.mb.robot || (!o.mb.body && !o.mb.fit_kinds))
+			cli_die(EXIT_USAGE, "-m multibody needs --robot FILE and --unknown BODY or --held BODY "
+			    "(or --fit-friction)");
+		if (o.mb.friction && o.mb.fit_kinds)
+			cli_die(EXIT_USAGE, "--friction and --fit-friction: one of the two");
 		o.mb.tscale = o.tscale;
 		o.mb.outname = o.outname;
 		o.mb.in = o.in;

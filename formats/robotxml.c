@@ -12,6 +12,10 @@
 #include "robotxml.h"
 
 enum { RX_MAX = 512 };
+/* the model format's ranges (mbmodel.c): what is read here must write back */
+#define POS_MAX 100.0
+#define MASS_MAX 1e6
+#define INERTIA_MAX 1e6
 enum { J_FIXED, J_REVOLUTE, J_PRISMATIC, J_FREE };
 
 /* A body as the description gives it, before fixed joints are merged. */
@@ -385,6 +389,14 @@ finish(rx *x, mbmodel *mm)
 			m->rot[i][k] = (tagk_real)b->R[k];
 			Ic[k] = (tagk_real)(0.5 * (b->I[k] + b->I[(k % 3) * 3 + k / 3]));
 		}
+		for (int k = 0; k < 3; k++)
+			if (!(fabs(b->pos[k]) <= POS_MAX && fabs(b->com[k]) <= POS_MAX))
+				return rxfail(x, NULL, "body '%s': its origin or centre of mass (after fixed bodies are merged) "
+				    "lies beyond %g m", b->name, POS_MAX);
+		for (int k = 0; k < 9; k++)
+			if (!(fabs(b->I[k]) <= INERTIA_MAX) || !(b->mass <= MASS_MAX))
+				return rxfail(x, NULL, "body '%s': its mass or inertia (after fixed bodies are merged) is beyond "
+				    "%g", b->name, MASS_MAX);
 		tagk_real *th = mm->theta + TAGK_NPARAM * i;
 		tagk_theta_from_body((tagk_real)b->mass, c, Ic, th);
 		if (b->mass > 0 && !tagk_triangle(th, (tagk_real)1e-9))
@@ -451,7 +463,7 @@ mjcf_joint(rx *x, rx_body *b, const xmlNode *j, const char *cls)
 	const char *s;
 	if ((s = joint_attr(x, j, cls, "axis")) && parse_nums(x, j, "<joint axis>", s, 3, 1e6, b->axis))
 		return -1;
-	if ((s = joint_attr(x, j, cls, "pos")) && parse_nums(x, j, "<joint pos>", s, 3, 1e3, b->jpos))
+	if ((s = joint_attr(x, j, cls, "pos")) && parse_nums(x, j, "<joint pos>", s, 3, POS_MAX, b->jpos))
 		return -1;
 	return 0;
 }
@@ -461,7 +473,7 @@ mjcf_inertial(rx *x, rx_body *b, const xmlNode *n)
 {
 	double R[9], d[6];
 	int k;
-	if (nums(x, n, "pos", 3, 1e3, b->com) < 0 || mjcf_orientation(x, n, R) != 0)
+	if (nums(x, n, "pos", 3, POS_MAX, b->com) < 0 || mjcf_orientation(x, n, R) != 0)
 		return -1;
 	if ((k = nums(x, n, "mass", 1, 1e6, &b->mass)) <= 0)
 		return k < 0 ? -1 : rxfail(x, n, "<inertial>: no mass");
@@ -496,7 +508,7 @@ mjcf_body(rx *x, const xmlNode *n, int parent, const char *cls)
 			return rxfail(x, n, "childclass '%s': no such default class", cc);
 		cls = cc;
 	}
-	if (nums(x, n, "pos", 3, 1e3, b->pos) < 0 || mjcf_orientation(x, n, b->R) != 0)
+	if (nums(x, n, "pos", 3, POS_MAX, b->pos) < 0 || mjcf_orientation(x, n, b->R) != 0)
 		return -1;
 	int joints = 0, inertial = 0, geoms = 0;
 	for (xmlNode *k = n->children; k; k = k->next) {
@@ -595,7 +607,7 @@ urdf_origin(rx *x, const xmlNode *n, double *p, double *R)
 	for (xmlNode *k = n->children; k; k = k->next)
 		if (is(k, "origin")) {
 			double rpy[3] = { 0, 0, 0 };
-			if (nums(x, k, "xyz", 3, 1e3, p) < 0 || nums(x, k, "rpy", 3, 1e3, rpy) < 0)
+			if (nums(x, k, "xyz", 3, POS_MAX, p) < 0 || nums(x, k, "rpy", 3, 1e3, rpy) < 0)
 				return -1;
 			rpy_matrix(rpy, R);
 		}

@@ -7,7 +7,7 @@
 set -eu
 S=build/fuzz/seeds
 rm -rf "$S"
-mkdir -p "$S/csv" "$S/stream" "$S/binary" "$S/hdf5" "$S/cfusd" "$S/model" "$S/vehicle"
+mkdir -p "$S/csv" "$S/stream" "$S/binary" "$S/hdf5" "$S/cfusd" "$S/model" "$S/vehicle" "$S/friction" "$S/expr"
 fx=$(mktemp -d)
 trap 'rm -rf "$fx"' EXIT
 build/mkfixtures "$fx"
@@ -33,3 +33,4 @@ bin/tagk-bench synth --duration 0.05 -o "$S/hdf5/synth.h5" 2>/dev/null
 cp "$fx"/*.cfusd "$S/cfusd/"
 cp datasets/panda.model "$S/model/"
 cp tests/fuzz/corpus/vehicle/crazyflie.veh "$S/vehicle/"
+cp tests/fuzz/corpus/friction/*.txt "$S/friction/"
