@@ -114,9 +114,14 @@ joint_cols(tbl_reader *r, const regress_mb_opts *o, int s, int nj, int *idx)
 		if (n != nj)
 			cli_die(EXIT_DATA, "--map %s=%s names %d column%s but %s has %d joint%s: the model and the log are "
 			    "not the same robot", sig, o->map[s], n, n == 1 ? "" : "s", o->robot, nj, nj == 1 ? "" : "s");
-		for (int j = 0; j < nj; j++)
+		for (int j = 0; j < nj; j++) {
 			if ((idx[j] = tbl_find(r, names[j])) < 0)
 				cli_die(EXIT_DATA, "%s: --map %s: no column '%s'", tbl_name(r), sig, names[j]);
+			for (int i = 0; i < j; i++)
+				if (idx[i] == idx[j])
+					cli_die(EXIT_USAGE, "--map %s: column '%s' is named for joints %d and %d", sig, names[j],
+					    i + 1, j + 1);
+		}
 	} else {
 		for (n = 0; n < nj; n++) {
 			snprintf(names[n], COLSPEC_NAME, "%s%d", sig, n + 1);
@@ -199,6 +204,16 @@ joint_signals(mb_run *s, sg_op *ops, char *what, size_t whatlen)
 	if (s->force && !joint_cols(r, o, MB_SIG_TAU, nj, s->itau))
 		cli_die(EXIT_DATA, "%s: missing column 'tau1' (joint torques or forces, for force rows; map yours with "
 		    "--map tau=COLS)", tbl_name(r));
+	/* one column read as two signals is a slip in the map */
+	const int *sets[4] = { s->iq, have_qd ? s->iqd : NULL, s->force && have_qdd ? s->iqdd : NULL,
+		s->force ? s->itau : NULL };
+	for (int a = 0; a < 4; a++)
+		for (int b = a + 1; b < 4; b++)
+			for (int i = 0; sets[a] && sets[b] && i < nj; i++)
+				for (int j = 0; j < nj; j++)
+					if (sets[a][i] == sets[b][j])
+						cli_die(EXIT_USAGE, "column '%s' is read as both %s%d and %s%d", tbl_col(r, sets[a][i]),
+						    sig_names[1 + a], i + 1, sig_names[1 + b], j + 1);
 	what[0] = 0;
 	for (int j = 0; j < nj; j++) {
 		if (!have_qd) {

@@ -73,6 +73,10 @@ expect "a log with more joints than the model" 1 "" "eight.csv has column q8 but
 	$R "$tmp/eight.csv"
 expect "a glob that matches nothing" 1 "" "^tagk-regress: --map q: the pattern 'arm_\*' matches no column of" -- \
 	$R --map t=time --map 'q=arm_*' "$tmp/foreign.csv"
+expect "one column for two joints" 2 "" "^tagk-regress: --map q: column 'joint1_pos' is named for joints 1 and 2$" -- \
+	$R --map t=time --map 'q=joint1_pos,joint1_pos,joint{3..7}_pos' "$tmp/foreign.csv"
+expect "one column for two signals" 2 "" "^tagk-regress: column 'joint1_vel' is read as both q1 and qd1$" -- \
+	$R --map t=time --map 'q=joint*_vel' --map 'qd=joint*_vel' --map 'tau=joint{1..7}_effort' "$tmp/foreign.csv"
 expect "a malformed range" 2 "" "'j\{1..x\}' is not PREFIX\{A..B\}SUFFIX" -- $R --map t=time --map 'q=j{1..x}' "$tmp/foreign.csv"
 expect "a signal -m multibody does not read" 2 "" "SIGNAL one of t, q, qd, qdd, tau for -m multibody" -- \
 	$R --map acc=ax,ay,az "$tmp/foreign.csv"
