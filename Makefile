@@ -55,9 +55,10 @@ DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --lib
 BINS := $(CMDS:%=bin/%)
 TESTS := rng linalg kaczmarz rls rls_ld multibody dmls shake kf outlier pcls estimator regressor signals metrics consistency quad mass arm cnn coordinv uncert
 MAN1 := $(sort $(wildcard man/*.1))
-# The vehicle files tagk ships: --vehicle NAME finds them in $(DATADIR)
-# (../share/tagk beside the installed commands: DATADIR follows PREFIX).
-VEHICLES := $(sort $(wildcard datasets/*.veh))
+# The vehicle files and robot descriptions tagk ships: --vehicle NAME and
+# --robot NAME find them in $(DATADIR) (../share/tagk beside the installed
+# commands: DATADIR follows PREFIX).
+VEHICLES := $(sort $(wildcard datasets/*.veh datasets/*.model datasets/*.urdf datasets/*.xml))
 MAN57 := $(sort $(wildcard man/*.5 man/*.7))
 VERSION := $(shell sed -n 's/^\#define TAGK_VERSION "\(.*\)"/\1/p' lib/tagk.h)
 

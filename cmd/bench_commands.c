@@ -164,12 +164,12 @@ static const bench_command subs[] = {
 	  "      --robot-error RHO  the robot model the estimator knows is perturbed by RHO (default 0)\n"
 	  "      --seed S           seed of the run (default 1)\n"
 	  "      --duration S       seconds (default 20)\n"
-	  "      --model FILE       the arm (default datasets/panda.model)\n"
+	  "      --model FILE       the arm (default panda: datasets/panda.model)\n"
 	  "      --model-out FILE   write the robot the estimator knows, a model file\n"
 	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n", bench_grasp },
 	{ "grasp-table", "paper 003's Tables II and III: a grasped cube's inertia by rls-ld",
 	  "[--model FILE] [--seed S] [--duration S] [--weight W|reference]",
-	  "      --model FILE       the arm (default datasets/panda.model)\n"
+	  "      --model FILE       the arm (default panda: datasets/panda.model)\n"
 	  "      --seed S           seed of the runs (default 1)\n"
 	  "      --duration S       seconds per run (default 20)\n"
 	  "      --weight W         each row's weight (default 1); reference: 1 / (N rows per sample)\n",

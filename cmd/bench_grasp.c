@@ -17,7 +17,7 @@
 #include "../formats/mbmodel.h"
 #include "../lib/sim/tagk_sim.h"
 
-#define DEFAULT_MODEL "datasets/panda.model"
+#define DEFAULT_MODEL "panda" /* datasets/panda.model, found by cmdio_robot_path */
 
 /* The estimator's prior for the cube: 1 kg at the flange (0.107 m along the
  * end effector's z), 0.01 kg m^2 about each axis: a guess, as the paper's
@@ -33,10 +33,9 @@ cube_prior(tagk_real th[TAGK_NPARAM])
 static void
 load_model(const char *path, mbmodel *mm)
 {
-	char err[512];
-	if (mbmodel_read(path, mm, err, sizeof(err)) != 0)
-		cli_die(EXIT_DATA, "%s%s", err, strcmp(path, DEFAULT_MODEL) == 0 ? " (run from tagk's directory, "
-		    "or give --model)" : "");
+	char err[512], where[4200];
+	if (mbmodel_read(cmdio_robot_path(path, where, sizeof(where)), mm, err, sizeof(err)) != 0)
+		cli_die(EXIT_DATA, "%s", err);
 }
 
 typedef struct {

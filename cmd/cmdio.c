@@ -299,18 +299,20 @@ cmdio_regressor_cols(tbl_reader *r, int need_row, int *it, int *ib, int *irow, i
 	return n;
 }
 
+/* name, or the first of name + each of exts (NULL-terminated) in the data
+ * directories: $TAGK_DATADIR, ../share/tagk and ../datasets beside the
+ * program. A name with a '/' or that exists is taken as it is. */
 static const char *
-vehicle_path(const char *name, char *buf, size_t len)
+data_path(const char *name, const char *const *exts, char *buf, size_t len)
 {
 	struct stat st;
 	if (strchr(name, '/') || stat(name, &st) == 0)
 		return name;
+	char dirs[3][4200];
+	int nd = 0;
 	const char *env = getenv("TAGK_DATADIR");
-	if (env && *env) {
-		snprintf(buf, len, "%s/%s.veh", env, name);
-		if (stat(buf, &st) == 0)
-			return buf;
-	}
+	if (env && *env)
+		snprintf(dirs[nd++], sizeof(dirs[0]), "%s", env);
 	char exe[4096];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
@@ -318,20 +320,30 @@ vehicle_path(const char *name, char *buf, size_t len)
 		char *slash = strrchr(exe, '/');
 		if (slash)
 			*slash = 0;
-		static const char *const dirs[] = { "../share/tagk", "../datasets" };
-		for (int i = 0; i < 2; i++) {
-			snprintf(buf, len, "%s/%s/%s.veh", exe, dirs[i], name);
+		snprintf(dirs[nd++], sizeof(dirs[0]), "%s/../share/tagk", exe);
+		snprintf(dirs[nd++], sizeof(dirs[0]), "%s/../datasets", exe);
+	}
+	for (int d = 0; d < nd; d++)
+		for (int e = 0; exts[e]; e++) {
+			snprintf(buf, len, "%s/%s%s", dirs[d], name, exts[e]);
 			if (stat(buf, &st) == 0)
 				return buf;
 		}
-	}
 	return name; /* the error names what the user wrote */
+}
+
+const char *
+cmdio_robot_path(const char *name, char *buf, size_t len)
+{
+	static const char *const exts[] = { "", ".model", ".urdf", ".xml", NULL };
+	return data_path(name, exts, buf, len);
 }
 
 void
 cmdio_vehicle(const char *name, vehicle *v, int rotors)
 {
 	char buf[4200], err[512];
-	if (vehicle_read(vehicle_path(name, buf, sizeof(buf)), v, rotors, err, sizeof(err)) != 0)
+	static const char *const exts[] = { ".veh", NULL };
+	if (vehicle_read(data_path(name, exts, buf, sizeof(buf)), v, rotors, err, sizeof(err)) != 0)
 		cli_die(EXIT_DATA, "%s", err);
 }

@@ -99,5 +99,9 @@ void cmdio_file_commit(cmdio_file *w);
  * ../share/tagk/NAME.veh beside the program when installed,
  * ../datasets/NAME.veh in the source tree. */
 void cmdio_vehicle(const char *name, vehicle *v, int rotors);
+/* A robot description's path: name itself, or a bare name (panda,
+ * panda_nohand) looked up in the same places as NAME, NAME.model,
+ * NAME.urdf or NAME.xml; buf holds it (len bytes, 4200 will do). */
+const char *cmdio_robot_path(const char *name, char *buf, size_t len);
 
 #endif

@@ -490,7 +490,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 {
 	static mbmodel mm;
 	char err[512];
-	if (mbmodel_read(o->robot, &mm, err, sizeof(err)) != 0)
+	char where[4200];
+	if (mbmodel_read(cmdio_robot_path(o->robot, where, sizeof(where)), &mm, err, sizeof(err)) != 0)
 		cli_die(EXIT_DATA, "%s", err);
 	static mb_run s;
 	s.o = o;

@@ -77,7 +77,8 @@ usage(FILE *f)
 	    "Log to regressor rows (t, row, Y_*, b) of the Newton-Euler equations, or to a state stream.\n"
 	    "  -m, --model M          rigid-body (10 parameters, default), mass, state (for ekf ... swls),\n"
 	    "                         or multibody (a robot's joint log)\n"
-	    "      --robot FILE       multibody: the robot: a model file, URDF or MJCF (tagk-formats(5))\n"
+	    "      --robot FILE       multibody: the robot: a model file, URDF or MJCF (tagk-formats(5)),\n"
+	    "                         or a shipped one by name (panda, panda_nohand)\n"
 	    "      --unknown BODY     multibody: rows for BODY's own ten parameters\n"
 	    "      --held BODY        multibody: rows for an object BODY holds (in BODY's frame)\n"
 	    "      --rows R           multibody: force (inverse dynamics, default), momentum or energy rows\n"
@@ -91,6 +92,8 @@ usage(FILE *f)
 	    "      --fit-friction T   multibody: fit friction terms T (viscous,coulomb,offset) on a log of\n"
 	    "                         the robot without payload and write the friction file, not rows\n"
 	    "      --coulomb-smooth V ... its Coulomb term tanh(qd / V) instead of sign(qd)\n"
+	    );
+	fprintf(f,
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust, rotors,\n"
 	    "                         vbat...; multibody: t, q, qd, qdd, tau) from COLS: names, PRE{1..7}SUF\n"
 	    "                         ranges or globs\n"

@@ -13,6 +13,10 @@ check "the simulators' headers are not installed" test ! -e "$P/include/tagk/sim
 check "no internal header is installed" sh -c "! ls '$P'/include/tagk/*_impl.h '$P'/include/tagk/*.def 2>/dev/null | grep -q ."
 check "every installed header compiles on its own" sh -c "for h in '$P'/include/tagk/*.h; do printf '#include \"%s\"\nint main(void) { return 0; }\n' \"\$h\" | cc -std=c11 -x c -fsyntax-only - || exit 1; done"
 check "the shipped vehicles are installed beside the commands" test -f "$P/share/tagk/crazyflie2.veh"
+check "... and the robot descriptions" test -f "$P/share/tagk/panda.urdf" -a -f "$P/share/tagk/panda_nohand.xml" -a -f "$P/share/tagk/panda.model"
+expect "an installed tagk-bench grasp finds its default robot from any directory" 0 "^t,q1," "" -- \
+	sh -c "cd / && '$P/bin/tagk-bench' grasp --duration 0.2 2>/dev/null | head -2"
+
 expect "an installed command finds a shipped vehicle by its bare name" 0 "*" "rejected 0 of 1 estimates" -- \
 	sh -c "printf 'm,mcx,mcy,mcz,Ixx,Ixy,Iyy,Ixz,Iyz,Izz\n1,0,0,0,1e-5,0,1e-5,0,0,2e-5\n' | '$P/bin/tagk-filter' --physical --vehicle crazyflie2 --time-col m"
 check "tagk.pc names the prefix given" grep -q "^prefix=$P\$" "$P/lib/pkgconfig/tagk.pc"
