@@ -5,7 +5,8 @@
  * three sines about a centre, within the joint's range) and the logged
  * torque is MuJoCo's inverse dynamics of it (mj_inverse): the rigid bodies,
  * the joints' damping (viscous friction) and frictionloss (dry friction,
- * a soft constraint in MuJoCo) as the XML sets them. Written: time,
+ * a soft constraint in MuJoCo) as the XML sets them; contacts and joint
+ * limits are disabled. Written: time,
  * pos_1..N, vel_1..N, eff_1..N (foreign names, no accelerations), with
  * Gaussian noise of the given sd on positions, velocities and torques, and
  * true_* columns: the ten parameters of body PAYLOAD (if given) about its
@@ -82,6 +83,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "arm_mujoco: no body %s\n", argv[8]);
 		return 1;
 	}
+	/* contacts (self-collision of the links' geoms) and joint limits would
+	 * add constraint forces to the torque that no joint log's model has */
+	m->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_LIMIT;
 	const int n = m->nv;
 	mjData *d = mj_makeData(m);
 	/* per joint: centre, three amplitudes, frequencies and phases */
