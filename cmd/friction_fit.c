@@ -6,10 +6,10 @@
 #include "friction_fit.h"
 
 int
-ffit_kinds(const char *arg)
+ffit_kinds(const char *opt, const char *arg)
 {
 	char buf[256], *items[8];
-	int n = cli_split("--fit-friction", arg, buf, sizeof(buf), items, 8), k = 0;
+	int n = cli_split(opt, arg, buf, sizeof(buf), items, 8), k = 0;
 	for (int i = 0; i < n; i++) {
 		if (strcmp(items[i], "viscous") == 0)
 			k |= FF_VISCOUS;
@@ -18,7 +18,7 @@ ffit_kinds(const char *arg)
 		else if (strcmp(items[i], "offset") == 0)
 			k |= FF_OFFSET;
 		else
-			cli_die(EXIT_USAGE, "--fit-friction: '%s' is not viscous, coulomb or offset", items[i]);
+			cli_die(EXIT_USAGE, "%s: '%s' is not viscous, coulomb or offset", opt, items[i]);
 	}
 	return k;
 }
@@ -32,16 +32,15 @@ ffit_init(friction_fit *f, int nj, int kinds, double smooth)
 	f->smooth = smooth;
 }
 
-/* The fitted terms' regressors at qd; returns how many. */
-static int
-features(const friction_fit *f, double qd, double *x)
+int
+ffit_terms(int kinds, double smooth, double qd, double *x)
 {
 	int k = 0;
-	if (f->kinds & FF_VISCOUS)
+	if (kinds & FF_VISCOUS)
 		x[k++] = qd;
-	if (f->kinds & FF_COULOMB)
-		x[k++] = f->smooth > 0 ? tanh(qd / f->smooth) : (qd > 0) - (qd < 0);
-	if (f->kinds & FF_OFFSET)
+	if (kinds & FF_COULOMB)
+		x[k++] = smooth > 0 ? tanh(qd / smooth) : (qd > 0) - (qd < 0);
+	if (kinds & FF_OFFSET)
 		x[k++] = 1;
 	return k;
 }
@@ -50,7 +49,7 @@ void
 ffit_add(friction_fit *f, int j, double qd, double r)
 {
 	double x[3];
-	int k = features(f, qd, x);
+	int k = ffit_terms(f->kinds, f->smooth, qd, x);
 	for (int a = 0; a < k; a++) {
 		for (int b = 0; b < k; b++)
 			f->G[j][a * 3 + b] += x[a] * x[b];

@@ -22,7 +22,10 @@ typedef struct {
 
 /* Parse "viscous,coulomb,offset" (any of them) into FF_* bits; exits on
  * an unknown word. */
-int ffit_kinds(const char *arg);
+int ffit_kinds(const char *opt, const char *arg);
+/* The chosen terms' regressors at velocity qd (qd, s(qd), 1, in that order,
+ * those in kinds) into x; returns how many. */
+int ffit_terms(int kinds, double smooth, double qd, double *x);
 void ffit_init(friction_fit *f, int nj, int kinds, double smooth);
 /* Joint j's residual torque r at velocity qd. */
 void ffit_add(friction_fit *f, int j, double qd, double r);

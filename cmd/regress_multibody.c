@@ -43,6 +43,7 @@
 #include "cmdio.h"
 #include "colspec.h"
 #include "friction_fit.h"
+#include "friction_fwl.h"
 #include "sgderive.h"
 #include "regress_multibody.h"
 #include "../formats/friction.h"
@@ -156,6 +157,7 @@ typedef struct {
 	friction fr;    /* --friction */
 	int have_fr;
 	friction_fit *fit; /* --fit-friction, or NULL */
+	friction_fwl *fwl; /* --friction-terms, or NULL */
 	const tagk_real *theta; /* every body's parameters, the model's */
 } mb_run;
 
@@ -375,7 +377,10 @@ sample(mb_run *s, double t, const double *row)
 			orow[3 + TAGK_NPARAM + x] = (double)Mmet[(size_t)(x / nv) * nv * nv + (size_t)k * nv + x % nv];
 		for (int j = 0; j < s->ntrue; j++)
 			orow[3 + TAGK_NPARAM + s->nmet + j] = row[s->tidx[j]];
-		cmdio_row(s->out, orow);
+		if (s->fwl)
+			fwl_add(s->fwl, orow, k >= off ? (double)qd[k] : 0);
+		else
+			cmdio_row(s->out, orow);
 	}
 	s->nout++;
 }
@@ -408,6 +413,8 @@ check_model(const regress_mb_opts *o, const mbmodel *mm, int u)
 		    "holds it): choose a moving body", o->held ? "held" : "unknown", o->body);
 	if (o->metric && o->rows != MB_ROWS_FORCE)
 		cli_die(EXIT_USAGE, "--metric applies to force rows (the metric is the mass matrix, per sample)");
+	if (o->fwl_kinds && (o->rows != MB_ROWS_FORCE || o->metric || o->friction))
+		cli_die(EXIT_USAGE, "--friction-terms: force rows only, without --metric and without --friction");
 }
 
 /* Open the log and find every column; returns the filter, or NULL. */
@@ -526,6 +533,11 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	const int it = tbl_find(r, o->map[MB_SIG_T] ? o->map[MB_SIG_T] : "t");
 	if (!s.fit)
 		open_output(&s);
+	static friction_fwl fwl;
+	if (o->fwl_kinds) {
+		fwl_init(&fwl, s.nj, s.off, 3 + TAGK_NPARAM + s.nmet + s.ntrue, o->fwl_kinds, o->coulomb_smooth);
+		s.fwl = &fwl;
+	}
 
 	double tprev = -INFINITY;
 	long skipped = 0;
@@ -566,8 +578,11 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		cli_die(EXIT_DATA, "%s: one sample: momentum rows are differences from the first sample", tbl_name(r));
 	if (s.fit)
 		write_friction(&s, input);
-	else
+	else {
+		if (s.fwl)
+			fwl_finish(s.fwl, s.out);
 		cmdio_commit(s.out);
+	}
 	if (d)
 		filter_note(&s, d);
 	if (tbl_skipped(r) + skipped)

@@ -28,6 +28,7 @@ typedef struct {
 	const char *friction; /* --friction FILE: subtracted from the torques */
 	int fit_kinds;        /* --fit-friction: FF_* bits (friction_fit.h); 0: rows */
 	double coulomb_smooth; /* its Coulomb term's smoothing velocity (0: sign) */
+	int fwl_kinds;        /* --friction-terms: FF_* bits, estimated with the payload */
 	const char *outname;
 	tbl_options in;
 } regress_mb_opts;

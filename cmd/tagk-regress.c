@@ -70,7 +70,8 @@ usage(FILE *f)
 	    "       tagk-regress -m multibody --robot FILE --unknown BODY|--held BODY\n"
 	    "                    [--rows force|momentum|energy] [--metric] [--map SIGNAL=COLS]...\n"
 	    "                    [--angle-unit rad|deg] [--sg-window S] [--sg-order P] [--sg-smooth]\n"
-	    "                    [--friction FILE | --fit-friction TERMS [--coulomb-smooth V]]\n"
+	    "                    [--friction FILE | --fit-friction TERMS | --friction-terms TERMS]\n"
+	    "                    [--coulomb-smooth V]\n"
 	    "                    [--time-unit s|ms|us] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
 	    "                    [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
@@ -91,7 +92,9 @@ usage(FILE *f)
 	    "      --friction FILE    multibody: subtract the joints' friction (tagk-formats(5)) from tau\n"
 	    "      --fit-friction T   multibody: fit friction terms T (viscous,coulomb,offset) on a log of\n"
 	    "                         the robot without payload and write the friction file, not rows\n"
-	    "      --coulomb-smooth V ... its Coulomb term tanh(qd / V) instead of sign(qd)\n"
+	    "      --friction-terms T multibody: estimate friction terms T with the payload, in one least\n"
+	    "                         squares problem (concentrated out of the rows; stderr gives them)\n"
+	    "      --coulomb-smooth V the Coulomb term tanh(qd / V) instead of sign(qd)\n"
 	    );
 	fprintf(f,
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust, rotors,\n"
@@ -160,6 +163,7 @@ static const struct option opts[] = {
 	{ "friction", required_argument, NULL, 2023 },
 	{ "fit-friction", required_argument, NULL, 2024 },
 	{ "coulomb-smooth", required_argument, NULL, 2025 },
+	{ "friction-terms", required_argument, NULL, 2026 },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -180,7 +184,8 @@ multibody_option(regress_opts *o, int c, const char *arg)
 	case 2021: o->mb.sg_order = (int)cli_long("--sg-order", arg, 1, TAGK_SG_MAX_ORDER); o->mb_set = c; return 1;
 	case 2022: o->mb.sg_smooth = 1; o->mb_set = c; return 1;
 	case 2023: o->mb.friction = arg; o->mb_set = c; return 1;
-	case 2024: o->mb.fit_kinds = ffit_kinds(arg); o->mb_set = c; return 1;
+	case 2024: o->mb.fit_kinds = ffit_kinds("--fit-friction", arg); o->mb_set = c; return 1;
+	case 2026: o->mb.fwl_kinds = ffit_kinds("--friction-terms", arg); o->mb_set = c; return 1;
 	case 2025: o->mb.coulomb_smooth = cli_double("--coulomb-smooth", arg, 0, 1e3); o->mb_set = c; return 1;
 	case 2010: o->mb.robot = arg; return 1;
 	case 2011:
@@ -877,8 +882,8 @@ main(int argc, char **argv)
 		if (!o.mb.robot || (!o.mb.body && !o.mb.fit_kinds))
 			cli_die(EXIT_USAGE, "-m multibody needs --robot FILE and --unknown BODY or --held BODY "
 			    "(or --fit-friction)");
-		if (o.mb.friction && o.mb.fit_kinds)
-			cli_die(EXIT_USAGE, "--friction and --fit-friction: one of the two");
+		if (!!o.mb.friction + !!o.mb.fit_kinds + !!o.mb.fwl_kinds > 1)
+			cli_die(EXIT_USAGE, "--friction, --fit-friction and --friction-terms: one of the three");
 		o.mb.tscale = o.tscale;
 		o.mb.outname = o.outname;
 		o.mb.in = o.in;

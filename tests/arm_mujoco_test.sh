@@ -58,6 +58,41 @@ expect "a friction file for another robot" 1 "" "has 2 joints but datasets/panda
 	"printf 'joint 1 0 0 0\njoint 2 0 0 0\n' > '$tmp/two.txt' && $R $M --held link7 --friction '$tmp/two.txt' '$tmp/loaded.csv'"
 expect "an unknown friction term" 2 "" "'stiction' is not viscous, coulomb or offset" -- \
 	$R $M --fit-friction viscous,stiction "$tmp/empty.csv"
+# one step: friction estimated with the payload (--friction-terms), its
+# unknowns concentrated out of the rows; the joint least squares problem
+# with the friction columns, solved by NumPy, is the oracle
+expect "--friction-terms: the rows, and the friction at the least-squares estimate on stderr" 0 "*" \
+	"friction concentrated out of the rows over the whole log .* joint 1 fv 0\.(59|60)[0-9]* fc 0\.(39|40)" -- \
+	$R $M --held link7 --friction-terms viscous,coulomb,offset --stream csv "$tmp/loaded.csv"
+cp "$tmp/out" "$tmp/fwl.reg"
+set -- $(mass "$tmp/fwl.reg")
+check "... the payload's mass $1 kg within 0.5 % of 1.5" \
+	awk -v m="$1" 'BEGIN { d = m - 1.5; if (d < 0) d = -d; exit !(m != "" && d < 0.0075) }'
+check "... -a ols-pc reads the same rows (the constraint is the inertial block's alone)" sh -c \
+	"$E -a ols-pc --batch '$tmp/fwl.reg' 2>/dev/null | grep -v '^#' | awk -F, 'NR == 2 { exit !(\$2 > 1.49 && \$2 < 1.51) }'"
+if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
+	$R $M --held link7 --stream csv "$tmp/loaded.csv" > "$tmp/raw.reg" 2>/dev/null
+	$E -a ols --batch --raw "$tmp/fwl.reg" 2>/dev/null | grep -v '^#' > "$tmp/fwl.est"
+	check "... exactly the joint problem's theta (NumPy lstsq with the 21 friction columns, to 1e-10)" /usr/bin/python3 -c "
+import numpy as np
+rd = lambda f: np.genfromtxt(f, delimiter=',', skip_header=2, comments='#')
+log = np.genfromtxt('$tmp/loaded.csv', delimiter=',', names=True)
+reg = rd('$tmp/raw.reg'); fw = rd('$tmp/fwl.reg')
+at = {round(t, 9): i for i, t in enumerate(log['time'])}
+rows = reg[:, 1].astype(int)
+qd = np.array([log['vel_%d' % (k + 1)][at[round(t, 9)]] for t, k in zip(reg[:, 0], rows)])
+X = np.zeros((len(rows), 21))
+for j in range(7):
+    s = rows == j
+    X[s, 3 * j], X[s, 3 * j + 1], X[s, 3 * j + 2] = qd[s], np.sign(qd[s]), 1
+sol = np.linalg.lstsq(np.hstack([reg[:, 2:12], X]), reg[:, 12], rcond=None)[0][:10]
+e = np.genfromtxt('$tmp/fwl.est', delimiter=',', names=True)
+th = np.array([e[n] for n in ['m', 'mcx', 'mcy', 'mcz', 'Ixx', 'Ixy', 'Iyy', 'Ixz', 'Iyz', 'Izz']])
+import sys
+sys.exit(not (fw.shape == reg.shape and np.abs(th - sol).max() <= 1e-10 * np.abs(sol).max()))"
+fi
+expect "--friction-terms with --friction" 2 "" "one of the three" -- \
+	$R $M --held link7 --friction-terms viscous --friction "$tmp/fr.txt" "$tmp/loaded.csv"
 # a robot not seen elsewhere: the UR5e (joint axes from default classes,
 # collision geoms, which the generator's disabled contacts leave out), its
 # last link's own parameters (--unknown) from a noise-free MuJoCo log
