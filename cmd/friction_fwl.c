@@ -80,9 +80,33 @@ solve(int m, const double *G0, double *B)
 	return 0;
 }
 
-/* The friction at the projected rows' least-squares theta, on stderr. */
+/* Term a's variance in joint j's friction, by the partitioned inverse of
+ * the joint problem's normal equations: s^2 (G_j^-1 + K_j Hn^-1 K_j^T)_aa,
+ * with Hn = L L^T the projected rows' (the Schur complement). */
+static double
+variance(const friction_fwl *f, const double *Kj, int j, int a, int m, const tagk_real *L, double s2)
+{
+	double Gi[3 * P] = { 0 };
+	for (int c = 0; c < m; c++)
+		Gi[c * P + c] = 1;
+	if (solve(m, f->G[j], Gi) != 0)
+		return (double)NAN;
+	tagk_real k[TAGK_NPARAM];
+	for (int c = 0; c < TAGK_NPARAM; c++)
+		k[c] = (tagk_real)Kj[a * P + c];
+	tagk_real u[TAGK_NPARAM];
+	memcpy(u, k, sizeof(u));
+	tagk_cholesky_solve(TAGK_NPARAM, 1, L, u);
+	double q = 0;
+	for (int c = 0; c < TAGK_NPARAM; c++)
+		q += (double)k[c] * (double)u[c];
+	return s2 * (Gi[a * P + a] + q);
+}
+
+/* The friction at the projected rows' least-squares theta, with its sd
+ * (rows of equal noise assumed, as -a ols does), on stderr. */
 static void
-note(const friction_fwl *f, double (*K)[3 * P])
+note(const friction_fwl *f, double (*K)[3 * P], int m)
 {
 	static const char *const names[3] = { "fv", "fc", "fo" };
 	tagk_real L[TAGK_NPARAM * TAGK_NPARAM], th[TAGK_NPARAM];
@@ -98,10 +122,17 @@ note(const friction_fwl *f, double (*K)[3 * P])
 		return;
 	}
 	tagk_cholesky_solve(TAGK_NPARAM, 1, L, th);
-	char msg[4096];
+	/* residual variance: b^T b - theta^T h at the solution, over the joint
+	 * problem's degrees of freedom */
+	double rss = f->H[TAGK_NPARAM * P + TAGK_NPARAM];
+	for (int a = 0; a < TAGK_NPARAM; a++)
+		rss -= (double)th[a] * f->H[a * P + TAGK_NPARAM];
+	long dof = f->rows - TAGK_NPARAM - (long)f->nj * m;
+	double s2 = dof > 0 ? fmax(rss, 0) / (double)dof : (double)NAN;
+	char msg[6144];
 	int l = snprintf(msg, sizeof(msg), "--friction-terms: %d joints' friction concentrated out of the rows over "
-	    "the whole log (exact for least squares); at the least-squares estimate the friction is", f->nj);
-	for (int j = 0; j < f->nj && l < (int)sizeof(msg) - 100; j++) {
+	    "the whole log (exact for least squares); at the least-squares estimate the friction is (+- sd)", f->nj);
+	for (int j = 0; j < f->nj && l < (int)sizeof(msg) - 160; j++) {
 		l += snprintf(msg + l, sizeof(msg) - (size_t)l, "%s joint %d", j ? ";" : "", j + 1);
 		int a = 0;
 		for (int t = 0; t < 3; t++) {
@@ -110,8 +141,9 @@ note(const friction_fwl *f, double (*K)[3 * P])
 			/* phi = k - K theta */
 			double v = K[j][a * P + TAGK_NPARAM];
 			for (int c = 0; c < TAGK_NPARAM; c++)
-				v -= K[j][a * P + c] * th[c];
-			l += snprintf(msg + l, sizeof(msg) - (size_t)l, " %s %.4g", names[t], v);
+				v -= K[j][a * P + c] * (double)th[c];
+			l += snprintf(msg + l, sizeof(msg) - (size_t)l, " %s %.4g +- %.2g", names[t], v,
+			    sqrt(variance(f, K[j], j, a, m, L, s2)));
 			a++;
 		}
 	}
@@ -150,5 +182,5 @@ fwl_finish(friction_fwl *f, sink *out)
 	}
 	free(row);
 	fclose(f->spool);
-	note(f, K);
+	note(f, K, m);
 }

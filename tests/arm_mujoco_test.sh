@@ -62,9 +62,10 @@ expect "an unknown friction term" 2 "" "'stiction' is not viscous, coulomb or of
 # unknowns concentrated out of the rows; the joint least squares problem
 # with the friction columns, solved by NumPy, is the oracle
 expect "--friction-terms: the rows, and the friction at the least-squares estimate on stderr" 0 "*" \
-	"friction concentrated out of the rows over the whole log .* joint 1 fv 0\.(59|60)[0-9]* fc 0\.(39|40)" -- \
+	"friction concentrated out of the rows over the whole log .* joint 1 fv 0\.(59|60)[0-9]* [+]- 0\.00[0-9]+ fc 0\.(39|40)" -- \
 	$R $M --held link7 --friction-terms viscous,coulomb,offset --stream csv "$tmp/loaded.csv"
 cp "$tmp/out" "$tmp/fwl.reg"
+cp "$tmp/err" "$tmp/fwl.err"
 set -- $(mass "$tmp/fwl.reg")
 check "... the payload's mass $1 kg within 0.5 % of 1.5" \
 	awk -v m="$1" 'BEGIN { d = m - 1.5; if (d < 0) d = -d; exit !(m != "" && d < 0.0075) }'
@@ -90,6 +91,28 @@ e = np.genfromtxt('$tmp/fwl.est', delimiter=',', names=True)
 th = np.array([e[n] for n in ['m', 'mcx', 'mcy', 'mcz', 'Ixx', 'Ixy', 'Iyy', 'Ixz', 'Iyz', 'Izz']])
 import sys
 sys.exit(not (fw.shape == reg.shape and np.abs(th - sol).max() <= 1e-10 * np.abs(sol).max()))"
+	check "... the friction and its sd on stderr: the joint problem's, with s^2 (Z^T Z)^-1 over N - 31 (NumPy, to the 4 and 2 digits printed)" /usr/bin/python3 -c "
+import numpy as np, re
+rd = lambda f: np.genfromtxt(f, delimiter=',', skip_header=2, comments='#')
+log = np.genfromtxt('$tmp/loaded.csv', delimiter=',', names=True)
+reg = rd('$tmp/raw.reg')
+at = {round(t, 9): i for i, t in enumerate(log['time'])}
+rows = reg[:, 1].astype(int)
+qd = np.array([log['vel_%d' % (k + 1)][at[round(t, 9)]] for t, k in zip(reg[:, 0], rows)])
+X = np.zeros((len(rows), 21))
+for j in range(7):
+    s = rows == j
+    X[s, 3 * j], X[s, 3 * j + 1], X[s, 3 * j + 2] = qd[s], np.sign(qd[s]), 1
+Z = np.hstack([reg[:, 2:12], X]); b = reg[:, 12]
+sol = np.linalg.lstsq(Z, b, rcond=None)[0]
+r = b - Z @ sol
+sd = np.sqrt(np.diag(r @ r / (len(b) - 31) * np.linalg.inv(Z.T @ Z)))
+got = [(float(v), float(e)) for v, e in re.findall(r'f[vco] ([-0-9.e+]+) [+]- ([0-9.e+-]+[0-9])', open('$tmp/fwl.err').read())]
+ok = len(got) == 21
+for i, (v, e) in enumerate(got):
+    ok = ok and abs(v - sol[10 + i]) <= 5e-4 * max(abs(sol[10 + i]), 1e-3) + 1e-7 and abs(e - sd[10 + i]) <= 0.05 * sd[10 + i]
+sys_exit = __import__('sys').exit
+sys_exit(not ok)"
 fi
 expect "--friction-terms with --friction" 2 "" "one of the three" -- \
 	$R $M --held link7 --friction-terms viscous --friction "$tmp/fr.txt" "$tmp/loaded.csv"
