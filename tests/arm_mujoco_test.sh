@@ -74,8 +74,10 @@ check "... -a ols-pc reads the same rows (the constraint is the inertial block's
 if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
 	$R $M --held link7 --stream csv "$tmp/loaded.csv" > "$tmp/raw.reg" 2>/dev/null
 	$E -a ols --batch --raw "$tmp/fwl.reg" 2>/dev/null | grep -v '^#' > "$tmp/fwl.est"
-	check "... exactly the joint problem's theta (NumPy lstsq with the 21 friction columns, to 1e-10)" /usr/bin/python3 -c "
-import numpy as np
+	# the joint problem: the rows with 21 friction columns (qd, sign qd, 1
+	# per joint), solved by NumPy; the argument picks the check
+	cat > "$tmp/joint.py" <<EOF
+import numpy as np, re, sys
 rd = lambda f: np.genfromtxt(f, delimiter=',', skip_header=2, comments='#')
 log = np.genfromtxt('$tmp/loaded.csv', delimiter=',', names=True)
 reg = rd('$tmp/raw.reg'); fw = rd('$tmp/fwl.reg')
@@ -86,33 +88,24 @@ X = np.zeros((len(rows), 21))
 for j in range(7):
     s = rows == j
     X[s, 3 * j], X[s, 3 * j + 1], X[s, 3 * j + 2] = qd[s], np.sign(qd[s]), 1
-sol = np.linalg.lstsq(np.hstack([reg[:, 2:12], X]), reg[:, 12], rcond=None)[0][:10]
-e = np.genfromtxt('$tmp/fwl.est', delimiter=',', names=True)
-th = np.array([e[n] for n in ['m', 'mcx', 'mcy', 'mcz', 'Ixx', 'Ixy', 'Iyy', 'Ixz', 'Iyz', 'Izz']])
-import sys
-sys.exit(not (fw.shape == reg.shape and np.abs(th - sol).max() <= 1e-10 * np.abs(sol).max()))"
-	check "... the friction and its sd on stderr: the joint problem's, with s^2 (Z^T Z)^-1 over N - 31 (NumPy, to the 4 and 2 digits printed)" /usr/bin/python3 -c "
-import numpy as np, re
-rd = lambda f: np.genfromtxt(f, delimiter=',', skip_header=2, comments='#')
-log = np.genfromtxt('$tmp/loaded.csv', delimiter=',', names=True)
-reg = rd('$tmp/raw.reg')
-at = {round(t, 9): i for i, t in enumerate(log['time'])}
-rows = reg[:, 1].astype(int)
-qd = np.array([log['vel_%d' % (k + 1)][at[round(t, 9)]] for t, k in zip(reg[:, 0], rows)])
-X = np.zeros((len(rows), 21))
-for j in range(7):
-    s = rows == j
-    X[s, 3 * j], X[s, 3 * j + 1], X[s, 3 * j + 2] = qd[s], np.sign(qd[s]), 1
 Z = np.hstack([reg[:, 2:12], X]); b = reg[:, 12]
 sol = np.linalg.lstsq(Z, b, rcond=None)[0]
+if sys.argv[1] == 'theta':
+    e = np.genfromtxt('$tmp/fwl.est', delimiter=',', names=True)
+    th = np.array([e[n] for n in ['m', 'mcx', 'mcy', 'mcz', 'Ixx', 'Ixy', 'Iyy', 'Ixz', 'Iyz', 'Izz']])
+    sys.exit(not (fw.shape == reg.shape and np.abs(th - sol[:10]).max() <= 1e-10 * np.abs(sol[:10]).max()))
 r = b - Z @ sol
 sd = np.sqrt(np.diag(r @ r / (len(b) - 31) * np.linalg.inv(Z.T @ Z)))
 got = [(float(v), float(e)) for v, e in re.findall(r'f[vco] ([-0-9.e+]+) [+]- ([0-9.e+-]+[0-9])', open('$tmp/fwl.err').read())]
 ok = len(got) == 21
 for i, (v, e) in enumerate(got):
     ok = ok and abs(v - sol[10 + i]) <= 5e-4 * max(abs(sol[10 + i]), 1e-3) + 1e-7 and abs(e - sd[10 + i]) <= 0.05 * sd[10 + i]
-sys_exit = __import__('sys').exit
-sys_exit(not ok)"
+sys.exit(not ok)
+EOF
+	check "... exactly the joint problem's theta (NumPy lstsq with the 21 friction columns, to 1e-10)" \
+		/usr/bin/python3 "$tmp/joint.py" theta
+	check "... the friction and its sd on stderr: the joint problem's, with s^2 (Z^T Z)^-1 over N - 31 (NumPy, to the 4 and 2 digits printed)" \
+		/usr/bin/python3 "$tmp/joint.py" friction
 fi
 expect "--friction-terms with --friction" 2 "" "one of the three" -- \
 	$R $M --held link7 --friction-terms viscous --friction "$tmp/fr.txt" "$tmp/loaded.csv"
