@@ -355,6 +355,10 @@ build/robotxml_oracle: tests/robotxml_oracle.c build/asan/libtagk.a $(LIB_HDR) $
 	$(CC) $(WARN) -Wno-conversion -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g $(SAN) -o $@ $< \
 		$(FMT_SRC) build/asan/libtagk.a $(DEPS_LIBS) -lmujoco -lm
 
+# The sanitizer builds of the commands, as the batteries run them: no
+# datasets/ beside build/asan-bin, so shipped files (--robot panda, a
+# vehicle by name) are found through TAGK_DATADIR, as after an install.
+ASAN_RUN := ASAN_OPTIONS=detect_leaks=0 TAGK_DATADIR=$(CURDIR)/datasets BIN=build/asan-bin
 test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE) \
 		$(EIGEN_YARDSTICK) $(EIGEN_YARDSTICK_AVX2)
 	@sh tests/cli_test.sh
@@ -367,17 +371,17 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@sh tests/eigen_yardstick_test.sh
 	@sh tests/cnn_oracle_test.sh
 	@sh tests/add_method_test.sh
-	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/realdata_test.sh
-	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/mass_test.sh
-	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/flight_test.sh
-	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/arm_test.sh
-	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/arm_mujoco_test.sh
-	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/reliability_test.sh
-	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/output_safety_test.sh
+	@$(ASAN_RUN) sh tests/realdata_test.sh
+	@$(ASAN_RUN) sh tests/mass_test.sh
+	@$(ASAN_RUN) sh tests/flight_test.sh
+	@$(ASAN_RUN) sh tests/arm_test.sh
+	@$(ASAN_RUN) sh tests/arm_mujoco_test.sh
+	@$(ASAN_RUN) sh tests/reliability_test.sh
+	@$(ASAN_RUN) sh tests/output_safety_test.sh
 	@sh tests/memory_test.sh
 	@sh tests/coverage_test.sh
-	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/pipeline_test.sh
-	@ASAN_OPTIONS=detect_leaks=0 BIN=build/asan-bin sh tests/stream_test.sh
+	@$(ASAN_RUN) sh tests/pipeline_test.sh
+	@$(ASAN_RUN) sh tests/stream_test.sh
 
 bench: $(BINS)
 	./bin/tagk-bench timing
