@@ -39,14 +39,16 @@ CPPFLAGS_ALL := -D_POSIX_C_SOURCE=200809L $(DEFS) $(CPPFLAGS)
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 LIB_SRC := $(sort $(wildcard lib/*.c lib/sim/*.c))
-LIB_HDR := $(sort $(wildcard lib/*.h lib/*.def lib/sim/*.h)) datasets/shake_cnn.h
+LIB_HDR := $(sort $(wildcard lib/*.h lib/*.def lib/sim/*.h))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 BENCH_SRC := bench/harness.c bench/naive_kaczmarz.c bench/device.c
 CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
 FMT_HDR := $(sort $(wildcard formats/*.h))
 CMD_COMMON := cmd/cli.c cmd/cmdio.c cmd/streampeer.c
-BENCH_CMD := cmd/bench_pipeline.c cmd/bench_coverage.c cmd/spawn.c cmd/bench_memory.c cmd/bench_sim.c cmd/bench_protocol.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c cmd/bench_cfpend.c cmd/progress.c cmd/bench_commands.c cmd/workers.c
+# tagk-bench: the paper reproductions, simulators' drivers and benchmarks,
+# in bench/ over the pipeline commands' shared CLI code (CMD_COMMON)
+BENCH_CMD := $(filter-out $(BENCH_SRC) bench/alloc_count.c bench/alloc_none.c bench/tagk-bench.c,$(sort $(wildcard bench/*.c)))
 # Resolved when a recipe uses them (deferred =), not when
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null) \
@@ -94,11 +96,11 @@ lib/libtagk.a: $(LIB_OBJ) build/config
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
-bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_count.c \
+bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_count.c \
 		bench/*.h $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
-		cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_count.c $(FMT_SRC) \
+		bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_count.c $(FMT_SRC) \
 		lib/libtagk.a $(DEPS_LIBS) -lm
 
 # Pipeline commands: cmd/NAME.c (and the parts EXTRA_stem lists, e.g. EXTRA_estimate) over
@@ -204,7 +206,7 @@ train: bin/tagk-bench
 	@/usr/bin/python3 -c 'import torch' 2>/dev/null || { echo "train: needs python3-torch (apt-get install python3-torch)"; exit 1; }
 	@mkdir -p build
 	./bin/tagk-bench shake --objects 5000 --seed 1 -o build/shake-train.h5
-	/usr/bin/python3 scripts/train-cnn build/shake-train.h5 datasets/shake_cnn.h --filters $(CNN_FILTERS) --hidden $(CNN_HIDDEN)
+	/usr/bin/python3 scripts/train-cnn build/shake-train.h5 lib/cnn_weights.h --filters $(CNN_FILTERS) --hidden $(CNN_HIDDEN)
 
 test-unit: $(TESTS:%=build/asan/test_%)
 	@set -e; for t in $^; do echo "== $$t"; ./$$t; done
@@ -231,6 +233,7 @@ test-float: $(TESTS:%=build/asan-float/test_%)
 # objects may use are libm's and a few freestanding string routines.
 check-lib: lib/libtagk.a
 	@sh tests/check_lib_symbols.sh lib/libtagk.a
+	@sh tests/include_rules.sh
 	@$(MAKE) --no-print-directory FLOAT=1 build/float/lib.stamp
 
 build/float/lib.stamp: $(LIB_SRC:%.c=build/float/%.o)
@@ -312,7 +315,7 @@ build/mkfixtures: tests/mkfixtures.c | build-deps
 
 # The commands again with ASan and UBSan, for the pipeline battery.
 ASAN_BINS := $(CMDS:%=build/asan-bin/%)
-build/asan-bin/tagk-bench: cmd/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_none.c \
+build/asan-bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_none.c \
 		bench/*.h $(FMT_SRC) $(FMT_HDR) build/asan/libtagk.a $(LIB_HDR) | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \

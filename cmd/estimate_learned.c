@@ -7,7 +7,6 @@
 #include "estimate_learned.h"
 #include "../formats/sink.h"
 #include "../lib/tagk.h"
-#include "../lib/sim/arm.h"
 
 static int
 need(tbl_reader *r, const char *name, const char *method)
@@ -25,7 +24,7 @@ estimate_learned(const learned_opts *o, const char *input)
 {
 	const tagk_learned_ops *ops = tagk_learned_ops_of(o->method);
 	const char *mname = o->method->name;
-	if (!ops || ops->joints > 16 || ops->outputs != TAGK_ARM_SUMMARY)
+	if (!ops || ops->joints > 16 || ops->outputs > TAGK_LEARNED_MAX_OUT || !ops->theta)
 		cli_die(EXIT_USAGE, "%s: not a learned method tagk-estimate can run", mname);
 	tbl_reader *r = cmdio_open_input(input, &o->in);
 	const int J = ops->joints, W = ops->window;
@@ -95,11 +94,11 @@ estimate_learned(const learned_opts *o, const char *input)
 				cli_die(EXIT_DATA, "%s: the window ending at t = %s has %ld samples; %s takes exactly %d (%g s at "
 				    "%g Hz, tagk-bench shake's shake)", tbl_name(r), a, count, mname, W, (W - 1) * step,
 				    ops->rate);
-			tagk_real est[TAGK_ARM_SUMMARY], theta[TAGK_NPARAM];
+			tagk_real est[TAGK_LEARNED_MAX_OUT], theta[TAGK_NPARAM];
 			tagk_status st = ops->predict(q, qd, est, ws, wslen);
 			if (st != TAGK_OK)
 				cli_die(EXIT_DATA, "%s: the window ending at t = %s: %s", tbl_name(r), a, tagk_strerror(st));
-			tagk_arm_theta(est, theta);
+			ops->theta(est, theta);
 			int k = 0;
 			orow[k++] = t_last;
 			if (iobj >= 0)

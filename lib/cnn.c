@@ -1,12 +1,14 @@
 /* cnn.c: paper 004's 1D-CNN inference; see cnn.h and scripts/train-cnn. */
 #include <string.h>
 #include "cnn.h"
+#include "inertia.h"
 #include "learned.h"
 #include "linalg.h"
-#include "../datasets/shake_cnn.h"
+#include "cnn_weights.h"
 
 _Static_assert(CNN_LEN == TAGK_CNN_LEN && CNN_IN == 2 * TAGK_CNN_JOINTS && CNN_OUT == TAGK_CNN_OUT,
-    "datasets/shake_cnn.h does not fit cnn.h");
+    "lib/cnn_weights.h does not fit cnn.h");
+_Static_assert((int)TAGK_CNN_OUT <= (int)TAGK_LEARNED_MAX_OUT, "the learned kind's output bound");
 _Static_assert(((((CNN_LEN / 2) / 2) / 2) / 2) == CNN_POOLED, "four poolings of the window");
 
 #define WIDEST (CNN_F > CNN_IN ? CNN_F : CNN_IN)
@@ -81,6 +83,19 @@ tagk_cnn_predict(const tagk_real *q, const tagk_real *qd, tagk_real out[TAGK_CNN
 	return tagk_all_finite(CNN_OUT, out) ? TAGK_OK : TAGK_ENONFINITE;
 }
 
+const tagk_real tagk_cnn_grip[3] = { 0, 0, (tagk_real)-0.22 };
+
+void
+tagk_cnn_theta(const tagk_real out[TAGK_CNN_OUT], tagk_real theta[TAGK_NPARAM])
+{
+	tagk_real c[3], Ic[9] = { 0 };
+	for (int i = 0; i < 3; i++) {
+		c[i] = out[1 + i] + tagk_cnn_grip[i];
+		Ic[i * 4] = out[4 + i];
+	}
+	tagk_theta_from_body(out[0], c, Ic, theta);
+}
+
 static const char *const cnn_keys[] = { NULL };
 const tagk_learned_ops tagk_cnn_ops = { { cnn_keys }, TAGK_CNN_LEN, TAGK_CNN_JOINTS, TAGK_CNN_OUT, 400,
-	tagk_cnn_workspace_len, tagk_cnn_predict };
+	tagk_cnn_workspace_len, tagk_cnn_predict, tagk_cnn_theta };

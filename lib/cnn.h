@@ -6,7 +6,7 @@
  * inertia about the centre of mass. No allocation; the caller gives the
  * workspace.
  *
- * The weights are datasets/shake_cnn.h, made by `make train`
+ * The weights are lib/cnn_weights.h, made by `make train`
  * (scripts/train-cnn, which states the architecture and how it reads the
  * paper). The network has learnt one arm under one controller and one
  * excitation: it is meaningful for lib/sim/arm.h's robot and nothing else.
@@ -15,6 +15,7 @@
 #define TAGK_CNN_H
 
 #include <stddef.h>
+#include "inertia.h"
 #include "scalar.h"
 #include "status.h"
 
@@ -34,6 +35,14 @@ size_t tagk_cnn_workspace_len(void);
  * not impossible). */
 tagk_status tagk_cnn_predict(const tagk_real *q, const tagk_real *qd, tagk_real out[TAGK_CNN_OUT], tagk_real *ws,
     size_t len);
+
+/* The grip of the arm the network learned (lib/sim/arm.h's tagk_arm_grip,
+ * which test_arm checks is the same), in the hand's frame, m: the
+ * network's centre of mass is measured from it. */
+extern const tagk_real tagk_cnn_grip[3];
+/* A prediction as ten parameters in the hand's frame (inertia.h order),
+ * with zero products of inertia, which the network does not estimate. */
+void tagk_cnn_theta(const tagk_real out[TAGK_CNN_OUT], tagk_real theta[TAGK_NPARAM]);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,7 @@
 # cnn_oracle_test.sh: the 1D-CNN's C inference (lib/cnn.c, through
 # tagk-estimate -a cnn) against torch on 500 simulated shakes (the test
 # split): torch's own Conv1d, MaxPool1d and Linear, loaded with the weights
-# parsed from the shipped datasets/shake_cnn.h, sharing no code with lib/.
+# parsed from the shipped lib/cnn_weights.h, sharing no code with lib/.
 # Every output, in units of its training standard deviation, must agree to
 # 1e-5. Skips without python3-torch (Debian's package; `make train` needs it
 # too).
@@ -17,7 +17,7 @@ if ! [ -x $PY ] || ! $PY -c 'import torch, h5py, numpy, pandas' 2>/dev/null; the
 fi
 "$BIN/tagk-bench" shake --first 4500 --objects 500 -o "$tmp/test.h5" 2>/dev/null
 "$BIN/tagk-estimate" -a cnn "$tmp/test.h5" -o "$tmp/est.csv"
-$PY - "$tmp" datasets/shake_cnn.h > "$tmp/oracle.out" 2>&1 <<'PYEOF'
+$PY - "$tmp" lib/cnn_weights.h > "$tmp/oracle.out" 2>&1 <<'PYEOF'
 import re, sys
 import h5py
 import numpy as np

@@ -30,12 +30,12 @@ for pair in timing:cmd_timing synth:cmd_synth pipeline:cmd_pipeline device:cmd_d
 	rmspe:bench_rmspe grasp:bench_grasp grasp-table:bench_grasp_table shake:bench_shake \
 	shake-table:bench_shake_table coordinv:bench_coordinv; do
 	sub=${pair%%:*} fn=${pair#*:}
-	cat cmd/tagk-bench.c cmd/bench_pipeline.c cmd/bench_sim.c cmd/bench_mass.c cmd/bench_grasp.c cmd/bench_shake.c cmd/bench_coordinv.c | awk -v fn="$fn" '
+	cat bench/tagk-bench.c bench/bench_pipeline.c bench/bench_sim.c bench/bench_mass.c bench/bench_grasp.c bench/bench_shake.c bench/bench_coordinv.c | awk -v fn="$fn" '
 		$0 ~ "^" fn "\\(int argc" { on = 1 } on && /^}/ { on = 0 }
 		on && match($0, /\{ "[a-z0-9-]+", (no|required)_argument/) { s = substr($0, RSTART + 3); sub(/".*/, "", s); print "--" s }' \
 		> "$tmp/b_$sub.raw"
-	# table2 takes the protocol's settings too (cmd/bench_protocol.c)
-	[ "$sub" = table2 ] && grep -oE '\{ "[a-z0-9-]+", required_argument' cmd/bench_protocol.c \
+	# table2 takes the protocol's settings too (bench/bench_protocol.c)
+	[ "$sub" = table2 ] && grep -oE '\{ "[a-z0-9-]+", required_argument' bench/bench_protocol.c \
 		| sed -E 's/^\{ "([^"]+)".*/--\1/' >> "$tmp/b_$sub.raw"
 	sort -u "$tmp/b_$sub.raw" > "$tmp/b_$sub.src"
 	"$BIN/tagk-bench" "$sub" --help | grep -E '^  ' | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u > "$tmp/b_$sub.help"

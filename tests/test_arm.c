@@ -112,6 +112,9 @@ static void
 test_objects(void **state)
 {
 	(void)state;
+	/* the learned method's inverse measures from this arm's grip */
+	assert_memory_equal(tagk_cnn_grip, tagk_arm_grip, sizeof(tagk_arm_grip));
+	_Static_assert((int)TAGK_CNN_OUT == (int)TAGK_ARM_SUMMARY, "the network's output is the arm's summary");
 	for (long i = 0; i < 2000; i++) {
 		tagk_real th[TAGK_NPARAM], th2[TAGK_NPARAM], s[TAGK_ARM_SUMMARY], s2[TAGK_ARM_SUMMARY];
 		tagk_arm_object(3, i, th);
@@ -120,7 +123,7 @@ test_objects(void **state)
 		assert_int_equal(tagk_arm_summary(th, s), 1);
 		assert_true(tagk_arm_summary_feasible(s));
 		/* the summary drops the products of inertia: its round trip keeps the rest */
-		tagk_arm_theta(s, th2);
+		tagk_cnn_theta(s, th2);
 		assert_int_equal(tagk_arm_summary(th2, s2), 1);
 		assert_true(rel_err(TAGK_ARM_SUMMARY, s2, s) < TOL_EXACT);
 	}

@@ -128,17 +128,6 @@ tagk_arm_summary(const tagk_real theta[TAGK_NPARAM], tagk_real out[TAGK_ARM_SUMM
 	return tagk_all_finite(TAGK_ARM_SUMMARY, out);
 }
 
-void
-tagk_arm_theta(const tagk_real in[TAGK_ARM_SUMMARY], tagk_real theta[TAGK_NPARAM])
-{
-	tagk_real c[3], Ic[9] = { 0 };
-	for (int i = 0; i < 3; i++) {
-		c[i] = in[1 + i] + tagk_arm_grip[i];
-		Ic[i * 4] = in[4 + i];
-	}
-	tagk_theta_from_body(in[0], c, Ic, theta);
-}
-
 int
 tagk_arm_summary_feasible(const tagk_real in[TAGK_ARM_SUMMARY])
 {

@@ -81,8 +81,8 @@ void tagk_arm_object(uint64_t seed, long index, tagk_real theta[TAGK_NPARAM]);
  * a value is not finite. */
 enum { TAGK_ARM_SUMMARY = 7 };
 int tagk_arm_summary(const tagk_real theta[TAGK_NPARAM], tagk_real out[TAGK_ARM_SUMMARY]);
-/* The inverse, with zero products of inertia: theta in the hand frame. */
-void tagk_arm_theta(const tagk_real in[TAGK_ARM_SUMMARY], tagk_real theta[TAGK_NPARAM]);
+/* The inverse, with zero products of inertia, is the learned method's:
+ * tagk_cnn_theta (cnn.h), whose grip is this arm's. */
 /* 1 if a summary is physical: m > 0, the diagonal positive and obeying the
  * triangle inequalities (as the diagonal of any physical inertia does). */
 int tagk_arm_summary_feasible(const tagk_real in[TAGK_ARM_SUMMARY]);

@@ -29,12 +29,12 @@
 #include "bench_mass.h"
 #include "bench_sim.h"
 #include "bench_commands.h"
-#include "cli.h"
-#include "cmdio.h"
+#include "../cmd/cli.h"
+#include "../cmd/cmdio.h"
 #include "../formats/outfile.h"
-#include "../bench/alloc_count.h"
-#include "../bench/device.h"
-#include "../bench/harness.h"
+#include "alloc_count.h"
+#include "device.h"
+#include "harness.h"
 
 #define DEFAULT_METHODS "rk,grk,tark,tagk,tagk-naive,rls,rls-low,rls-low:paper," \
 	"rls-low:info,rls-high,kf,kf-low,kf-low:joseph,kf-low:info,kf-low:downdate,kf-high"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "bench_commands.h"
 #include "spawn.h"
-#include "cli.h"
+#include "../cmd/cli.h"
 #include "../lib/tagk.h"
 
 /* "regress --stream STREAM IN | estimate -a METHOD > /dev/null": wall

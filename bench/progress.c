@@ -3,7 +3,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "progress.h"
-#include "cli.h"
+#include "../cmd/cli.h"
 
 void
 progress_init(progress *p, const char *what, long total, progress_mode mode)

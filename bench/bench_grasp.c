@@ -12,8 +12,8 @@
 #include <string.h>
 #include "bench_commands.h"
 #include "bench_grasp.h"
-#include "cli.h"
-#include "cmdio.h"
+#include "../cmd/cli.h"
+#include "../cmd/cmdio.h"
 #include "../formats/mbmodel.h"
 #include "../lib/sim/tagk_sim.h"
 

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench_coordinv.h"
-#include "cli.h"
+#include "../cmd/cli.h"
 #include "../lib/tagk.h"
 #include "../lib/coordinv.h"
 #include "../lib/sim/cfpend.h"

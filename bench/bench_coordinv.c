@@ -12,7 +12,7 @@
 #include <string.h>
 #include "bench_commands.h"
 #include "bench_coordinv.h"
-#include "cli.h"
+#include "../cmd/cli.h"
 #include "../lib/tagk.h"
 #include "../lib/coordinv.h"
 #include "../lib/sim/swimmer.h"

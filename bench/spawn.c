@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cli.h"
+#include "../cmd/cli.h"
 #include "spawn.h"
 
 void

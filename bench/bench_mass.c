@@ -19,11 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "bench_mass.h"
-#include "cli.h"
+#include "../cmd/cli.h"
 #include "bench_commands.h"
 #include "progress.h"
 #include "workers.h"
-#include "cmdio.h"
+#include "../cmd/cmdio.h"
 #include "../formats/vehicle.h"
 #include "../lib/sim/tagk_sim.h"
 

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bench_commands.h"
-#include "cli.h"
+#include "../cmd/cli.h"
 #include "spawn.h"
 #include "workers.h"
 

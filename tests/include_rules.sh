@@ -1,0 +1,48 @@
+#!/bin/sh
+# include_rules.sh: the layers' include rules (README, "Where things are"),
+# read from every quoted #include, resolved against the including file's
+# directory:
+#   lib/      includes only lib/ (it builds alone for the Cortex-M7);
+#   formats/  includes formats/ and lib/, never cmd/ or bench/;
+#   cmd/      the four pipeline commands and their shared code: never
+#             bench/, never lib/sim/ (the simulators are tagk-bench's);
+#   datasets/ holds no C that anything includes.
+# Prints each breach as FILE: includes PATH (RULE) and exits 1 if any.
+set -eu
+cd "$(dirname "$0")/.."
+# every quoted include as "FILE PATH", the path folded to the project's
+pairs=$(for f in lib/*.c lib/*.h lib/sim/*.c lib/sim/*.h formats/*.c formats/*.h cmd/*.c cmd/*.h bench/*.c bench/*.h; do
+	[ -f "$f" ] || continue
+	sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | awk -v f="$f" '{
+		n = split(f, d, "/"); k = 0
+		for (i = 1; i < n; i++) s[++k] = d[i]
+		m = split($0, p, "/")
+		for (i = 1; i <= m; i++) {
+			if (p[i] == "..") k--; else if (p[i] != ".") s[++k] = p[i]
+		}
+		out = s[1]; for (i = 2; i <= k; i++) out = out "/" s[i]
+		print f, out }'
+done)
+bad=0
+while read -r f p; do
+	rule=
+	case "$f:$p" in
+	lib/*:lib/*) ;;
+	lib/*) rule="lib/ includes only lib/" ;;
+	formats/*:formats/* | formats/*:lib/*) ;;
+	formats/*) rule="formats/ includes formats/ and lib/ only" ;;
+	cmd/*:bench/*) rule="cmd/ never includes bench/" ;;
+	cmd/*:lib/sim/*) rule="cmd/ never includes the simulators (lib/sim/)" ;;
+	esac
+	case "$p" in
+	datasets/*) rule="nothing includes C from datasets/" ;;
+	esac
+	if [ -n "$rule" ]; then
+		echo "$f: includes $p ($rule)"
+		bad=1
+	fi
+done <<EOF
+$pairs
+EOF
+[ "$bad" -eq 0 ] || exit 1
+echo "include_rules: lib/, formats/ and cmd/ keep their layers - ok"
