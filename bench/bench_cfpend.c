@@ -18,7 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench_coordinv.h"
+#include "bench_cfpend.h"
+#include "coordinv_tables.h"
 #include "../cmd/cli.h"
 #include "../lib/tagk.h"
 #include "../lib/coordinv.h"

@@ -14,6 +14,10 @@ typedef struct {
 	int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
 } bench_command;
 
+/* The table, in bench_table.c. */
+extern const bench_command bench_subcommands[];
+extern const size_t bench_nsubcommands;
+
 /* The subcommand called name, or NULL. */
 const bench_command *bench_find(const char *name);
 /* Its usage, purpose and options. */
