@@ -38,9 +38,15 @@ endif
 CPPFLAGS_ALL := -D_POSIX_C_SOURCE=200809L $(DEFS) $(CPPFLAGS)
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC := $(sort $(wildcard lib/*.c lib/sim/*.c))
-LIB_HDR := $(sort $(wildcard lib/*.h lib/*.def lib/sim/*.h))
+LIB_SRC := $(sort $(wildcard lib/*.c))
+# The benchmarks' simulators (bench/sim): freestanding C like lib/, built
+# into their own archive for tagk-bench and the tests, and into the
+# Cortex-M7 image. LIB_HDR, the headers every object depends on, has theirs.
+SIM_SRC := $(sort $(wildcard bench/sim/*.c))
+SIM_HDR := $(sort $(wildcard bench/sim/*.h))
+LIB_HDR := $(sort $(wildcard lib/*.h lib/*.def)) $(SIM_HDR)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+SIM_LIB := $(BUILD)/libtagksim.a
 BENCH_SRC := bench/harness.c bench/naive_kaczmarz.c bench/device.c
 CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
@@ -96,12 +102,16 @@ lib/libtagk.a: $(LIB_OBJ) build/config
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
+$(SIM_LIB): $(SIM_SRC:%.c=$(BUILD)/%.o) build/config
+	rm -f $@
+	$(AR) rcs $@ $(SIM_SRC:%.c=$(BUILD)/%.o)
+
 bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_count.c \
-		bench/*.h $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
+		bench/*.h $(FMT_SRC) $(FMT_HDR) $(SIM_LIB) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
 		bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_count.c $(FMT_SRC) \
-		lib/libtagk.a $(DEPS_LIBS) -lm
+		$(SIM_LIB) lib/libtagk.a $(DEPS_LIBS) -lm
 
 # Pipeline commands: cmd/NAME.c (and the parts EXTRA_stem lists, e.g. EXTRA_estimate) over
 # formats/ and lib/.
@@ -120,6 +130,8 @@ bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib
 # driver: with some thirty drivers that is most of make check's time.
 ASAN_LIB_OBJ := $(LIB_SRC:%.c=build/asan-obj/%.o)
 ASANF_LIB_OBJ := $(LIB_SRC:%.c=build/asan-float-obj/%.o)
+ASAN_SIM_OBJ := $(SIM_SRC:%.c=build/asan-obj/%.o)
+ASANF_SIM_OBJ := $(SIM_SRC:%.c=build/asan-float-obj/%.o)
 ASAN_LIB_FLAGS := $(WARN) -Wno-missing-prototypes -Wno-conversion -Wno-double-promotion \
 	-D_POSIX_C_SOURCE=200809L -O1 -g $(SAN)
 build/asan-obj/%.o: %.c $(LIB_HDR) | build-deps
@@ -136,13 +148,24 @@ build/asan-float/libtagk.a: $(ASANF_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	$(AR) rcs $@ $(ASANF_LIB_OBJ)
-build/asan/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan/libtagk.a $(BENCH_SRC) | test-deps
+build/asan/libtagksim.a: $(ASAN_SIM_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_LIB_FLAGS) -o $@ $< tests/testutil.c bench/naive_kaczmarz.c build/asan/libtagk.a -lcmocka -lm
-build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan-float/libtagk.a $(BENCH_SRC) | test-deps
+	rm -f $@
+	$(AR) rcs $@ $(ASAN_SIM_OBJ)
+build/asan-float/libtagksim.a: $(ASANF_SIM_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $(ASANF_SIM_OBJ)
+build/asan/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan/libtagksim.a build/asan/libtagk.a $(BENCH_SRC) \
+		| test-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_LIB_FLAGS) -o $@ $< tests/testutil.c bench/naive_kaczmarz.c build/asan/libtagksim.a \
+		build/asan/libtagk.a -lcmocka -lm
+build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan-float/libtagksim.a \
+		build/asan-float/libtagk.a $(BENCH_SRC) | test-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ASAN_LIB_FLAGS) -DTAGK_FLOAT -o $@ $< tests/testutil.c bench/naive_kaczmarz.c \
-		build/asan-float/libtagk.a -lcmocka -lm
+		build/asan-float/libtagksim.a build/asan-float/libtagk.a -lcmocka -lm
 
 # --- fuzzing ---------------------------------------------------------------
 # One harness per reader (tests/fuzz/fuzz_*.c). `make check` replays the
@@ -231,12 +254,13 @@ test-float: $(TESTS:%=build/asan-float/test_%)
 
 # lib/ must build for a bare-metal Cortex-M7: the only external symbols its
 # objects may use are libm's and a few freestanding string routines.
-check-lib: lib/libtagk.a
+check-lib: lib/libtagk.a $(SIM_LIB)
 	@sh tests/check_lib_symbols.sh lib/libtagk.a
+	@sh tests/check_lib_symbols.sh $(SIM_LIB) lib/libtagk.a
 	@sh tests/include_rules.sh
 	@$(MAKE) --no-print-directory FLOAT=1 build/float/lib.stamp
 
-build/float/lib.stamp: $(LIB_SRC:%.c=build/float/%.o)
+build/float/lib.stamp: $(LIB_SRC:%.c=build/float/%.o) $(SIM_SRC:%.c=build/float/%.o)
 	@sh tests/check_lib_symbols.sh $^ && touch $@
 
 # lib/ for the Teensy 4.1's Cortex-M7 (double-precision FPU), in double and
@@ -246,7 +270,7 @@ M7_CC := arm-none-eabi-gcc
 M7_FLAGS := -mcpu=cortex-m7 -mfpu=fpv5-d16 -mfloat-abi=hard -mthumb -O2
 M7_LINK = $(M7_CC) -std=c11 $(M7_FLAGS) -Wall -Wextra -ffunction-sections -fdata-sections -Ilib \
 	-nostartfiles --specs=nano.specs --specs=nosys.specs -Wl,--gc-sections
-DEVICE_SRC := bench/device.c bench/harness.c bench/naive_kaczmarz.c $(LIB_SRC)
+DEVICE_SRC := bench/device.c bench/harness.c bench/naive_kaczmarz.c $(SIM_SRC) $(LIB_SRC)
 DEVICE_DEPS := $(DEVICE_SRC) bench/*.h $(LIB_HDR)
 NOSYS_NOISE := grep -v 'is not implemented and will always fail' || true
 
@@ -298,14 +322,14 @@ check-m7:
 		set -e; for v in double float; do \
 			d=build/m7-$$v; mkdir -p $$d; \
 			defs=$$( [ $$v = float ] && echo -DTAGK_FLOAT || true ); \
-			for f in $(LIB_SRC); do \
+			for f in $(LIB_SRC) $(SIM_SRC); do \
 				$(M7_CC) $(WARN) -Werror $$defs $(M7_FLAGS) -c $$f -o $$d/$$(basename $$f .c).o; \
 			done; \
 			sh tests/check_lib_symbols.sh $$d/*.o; \
 			$(M7_CC) $$defs $(M7_FLAGS) -std=c11 -Ilib --specs=nosys.specs tests/m7_link.c \
 				$$d/*.o -lm -o $$d/m7_link.elf 2>&1 | { grep -v 'is not implemented and will always fail' || true; }; \
 			test -s $$d/m7_link.elf; \
-			echo "check-m7: lib/ ($$v) compiles and links for Cortex-M7: $$(arm-none-eabi-size $$d/m7_link.elf | awk 'NR == 2 { print $$1 " bytes of code" }')"; \
+			echo "check-m7: lib/ and bench/sim/ ($$v) compile and link for Cortex-M7: $$(arm-none-eabi-size $$d/m7_link.elf | awk 'NR == 2 { print $$1 " bytes of code" }')"; \
 		done; \
 	fi
 
@@ -316,11 +340,11 @@ build/mkfixtures: tests/mkfixtures.c | build-deps
 # The commands again with ASan and UBSan, for the pipeline battery.
 ASAN_BINS := $(CMDS:%=build/asan-bin/%)
 build/asan-bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_none.c \
-		bench/*.h $(FMT_SRC) $(FMT_HDR) build/asan/libtagk.a $(LIB_HDR) | build-deps
+		bench/*.h $(FMT_SRC) $(FMT_HDR) build/asan/libtagksim.a build/asan/libtagk.a $(LIB_HDR) | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \
 		-O1 -g $(SAN) -o $@ $< $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_none.c $(FMT_SRC) \
-		build/asan/libtagk.a $(DEPS_LIBS) -lm
+		build/asan/libtagksim.a build/asan/libtagk.a $(DEPS_LIBS) -lm
 build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) build/asan/libtagk.a $(LIB_HDR) \
 		| build-deps
 	@mkdir -p $(dir $@)
@@ -347,9 +371,10 @@ build/rls_ld_run: tests/rls_ld_run.c build/asan/libtagk.a $(LIB_HDR)
 MUJOCO_ORACLE := $(if $(wildcard /usr/include/mujoco/mujoco.h),build/mujoco_oracle build/robotxml_oracle build/arm_mujoco)
 EIGEN_YARDSTICK := $(if $(and $(wildcard /usr/include/eigen3/Eigen/Dense),$(shell command -v $(CXX))),build/eigen-yardstick)
 EIGEN_YARDSTICK_AVX2 := $(if $(EIGEN_YARDSTICK),$(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo && echo y),build/eigen-yardstick-avx2 build/eigen-yardstick-libavx2))
-build/mujoco_oracle: tests/mujoco_oracle.c build/asan/libtagk.a $(LIB_HDR)
+build/mujoco_oracle: tests/mujoco_oracle.c build/asan/libtagksim.a build/asan/libtagk.a $(LIB_HDR)
 	@mkdir -p build
-	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lmujoco -lm
+	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagksim.a \
+		build/asan/libtagk.a -lmujoco -lm
 build/arm_mujoco: tests/arm_mujoco.c
 	@mkdir -p build
 	$(CC) $(WARN) -Wno-conversion -D_DEFAULT_SOURCE -O1 -g $(SAN) -o $@ $< -lmujoco -lm
@@ -441,9 +466,7 @@ build/paths: FORCE
 	@echo '$(PREFIX) $(LIBDIR) $(INCDIR)' | cmp -s - $@ || echo '$(PREFIX) $(LIBDIR) $(INCDIR)' > $@
 
 # Headers: the public API in include/tagk; the benchmarks' simulators
-# (lib/sim, built into libtagk.a for tagk-bench) and the internals
-# (*_impl.h, methods.def) nowhere.
-SIM_HDR := $(wildcard lib/sim/*.h)
+# (bench/sim) and the internals (*_impl.h, methods.def) nowhere.
 PUB_HDR := $(filter-out %_impl.h %.def $(SIM_HDR),$(LIB_HDR))
 
 tagk.pc: tagk.pc.in lib/tagk.h build/config build/paths

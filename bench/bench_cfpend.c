@@ -1,6 +1,6 @@
 /*
  * bench_cfpend.c: tagk-bench coordinv's Fig. 4, the Crazyflie with a
- * pendulum (lib/sim/cfpend.h): six training and six test flights per seed;
+ * pendulum (bench/sim/cfpend.h): six training and six test flights per seed;
  * lib/coordinv.h's methods; scored by the NCC of the predicted
  * accelerations against the measured ones.
  *
@@ -23,7 +23,7 @@
 #include "../cmd/cli.h"
 #include "../lib/tagk.h"
 #include "../lib/coordinv.h"
-#include "../lib/sim/cfpend.h"
+#include "sim/cfpend.h"
 
 enum { N = TAGK_CFP_N, P = TAGK_CFP_P, RUNS = 6, NM = TAGK_CI_NMETHODS };
 
@@ -296,7 +296,7 @@ coordinv_crazyflie(const cfp_opts *o)
 				}
 		}
 	}
-	printf("\n# Fig. 4: the Crazyflie with a pendulum (lib/sim/cfpend.h), inertia-dominated: %d x %ld samples of\n"
+	printf("\n# Fig. 4: the Crazyflie with a pendulum (bench/sim/cfpend.h), inertia-dominated: %d x %ld samples of\n"
 	    "# training flights at %g Hz (low data: %ld of them, evenly spaced), 6 test flights; scored by the NCC of the\n"
 	    "# predicted accelerations M(pi^)^-1 (tau - h) against the measured ones (shifts of up to %ld samples: 5\n"
 	    "# degrees of the 3.4 s yaw period). %d of the 30 parameters identifiable; %s\n"

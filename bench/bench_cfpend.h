@@ -1,6 +1,6 @@
 /*
  * bench_cfpend.h: tagk-bench coordinv's second half, paper 002's Fig. 4:
- * a Crazyflie carrying a pendulum (lib/sim/cfpend.h), identified by each
+ * a Crazyflie carrying a pendulum (bench/sim/cfpend.h), identified by each
  * method of lib/coordinv.h.
  */
 #ifndef TAGK_BENCH_CFPEND_H

@@ -2,7 +2,7 @@
  * bench_coordinv.c: tagk-bench coordinv, paper 002's comparison of
  * coordinate-dependent and coordinate-independent identification
  * (lib/coordinv.h) as tables, in a low-data and a high-data regime: the
- * command, and Fig. 6, the drag-dominated swimmer (lib/sim/swimmer.h);
+ * command, and Fig. 6, the drag-dominated swimmer (bench/sim/swimmer.h);
  * Fig. 4, the Crazyflie with a pendulum, is bench_cfpend.c.
  */
 #include <getopt.h>
@@ -17,7 +17,7 @@
 #include "../cmd/cli.h"
 #include "../lib/tagk.h"
 #include "../lib/coordinv.h"
-#include "../lib/sim/swimmer.h"
+#include "sim/swimmer.h"
 
 enum { N = TAGK_SWIM_N, P = TAGK_SWIM_P, NM = TAGK_CI_NMETHODS };
 
@@ -222,7 +222,7 @@ bench_coordinv(int argc, char **argv)
 				}
 		}
 	}
-	printf("# tagk-bench coordinv: paper 002's Fig. 6, the drag-dominated LandSalp-like swimmer (lib/sim/swimmer.h):\n"
+	printf("# tagk-bench coordinv: paper 002's Fig. 6, the drag-dominated LandSalp-like swimmer (bench/sim/swimmer.h):\n"
 	    "# identified on an 8-segment training run (%ld samples at %g Hz; low data: %ld of them, evenly spaced),\n"
 	    "# scored on the forward, backward, left, right and turning gaits by the normalised cross-correlation of\n"
 	    "# the predicted velocities M(pi^)^-1 tau with the measured ones (shifts of up to %ld sample: 5 degrees of\n"

@@ -1,5 +1,5 @@
 /*
- * bench_grasp.c: tagk-bench's paper 003 experiments (lib/sim/grasp.h):
+ * bench_grasp.c: tagk-bench's paper 003 experiments (bench/sim/grasp.h):
  * grasp (one run as a log) and grasp-table (the paper's Tables II and III:
  * the log-det divergence between the true and the estimated parameters of
  * the held cube, rls-ld on force or momentum rows).
@@ -15,7 +15,7 @@
 #include "../cmd/cli.h"
 #include "../cmd/cmdio.h"
 #include "../formats/mbmodel.h"
-#include "../lib/sim/tagk_sim.h"
+#include "sim/tagk_sim.h"
 
 #define DEFAULT_MODEL "panda" /* datasets/panda.model, found by cmdio_robot_path */
 

@@ -1,5 +1,5 @@
 /*
- * bench_grasp.h: tagk-bench's paper 003 experiments (lib/sim/grasp.h):
+ * bench_grasp.h: tagk-bench's paper 003 experiments (bench/sim/grasp.h):
  * grasp (one run as a log) and grasp-table (the paper's Tables II and III).
  */
 #ifndef TAGK_BENCH_GRASP_H

@@ -25,7 +25,7 @@
 #include "workers.h"
 #include "../cmd/cmdio.h"
 #include "../formats/vehicle.h"
-#include "../lib/sim/tagk_sim.h"
+#include "sim/tagk_sim.h"
 
 /* Paper 001, the tables under Fig. 8 (random) and Fig. 9 (lemniscate):
  * per mass behaviour 0-4, EKF, MSCKF, UKF, SWLS as (update ms, RMSPE). */

@@ -1,6 +1,6 @@
 /*
  * bench_protocol.h: the protocol of the TAG-K paper's closed-loop trials,
- * setting by setting (lib/sim/trial.h): "tagk" reads the paper's text,
+ * setting by setting (bench/sim/trial.h): "tagk" reads the paper's text,
  * "authors" does what the authors' code does. tagk-bench table2, ablation
  * and simulate fly trials under one.
  */
@@ -10,7 +10,7 @@
 #include <getopt.h>
 #include <stddef.h>
 #include "../lib/method.h"
-#include "../lib/sim/tagk_sim.h"
+#include "sim/tagk_sim.h"
 
 /* Each setting 0 (the paper's text, tagk's reading) or 1 (the authors'
  * code); gate is a TAGK_TRIAL_GATE_*, gate_all 0 when only the baselines

@@ -1,5 +1,5 @@
 /*
- * bench_shake.c: tagk-bench's paper 004 experiments (lib/sim/arm.h): shake
+ * bench_shake.c: tagk-bench's paper 004 experiments (bench/sim/arm.h): shake
  * (simulated objects held and shaken by a 4-DoF arm, as a joint log or a
  * training set) and shake-table (the paper's Tables II and III on simulated
  * test objects: each estimator's errors, infeasible estimates and time).
@@ -18,7 +18,7 @@
 #include "progress.h"
 #include "workers.h"
 #include "../formats/mbmodel.h"
-#include "../lib/sim/arm.h"
+#include "sim/arm.h"
 
 /* the test split: objects 4500 .. 4999 of the 5000 of a seed, as the
  * paper's 4000 / 500 / 500 */
@@ -410,7 +410,7 @@ bench_shake_table(int argc, char **argv)
 	if (lines != nobj * NROWS)
 		cli_die(EXIT_DATA, "shake-table: the workers returned %ld of %ld results", lines, nobj * NROWS);
 	printf("# tagk-bench shake-table: paper 004 on simulated objects %ld .. %ld of seed %llu (the test split),\n"
-	    "# a 4-DoF arm under PD control at 400 Hz (lib/sim/arm.h); S = the 0.5 s shake, L = %g s of joint\n"
+	    "# a 4-DoF arm under PD control at 400 Hz (bench/sim/arm.h); S = the 0.5 s shake, L = %g s of joint\n"
 	    "# sinusoids. Noise: q %g rad, qd %g rad/s, torque %g N m; damping %g N m s/rad. %d job%s, %.1f s.\n",
 	    first, first + nobj - 1, (unsigned long long)shake.seed, long_s, (double)shake.q_noise,
 	    (double)shake.qd_noise, (double)shake.tau_noise, (double)shake.damping, jobs, jobs == 1 ? "" : "s",

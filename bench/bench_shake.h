@@ -1,5 +1,5 @@
 /*
- * bench_shake.h: tagk-bench's paper 004 experiments (lib/sim/arm.h): shake
+ * bench_shake.h: tagk-bench's paper 004 experiments (bench/sim/arm.h): shake
  * (simulated held objects as a joint log or a training set) and
  * shake-table (the paper's Tables II and III on simulated test objects).
  */

@@ -15,7 +15,7 @@
 #include "progress.h"
 #include "../formats/outfile.h"
 #include "workers.h"
-#include "../lib/sim/tagk_sim.h"
+#include "sim/tagk_sim.h"
 
 static const char *const noise_names[4] = { "none", "low", "medium", "high" };
 static const char *const default_methods = "rls-low,rls-high,kf-low,kf-high,tagk";

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../lib/sim/tagk_sim.h"
+#include "sim/tagk_sim.h"
 
 typedef struct {
 	const char *method;  /* registry name, or "tagk-naive" for the yardstick */

@@ -1,7 +1,7 @@
 /*
  * cnn.h: paper 004's learned estimator, a small 1D-CNN (eqs. 10-11), run
  * with static weights: from 0.5 s of a held object's shake (201 samples at
- * 400 Hz of the 4 joint positions and velocities of lib/sim/arm.h's arm)
+ * 400 Hz of the 4 joint positions and velocities of bench/sim/arm.h's arm)
  * to its mass, centre of mass (from the grip) and the diagonal of its
  * inertia about the centre of mass. No allocation; the caller gives the
  * workspace.
@@ -9,7 +9,7 @@
  * The weights are lib/cnn_weights.h, made by `make train`
  * (scripts/train-cnn, which states the architecture and how it reads the
  * paper). The network has learnt one arm under one controller and one
- * excitation: it is meaningful for lib/sim/arm.h's robot and nothing else.
+ * excitation: it is meaningful for bench/sim/arm.h's robot and nothing else.
  */
 #ifndef TAGK_CNN_H
 #define TAGK_CNN_H
@@ -36,7 +36,7 @@ size_t tagk_cnn_workspace_len(void);
 tagk_status tagk_cnn_predict(const tagk_real *q, const tagk_real *qd, tagk_real out[TAGK_CNN_OUT], tagk_real *ws,
     size_t len);
 
-/* The grip of the arm the network learned (lib/sim/arm.h's tagk_arm_grip,
+/* The grip of the arm the network learned (bench/sim/arm.h's tagk_arm_grip,
  * which test_arm checks is the same), in the hand's frame, m: the
  * network's centre of mass is measured from it. */
 extern const tagk_real tagk_cnn_grip[3];

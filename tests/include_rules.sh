@@ -5,13 +5,15 @@
 #   lib/      includes only lib/ (it builds alone for the Cortex-M7);
 #   formats/  includes formats/ and lib/, never cmd/ or bench/;
 #   cmd/      the four pipeline commands and their shared code: never
-#             bench/, never lib/sim/ (the simulators are tagk-bench's);
+#             bench/ (tagk-bench, the reproductions, the simulators);
+#   bench/sim/ includes only bench/sim/ and lib/ (the Cortex-M7 image
+#             builds the simulators with the library);
 #   datasets/ holds no C that anything includes.
 # Prints each breach as FILE: includes PATH (RULE) and exits 1 if any.
 set -eu
 cd "$(dirname "$0")/.."
 # every quoted include as "FILE PATH", the path folded to the project's
-pairs=$(for f in lib/*.c lib/*.h lib/sim/*.c lib/sim/*.h formats/*.c formats/*.h cmd/*.c cmd/*.h bench/*.c bench/*.h; do
+pairs=$(for f in lib/*.c lib/*.h bench/sim/*.c bench/sim/*.h formats/*.c formats/*.h cmd/*.c cmd/*.h bench/*.c bench/*.h; do
 	[ -f "$f" ] || continue
 	sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | awk -v f="$f" '{
 		n = split(f, d, "/"); k = 0
@@ -32,7 +34,8 @@ while read -r f p; do
 	formats/*:formats/* | formats/*:lib/*) ;;
 	formats/*) rule="formats/ includes formats/ and lib/ only" ;;
 	cmd/*:bench/*) rule="cmd/ never includes bench/" ;;
-	cmd/*:lib/sim/*) rule="cmd/ never includes the simulators (lib/sim/)" ;;
+	bench/sim/*:bench/sim/* | bench/sim/*:lib/*) ;;
+	bench/sim/*) rule="bench/sim/ includes bench/sim/ and lib/ only" ;;
 	esac
 	case "$p" in
 	datasets/*) rule="nothing includes C from datasets/" ;;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # install_test.sh: `make install` into a temporary prefix installs the
-# public headers only (not the simulators of lib/sim, nor internals), a
+# public headers only (not the simulators of bench/sim, nor internals), a
 # tagk.pc that follows PREFIX, and a library a C++ program links against
 # with `g++ app.cpp $(pkg-config --cflags --libs tagk)`. Skips the C++
 # part when g++ or pkg-config is absent.
@@ -26,7 +26,7 @@ if command -v g++ >/dev/null && command -v pkg-config >/dev/null; then
 		sh -c "g++ -std=c++11 -Wall -o '$tmp/app' tests/cxx_consumer.cpp \$(pkg-config --cflags --libs tagk)"
 	expect "... and runs: RLS and TAG-K solve a consistent system" 0 "^tagk \(.* form\): max error" "" -- "$tmp/app"
 	expect "the simulators' header (source tree) compiles in C++ too" 0 "" "" -- \
-		sh -c "printf '#include \"lib/sim/tagk_sim.h\"\nint main() { tagk_quad_config c; (void)c; return 0; }\n' | g++ -std=c++11 -x c++ -fsyntax-only -I. -"
+		sh -c "printf '#include \"bench/sim/tagk_sim.h\"\nint main() { tagk_quad_config c; (void)c; return 0; }\n' | g++ -std=c++11 -x c++ -fsyntax-only -I. -"
 else
 	echo "skip the C++ consumer: g++ or pkg-config is not installed"
 fi

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <mujoco/mujoco.h>
 #include "../lib/tagk.h"
-#include "../lib/sim/tagk_sim.h"
+#include "../bench/sim/tagk_sim.h"
 
 enum { NB = TAGK_MB_MAX_BODIES, NV = TAGK_MB_MAX_DOF };
 

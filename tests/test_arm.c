@@ -1,4 +1,4 @@
-/* test_arm.c: paper 004's arm simulator (lib/sim/arm.c) against
+/* test_arm.c: paper 004's arm simulator (bench/sim/arm.c) against
  * independent facts: the work-energy identity of its integration (the
  * change of kinetic plus potential energy over a control period equals the
  * work of the torque held over it), exact recovery of the held object from

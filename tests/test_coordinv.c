@@ -1,5 +1,5 @@
 /* test_coordinv.c: paper 002's identifications (lib/coordinv.c) and its
- * swimmer (lib/sim/swimmer.c) against independent facts:
+ * swimmer (bench/sim/swimmer.c) against independent facts:
  *   - the swimmer's unit Jacobians against finite differences of the units'
  *     world positions and headings, computed here from the geometry;
  *   - a perfect model: every method returns the truth (1e-8);
@@ -12,7 +12,7 @@
  *     equations, as tagk_ci_solve_metric's with the same metric does;
  *   - tagk_ncc against closed forms (an affine copy 1, its negation -1, a
  *     shifted sine found at its shift);
- *   - the Crazyflie with a pendulum (lib/sim/cfpend.c): the work-energy
+ *   - the Crazyflie with a pendulum (bench/sim/cfpend.c): the work-energy
  *     identity of its flight (kinetic plus potential energy, from the
  *     bodies' poses, against the integrated power of the applied wrench),
  *     its tracking of the reference, and its identifiable parameters (24 of

@@ -449,7 +449,7 @@ test_unknown_rows_and_faults(void **state)
 }
 
 
-/* The grasp simulator (lib/sim/grasp.c) on a random 7-joint chain, noise and
+/* The grasp simulator (bench/sim/grasp.c) on a random 7-joint chain, noise and
  * robot error off: in orbit the world momentum stays 0 (the base moves by
  * momentum conservation) and the momentum rows hold exactly for the true
  * cube; on the ground and in orbit the force rows do too. */

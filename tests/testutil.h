@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "../lib/sim/tagk_sim.h"
+#include "../bench/sim/tagk_sim.h"
 
 #ifdef TAGK_FLOAT
 #define TOL_EXACT 2e-4   /* "exact" solutions: float has 7 digits */

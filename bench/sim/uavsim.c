@@ -1,7 +1,7 @@
 /* uavsim.c: the mass-changing UAV flights of paper 001's benchmark; see uavsim.h. */
 #include <string.h>
 #include "uavsim.h"
-#include "../so3.h"
+#include "../../lib/so3.h"
 
 const char *const tagk_uavtraj_names[TAGK_UAVTRAJ_COUNT] = { "random", "loop", "lemniscate", "zigzag",
 	"square" };

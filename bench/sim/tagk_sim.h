@@ -10,7 +10,7 @@
 #ifndef TAGK_SIM_H
 #define TAGK_SIM_H
 
-#include "../tagk.h"
+#include "../../lib/tagk.h"
 #include "synth.h"
 #include "quad.h"
 #include "trial.h"

@@ -1,8 +1,8 @@
 /* swimmer.c: paper 002's drag-dominated three-unit robot; see swimmer.h. */
 #include <string.h>
 #include "swimmer.h"
-#include "../linalg.h"
-#include "../rng.h"
+#include "../../lib/linalg.h"
+#include "../../lib/rng.h"
 
 #define R_(x) ((tagk_real)(x))
 #define TWO_PI_R ((tagk_real)6.28318530717958647692)

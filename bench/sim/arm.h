@@ -40,8 +40,8 @@
 #define TAGK_ARM_H
 
 #include <stdint.h>
-#include "../multibody.h"
-#include "../rng.h"
+#include "../../lib/multibody.h"
+#include "../../lib/rng.h"
 
 #ifdef __cplusplus
 extern "C" {

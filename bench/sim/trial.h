@@ -57,7 +57,7 @@
 #define TAGK_TRIAL_H
 
 #include <stdint.h>
-#include "../estimator.h"
+#include "../../lib/estimator.h"
 #include "quad.h"
 
 #ifdef __cplusplus

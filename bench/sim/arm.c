@@ -1,9 +1,9 @@
 /* arm.c: paper 004's arm shaking a held object; see arm.h. */
 #include <string.h>
 #include "arm.h"
-#include "../consistency.h"
-#include "../linalg.h"
-#include "../shake.h"
+#include "../../lib/consistency.h"
+#include "../../lib/linalg.h"
+#include "../../lib/shake.h"
 
 #define TWO_PI_R ((tagk_real)6.28318530717958647692)
 #define R_(x) ((tagk_real)(x))

@@ -1,9 +1,9 @@
 /* cfpend.c: paper 002's Crazyflie with a pendulum; see cfpend.h. */
 #include <string.h>
 #include "cfpend.h"
-#include "../inertia.h"
-#include "../linalg.h"
-#include "../rng.h"
+#include "../../lib/inertia.h"
+#include "../../lib/linalg.h"
+#include "../../lib/rng.h"
 
 #define R_(x) ((tagk_real)(x))
 #define TWO_PI_R ((tagk_real)6.28318530717958647692)

@@ -1,8 +1,8 @@
 /* quad.c: quadrotor dynamics and LQR; see quad.h. */
 #include <string.h>
 #include "quad.h"
-#include "../linalg.h"
-#include "../so3.h"
+#include "../../lib/linalg.h"
+#include "../../lib/so3.h"
 
 static const tagk_real G0 = (tagk_real)TAGK_G0;
 

@@ -1,12 +1,12 @@
 /* trial.c: one closed-loop flight; see trial.h. */
 #include <string.h>
 #include "trial.h"
-#include "../consistency.h"
-#include "../linalg.h"
-#include "../metrics.h"
-#include "../regressor.h"
-#include "../rng.h"
-#include "../so3.h"
+#include "../../lib/consistency.h"
+#include "../../lib/linalg.h"
+#include "../../lib/metrics.h"
+#include "../../lib/regressor.h"
+#include "../../lib/rng.h"
+#include "../../lib/so3.h"
 
 const char *const tagk_traj_names[TAGK_TRAJ_COUNT] = {
 	"figure-8", "circle", "spiral", "helix", "ellipse", "random",

@@ -36,8 +36,8 @@
 #define TAGK_GRASP_H
 
 #include <stdint.h>
-#include "../multibody.h"
-#include "../rng.h"
+#include "../../lib/multibody.h"
+#include "../../lib/rng.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -15,7 +15,7 @@
 #define TAGK_SYNTH_H
 
 #include <stdint.h>
-#include "../inertia.h"
+#include "../../lib/inertia.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,7 @@
 /* synth.c: prescribed-motion rigid-body log with exact wrench; see synth.h. */
 #include "synth.h"
-#include "../regressor.h"
-#include "../rng.h"
+#include "../../lib/regressor.h"
+#include "../../lib/rng.h"
 
 static const tagk_real cf_inertia[9] = {
 	(tagk_real)1.66e-5, (tagk_real)0.83e-6, (tagk_real)0.72e-6,

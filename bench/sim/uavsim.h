@@ -33,9 +33,9 @@
 #ifndef TAGK_UAVSIM_H
 #define TAGK_UAVSIM_H
 #include <stdint.h>
-#include "../rng.h"
-#include "../status.h"
-#include "../uav.h"
+#include "../../lib/rng.h"
+#include "../../lib/status.h"
+#include "../../lib/uav.h"
 
 #ifdef __cplusplus
 extern "C" {

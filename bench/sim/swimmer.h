@@ -43,8 +43,8 @@
 #define TAGK_SWIMMER_H
 
 #include <stdint.h>
-#include "../scalar.h"
-#include "../status.h"
+#include "../../lib/scalar.h"
+#include "../../lib/status.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -15,8 +15,8 @@
 #ifndef TAGK_QUAD_H
 #define TAGK_QUAD_H
 
-#include "../inertia.h"
-#include "../status.h"
+#include "../../lib/inertia.h"
+#include "../../lib/status.h"
 
 #ifdef __cplusplus
 extern "C" {

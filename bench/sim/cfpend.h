@@ -38,7 +38,7 @@
 #define TAGK_CFPEND_H
 
 #include <stdint.h>
-#include "../multibody.h"
+#include "../../lib/multibody.h"
 
 #ifdef __cplusplus
 extern "C" {

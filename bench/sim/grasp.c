@@ -1,8 +1,8 @@
 /* grasp.c: paper 003's grasped-cube experiment; see grasp.h. */
 #include <string.h>
 #include "grasp.h"
-#include "../linalg.h"
-#include "../consistency.h"
+#include "../../lib/linalg.h"
+#include "../../lib/consistency.h"
 
 #define PI_R ((tagk_real)3.14159265358979323846)
 
