@@ -51,6 +51,9 @@ BENCH_SRC := bench/harness.c bench/naive_kaczmarz.c bench/device.c
 CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
 FMT_HDR := $(sort $(wildcard formats/*.h))
+# formats/ is compiled once per build into an archive the commands link
+FMT_LIB := $(BUILD)/libtagkfmt.a
+ASAN_FMT_LIB := build/asan/libtagkfmt.a
 CMD_COMMON := cmd/cli.c cmd/cmdio.c cmd/streampeer.c
 # tagk-bench: the paper reproductions, simulators' drivers and benchmarks,
 # in bench/ over the pipeline commands' shared CLI code (CMD_COMMON)
@@ -102,15 +105,30 @@ lib/libtagk.a: $(LIB_OBJ) build/config
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
+# formats/ needs the libraries' headers (HDF5, cairo, libxml2) and POSIX
+$(BUILD)/formats/%.o: formats/%.c $(FMT_HDR) $(LIB_HDR) build/config | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -c $< -o $@
+$(FMT_LIB): $(FMT_SRC:%.c=$(BUILD)/%.o)
+	rm -f $@
+	$(AR) rcs $@ $^
+build/asan-obj/formats/%.o: formats/%.c $(FMT_HDR) $(LIB_HDR) | build-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) -O1 -g $(SAN) -c $< -o $@
+$(ASAN_FMT_LIB): $(FMT_SRC:%.c=build/asan-obj/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
 $(SIM_LIB): $(SIM_SRC:%.c=$(BUILD)/%.o) build/config
 	rm -f $@
 	$(AR) rcs $@ $(SIM_SRC:%.c=$(BUILD)/%.o)
 
 bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_count.c \
-		bench/*.h $(FMT_SRC) $(FMT_HDR) $(SIM_LIB) lib/libtagk.a build/config | build-deps
+		bench/*.h $(FMT_LIB) $(FMT_HDR) $(SIM_LIB) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
-		bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_count.c $(FMT_SRC) \
+		bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_count.c $(FMT_LIB) \
 		$(SIM_LIB) lib/libtagk.a $(DEPS_LIBS) -lm
 
 # Pipeline commands: cmd/NAME.c (and the parts EXTRA_stem lists, e.g. EXTRA_estimate) over
@@ -119,10 +137,10 @@ EXTRA_estimate := cmd/estout.c cmd/estimate_window.c cmd/estimate_state.c cmd/ex
 EXTRA_report := cmd/quantile.c cmd/report_check.c cmd/report_score.c cmd/report_summary.c cmd/report_plot.c cmd/report_ncc.c
 EXTRA_filter := cmd/join.c cmd/filter_whiten.c cmd/filter_expr.c
 EXTRA_regress := cmd/logmap.c cmd/regress_multibody.c cmd/actuator.c cmd/airborne.c cmd/calibrate.c cmd/quantile.c cmd/colspec.c cmd/sgderive.c cmd/friction_fit.c cmd/friction_fwl.c
-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) lib/libtagk.a build/config | build-deps
+bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_LIB) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
-		$< $(EXTRA_$*) $(CMD_COMMON) $(FMT_SRC) lib/libtagk.a $(DEPS_LIBS) -lm
+		$< $(EXTRA_$*) $(CMD_COMMON) $(FMT_LIB) lib/libtagk.a $(DEPS_LIBS) -lm
 
 # Unit tests: each driver linked against the library built with sanitizers,
 # once in double (build/asan) and once in float (build/asan-float). The
@@ -176,10 +194,10 @@ FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle expr friction
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := tests/fuzz/fuzz_table.c cmd/filter_expr.c $(FMT_SRC) $(LIB_SRC)
 FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c cmd/filter_expr.c cmd/filter_expr.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
-build/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) build/asan/libtagk.a | build-deps
+build/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) $(ASAN_FMT_LIB) build/asan/libtagk.a | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g $(SAN) -o $@ $< \
-		tests/fuzz/replay.c tests/fuzz/fuzz_table.c cmd/filter_expr.c $(FMT_SRC) build/asan/libtagk.a $(DEPS_LIBS) -lm
+		tests/fuzz/replay.c tests/fuzz/fuzz_table.c cmd/filter_expr.c $(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lm
 test-fuzz-replay: $(FUZZ_TARGETS:%=build/fuzz-replay/%)
 	@for t in $(FUZZ_TARGETS); do build/fuzz-replay/$$t tests/fuzz/corpus/$$t || exit 1; done
 build/fuzz/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | build-deps
@@ -340,16 +358,16 @@ build/mkfixtures: tests/mkfixtures.c | build-deps
 # The commands again with ASan and UBSan, for the pipeline battery.
 ASAN_BINS := $(CMDS:%=build/asan-bin/%)
 build/asan-bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_none.c \
-		bench/*.h $(FMT_SRC) $(FMT_HDR) build/asan/libtagksim.a build/asan/libtagk.a $(LIB_HDR) | build-deps
+		bench/*.h $(ASAN_FMT_LIB) $(FMT_HDR) build/asan/libtagksim.a build/asan/libtagk.a $(LIB_HDR) | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \
-		-O1 -g $(SAN) -o $@ $< $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_none.c $(FMT_SRC) \
+		-O1 -g $(SAN) -o $@ $< $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_none.c $(ASAN_FMT_LIB) \
 		build/asan/libtagksim.a build/asan/libtagk.a $(DEPS_LIBS) -lm
-build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_SRC) $(FMT_HDR) build/asan/libtagk.a $(LIB_HDR) \
+build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(ASAN_FMT_LIB) $(FMT_HDR) build/asan/libtagk.a $(LIB_HDR) \
 		| build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \
-		-O1 -g $(SAN) -o $@ $< $(EXTRA_$*) $(CMD_COMMON) $(FMT_SRC) build/asan/libtagk.a $(DEPS_LIBS) -lm
+		-O1 -g $(SAN) -o $@ $< $(EXTRA_$*) $(CMD_COMMON) $(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lm
 
 # Leak detection is off for the commands: they exit after one run, with
 # buffers sized once at start still held, on error paths too. Growth per
@@ -378,10 +396,10 @@ build/mujoco_oracle: tests/mujoco_oracle.c build/asan/libtagksim.a build/asan/li
 build/arm_mujoco: tests/arm_mujoco.c
 	@mkdir -p build
 	$(CC) $(WARN) -Wno-conversion -D_DEFAULT_SOURCE -O1 -g $(SAN) -o $@ $< -lmujoco -lm
-build/robotxml_oracle: tests/robotxml_oracle.c build/asan/libtagk.a $(LIB_HDR) $(FMT_SRC) $(FMT_HDR) | build-deps
+build/robotxml_oracle: tests/robotxml_oracle.c build/asan/libtagk.a $(LIB_HDR) $(ASAN_FMT_LIB) $(FMT_HDR) | build-deps
 	@mkdir -p build
 	$(CC) $(WARN) -Wno-conversion -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g $(SAN) -o $@ $< \
-		$(FMT_SRC) build/asan/libtagk.a $(DEPS_LIBS) -lmujoco -lm
+		$(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lmujoco -lm
 
 # The sanitizer builds of the commands, as the batteries run them: no
 # datasets/ beside build/asan-bin, so shipped files (--robot panda, a
