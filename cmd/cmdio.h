@@ -30,6 +30,15 @@ enum { CMDIO_STREAM_OPT = 1005, CMDIO_FSYNC_OPT = 1006 };
 	{ "fsync", no_argument, NULL, CMDIO_FSYNC_OPT }
 int cmdio_output_option(int c, const char *arg);
 void cmdio_stream_help(FILE *f);
+/* The end of a pipeline command's getopt table: -o, --help, --version,
+ * the input and output options, the terminator. */
+#define CMDIO_OPTIONS_END \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, 'V' }, \
+	CMDIO_INPUT_OPTIONS, \
+	CMDIO_OUTPUT_OPTIONS, \
+	{ NULL, 0, NULL, 0 }
 
 /* The --help lines of the input options, --help and --version. */
 void cmdio_input_help(FILE *f);

@@ -247,12 +247,7 @@ main(int argc, char **argv)
 		{ "raw", no_argument, NULL, 3032 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		CMDIO_INPUT_OPTIONS,
-		CMDIO_OUTPUT_OPTIONS,
-		{ NULL, 0, NULL, 0 },
+		CMDIO_OPTIONS_END,
 	};
 	tbl_options in = { 0 };
 	const char *method = "rls-low", *outname = NULL, *form = NULL;

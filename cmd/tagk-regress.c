@@ -164,12 +164,7 @@ static const struct option opts[] = {
 	{ "fit-friction", required_argument, NULL, 2024 },
 	{ "coulomb-smooth", required_argument, NULL, 2025 },
 	{ "friction-terms", required_argument, NULL, 2026 },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	CMDIO_INPUT_OPTIONS,
-	CMDIO_OUTPUT_OPTIONS,
-	{ NULL, 0, NULL, 0 },
+	CMDIO_OPTIONS_END,
 };
 
 /* The options of -m multibody's own group; the others are refused there. */
