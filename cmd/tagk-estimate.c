@@ -205,113 +205,124 @@ list_methods(void)
 	}
 }
 
-int
-main(int argc, char **argv)
-{
-	cli_init(argv[0]);
-	static const struct option opts[] = {
-		{ "method", required_argument, NULL, 'a' },
-		{ "window", required_argument, NULL, 'w' },
-		{ "every", required_argument, NULL, 'k' },
-		{ "seed", required_argument, NULL, 3001 },
-		{ "iters", required_argument, NULL, 3002 },
-		{ "burnin", required_argument, NULL, 3003 },
-		{ "tol", required_argument, NULL, 3004 },
-		{ "no-warm-start", no_argument, NULL, 3005 },
-		{ "lambda", required_argument, NULL, 3006 },
-		{ "p0", required_argument, NULL, 3007 },
-		{ "q", required_argument, NULL, 3008 },
-		{ "r", required_argument, NULL, 3009 },
-		{ "form", required_argument, NULL, 3010 },
-		{ "max-window", required_argument, NULL, 3011 },
-		{ "list", no_argument, NULL, 3012 },
-		{ "m0", required_argument, NULL, 3013 },
-		{ "mass-sd", required_argument, NULL, 3014 },
-		{ "proc-sd", required_argument, NULL, 3015 },
-		{ "meas-sd", required_argument, NULL, 3016 },
-		{ "gauss-newton", no_argument, NULL, 3017 },
-		{ "max-gap", required_argument, NULL, 3018 },
-		{ "map", required_argument, NULL, 3019 },
-		{ "preset", required_argument, NULL, 3020 },
-		{ "pos-unit", required_argument, NULL, 3021 },
-		{ "outlier", required_argument, NULL, 3022 },
-		{ "batch", no_argument, NULL, 3023 },
-		{ "segment", required_argument, NULL, 3024 },
-		{ "weight", required_argument, NULL, 3025 },
-		{ "alpha", required_argument, NULL, 3026 },
-		{ "beta", required_argument, NULL, 3027 },
-		{ "bodies", required_argument, NULL, 3028 },
-		{ "theta0", required_argument, NULL, 3029 },
-		{ "prior-weight", required_argument, NULL, 3030 },
-		{ "length", required_argument, NULL, 3031 },
-		{ "raw", no_argument, NULL, 3032 },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		CMDIO_OPTIONS_END,
-	};
-	tbl_options in = { 0 };
-	const char *method = "rls-low", *outname = NULL, *form = NULL;
-	double win = 5, every = 5;
-	int win_s = 0, every_s = 0, verbose = 0, quiet = 0, max_window = 1000, raw = 0;
-	/* the method's options, in the order given: checked against the
-	 * method's keys (method.h) once the method is known */
+static const struct option opts[] = {
+	{ "method", required_argument, NULL, 'a' },
+	{ "window", required_argument, NULL, 'w' },
+	{ "every", required_argument, NULL, 'k' },
+	{ "seed", required_argument, NULL, 3001 },
+	{ "iters", required_argument, NULL, 3002 },
+	{ "burnin", required_argument, NULL, 3003 },
+	{ "tol", required_argument, NULL, 3004 },
+	{ "no-warm-start", no_argument, NULL, 3005 },
+	{ "lambda", required_argument, NULL, 3006 },
+	{ "p0", required_argument, NULL, 3007 },
+	{ "q", required_argument, NULL, 3008 },
+	{ "r", required_argument, NULL, 3009 },
+	{ "form", required_argument, NULL, 3010 },
+	{ "max-window", required_argument, NULL, 3011 },
+	{ "list", no_argument, NULL, 3012 },
+	{ "m0", required_argument, NULL, 3013 },
+	{ "mass-sd", required_argument, NULL, 3014 },
+	{ "proc-sd", required_argument, NULL, 3015 },
+	{ "meas-sd", required_argument, NULL, 3016 },
+	{ "gauss-newton", no_argument, NULL, 3017 },
+	{ "max-gap", required_argument, NULL, 3018 },
+	{ "map", required_argument, NULL, 3019 },
+	{ "preset", required_argument, NULL, 3020 },
+	{ "pos-unit", required_argument, NULL, 3021 },
+	{ "outlier", required_argument, NULL, 3022 },
+	{ "batch", no_argument, NULL, 3023 },
+	{ "segment", required_argument, NULL, 3024 },
+	{ "weight", required_argument, NULL, 3025 },
+	{ "alpha", required_argument, NULL, 3026 },
+	{ "beta", required_argument, NULL, 3027 },
+	{ "bodies", required_argument, NULL, 3028 },
+	{ "theta0", required_argument, NULL, 3029 },
+	{ "prior-weight", required_argument, NULL, 3030 },
+	{ "length", required_argument, NULL, 3031 },
+	{ "raw", no_argument, NULL, 3032 },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	CMDIO_OPTIONS_END,
+};
+
+/* The options, as parsed. The method's own options are kept in the
+ * order given and checked against its keys (method.h) once it is known. */
+typedef struct {
+	tbl_options in;
+	const char *method, *outname, *form, *segment, *weight, *input;
+	double win, every, iters, prior_weight, theta0[TAGK_NPARAM];
+	int win_s, every_s, win_set, every_set, iters_set, method_set;
+	int verbose, quiet, max_window, raw, state_only, batch, ntheta0;
 	given_opt given[MAX_GIVEN];
-	int ngiven = 0;
-	double iters = 0;
-	int iters_set = 0, win_set = 0, every_set = 0, state_only = 0, batch = 0, method_set = 0;
-	const char *segment = NULL, *weight = NULL;
-	double theta0[TAGK_NPARAM], prior_weight = 1;
-	int ntheta0 = 0;
-	uint64_t seedv = 1;
+	int ngiven;
+	uint64_t seed;
 	state_opts so;
-	memset(&so, 0, sizeof(so));
-	so.max_gap = 0.5;
+} estimate_opts;
+
+/* One of the methods' options (the 30xx codes); 0 if c is not one. */
+static int
+method_option(estimate_opts *o, int c, const char *arg)
+{
+	given_opt *g = o->given;
+	int *n = &o->ngiven;
+	switch (c) {
+	case 3001: o->seed = cli_u64("--seed", arg); give(g, n, "seed", "seed", 0); return 1;
+	case 3002:
+		o->iters = (double)cli_long("--iters", arg, 0, 1000000);
+		o->iters_set = 1;
+		give(g, n, "iters", "iters", o->iters);
+		return 1;
+	case 3003: give(g, n, "burnin", "burnin", (double)cli_long("--burnin", arg, 0, 1000000)); return 1;
+	case 3004: give(g, n, "tol", "tol", cli_double("--tol", arg, 0, 1)); return 1;
+	case 3005: give(g, n, "no-warm-start", "warm-start", 0); return 1;
+	case 3006: give(g, n, "lambda", "lambda", cli_double("--lambda", arg, 1e-6, 1)); return 1;
+	case 3007: give(g, n, "p0", "p0", cli_double("--p0", arg, 1e-300, 1e300)); return 1;
+	case 3008: give(g, n, "q", "q", cli_double("--q", arg, 0, 1e300)); return 1;
+	case 3009: give(g, n, "r", "r", cli_double("--r", arg, 1e-300, 1e300)); return 1;
+	case 3010: o->form = arg; give(g, n, "form", "form", 0); return 1;
+	case 3022: give(g, n, "outlier", "outlier", cli_double("--outlier", arg, 0, 1e300)); return 1;
+	case 3024: o->segment = arg; give(g, n, "segment", "segment", 0); return 1;
+	case 3025: o->weight = arg; give(g, n, "weight", "weight", 0); return 1;
+	case 3026: give(g, n, "alpha", "alpha", cli_double("--alpha", arg, 1e-300, 1e300)); return 1;
+	case 3027: give(g, n, "beta", "beta", cli_double("--beta", arg, 1e-300, 1e300)); return 1;
+	case 3028: give(g, n, "bodies", "bodies", (double)cli_long("--bodies", arg, 0, 100000)); return 1;
+	case 3031: give(g, n, "length", "length", cli_double("--length", arg, 0, 1e6)); return 1;
+	case 3030:
+		o->prior_weight = cli_double("--prior-weight", arg, 0, 1e12);
+		give(g, n, "prior-weight", "prior-weight", o->prior_weight);
+		return 1;
+	case 3013: o->so.m0 = cli_double("--m0", arg, 1e-9, 1e9); give(g, n, "m0", "m0", 0); return 1;
+	case 3014:
+		o->so.mass_sd = cli_double("--mass-sd", arg, 1e-12, 1e9);
+		give(g, n, "mass-sd", "mass-sd", 0);
+		return 1;
+	case 3015: parse_list("--proc-sd", arg, 4, o->so.proc); o->so.proc_set = 1; give(g, n, "proc-sd", "proc-sd", 0); return 1;
+	case 3016: parse_list("--meas-sd", arg, 3, o->so.meas); o->so.meas_set = 1; give(g, n, "meas-sd", "meas-sd", 0); return 1;
+	case 3017: o->so.gauss_newton = 1; give(g, n, "gauss-newton", "gauss-newton", 0); return 1;
+	}
+	return 0;
+}
+
+static void
+parse(estimate_opts *o, int argc, char **argv)
+{
+	*o = (estimate_opts){ .method = "rls-low", .win = 5, .every = 5, .max_window = 1000, .prior_weight = 1,
+		.seed = 1 };
+	o->so.max_gap = 0.5;
 	int c;
 	while ((c = cli_getopt(argc, argv, "a:w:k:f:o:qvhV", opts)) != -1) {
-		if (cmdio_input_option(&in, c, optarg) || cmdio_output_option(c, optarg))
+		if (cmdio_input_option(&o->in, c, optarg) || cmdio_output_option(c, optarg) || method_option(o, c, optarg))
 			continue;
 		switch (c) {
-		case 'a': method = optarg; method_set = 1; break;
-		case 'w': win = parse_count("--window", optarg, &win_s); win_set = 1; break;
-		case 'k': every = parse_count("--every", optarg, &every_s); every_set = 1; break;
-		case 3001: seedv = cli_u64("--seed", optarg); give(given, &ngiven, "seed", "seed", 0); break;
-		case 3002:
-			iters = (double)cli_long("--iters", optarg, 0, 1000000);
-			iters_set = 1;
-			give(given, &ngiven, "iters", "iters", iters);
-			break;
-		case 3003: give(given, &ngiven, "burnin", "burnin", (double)cli_long("--burnin", optarg, 0, 1000000)); break;
-		case 3004: give(given, &ngiven, "tol", "tol", cli_double("--tol", optarg, 0, 1)); break;
-		case 3005: give(given, &ngiven, "no-warm-start", "warm-start", 0); break;
-		case 3006: give(given, &ngiven, "lambda", "lambda", cli_double("--lambda", optarg, 1e-6, 1)); break;
-		case 3007: give(given, &ngiven, "p0", "p0", cli_double("--p0", optarg, 1e-300, 1e300)); break;
-		case 3008: give(given, &ngiven, "q", "q", cli_double("--q", optarg, 0, 1e300)); break;
-		case 3009: give(given, &ngiven, "r", "r", cli_double("--r", optarg, 1e-300, 1e300)); break;
-		case 3010: form = optarg; give(given, &ngiven, "form", "form", 0); break;
-		case 3022: give(given, &ngiven, "outlier", "outlier", cli_double("--outlier", optarg, 0, 1e300)); break;
-		case 3023: batch = 1; break;
-		case 3024: segment = optarg; give(given, &ngiven, "segment", "segment", 0); break;
-		case 3025: weight = optarg; give(given, &ngiven, "weight", "weight", 0); break;
-		case 3026: give(given, &ngiven, "alpha", "alpha", cli_double("--alpha", optarg, 1e-300, 1e300)); break;
-		case 3027: give(given, &ngiven, "beta", "beta", cli_double("--beta", optarg, 1e-300, 1e300)); break;
-		case 3028: give(given, &ngiven, "bodies", "bodies", (double)cli_long("--bodies", optarg, 0, 100000)); break;
-		case 3031: give(given, &ngiven, "length", "length", cli_double("--length", optarg, 0, 1e6)); break;
-		case 3029: ntheta0 = parse_values("--theta0", optarg, theta0, TAGK_NPARAM); break;
-		case 3032: raw = 1; break;
-		case 3030:
-			prior_weight = cli_double("--prior-weight", optarg, 0, 1e12);
-			give(given, &ngiven, "prior-weight", "prior-weight", prior_weight);
-			break;
-		case 3011: max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
-		case 3013: so.m0 = cli_double("--m0", optarg, 1e-9, 1e9); give(given, &ngiven, "m0", "m0", 0); break;
-		case 3014:
-			so.mass_sd = cli_double("--mass-sd", optarg, 1e-12, 1e9);
-			give(given, &ngiven, "mass-sd", "mass-sd", 0);
-			break;
-		case 3015: parse_list("--proc-sd", optarg, 4, so.proc); so.proc_set = 1; give(given, &ngiven, "proc-sd", "proc-sd", 0); break;
-		case 3016: parse_list("--meas-sd", optarg, 3, so.meas); so.meas_set = 1; give(given, &ngiven, "meas-sd", "meas-sd", 0); break;
-		case 3017: so.gauss_newton = 1; give(given, &ngiven, "gauss-newton", "gauss-newton", 0); break;
-		case 3018: so.max_gap = cli_double("--max-gap", optarg, 1e-9, 1e9); state_only = 1; break;
+		case 'a': o->method = optarg; o->method_set = 1; break;
+		case 'w': o->win = parse_count("--window", optarg, &o->win_s); o->win_set = 1; break;
+		case 'k': o->every = parse_count("--every", optarg, &o->every_s); o->every_set = 1; break;
+		case 3023: o->batch = 1; break;
+		case 3029: o->ntheta0 = parse_values("--theta0", optarg, o->theta0, TAGK_NPARAM); break;
+		case 3032: o->raw = 1; break;
+		case 3011: o->max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
+		case 3018: o->so.max_gap = cli_double("--max-gap", optarg, 1e-9, 1e9); o->state_only = 1; break;
 		case 3019:
 		case 3020:
 		case 3021: {
@@ -319,110 +330,156 @@ main(int argc, char **argv)
 			 * methods; the mapping now lives in tagk-regress only */
 			const char *opt = c == 3019 ? "--map" : c == 3020 ? "--preset" : "--pos-unit";
 			cli_die(EXIT_USAGE, "%s moved to tagk-regress: tagk-regress -m state %s %s LOG | tagk-estimate "
-			    "-a %s", opt, opt, optarg, method_set ? method : "ekf");
+			    "-a %s", opt, opt, optarg, o->method_set ? o->method : "ekf");
 		}
 		case 3012:
 			list_methods();
 			cli_close(stdout, "stdout");
-			return 0;
-		case 'v': verbose = 1; break;
-		case 'q': quiet = 1; break;
-		case 'o': outname = optarg; break;
+			exit(0);
+		case 'v': o->verbose = 1; break;
+		case 'q': o->quiet = 1; break;
+		case 'o': o->outname = optarg; break;
 		case 'h': cli_help(usage);
 		case 'V': cli_version();
-		default: usage(stderr); return EXIT_USAGE;
+		default: usage(stderr); exit(EXIT_USAGE);
 		}
 	}
 	if (argc - optind > 1)
 		cli_die(EXIT_USAGE, "one input file at most");
-	if (batch && !method_set)
-		method = "ols";
+	o->input = optind < argc ? argv[optind] : "-";
+	if (o->batch && !o->method_set)
+		o->method = "ols";
+}
+
+/* The method, and the options it does not take refused. */
+static const tagk_method *
+method_of(const estimate_opts *o)
+{
+	const char *method = o->method;
 	const tagk_method *mt = tagk_method_find(method);
 	if (!mt)
 		cli_die(EXIT_USAGE, "-a: unknown method '%s' (tagk-estimate --list names them)", method);
-	if (ntheta0 && mt->kind != TAGK_KIND_WINDOW && !tagk_method_accepts(mt, "theta0"))
+	if (o->ntheta0 && mt->kind != TAGK_KIND_WINDOW && !tagk_method_accepts(mt, "theta0"))
 		cli_die(EXIT_USAGE, "--theta0 applies to the regressor-window methods, wls-pullback, wls-bregman, dm and dm-pc, not %s", method);
-	if (!ntheta0 && mt->kind == TAGK_KIND_BATCH && tagk_method_accepts(mt, "theta0"))
+	if (!o->ntheta0 && mt->kind == TAGK_KIND_BATCH && tagk_method_accepts(mt, "theta0"))
 		cli_die(EXIT_USAGE, "%s needs --theta0: ten values, a physical body (its prior, or its start)", method);
-	if (batch && mt->kind != TAGK_KIND_BATCH)
+	if (o->batch && mt->kind != TAGK_KIND_BATCH)
 		cli_die(EXIT_USAGE, "--batch applies to the batch methods (%s), not %s", kind_names(TAGK_KIND_BATCH),
 		    method);
-	for (int i = 0; i < ngiven; i++)
-		if (!tagk_method_accepts(mt, given[i].key)) {
+	for (int i = 0; i < o->ngiven; i++)
+		if (!tagk_method_accepts(mt, o->given[i].key)) {
 			char who[256];
-			who_accepts(given[i].key, who, sizeof(who));
-			cli_die(EXIT_USAGE, "--%s applies to %s, not %s", given[i].opt, who, method);
+			who_accepts(o->given[i].key, who, sizeof(who));
+			cli_die(EXIT_USAGE, "--%s applies to %s, not %s", o->given[i].opt, who, method);
 		}
-	if (mt->kind == TAGK_KIND_BATCH) {
-		const char *bad = win_set ? "--window" : every_set ? "--every" : max_window != 1000 ? "--max-window"
-		    : state_only ? "--max-gap" : NULL;
-		if (bad)
-			cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, method);
-		batch_opts bo = { mt, segment, weight, outname, in, ntheta0 ? theta0 : NULL, ntheta0, prior_weight, raw,
-			quiet };
-		return estimate_batch(&bo, optind < argc ? argv[optind] : "-");
-	}
-	if (mt->kind == TAGK_KIND_LEARNED) {
-		const char *bad = win_set ? "--window" : every_set ? "--every" : max_window != 1000 ? "--max-window"
-		    : state_only ? "--max-gap" : segment ? "--segment" : weight ? "--weight" : NULL;
-		if (bad)
-			cli_die(EXIT_USAGE, "%s does not apply to the learned method %s (one estimate per window of its "
-			    "fixed length)", bad, method);
-		learned_opts lo = { mt, outname, in };
-		return estimate_learned(&lo, optind < argc ? argv[optind] : "-");
-	}
-	if (mt->kind == TAGK_KIND_STATE) {
-		if (max_window != 1000)
-			cli_die(EXIT_USAGE, "--max-window applies to the regressor methods, not %s", method);
-		if (win_set && !tagk_method_accepts(mt, "window"))
-			cli_die(EXIT_USAGE, "--window applies to %s, not %s", "msckf and swls", method);
-		if (win_set && (win_s || win < 2 || win > TAGK_MASS_WINDOW_MAX))
-			cli_die(EXIT_USAGE, "--window: %s takes a number of samples from 2 to %d", method,
-			    TAGK_MASS_WINDOW_MAX);
-		if (every_set && every_s)
-			cli_die(EXIT_USAGE, "--every: %s takes a number of samples", method);
-		if (iters_set && (iters < 1 || iters > 100))
-			cli_die(EXIT_USAGE, "--iters: %s takes 1 to 100", method);
-		so.mt = mt;
-		so.window = win_set ? (int)win : 0;
-		so.iters = iters_set ? (int)iters : 0;
-		so.every = every_set ? (long)every : 1;
-		so.verbose = verbose;
-		so.outname = outname;
-		so.in = in;
-		return estimate_state(&so, optind < argc ? argv[optind] : "-");
-	}
-	if (state_only)
+	return mt;
+}
+
+/* The first window option given, which the batch and learned methods do not take, or NULL. */
+static const char *
+no_window(const estimate_opts *o)
+{
+	return o->win_set ? "--window" : o->every_set ? "--every" : o->max_window != 1000 ? "--max-window"
+	    : o->state_only ? "--max-gap" : NULL;
+}
+
+static int
+run_batch(const estimate_opts *o, const tagk_method *mt)
+{
+	const char *bad = no_window(o);
+	if (bad)
+		cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, o->method);
+	batch_opts bo = { mt, o->segment, o->weight, o->outname, o->in, o->ntheta0 ? o->theta0 : NULL, o->ntheta0,
+		o->prior_weight, o->raw, o->quiet };
+	return estimate_batch(&bo, o->input);
+}
+
+static int
+run_learned(const estimate_opts *o, const tagk_method *mt)
+{
+	const char *bad = no_window(o);
+	bad = bad ? bad : o->segment ? "--segment" : o->weight ? "--weight" : NULL;
+	if (bad)
+		cli_die(EXIT_USAGE, "%s does not apply to the learned method %s (one estimate per window of its "
+		    "fixed length)", bad, o->method);
+	learned_opts lo = { mt, o->outname, o->in };
+	return estimate_learned(&lo, o->input);
+}
+
+static int
+run_state(estimate_opts *o, const tagk_method *mt)
+{
+	const char *method = o->method;
+	if (o->max_window != 1000)
+		cli_die(EXIT_USAGE, "--max-window applies to the regressor methods, not %s", method);
+	if (o->win_set && !tagk_method_accepts(mt, "window"))
+		cli_die(EXIT_USAGE, "--window applies to %s, not %s", "msckf and swls", method);
+	if (o->win_set && (o->win_s || o->win < 2 || o->win > TAGK_MASS_WINDOW_MAX))
+		cli_die(EXIT_USAGE, "--window: %s takes a number of samples from 2 to %d", method, TAGK_MASS_WINDOW_MAX);
+	if (o->every_set && o->every_s)
+		cli_die(EXIT_USAGE, "--every: %s takes a number of samples", method);
+	if (o->iters_set && (o->iters < 1 || o->iters > 100))
+		cli_die(EXIT_USAGE, "--iters: %s takes 1 to 100", method);
+	state_opts *so = &o->so;
+	so->mt = mt;
+	so->window = o->win_set ? (int)o->win : 0;
+	so->iters = o->iters_set ? (int)o->iters : 0;
+	so->every = o->every_set ? (long)o->every : 1;
+	so->verbose = o->verbose;
+	so->outname = o->outname;
+	so->in = o->in;
+	return estimate_state(so, o->input);
+}
+
+/* The regressor-window methods: their configuration from the options. */
+static int
+run_window(estimate_opts *o, const tagk_method *mt)
+{
+	if (o->state_only)
 		cli_die(EXIT_USAGE, "--max-gap applies to the state-space methods (%s), not %s",
-		    kind_names(TAGK_KIND_STATE), method);
+		    kind_names(TAGK_KIND_STATE), o->method);
 	tagk_config cfg;
 	/* m_max is set from the rows per sample once the first sample is read */
 	tagk_config_defaults(&cfg, mt, 1, 0);
-	if (form && tagk_config_form_index(&cfg, form) < 0) {
+	if (o->form && tagk_config_form_index(&cfg, o->form) < 0) {
 		const char *const *fl = tagk_window_ops_of(mt)->forms;
 		char list[128] = "";
 		for (int i = 0; fl[i]; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? fl[i + 1] ? ", "
 			    : " or " : "", fl[i]);
-		cli_die(EXIT_USAGE, "--form: '%s' is not %s", form, list);
+		cli_die(EXIT_USAGE, "--form: '%s' is not %s", o->form, list);
 	}
-
-	cfg.seed = seedv;
-	for (int i = 0; i < ngiven; i++) {
-		double v = strcmp(given[i].key, "form") == 0 ? (double)tagk_config_form_index(&cfg, form)
-		    : given[i].v;
-		if (strcmp(given[i].key, "seed") != 0 && tagk_config_set(&cfg, given[i].key, v) != TAGK_OK)
-			cli_die(EXIT_USAGE, "--%s: %g is out of range for %s", given[i].opt, v, method);
+	cfg.seed = o->seed;
+	for (int i = 0; i < o->ngiven; i++) {
+		const given_opt *g = &o->given[i];
+		double v = strcmp(g->key, "form") == 0 ? (double)tagk_config_form_index(&cfg, o->form) : g->v;
+		if (strcmp(g->key, "seed") != 0 && tagk_config_set(&cfg, g->key, v) != TAGK_OK)
+			cli_die(EXIT_USAGE, "--%s: %g is out of range for %s", g->opt, v, o->method);
 	}
 	/* every sample once by default: windows that touch and do not overlap */
-	if (!every_set) {
-		every = win;
-		every_s = win_s;
-	} else if (!quiet && every_s == win_s && every > win) {
+	if (!o->every_set) {
+		o->every = o->win;
+		o->every_s = o->win_s;
+	} else if (!o->quiet && o->every_s == o->win_s && o->every > o->win) {
 		cli_warn("--every %g and --window %g: the updates use %.0f %% of the samples (the rest fall between "
-		    "windows)", every, win, 100 * win / every);
+		    "windows)", o->every, o->win, 100 * o->win / o->every);
 	}
-	window_opts wo = { cfg, win, every, win_s, every_s, max_window, verbose, quiet, outname, in,
-	    ntheta0 ? theta0 : NULL, ntheta0, raw };
-	return estimate_window(&wo, optind < argc ? argv[optind] : "-");
+	window_opts wo = { cfg, o->win, o->every, o->win_s, o->every_s, o->max_window, o->verbose, o->quiet,
+		o->outname, o->in, o->ntheta0 ? o->theta0 : NULL, o->ntheta0, o->raw };
+	return estimate_window(&wo, o->input);
+}
+
+int
+main(int argc, char **argv)
+{
+	cli_init(argv[0]);
+	static estimate_opts o;
+	parse(&o, argc, argv);
+	const tagk_method *mt = method_of(&o);
+	switch (mt->kind) {
+	case TAGK_KIND_BATCH: return run_batch(&o, mt);
+	case TAGK_KIND_LEARNED: return run_learned(&o, mt);
+	case TAGK_KIND_STATE: return run_state(&o, mt);
+	default: return run_window(&o, mt);
+	}
 }
