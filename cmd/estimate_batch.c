@@ -10,167 +10,233 @@
 
 enum { MAX_SEGMENTS = 4096 };
 
-int
-estimate_batch(const batch_opts *o, const char *input)
-{
-	if (!((const tagk_batch_ops *)o->method->ops)->solve)
-		return estimate_samples(o, input);
-	tbl_reader *r = cmdio_open_input(input, &o->in);
-	int it, ib, irow, iy[TAGK_NPARAM];
-	int n = cmdio_regressor_cols(r, 1, &it, &ib, &irow, iy);
-	tbl_want(r, it);
-	tbl_want(r, ib);
-	tbl_want(r, irow);
-	for (int j = 0; j < n; j++)
-		tbl_want(r, iy[j]);
-	int iw = -1;
-	if (o->weight) {
-		iw = tbl_find(r, o->weight);
-		if (iw < 0)
-			cli_die(EXIT_DATA, "%s: --weight: no column '%s'", tbl_name(r), o->weight);
-		tbl_want(r, iw);
-	}
-	int ntrue = 0, tidx[TAGK_NPARAM];
+/* One run: the stream's columns, the segments and the accumulated sums. */
+typedef struct {
+	const batch_opts *o;
+	tbl_reader *r;
+	int n, it, ib, irow, iw, iy[TAGK_NPARAM], ntrue, tidx[TAGK_NPARAM];
 	const char *names[TAGK_NPARAM];
+	double starts[MAX_SEGMENTS];
+	int nstarts, by_truth, next_start;
+	estout out;
+	double *row, t_last, truth[TAGK_NPARAM], prev_truth[TAGK_NPARAM];
+	tagk_batch *q;
+	long samples, in_seg;
+	cmdio_samples sc;
+} batchrun;
+
+/* The regressor's columns, the --weight column and the truth's. */
+static void
+columns(batchrun *w)
+{
+	tbl_reader *r = w->r;
+	int n = w->n = cmdio_regressor_cols(r, 1, &w->it, &w->ib, &w->irow, w->iy);
+	tbl_want(r, w->it);
+	tbl_want(r, w->ib);
+	tbl_want(r, w->irow);
+	for (int j = 0; j < n; j++)
+		tbl_want(r, w->iy[j]);
+	w->iw = -1;
+	if (w->o->weight) {
+		w->iw = tbl_find(r, w->o->weight);
+		if (w->iw < 0)
+			cli_die(EXIT_DATA, "%s: --weight: no column '%s'", tbl_name(r), w->o->weight);
+		tbl_want(r, w->iw);
+	}
 	for (int j = 0; j < n; j++) {
 		char tn[32];
 		snprintf(tn, sizeof(tn), "true_%s", tagk_param_names[j]);
 		int c = tbl_find(r, tn);
 		if (c >= 0) {
 			tbl_want(r, c);
-			tidx[ntrue] = c;
-			names[ntrue] = tbl_col(r, c);
-			ntrue++;
+			w->tidx[w->ntrue] = c;
+			w->names[w->ntrue++] = tbl_col(r, c);
 		}
 	}
-	if (ntrue != 0 && ntrue != n)
+	if (w->ntrue != 0 && w->ntrue != n)
 		cli_die(EXIT_DATA, "%s: some true_* columns but not all", tbl_name(r));
-	/* segment starts */
-	static double starts[MAX_SEGMENTS];
-	int nstarts = 0, by_truth = 0;
-	if (o->segments && strcmp(o->segments, "truth") == 0) {
-		by_truth = 1;
-		if (!ntrue)
-			cli_die(EXIT_USAGE, "--segment truth: %s has no true_* columns", tbl_name(r));
-	} else if (o->segments) {
+}
+
+/* --segment: "truth", or the increasing times at which segments start. */
+static void
+segments(batchrun *w)
+{
+	const char *arg = w->o->segments;
+	if (arg && strcmp(arg, "truth") == 0) {
+		w->by_truth = 1;
+		if (!w->ntrue)
+			cli_die(EXIT_USAGE, "--segment truth: %s has no true_* columns", tbl_name(w->r));
+	} else if (arg) {
 		static char buf[65536];
 		static char *items[MAX_SEGMENTS];
-		nstarts = cli_split("--segment", o->segments, buf, sizeof(buf), items, MAX_SEGMENTS);
-		for (int i = 0; i < nstarts; i++) {
-			starts[i] = cli_double("--segment", items[i], -1e300, 1e300);
-			if (i && !(starts[i] > starts[i - 1]))
+		w->nstarts = cli_split("--segment", arg, buf, sizeof(buf), items, MAX_SEGMENTS);
+		for (int i = 0; i < w->nstarts; i++) {
+			w->starts[i] = cli_double("--segment", items[i], -1e300, 1e300);
+			if (i && !(w->starts[i] > w->starts[i - 1]))
 				cli_die(EXIT_USAGE, "--segment: the times must increase ('%s' after '%s')", items[i],
 				    items[i - 1]);
 		}
 	}
-	estout out;
-	estout_open(&out, o->outname, n, 1, ntrue, names);
-	estout_project(&out, !o->raw);
-	double *row = malloc((size_t)tbl_ncols(r) * sizeof(double));
-	tagk_batch *q = malloc(sizeof(*q));
-	if (!row || !q)
+}
+
+/* --theta0 and --prior-weight: the regularised methods' prior. */
+static void
+prior(batchrun *w)
+{
+	const batch_opts *o = w->o;
+	int n = w->n;
+	tagk_real t0[TAGK_NPARAM];
+	if (o->ntheta0 != n)
+		cli_die(EXIT_USAGE, "--theta0: %d values, but %s estimates %d parameters", o->ntheta0, tbl_name(w->r), n);
+	for (int j = 0; j < n; j++)
+		t0[j] = (tagk_real)o->theta0[j];
+	tagk_status ps = tagk_batch_set_prior(w->q, t0, (tagk_real)o->prior_weight);
+	if (ps == TAGK_EINVAL)
+		cli_die(EXIT_USAGE, "--prior-weight: %s needs a positive weight", o->method->name);
+	if (ps != TAGK_OK)
+		cli_die(EXIT_USAGE, "--theta0: values that are not finite");
+	tagk_real lmin;
+	if (n == TAGK_NPARAM && (tagk_pseudo_min_eig(t0, &lmin) != TAGK_OK || !(lmin > 0)))
+		cli_die(EXIT_USAGE, "--theta0: not a physical body (its pseudo-inertia is not positive definite), "
+		    "so it has no pullback metric");
+}
+
+static void
+open_run(batchrun *w, const batch_opts *o, const char *input)
+{
+	*w = (batchrun){ .o = o, .t_last = -INFINITY };
+	w->r = cmdio_open_input(input, &o->in);
+	columns(w);
+	segments(w);
+	estout_open(&w->out, o->outname, w->n, 1, w->ntrue, w->names);
+	estout_project(&w->out, !o->raw);
+	w->row = malloc((size_t)tbl_ncols(w->r) * sizeof(double));
+	w->q = malloc(sizeof(*w->q));
+	if (!w->row || !w->q)
 		cli_die(EXIT_DATA, "out of memory");
-	if (tagk_batch_init(q, o->method, n) != TAGK_OK)
-		cli_die(EXIT_USAGE, "%s: cannot estimate %d parameters", o->method->name, n);
-	if (o->theta0) {
-		tagk_real t0[TAGK_NPARAM];
-		if (o->ntheta0 != n)
-			cli_die(EXIT_USAGE, "--theta0: %d values, but %s estimates %d parameters", o->ntheta0, tbl_name(r), n);
-		for (int j = 0; j < n; j++)
-			t0[j] = (tagk_real)o->theta0[j];
-		tagk_status ps = tagk_batch_set_prior(q, t0, (tagk_real)o->prior_weight);
-		if (ps == TAGK_EINVAL)
-			cli_die(EXIT_USAGE, "--prior-weight: %s needs a positive weight", o->method->name);
-		if (ps != TAGK_OK)
-			cli_die(EXIT_USAGE, "--theta0: values that are not finite");
-		tagk_real lmin;
-		if (n == TAGK_NPARAM && (tagk_pseudo_min_eig(t0, &lmin) != TAGK_OK || !(lmin > 0)))
-			cli_die(EXIT_USAGE, "--theta0: not a physical body (its pseudo-inertia is not positive definite), "
-			    "so it has no pullback metric");
+	if (tagk_batch_init(w->q, o->method, w->n) != TAGK_OK)
+		cli_die(EXIT_USAGE, "%s: cannot estimate %d parameters", o->method->name, w->n);
+	if (o->theta0)
+		prior(w);
+}
+
+/* The segment that ended at t_last: its estimate written, the sums cleared. */
+static void
+solve_segment(batchrun *w)
+{
+	tagk_real theta[TAGK_NPARAM];
+	tagk_status st = tagk_batch_solve(w->q, theta);
+	if (st != TAGK_OK) {
+		char a[32];
+		fmt_double(a, w->t_last);
+		int pc = w->o->method->preset[1] != 0;
+		cli_die(EXIT_DATA, "%s: the segment ending at t = %s: %s%s", tbl_name(w->r), a,
+		    st == TAGK_ENOTPD ? "the data do not determine every parameter (a singular "
+		    "normal matrix)" : pc ? "the consistent solver failed: " : "", st == TAGK_ENOTPD ?
+		    (pc ? ", and the physical constraints alone do not fix the rest: use a longer segment, "
+		    "or a method with a prior (-a wls-pullback --theta0 ...)" : ": use a -pc method, a "
+		    "method with a prior (-a wls-pullback --theta0 ...) or a longer segment")
+		    : tagk_strerror(st));
 	}
-	double t_last = -INFINITY, truth[TAGK_NPARAM], prev_truth[TAGK_NPARAM];
-	long samples = 0, in_seg = 0;
-	int next_start = 0, rc;
-	cmdio_samples sc = { 0 };
-	for (;;) {
-		rc = tbl_next(r, row);
-		if (rc < 0)
-			cli_die(EXIT_DATA, "%s", tbl_error(r));
-		if (rc == 1 && !(row[irow] >= 0 && row[irow] < TAGK_BATCH_ROWS))
-			cli_die(EXIT_DATA, "%s: row %g: a sample has rows 0 to %d at most", tbl_where(r), row[irow],
-			    TAGK_BATCH_ROWS - 1);
-		/* a sample cut short is refused before its segment is solved */
-		if (rc == 1)
-			cmdio_sample_row(&sc, r, row[it], row[irow]);
-		else
-			cmdio_sample_end(&sc, r, 1);
-		double t = rc == 1 ? row[it] : (double)NAN;
-		int new_sample = rc == 1 && t != t_last;
-		if (rc == 1 && new_sample && !(t > t_last) && samples)
-			cli_die(EXIT_DATA, "%s: time does not increase", tbl_where(r));
-		int boundary = rc == 0;
-		if (rc == 1 && new_sample && samples) {
-			if (by_truth) {
-				for (int j = 0; j < ntrue; j++)
-					boundary |= row[tidx[j]] != prev_truth[j];
-			} else {
-				while (next_start < nstarts && starts[next_start] <= t) {
-					boundary |= starts[next_start] > t_last;
-					next_start++;
-				}
-			}
-		}
-		if (boundary && in_seg) {
-			tagk_real theta[TAGK_NPARAM];
-			tagk_status st = tagk_batch_solve(q, theta);
-			if (st != TAGK_OK) {
-				char a[32];
-				fmt_double(a, t_last);
-				int pc = o->method->preset[1] != 0;
-				cli_die(EXIT_DATA, "%s: the segment ending at t = %s: %s%s", tbl_name(r), a,
-				    st == TAGK_ENOTPD ? "the data do not determine every parameter (a singular "
-				    "normal matrix)" : pc ? "the consistent solver failed: " : "", st == TAGK_ENOTPD ?
-				    (pc ? ", and the physical constraints alone do not fix the rest: use a longer segment, "
-				    "or a method with a prior (-a wls-pullback --theta0 ...)" : ": use a -pc method, a "
-				    "method with a prior (-a wls-pullback --theta0 ...) or a longer segment")
-				    : tagk_strerror(st));
-			}
-			tagk_real sd[TAGK_NPARAM];
-			estout_row(&out, t_last, theta, tagk_batch_sd(q, theta, sd) == TAGK_OK ? sd : NULL, truth);
-			tagk_batch_clear(q);
-			in_seg = 0;
-		}
-		if (rc == 0)
-			break;
-		if (new_sample) {
-			samples++;
-			t_last = t;
-			in_seg++;
-			for (int j = 0; j < ntrue; j++)
-				prev_truth[j] = truth[j] = row[tidx[j]];
-		}
-		int k = row[irow] >= 0 && row[irow] < TAGK_BATCH_ROWS ? (int)row[irow] : -1;
-		if (k < 0 || row[irow] != (double)k)
-			cli_die(EXIT_DATA, "%s: row %g: a sample has rows 0 to %d at most", tbl_where(r), row[irow],
-			    TAGK_BATCH_ROWS - 1);
-		double y[TAGK_NPARAM];
-		for (int i = 0; i < n; i++)
-			y[i] = row[iy[i]];
-		if (iw >= 0 && !(row[iw] >= 0))
-			cli_die(EXIT_DATA, "%s: --weight %s: %g is not a weight (finite, >= 0)", tbl_where(r), o->weight,
-			    row[iw]);
-		if ((iw >= 0 ? tagk_batch_add_weighted(q, k, y, row[ib], row[iw]) : tagk_batch_add(q, k, y, row[ib]))
-		    != TAGK_OK)
-			cli_die(EXIT_DATA, "%s: a value that is not finite", tbl_where(r));
+	tagk_real sd[TAGK_NPARAM];
+	estout_row(&w->out, w->t_last, theta, tagk_batch_sd(w->q, theta, sd) == TAGK_OK ? sd : NULL, w->truth);
+	tagk_batch_clear(w->q);
+	w->in_seg = 0;
+}
+
+/* Whether the sample starting at t (a new one) begins a new segment. */
+static int
+boundary_at(batchrun *w, double t)
+{
+	int b = 0;
+	if (w->by_truth) {
+		for (int j = 0; j < w->ntrue; j++)
+			b |= w->row[w->tidx[j]] != w->prev_truth[j];
+		return b;
 	}
-	if (samples == 0)
-		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
-	sink_note(out.out, "method", o->method->name);
-	estout_commit(&out, o->quiet);
-	if (tbl_skipped(r))
-		cli_warn("skipped %ld bad row%s", tbl_skipped(r), tbl_skipped(r) == 1 ? "" : "s");
-	tbl_close(r);
-	free(row);
-	free(q);
+	while (w->next_start < w->nstarts && w->starts[w->next_start] <= t) {
+		b |= w->starts[w->next_start] > w->t_last;
+		w->next_start++;
+	}
+	return b;
+}
+
+/* The row into the sums (its index checked, its weight if any). */
+static void
+add_row(batchrun *w)
+{
+	const double *row = w->row;
+	tbl_reader *r = w->r;
+	int k = row[w->irow] >= 0 && row[w->irow] < TAGK_BATCH_ROWS ? (int)row[w->irow] : -1;
+	if (k < 0 || row[w->irow] != (double)k)
+		cli_die(EXIT_DATA, "%s: row %g: a sample has rows 0 to %d at most", tbl_where(r), row[w->irow],
+		    TAGK_BATCH_ROWS - 1);
+	double y[TAGK_NPARAM];
+	for (int i = 0; i < w->n; i++)
+		y[i] = row[w->iy[i]];
+	int iw = w->iw;
+	if (iw >= 0 && !(row[iw] >= 0))
+		cli_die(EXIT_DATA, "%s: --weight %s: %g is not a weight (finite, >= 0)", tbl_where(r), w->o->weight,
+		    row[iw]);
+	if ((iw >= 0 ? tagk_batch_add_weighted(w->q, k, y, row[w->ib], row[iw]) : tagk_batch_add(w->q, k, y, row[w->ib]))
+	    != TAGK_OK)
+		cli_die(EXIT_DATA, "%s: a value that is not finite", tbl_where(r));
+}
+
+/* One read (rc from tbl_next): segment boundaries, then the row's sums.
+ * Returns 0 at the end of the stream. */
+static int
+on_read(batchrun *w, int rc)
+{
+	tbl_reader *r = w->r;
+	const double *row = w->row;
+	if (rc < 0)
+		cli_die(EXIT_DATA, "%s", tbl_error(r));
+	if (rc == 1 && !(row[w->irow] >= 0 && row[w->irow] < TAGK_BATCH_ROWS))
+		cli_die(EXIT_DATA, "%s: row %g: a sample has rows 0 to %d at most", tbl_where(r), row[w->irow],
+		    TAGK_BATCH_ROWS - 1);
+	/* a sample cut short is refused before its segment is solved */
+	if (rc == 1)
+		cmdio_sample_row(&w->sc, r, row[w->it], row[w->irow]);
+	else
+		cmdio_sample_end(&w->sc, r, 1);
+	double t = rc == 1 ? row[w->it] : (double)NAN;
+	int new_sample = rc == 1 && t != w->t_last;
+	if (rc == 1 && new_sample && !(t > w->t_last) && w->samples)
+		cli_die(EXIT_DATA, "%s: time does not increase", tbl_where(r));
+	int boundary = rc == 0 || (new_sample && w->samples && boundary_at(w, t));
+	if (boundary && w->in_seg)
+		solve_segment(w);
+	if (rc == 0)
+		return 0;
+	if (new_sample) {
+		w->samples++;
+		w->t_last = t;
+		w->in_seg++;
+		for (int j = 0; j < w->ntrue; j++)
+			w->prev_truth[j] = w->truth[j] = row[w->tidx[j]];
+	}
+	add_row(w);
+	return 1;
+}
+
+int
+estimate_batch(const batch_opts *o, const char *input)
+{
+	if (!((const tagk_batch_ops *)o->method->ops)->solve)
+		return estimate_samples(o, input);
+	static batchrun w;
+	open_run(&w, o, input);
+	while (on_read(&w, tbl_next(w.r, w.row)))
+		;
+	if (w.samples == 0)
+		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(w.r));
+	sink_note(w.out.out, "method", o->method->name);
+	estout_commit(&w.out, o->quiet);
+	if (tbl_skipped(w.r))
+		cli_warn("skipped %ld bad row%s", tbl_skipped(w.r), tbl_skipped(w.r) == 1 ? "" : "s");
+	tbl_close(w.r);
+	free(w.row);
+	free(w.q);
 	return 0;
 }
