@@ -21,19 +21,30 @@ need(tbl_reader *r, const char *name)
 	return i;
 }
 
-int
-filter_whiten(const char *input, const tbl_options *in, const double *theta0, int n0, const char *outname)
+/* One run: the columns, the current sample's rows and metric. */
+typedef struct {
+	tbl_reader *r;
+	const double *theta0;
+	int it, irow, ib, iy[TAGK_NPARAM], n, im0[MAXN], imj[TAGK_NPARAM][MAXN], ntrue, *tidx;
+	double *row, *orow, (*buf)[TAGK_NPARAM + 1], (*tru)[TAGK_NPARAM], t_cur;
+	tagk_real M[MAXN * MAXN], X[MAXN * (TAGK_NPARAM + 1)];
+	int seen[MAXN], have;
+	long samples;
+	const char **names;  /* the output's, kept while it is written */
+	sink *out;
+} whitenrun;
+
+/* The regressor's and the metric's columns (as many coordinates as M0_c). */
+static void
+columns(whitenrun *w)
 {
-	if (n0 != TAGK_NPARAM)
-		cli_die(EXIT_USAGE, "--whiten: %d values; the metric's parts are those of the ten parameters of a body", n0);
-	tbl_reader *r = cmdio_open_input(input, in);
-	int it = need(r, "t"), irow = need(r, "row"), ib = need(r, "b"), iy[TAGK_NPARAM];
+	tbl_reader *r = w->r;
 	char name[48];
+	w->it = need(r, "t"), w->irow = need(r, "row"), w->ib = need(r, "b");
 	for (int j = 0; j < TAGK_NPARAM; j++) {
 		snprintf(name, sizeof(name), "Y_%s", tagk_param_names[j]);
-		iy[j] = need(r, name);
+		w->iy[j] = need(r, name);
 	}
-	/* the coordinates: as many as M0_1, M0_2, ... columns */
 	int n = 0;
 	for (;;) {
 		snprintf(name, sizeof(name), "M0_%d", n + 1);
@@ -44,114 +55,149 @@ filter_whiten(const char *input, const tbl_options *in, const double *theta0, in
 	if (n == 0 || n > MAXN)
 		cli_die(EXIT_DATA, "%s: --whiten: %s (the metric's columns come from tagk-regress -m multibody --metric)",
 		    tbl_name(r), n ? "more coordinates than tagk handles" : "no column M0_1");
-	int im0[MAXN], imj[TAGK_NPARAM][MAXN];
+	w->n = n;
 	for (int c = 0; c < n; c++) {
 		snprintf(name, sizeof(name), "M0_%d", c + 1);
-		im0[c] = need(r, name);
+		w->im0[c] = need(r, name);
 		for (int j = 0; j < TAGK_NPARAM; j++) {
 			snprintf(name, sizeof(name), "M_%s_%d", tagk_param_names[j], c + 1);
-			imj[j][c] = need(r, name);
+			w->imj[j][c] = need(r, name);
 		}
 	}
-	int ntrue = 0, *tidx = malloc((size_t)tbl_ncols(r) * sizeof(int));
-	const char **names = malloc((size_t)(3 + TAGK_NPARAM + tbl_ncols(r)) * sizeof(*names));
-	double *row = malloc((size_t)tbl_ncols(r) * sizeof(*row));
-	double (*buf)[TAGK_NPARAM + 1] = malloc(MAXN * sizeof(*buf));
-	double (*tru)[TAGK_NPARAM] = malloc(MAXN * sizeof(*tru));
-	double *orow = malloc((size_t)(3 + TAGK_NPARAM + tbl_ncols(r)) * sizeof(*orow));
-	if (!tidx || !names || !row || !buf || !tru || !orow)
+}
+
+/* Buffers, the truth's columns and the output's header: t, row, Y_*, b,
+ * true_*. */
+static void
+open_output(whitenrun *w, const char *outname)
+{
+	tbl_reader *r = w->r;
+	int ncols = tbl_ncols(r);
+	w->tidx = malloc((size_t)ncols * sizeof(int));
+	const char **names = w->names = malloc((size_t)(3 + TAGK_NPARAM + ncols) * sizeof(*names));
+	w->row = malloc((size_t)ncols * sizeof(*w->row));
+	w->buf = malloc(MAXN * sizeof(*w->buf));
+	w->tru = malloc(MAXN * sizeof(*w->tru));
+	w->orow = malloc((size_t)(3 + TAGK_NPARAM + ncols) * sizeof(*w->orow));
+	if (!w->tidx || !names || !w->row || !w->buf || !w->tru || !w->orow)
 		cli_die(EXIT_DATA, "out of memory");
-	for (int i = 0; i < tbl_ncols(r); i++)
-		if (strncmp(tbl_col(r, i), "true_", 5) == 0 && ntrue < TAGK_NPARAM) {
-			tidx[ntrue++] = i;
+	for (int i = 0; i < ncols; i++)
+		if (strncmp(tbl_col(r, i), "true_", 5) == 0 && w->ntrue < TAGK_NPARAM) {
+			w->tidx[w->ntrue++] = i;
 			tbl_want(r, i);
 		}
 	int nc = 0;
 	names[nc++] = "t";
 	names[nc++] = "row";
 	for (int j = 0; j < TAGK_NPARAM; j++)
-		names[nc++] = tbl_col(r, iy[j]);
+		names[nc++] = tbl_col(r, w->iy[j]);
 	names[nc++] = "b";
-	for (int j = 0; j < ntrue; j++)
-		names[nc++] = tbl_col(r, tidx[j]);
-	sink *out = cmdio_open_output(outname, TBL_AUTO);
-	cmdio_header(out, nc, names);
-	tagk_real M[MAXN * MAXN], X[MAXN * (TAGK_NPARAM + 1)];
-	int seen[MAXN], have = 0, rc;
-	double t_cur = NAN;
-	long samples = 0;
-	memset(seen, 0, sizeof(seen));
+	for (int j = 0; j < w->ntrue; j++)
+		names[nc++] = tbl_col(r, w->tidx[j]);
+	w->out = cmdio_open_output(outname, TBL_AUTO);
+	cmdio_header(w->out, nc, names);
+}
+
+/* The sample is complete (every row index 0..n-1 once): its rows times
+ * L^-1, L L^T its metric, written. */
+static void
+flush_sample(whitenrun *w)
+{
+	int n = w->n;
+	char a[32];
+	fmt_double(a, w->t_cur);
+	for (int k = 0; k < n; k++)
+		if (!w->seen[k])
+			cli_die(EXIT_DATA, "%s: t = %s: the sample lacks row %d of %d (--whiten needs whole samples)",
+			    tbl_name(w->r), a, k, n);
+	tagk_real *M = w->M, *X = w->X;
+	for (int k = 0; k < n; k++)
+		for (int c = 0; c < n; c++)
+			M[k * n + c] = (tagk_real)((M[k * n + c] + M[c * n + k]) / 2);
+	if (tagk_cholesky(n, M) != TAGK_OK)
+		cli_die(EXIT_DATA, "%s: t = %s: the metric at the --whiten values is not positive definite (a "
+		    "prior that is not a physical body?)", tbl_name(w->r), a);
+	for (int k = 0; k < n; k++)
+		for (int j = 0; j <= TAGK_NPARAM; j++)
+			X[k * (TAGK_NPARAM + 1) + j] = (tagk_real)w->buf[k][j];
+	tagk_trsm_lower(n, TAGK_NPARAM + 1, M, X);
+	for (int k = 0; k < n; k++) {
+		int x = 0;
+		w->orow[x++] = w->t_cur;
+		w->orow[x++] = k;
+		for (int j = 0; j <= TAGK_NPARAM; j++)
+			w->orow[x++] = (double)X[k * (TAGK_NPARAM + 1) + j];
+		for (int j = 0; j < w->ntrue; j++)
+			w->orow[x++] = w->tru[k][j];
+		cmdio_row(w->out, w->orow);
+	}
+	w->samples++;
+	w->have = 0;
+	memset(w->seen, 0, sizeof(w->seen));
+}
+
+/* The row read into the sample: its regressor, truth and metric row at
+ * the --whiten values. */
+static void
+keep_row(whitenrun *w)
+{
+	const double *row = w->row;
+	tbl_reader *r = w->r;
+	int n = w->n;
+	if (w->have && !(row[w->it] >= w->t_cur))
+		cli_die(EXIT_DATA, "%s: time does not increase", tbl_where(r));
+	int k = (int)row[w->irow];
+	if (!(row[w->irow] >= 0 && row[w->irow] < n) || row[w->irow] != (double)k)
+		cli_die(EXIT_DATA, "%s: row %g: a sample has rows 0 to %d", tbl_where(r), row[w->irow], n - 1);
+	if (w->seen[k])
+		cli_die(EXIT_DATA, "%s: row %d twice in one sample", tbl_where(r), k);
+	w->seen[k] = 1;
+	w->t_cur = row[w->it];
+	w->have = 1;
+	for (int j = 0; j < TAGK_NPARAM; j++)
+		w->buf[k][j] = row[w->iy[j]];
+	w->buf[k][TAGK_NPARAM] = row[w->ib];
+	for (int j = 0; j < w->ntrue; j++)
+		w->tru[k][j] = row[w->tidx[j]];
+	for (int c = 0; c < n; c++) {
+		double v = row[w->im0[c]];
+		for (int j = 0; j < TAGK_NPARAM; j++)
+			v += w->theta0[j] * row[w->imj[j][c]];
+		if (!isfinite(v))
+			cli_die(EXIT_DATA, "%s: a metric value that is not finite", tbl_where(r));
+		w->M[k * n + c] = (tagk_real)v;
+	}
+}
+
+int
+filter_whiten(const char *input, const tbl_options *in, const double *theta0, int n0, const char *outname)
+{
+	if (n0 != TAGK_NPARAM)
+		cli_die(EXIT_USAGE, "--whiten: %d values; the metric's parts are those of the ten parameters of a body", n0);
+	static whitenrun w;
+	w = (whitenrun){ .theta0 = theta0, .t_cur = NAN };
+	w.r = cmdio_open_input(input, in);
+	columns(&w);
+	open_output(&w, outname);
 	for (;;) {
-		rc = tbl_next(r, row);
+		int rc = tbl_next(w.r, w.row);
 		if (rc < 0)
-			cli_die(EXIT_DATA, "%s", tbl_error(r));
-		if (have && (rc == 0 || row[it] != t_cur)) {
-			/* the sample is complete: every row index 0..n-1 once */
-			char a[32];
-			fmt_double(a, t_cur);
-			for (int k = 0; k < n; k++)
-				if (!seen[k])
-					cli_die(EXIT_DATA, "%s: t = %s: the sample lacks row %d of %d (--whiten needs whole samples)",
-					    tbl_name(r), a, k, n);
-			for (int k = 0; k < n; k++)
-				for (int c = 0; c < n; c++)
-					M[k * n + c] = (tagk_real)((M[k * n + c] + M[c * n + k]) / 2);
-			if (tagk_cholesky(n, M) != TAGK_OK)
-				cli_die(EXIT_DATA, "%s: t = %s: the metric at the --whiten values is not positive definite (a "
-				    "prior that is not a physical body?)", tbl_name(r), a);
-			for (int k = 0; k < n; k++)
-				for (int j = 0; j <= TAGK_NPARAM; j++)
-					X[k * (TAGK_NPARAM + 1) + j] = (tagk_real)buf[k][j];
-			tagk_trsm_lower(n, TAGK_NPARAM + 1, M, X);
-			for (int k = 0; k < n; k++) {
-				int x = 0;
-				orow[x++] = t_cur;
-				orow[x++] = k;
-				for (int j = 0; j <= TAGK_NPARAM; j++)
-					orow[x++] = (double)X[k * (TAGK_NPARAM + 1) + j];
-				for (int j = 0; j < ntrue; j++)
-					orow[x++] = tru[k][j];
-				cmdio_row(out, orow);
-			}
-			samples++;
-			have = 0;
-			memset(seen, 0, sizeof(seen));
-		}
+			cli_die(EXIT_DATA, "%s", tbl_error(w.r));
+		if (w.have && (rc == 0 || w.row[w.it] != w.t_cur))
+			flush_sample(&w);
 		if (rc == 0)
 			break;
-		if (have && !(row[it] >= t_cur))
-			cli_die(EXIT_DATA, "%s: time does not increase", tbl_where(r));
-		int k = (int)row[irow];
-		if (!(row[irow] >= 0 && row[irow] < n) || row[irow] != (double)k)
-			cli_die(EXIT_DATA, "%s: row %g: a sample has rows 0 to %d", tbl_where(r), row[irow], n - 1);
-		if (seen[k])
-			cli_die(EXIT_DATA, "%s: row %d twice in one sample", tbl_where(r), k);
-		seen[k] = 1;
-		t_cur = row[it];
-		have = 1;
-		for (int j = 0; j < TAGK_NPARAM; j++)
-			buf[k][j] = row[iy[j]];
-		buf[k][TAGK_NPARAM] = row[ib];
-		for (int j = 0; j < ntrue; j++)
-			tru[k][j] = row[tidx[j]];
-		for (int c = 0; c < n; c++) {
-			double v = row[im0[c]];
-			for (int j = 0; j < TAGK_NPARAM; j++)
-				v += theta0[j] * row[imj[j][c]];
-			if (!isfinite(v))
-				cli_die(EXIT_DATA, "%s: a metric value that is not finite", tbl_where(r));
-			M[k * n + c] = (tagk_real)v;
-		}
+		keep_row(&w);
 	}
-	if (samples == 0)
-		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
-	cmdio_commit(out);
-	tbl_close(r);
-	free(tidx);
-	free(names);
-	free(row);
-	free(buf);
-	free(tru);
-	free(orow);
+	if (w.samples == 0)
+		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(w.r));
+	cmdio_commit(w.out);
+	tbl_close(w.r);
+	free(w.tidx);
+	free(w.names);
+	free(w.row);
+	free(w.buf);
+	free(w.tru);
+	free(w.orow);
 	return 0;
 }
