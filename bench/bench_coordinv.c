@@ -76,6 +76,214 @@ problem(const tagk_swim_sample *s, long m, long stride, tagk_real *Y, tagk_real 
 	pb->M = M;
 }
 
+/* One experiment: the runs' settings and buffers, the estimates of the
+ * current seed, and the scores. */
+typedef struct {
+	const ci_opts *o;
+	tagk_swim_config tc, gc;
+	long ntrain, ntest, max_shift;
+	tagk_swim_sample *train, *test;
+	tagk_real *Y, *tau, *M, *qd, *ws, *meas, *measured, *pred, *pcol;
+	size_t wslen;
+	tagk_real truth[P], est[2][NM][P];
+	int ok[2][NM];
+	/* per regime and method: NCC sums and squares per coordinate, failures,
+	 * and the relative parameter error */
+	double sum[2][NM][N], sq[2][NM][N], perr[2][NM];
+	long cnt[2][NM], failed[2][NM], solved[2][NM], ngap[2];
+	double gap[2]; /* the frozen metric's objective above DM's, relative */
+} swimrun;
+
+static void
+open_swim(swimrun *x, const ci_opts *o)
+{
+	memset(x, 0, sizeof(*x));
+	x->o = o;
+	x->tc = o->sim;
+	x->tc.gait = TAGK_SWIM_TRAIN;
+	const long ntrain = x->ntrain = tagk_swim_samples(&x->tc);
+	if (o->low > ntrain)
+		cli_die(EXIT_USAGE, "--low: %ld samples, but a training run has %ld", o->low, ntrain);
+	x->gc = o->sim;
+	x->gc.gait = TAGK_SWIM_FORWARD;
+	const long ntest = x->ntest = tagk_swim_samples(&x->gc);
+	x->train = malloc((size_t)ntrain * sizeof(*x->train)), x->test = malloc((size_t)ntest * sizeof(*x->test));
+	x->Y = malloc((size_t)ntrain * N * P * sizeof(*x->Y)), x->tau = malloc((size_t)ntrain * N * sizeof(*x->tau));
+	x->M = malloc((size_t)ntrain * (P + 1) * N * N * sizeof(*x->M)), x->qd = malloc((size_t)ntrain * N * sizeof(*x->qd));
+	x->wslen = tagk_ci_workspace_len(N, P);
+	x->ws = malloc(x->wslen * sizeof(*x->ws)), x->meas = malloc((size_t)ntest * sizeof(*x->meas));
+	x->measured = malloc((size_t)ntest * N * sizeof(*x->measured));
+	x->pred = malloc((size_t)ntest * N * sizeof(*x->pred)), x->pcol = malloc((size_t)ntest * sizeof(*x->pcol));
+	if (!x->train || !x->test || !x->Y || !x->tau || !x->M || !x->qd || !x->ws || !x->meas || !x->measured || !x->pred
+	    || !x->pcol)
+		cli_die(EXIT_DATA, "out of memory");
+	tagk_swim_truth(x->truth);
+	/* the slowest period of the test gaits is 4 s: shifts of 5 degrees of it */
+	x->max_shift = lround(5.0 / 360 * 4 * (double)o->sim.rate);
+}
+
+/* Every method's estimate in regime r (0 low data, 1 high) from prior,
+ * its parameter error, and the frozen metric's objective gap to DM's. */
+static void
+estimate(swimrun *x, int r, const tagk_real *prior)
+{
+	const ci_opts *o = x->o;
+	long m = r == 0 ? o->low : x->ntrain, stride = r == 0 ? x->ntrain / o->low : 1;
+	tagk_dmls_problem pb;
+	problem(x->train, m, stride, x->Y, x->tau, x->M, x->qd, &pb);
+	pb.nonneg = o->physical ? P : 0;
+	for (int k = 0; k < NM; k++) {
+		x->ok[r][k] = tagk_ci_solve((tagk_ci_method)k, &pb, x->qd, prior, (tagk_real)o->lambda, x->est[r][k], x->ws,
+		    x->wslen) == TAGK_OK;
+		if (x->ok[r][k]) {
+			x->perr[r][k] += rel_err(x->est[r][k], x->truth);
+			x->solved[r][k]++;
+		}
+	}
+	if (x->ok[r][TAGK_CI_DUAL] && x->ok[r][TAGK_CI_FROZEN]) {
+		double fd = (double)tagk_dmls_objective(&pb, x->est[r][TAGK_CI_DUAL], x->ws, x->wslen);
+		double ff = (double)tagk_dmls_objective(&pb, x->est[r][TAGK_CI_FROZEN], x->ws, x->wslen);
+		if (fd > 0 && ff >= 0) {
+			x->gap[r] += (ff - fd) / fd;
+			x->ngap[r]++;
+		}
+	}
+}
+
+/* The seed's test gaits, each method scored by NCC of the predicted
+ * velocities M(pi^)^-1 tau; a method that fails counts as NCC 0. */
+static void
+score_gaits(swimrun *x, int seed)
+{
+	for (int gait = TAGK_SWIM_FORWARD; gait <= TAGK_SWIM_TURN; gait++) {
+		tagk_swim_config ec = x->o->sim;
+		ec.gait = (tagk_swim_gait)gait;
+		ec.seed = (uint64_t)seed * 1000u + (uint64_t)gait;
+		run(&ec, x->test);
+		for (long t = 0; t < x->ntest; t++)
+			memcpy(x->measured + t * N, x->test[t].qd, sizeof(*x->measured) * N);
+		for (int r = 0; r < 2; r++)
+			for (int k = 0; k < NM; k++) {
+				x->cnt[r][k]++;
+				int good = x->ok[r][k];
+				for (long t = 0; good && t < x->ntest; t++) {
+					tagk_real Mt[N * N];
+					tagk_swim_metric(x->test[t].alpha[0], x->test[t].alpha[1], x->est[r][k], Mt);
+					good = coordinv_solve(N, Mt, x->test[t].tau, x->pred + t * N);
+				}
+				if (!good) {
+					x->failed[r][k]++;
+					continue;
+				}
+				coordinv_score(N, x->ntest, x->measured, x->pred, x->max_shift, x->sum[r][k], x->sq[r][k], x->meas,
+				    x->pcol);
+			}
+	}
+}
+
+static void
+run_seed(swimrun *x, int seed)
+{
+	x->tc.seed = (uint64_t)seed;
+	run(&x->tc, x->train);
+	tagk_real prior[P];
+	tagk_rng g;
+	tagk_rng_seed(&g, (uint64_t)seed * 7919u + 17u);
+	for (int j = 0; j < P; j++)
+		prior[j] = x->truth[j] * (tagk_real)(1 + x->o->prior_error * (2 * (double)tagk_rng_uniform(&g) - 1));
+	for (int r = 0; r < 2; r++)
+		estimate(x, r, prior);
+	score_gaits(x, seed);
+}
+
+/* The paper's qualitative claims (Sec. IV-B), checked on the means. */
+static void
+print_claims(const swimrun *x, double mean[2][NM][N])
+{
+	const ci_opts *o = x->o;
+	printf("\nDM-frozen, the metric frozen at the prior (one weighted solve, online-able): its objective\n"
+	    "sum r^T M(pi)^-1 r above DM's optimum by %.3g %% (low data) and %.3g %% (high data), mean over the seeds.\n",
+	    x->ngap[0] ? 100 * x->gap[0] / (double)x->ngap[0] : (double)NAN,
+	    x->ngap[1] ? 100 * x->gap[1] / (double)x->ngap[1] : (double)NAN);
+	printf("\nThe paper's claims (Sec. IV-B), on these numbers:\n");
+	for (int r = 0; r < 2; r++)
+		for (int i = 3; i < 5; i++) {
+			int best = 1;
+			for (int k = 0; k < NM; k++)
+				if (k != TAGK_CI_DUAL && k != TAGK_CI_FROZEN && k != TAGK_CI_DUAL_PC
+				    && mean[r][k][i] >= mean[r][TAGK_CI_DUAL][i])
+					best = 0;
+			printf("  %s data, %s: %s best of the six: %s (%.3f)\n", r == 0 ? "low" : "high", coord_names[i],
+			    coordinv_name(TAGK_CI_DUAL, o->physical), best ? "yes" : "no", mean[r][TAGK_CI_DUAL][i]);
+		}
+	int all_le0 = 1;
+	for (int k = 0; k < NM; k++)
+		if (k != TAGK_CI_DUAL && k != TAGK_CI_FROZEN && k != TAGK_CI_DUAL_PC && mean[0][k][3] > 0)
+			all_le0 = 0;
+	printf("  low data, alpha1': every competitor at NCC <= 0 (the paper's largest contrast): %s\n",
+	    all_le0 ? "yes" : "no");
+}
+
+static void
+print_tables(const swimrun *x, double t0)
+{
+	const ci_opts *o = x->o;
+	printf("# tagk-bench coordinv: paper 002's Fig. 6, the drag-dominated LandSalp-like swimmer (bench/sim/swimmer.h):\n"
+	    "# identified on an 8-segment training run (%ld samples at %g Hz; low data: %ld of them, evenly spaced),\n"
+	    "# scored on the forward, backward, left, right and turning gaits by the normalised cross-correlation of\n"
+	    "# the predicted velocities M(pi^)^-1 tau with the measured ones (shifts of up to %ld sample: 5 degrees of\n"
+	    "# the 4 s period). Mean (standard deviation) over %d seeds x 5 gaits. Mismatch: position noise %g,\n"
+	    "# velocities %s, joint friction %g N m, wheel-force noise %g N; the regularised methods' prior is the\n"
+	    "# truth off by up to %g %%, lambda %g.%s %.1f s.\n", x->ntrain, (double)o->sim.rate, o->low, x->max_shift,
+	    o->seeds, (double)o->sim.pos_noise, o->sim.differentiate ? "by central differences" : "exact",
+	    (double)o->sim.friction, (double)o->sim.force_noise, 100 * o->prior_error, o->lambda,
+	    o->physical ? " Every method keeps D >= 0 (--physical)." : "", cli_seconds() - t0);
+	double mean[2][NM][N];
+	for (int r = 0; r < 2; r++) {
+		printf("\n%s data (%ld samples)\n%-15s", r == 0 ? "low" : "high", r == 0 ? o->low : x->ntrain, "method");
+		for (int i = 0; i < N; i++)
+			printf(" %16s", coord_names[i]);
+		printf(" %10s %7s\n", "param err", "failed");
+		for (int k = 0; k < NM; k++) {
+			if (o->physical && k == TAGK_CI_DUAL_PC)
+				continue; /* DM itself keeps D >= 0 */
+			printf("%-15s", coordinv_name(k, o->physical));
+			for (int i = 0; i < N; i++) {
+				double n_ = (double)x->cnt[r][k], mu = x->sum[r][k][i] / n_;
+				double sd = sqrt(fmax(0, x->sq[r][k][i] / n_ - mu * mu));
+				mean[r][k][i] = mu;
+				printf("  %6.3f (%5.3f)", mu, sd);
+			}
+			printf(" %10.3g %3ld/%ld\n", x->solved[r][k] ? x->perr[r][k] / (double)x->solved[r][k] : (double)NAN,
+			    x->failed[r][k], x->cnt[r][k]);
+		}
+	}
+	print_claims(x, mean);
+}
+
+/* Fig. 6: the swimmer experiment, its tables on stdout. */
+static void
+coordinv_swimmer(const ci_opts *o)
+{
+	double t0 = cli_seconds();
+	static swimrun x;
+	open_swim(&x, o);
+	for (int seed = 1; seed <= o->seeds; seed++)
+		run_seed(&x, seed);
+	print_tables(&x, t0);
+	free(x.train);
+	free(x.test);
+	free(x.Y);
+	free(x.tau);
+	free(x.M);
+	free(x.qd);
+	free(x.ws);
+	free(x.meas);
+	free(x.measured);
+	free(x.pred);
+	free(x.pcol);
+}
+
 int
 bench_coordinv(int argc, char **argv)
 {
@@ -139,151 +347,7 @@ bench_coordinv(int argc, char **argv)
 		cli_close(stdout, "stdout");
 		return 0;
 	}
-	double t0 = cli_seconds();
-	tagk_swim_config tc = o.sim;
-	tc.gait = TAGK_SWIM_TRAIN;
-	const long ntrain = tagk_swim_samples(&tc);
-	if (o.low > ntrain)
-		cli_die(EXIT_USAGE, "--low: %ld samples, but a training run has %ld", o.low, ntrain);
-	tagk_swim_config gc = o.sim;
-	gc.gait = TAGK_SWIM_FORWARD;
-	const long ntest = tagk_swim_samples(&gc);
-	tagk_swim_sample *train = malloc((size_t)ntrain * sizeof(*train)), *test = malloc((size_t)ntest * sizeof(*test));
-	tagk_real *Y = malloc((size_t)ntrain * N * P * sizeof(*Y)), *tau = malloc((size_t)ntrain * N * sizeof(*tau));
-	tagk_real *M = malloc((size_t)ntrain * (P + 1) * N * N * sizeof(*M)), *qd = malloc((size_t)ntrain * N * sizeof(*qd));
-	size_t wslen = tagk_ci_workspace_len(N, P);
-	tagk_real *ws = malloc(wslen * sizeof(*ws)), *meas = malloc((size_t)ntest * sizeof(*meas));
-	tagk_real *measured = malloc((size_t)ntest * N * sizeof(*measured));
-	tagk_real *pred = malloc((size_t)ntest * N * sizeof(*pred)), *pcol = malloc((size_t)ntest * sizeof(*pcol));
-	if (!train || !test || !Y || !tau || !M || !qd || !ws || !meas || !measured || !pred || !pcol)
-		cli_die(EXIT_DATA, "out of memory");
-	/* per regime and method: NCC sums and squares per coordinate, failures,
-	 * and the relative parameter error */
-	double sum[2][NM][N] = { { { 0 } } }, sq[2][NM][N] = { { { 0 } } }, perr[2][NM] = { { 0 } };
-	long cnt[2][NM] = { { 0 } }, failed[2][NM] = { { 0 } }, solved[2][NM] = { { 0 } }, ngap[2] = { 0 };
-	double gap[2] = { 0 }; /* the frozen metric's objective above DM's, relative */
-	tagk_real truth[P];
-	tagk_swim_truth(truth);
-	/* the slowest period of the test gaits is 4 s: shifts of 5 degrees of it */
-	const long max_shift = lround(5.0 / 360 * 4 * (double)o.sim.rate);
-	for (int seed = 1; seed <= o.seeds; seed++) {
-		tc.seed = (uint64_t)seed;
-		run(&tc, train);
-		tagk_real prior[P];
-		tagk_rng g;
-		tagk_rng_seed(&g, (uint64_t)seed * 7919u + 17u);
-		for (int j = 0; j < P; j++)
-			prior[j] = truth[j] * (tagk_real)(1 + o.prior_error * (2 * (double)tagk_rng_uniform(&g) - 1));
-		tagk_real est[2][NM][P];
-		int ok[2][NM];
-		for (int r = 0; r < 2; r++) {
-			long m = r == 0 ? o.low : ntrain, stride = r == 0 ? ntrain / o.low : 1;
-			tagk_dmls_problem pb;
-			problem(train, m, stride, Y, tau, M, qd, &pb);
-			pb.nonneg = o.physical ? P : 0;
-			for (int k = 0; k < NM; k++) {
-				ok[r][k] = tagk_ci_solve((tagk_ci_method)k, &pb, qd, prior, (tagk_real)o.lambda, est[r][k], ws,
-				    wslen) == TAGK_OK;
-				if (ok[r][k]) {
-					perr[r][k] += rel_err(est[r][k], truth);
-					solved[r][k]++;
-				}
-			}
-			if (ok[r][TAGK_CI_DUAL] && ok[r][TAGK_CI_FROZEN]) {
-				double fd = (double)tagk_dmls_objective(&pb, est[r][TAGK_CI_DUAL], ws, wslen);
-				double ff = (double)tagk_dmls_objective(&pb, est[r][TAGK_CI_FROZEN], ws, wslen);
-				if (fd > 0 && ff >= 0) {
-					gap[r] += (ff - fd) / fd;
-					ngap[r]++;
-				}
-			}
-		}
-		for (int gait = TAGK_SWIM_FORWARD; gait <= TAGK_SWIM_TURN; gait++) {
-			tagk_swim_config ec = o.sim;
-			ec.gait = (tagk_swim_gait)gait;
-			ec.seed = (uint64_t)seed * 1000u + (uint64_t)gait;
-			run(&ec, test);
-			for (long t = 0; t < ntest; t++)
-				memcpy(measured + t * N, test[t].qd, sizeof(*measured) * N);
-			for (int r = 0; r < 2; r++)
-				for (int k = 0; k < NM; k++) {
-					cnt[r][k]++;
-					int good = ok[r][k];
-					for (long t = 0; good && t < ntest; t++) {
-						tagk_real Mt[N * N];
-						tagk_swim_metric(test[t].alpha[0], test[t].alpha[1], est[r][k], Mt);
-						good = coordinv_solve(N, Mt, test[t].tau, pred + t * N);
-					}
-					if (!good) {
-						failed[r][k]++;
-						continue; /* counted as NCC 0 */
-					}
-					coordinv_score(N, ntest, measured, pred, max_shift, sum[r][k], sq[r][k], meas, pcol);
-				}
-		}
-	}
-	printf("# tagk-bench coordinv: paper 002's Fig. 6, the drag-dominated LandSalp-like swimmer (bench/sim/swimmer.h):\n"
-	    "# identified on an 8-segment training run (%ld samples at %g Hz; low data: %ld of them, evenly spaced),\n"
-	    "# scored on the forward, backward, left, right and turning gaits by the normalised cross-correlation of\n"
-	    "# the predicted velocities M(pi^)^-1 tau with the measured ones (shifts of up to %ld sample: 5 degrees of\n"
-	    "# the 4 s period). Mean (standard deviation) over %d seeds x 5 gaits. Mismatch: position noise %g,\n"
-	    "# velocities %s, joint friction %g N m, wheel-force noise %g N; the regularised methods' prior is the\n"
-	    "# truth off by up to %g %%, lambda %g.%s %.1f s.\n", ntrain, (double)o.sim.rate, o.low, max_shift, o.seeds,
-	    (double)o.sim.pos_noise, o.sim.differentiate ? "by central differences" : "exact",
-	    (double)o.sim.friction, (double)o.sim.force_noise, 100 * o.prior_error, o.lambda,
-	    o.physical ? " Every method keeps D >= 0 (--physical)." : "", cli_seconds() - t0);
-	double mean[2][NM][N];
-	for (int r = 0; r < 2; r++) {
-		printf("\n%s data (%ld samples)\n%-15s", r == 0 ? "low" : "high", r == 0 ? o.low : ntrain, "method");
-		for (int i = 0; i < N; i++)
-			printf(" %16s", coord_names[i]);
-		printf(" %10s %7s\n", "param err", "failed");
-		for (int k = 0; k < NM; k++) {
-			if (o.physical && k == TAGK_CI_DUAL_PC)
-				continue; /* DM itself keeps D >= 0 */
-			printf("%-15s", coordinv_name(k, o.physical));
-			for (int i = 0; i < N; i++) {
-				double n_ = (double)cnt[r][k], mu = sum[r][k][i] / n_;
-				double sd = sqrt(fmax(0, sq[r][k][i] / n_ - mu * mu));
-				mean[r][k][i] = mu;
-				printf("  %6.3f (%5.3f)", mu, sd);
-			}
-			printf(" %10.3g %3ld/%ld\n", solved[r][k] ? perr[r][k] / (double)solved[r][k] : (double)NAN, failed[r][k],
-			    cnt[r][k]);
-		}
-	}
-	printf("\nDM-frozen, the metric frozen at the prior (one weighted solve, online-able): its objective\n"
-	    "sum r^T M(pi)^-1 r above DM's optimum by %.3g %% (low data) and %.3g %% (high data), mean over the seeds.\n",
-	    ngap[0] ? 100 * gap[0] / (double)ngap[0] : (double)NAN, ngap[1] ? 100 * gap[1] / (double)ngap[1] : (double)NAN);
-	/* the paper's qualitative claims, checked on these numbers */
-	printf("\nThe paper's claims (Sec. IV-B), on these numbers:\n");
-	for (int r = 0; r < 2; r++)
-		for (int i = 3; i < 5; i++) {
-			int best = 1;
-			for (int k = 0; k < NM; k++)
-				if (k != TAGK_CI_DUAL && k != TAGK_CI_FROZEN && k != TAGK_CI_DUAL_PC
-				    && mean[r][k][i] >= mean[r][TAGK_CI_DUAL][i])
-					best = 0;
-			printf("  %s data, %s: %s best of the six: %s (%.3f)\n", r == 0 ? "low" : "high", coord_names[i],
-			    coordinv_name(TAGK_CI_DUAL, o.physical), best ? "yes" : "no", mean[r][TAGK_CI_DUAL][i]);
-		}
-	int all_le0 = 1;
-	for (int k = 0; k < NM; k++)
-		if (k != TAGK_CI_DUAL && k != TAGK_CI_FROZEN && k != TAGK_CI_DUAL_PC && mean[0][k][3] > 0)
-			all_le0 = 0;
-	printf("  low data, alpha1': every competitor at NCC <= 0 (the paper's largest contrast): %s\n",
-	    all_le0 ? "yes" : "no");
-	free(train);
-	free(test);
-	free(Y);
-	free(tau);
-	free(M);
-	free(qd);
-	free(ws);
-	free(meas);
-	free(measured);
-	free(pred);
-	free(pcol);
+	coordinv_swimmer(&o);
 	if (crazyflie) {
 		fflush(stdout);
 		coordinv_crazyflie(&cf);
