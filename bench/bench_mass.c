@@ -161,6 +161,130 @@ pwm_columns(const pwm_out *p, double t, double T, double *row)
 	return 5;
 }
 
+/* tagk-bench massflight's options. */
+typedef struct {
+	int traj, beh;
+	uint64_t seed;
+	double duration, rate, m_nom, noise, thrust_sd, vbat[2], ground;
+	actuators act;
+	const char *outname, *pwmveh;
+} mf_opts;
+
+/* The simulator configured from the options. */
+static void
+mf_sim(const mf_opts *o, tagk_uavsim_config *sc, tagk_uavsim *sim)
+{
+	tagk_uavsim_defaults(sc, o->traj, o->beh, o->seed);
+	sc->duration = (tagk_real)o->duration;
+	sc->dt = (tagk_real)(1 / o->rate);
+	sc->m_nom = (tagk_real)o->m_nom;
+	sc->sd_att *= (tagk_real)o->noise;
+	sc->sd_pos *= (tagk_real)o->noise;
+	sc->sd_vel *= (tagk_real)o->noise;
+	sc->sd_gyro *= (tagk_real)o->noise;
+	sc->sd_acc *= (tagk_real)o->noise;
+	sc->sd_thrust = (tagk_real)o->thrust_sd;
+	set_actuators(sc, &o->act);
+	if (tagk_uavsim_init(sim, sc) != TAGK_OK)
+		cli_die(EXIT_USAGE, "massflight: the settings are out of range");
+}
+
+static const char *const mf_names[] = { "t", "thrust", "gx", "gy", "gz", "ax", "ay", "az", "qw", "qx", "qy",
+	"qz", "px", "py", "pz", "vx", "vy", "vz", "true_m" };
+enum { MF_NC = sizeof(mf_names) / sizeof(mf_names[0]) };
+
+/* The output's columns: with --pwm, the four motor commands and the
+ * battery voltage in place of the thrust. */
+static int
+mf_columns(const mf_opts *o, const char **cols)
+{
+	static const char *const pwm_names[] = { "motor.m1", "motor.m2", "motor.m3", "motor.m4", "pm.vbat" };
+	int nc = 0;
+	for (int i = 0; i < MF_NC; i++) {
+		if (i == 1 && o->pwmveh)
+			for (int j = 0; j < 5; j++)
+				cols[nc++] = pwm_names[j];
+		else
+			cols[nc++] = mf_names[i];
+	}
+	return nc;
+}
+
+/* Resting on the ground, motors off, where the flight starts (before it)
+ * or ended (after it), at flight time kf / rate: the ground holds the
+ * weight, the accelerometer reads +g. */
+static void
+mf_ground(tagk_uavsim_sample *s, const tagk_uavsim_sample *at, long kf, double rate)
+{
+	*s = *at;
+	s->t = (tagk_real)((double)kf / rate);
+	s->u.thrust = 0;
+	for (int j = 0; j < 3; j++)
+		s->u.w[j] = s->acc[j] = s->y.v[j] = 0;
+	s->acc[2] = (tagk_real)TAGK_G0;
+	s->y.q[0] = 1;
+	s->y.q[1] = s->y.q[2] = s->y.q[3] = 0;
+}
+
+/* One sample as an output row. */
+static void
+mf_row(const mf_opts *o, const pwm_out *pw, const tagk_uavsim_sample *s, sink *out)
+{
+	double row[MF_NC + 4];
+	int i = 0;
+	row[i++] = (double)s->t + o->ground;
+	if (o->pwmveh)
+		i += pwm_columns(pw, (double)s->t + o->ground, (double)s->u.thrust, row + i);
+	else
+		row[i++] = (double)s->u.thrust;
+	for (int j = 0; j < 3; j++)
+		row[i++] = (double)s->u.w[j];
+	for (int j = 0; j < 3; j++)
+		row[i++] = (double)s->acc[j];
+	for (int j = 0; j < 4; j++)
+		row[i++] = (double)s->y.q[j];
+	for (int j = 0; j < 3; j++)
+		row[i++] = (double)s->y.r[j];
+	for (int j = 0; j < 3; j++)
+		row[i++] = (double)s->y.v[j];
+	row[i++] = (double)s->m;
+	cmdio_row(out, row);
+}
+
+/* The flight with --ground seconds on the ground before and after, written
+ * to out; the sum over the flight of the tracking error, m. */
+static double
+mf_fly(const mf_opts *o, tagk_uavsim *sim, const pwm_out *pw, sink *out)
+{
+	double err = 0;
+	long n = tagk_uavsim_steps(sim), nground = (long)(o->ground * o->rate + 0.5);
+	tagk_uavsim_sample s0;
+	memset(&s0, 0, sizeof(s0));
+	s0.m = (tagk_real)tagk_uavsim_mass(sim, 0);
+	for (long k = 0; k < n + 2 * nground; k++) {
+		tagk_uavsim_sample s;
+		long kf = k - nground;
+		int flying = kf >= 0 && kf < n;
+		if (!flying) {
+			mf_ground(&s, &s0, kf, o->rate);
+		} else {
+			tagk_status st = tagk_uavsim_next(sim, &s);
+			if (st != TAGK_OK)
+				cli_die(EXIT_DATA, "massflight: the flight left the envelope at sample %ld: %s", kf,
+				    tagk_strerror(st));
+			s0 = s;
+		}
+		mf_row(o, pw, &s, out);
+		if (!flying)
+			continue;
+		double d = 0;
+		for (int j = 0; j < 3; j++)
+			d += (double)((s.x.r[j] - s.ref[j]) * (s.x.r[j] - s.ref[j]));
+		err += sqrt(d);
+	}
+	return err;
+}
+
 int
 bench_massflight(int argc, char **argv)
 {
@@ -183,35 +307,32 @@ bench_massflight(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int traj = TAGK_UAVTRAJ_LOOP, beh = TAGK_MASS_DRAIN, c;
-	uint64_t seed = 1;
-	double duration = 20, rate = 100, m_nom = 1, noise = 1, thrust_sd = 0;
-	actuators act = { 0, 0, 1 };
-	const char *outname = NULL, *pwmveh = NULL;
-	double vbat[2] = { 4.0, 4.0 }, ground = 0;
+	mf_opts o = { .traj = TAGK_UAVTRAJ_LOOP, .beh = TAGK_MASS_DRAIN, .seed = 1, .duration = 20, .rate = 100,
+		.m_nom = 1, .noise = 1, .act = { 0, 0, 1 }, .vbat = { 4.0, 4.0 } };
+	int c;
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "o:h", opts)) != -1) {
 		int one[1];
 		switch (c) {
-		case 't': parse_set("--traj", optarg, tagk_uavtraj_names, TAGK_UAVTRAJ_COUNT, one); traj = one[0]; break;
-		case 'm': parse_set("--mass", optarg, tagk_massb_names, TAGK_MASSB_COUNT, one); beh = one[0]; break;
-		case 's': seed = cli_u64("--seed", optarg); break;
-		case 'd': duration = cli_double("--duration", optarg, 0.1, 3600); break;
-		case 'r': rate = cli_double("--rate", optarg, 10, 10000); break;
-		case 'M': m_nom = cli_double("--m-nom", optarg, 1e-3, 1e4); break;
-		case 'n': noise = cli_double("--noise", optarg, 0, 100); break;
-		case 'T': thrust_sd = cli_double("--thrust-sd", optarg, 0, 1); break;
-		case 'L': case 'X': case 'S': parse_actuators(&act, c, optarg); break;
-		case 'P': pwmveh = optarg; break;
+		case 't': parse_set("--traj", optarg, tagk_uavtraj_names, TAGK_UAVTRAJ_COUNT, one); o.traj = one[0]; break;
+		case 'm': parse_set("--mass", optarg, tagk_massb_names, TAGK_MASSB_COUNT, one); o.beh = one[0]; break;
+		case 's': o.seed = cli_u64("--seed", optarg); break;
+		case 'd': o.duration = cli_double("--duration", optarg, 0.1, 3600); break;
+		case 'r': o.rate = cli_double("--rate", optarg, 10, 10000); break;
+		case 'M': o.m_nom = cli_double("--m-nom", optarg, 1e-3, 1e4); break;
+		case 'n': o.noise = cli_double("--noise", optarg, 0, 100); break;
+		case 'T': o.thrust_sd = cli_double("--thrust-sd", optarg, 0, 1); break;
+		case 'L': case 'X': case 'S': parse_actuators(&o.act, c, optarg); break;
+		case 'P': o.pwmveh = optarg; break;
 		case 'B': {
 			char buf[64], *it[2];
 			int k = cli_split("--vbat", optarg, buf, sizeof(buf), it, 2);
-			vbat[0] = cli_double("--vbat", it[0], 1, 100);
-			vbat[1] = k == 2 ? cli_double("--vbat", it[1], 1, 100) : vbat[0];
+			o.vbat[0] = cli_double("--vbat", it[0], 1, 100);
+			o.vbat[1] = k == 2 ? cli_double("--vbat", it[1], 1, 100) : o.vbat[0];
 			break;
 		}
-		case 'G': ground = cli_double("--ground", optarg, 0, 3600); break;
-		case 'o': outname = optarg; break;
+		case 'G': o.ground = cli_double("--ground", optarg, 0, 3600); break;
+		case 'o': o.outname = optarg; break;
 		case 'h':
 			bench_help(stdout, "massflight");
 			cli_close(stdout, "stdout");
@@ -222,98 +343,24 @@ bench_massflight(int argc, char **argv)
 	if (optind < argc)
 		cli_die(EXIT_USAGE, "massflight: unexpected argument '%s'", argv[optind]);
 	tagk_uavsim_config sc;
-	tagk_uavsim_defaults(&sc, traj, beh, seed);
-	sc.duration = (tagk_real)duration;
-	sc.dt = (tagk_real)(1 / rate);
-	sc.m_nom = (tagk_real)m_nom;
-	sc.sd_att *= (tagk_real)noise;
-	sc.sd_pos *= (tagk_real)noise;
-	sc.sd_vel *= (tagk_real)noise;
-	sc.sd_gyro *= (tagk_real)noise;
-	sc.sd_acc *= (tagk_real)noise;
-	sc.sd_thrust = (tagk_real)thrust_sd;
-	set_actuators(&sc, &act);
 	tagk_uavsim sim;
-	if (tagk_uavsim_init(&sim, &sc) != TAGK_OK)
-		cli_die(EXIT_USAGE, "massflight: the settings are out of range");
+	mf_sim(&o, &sc, &sim);
 	vehicle veh;
-	pwm_out pw = { &veh, vbat[0], vbat[1], duration + 2 * ground };
-	if (pwmveh) {
-		cmdio_vehicle(pwmveh, &veh, 1);
+	pwm_out pw = { &veh, o.vbat[0], o.vbat[1], o.duration + 2 * o.ground };
+	if (o.pwmveh) {
+		cmdio_vehicle(o.pwmveh, &veh, 1);
 		if (veh.input != VEH_INPUT_PWM || veh.n != 4)
-			cli_die(EXIT_USAGE, "--pwm: %s is not a four-rotor vehicle of 'input pwm'", pwmveh);
+			cli_die(EXIT_USAGE, "--pwm: %s is not a four-rotor vehicle of 'input pwm'", o.pwmveh);
 	}
-	static const char *const names[] = { "t", "thrust", "gx", "gy", "gz", "ax", "ay", "az", "qw", "qx", "qy",
-		"qz", "px", "py", "pz", "vx", "vy", "vz", "true_m" };
-	static const char *const pwm_names[] = { "motor.m1", "motor.m2", "motor.m3", "motor.m4", "pm.vbat" };
-	enum { NC = sizeof(names) / sizeof(names[0]) };
-	const char *cols[NC + 4];
-	int nc = 0;
-	for (int i = 0; i < NC; i++) {
-		if (i == 1 && pwmveh)
-			for (int j = 0; j < 5; j++)
-				cols[nc++] = pwm_names[j];
-		else
-			cols[nc++] = names[i];
-	}
-	sink *out = cmdio_open_output(outname, TBL_AUTO);
+	const char *cols[MF_NC + 4];
+	int nc = mf_columns(&o, cols);
+	sink *out = cmdio_open_output(o.outname, TBL_AUTO);
 	cmdio_header(out, nc, cols);
-	double err = 0;
-	long n = tagk_uavsim_steps(&sim), nground = (long)(ground * rate + 0.5);
-	tagk_uavsim_sample s0;
-	memset(&s0, 0, sizeof(s0));
-	s0.m = (tagk_real)tagk_uavsim_mass(&sim, 0);
-	for (long k = 0; k < n + 2 * nground; k++) {
-		tagk_uavsim_sample s;
-		long kf = k - nground;
-		if (kf < 0 || kf >= n) {
-			/* resting on the ground, motors off, at the origin before the
-			 * flight and where it ended after it: the ground holds the
-			 * weight, the accelerometer reads +g */
-			s = s0;
-			s.t = (tagk_real)((double)kf / rate);
-			s.u.thrust = 0;
-			for (int j = 0; j < 3; j++)
-				s.u.w[j] = s.acc[j] = s.y.v[j] = 0;
-			s.acc[2] = (tagk_real)TAGK_G0;
-			s.y.q[0] = 1;
-			s.y.q[1] = s.y.q[2] = s.y.q[3] = 0;
-		} else {
-			tagk_status st = tagk_uavsim_next(&sim, &s);
-			if (st != TAGK_OK)
-				cli_die(EXIT_DATA, "massflight: the flight left the envelope at sample %ld: %s", kf,
-				    tagk_strerror(st));
-			s0 = s;
-		}
-		double row[NC + 4];
-		int i = 0;
-		row[i++] = (double)s.t + ground;
-		if (pwmveh)
-			i += pwm_columns(&pw, (double)s.t + ground, (double)s.u.thrust, row + i);
-		else
-			row[i++] = (double)s.u.thrust;
-		for (int j = 0; j < 3; j++)
-			row[i++] = (double)s.u.w[j];
-		for (int j = 0; j < 3; j++)
-			row[i++] = (double)s.acc[j];
-		for (int j = 0; j < 4; j++)
-			row[i++] = (double)s.y.q[j];
-		for (int j = 0; j < 3; j++)
-			row[i++] = (double)s.y.r[j];
-		for (int j = 0; j < 3; j++)
-			row[i++] = (double)s.y.v[j];
-		row[i++] = (double)s.m;
-		cmdio_row(out, row);
-		if (kf < 0 || kf >= n)
-			continue;
-		double d = 0;
-		for (int j = 0; j < 3; j++)
-			d += (double)((s.x.r[j] - s.ref[j]) * (s.x.r[j] - s.ref[j]));
-		err += sqrt(d);
-	}
+	double err = mf_fly(&o, &sim, &pw, out);
 	cmdio_commit(out);
+	long n = tagk_uavsim_steps(&sim), nground = (long)(o.ground * o.rate + 0.5);
 	cli_warn("%s, %s, seed %llu: %ld samples at %g Hz, mass %g -> %g kg, mean tracking error %.1f cm",
-	    tagk_uavtraj_names[traj], tagk_massb_names[beh], (unsigned long long)seed, n + 2 * nground, rate,
+	    tagk_uavtraj_names[o.traj], tagk_massb_names[o.beh], (unsigned long long)o.seed, n + 2 * nground, o.rate,
 	    (double)tagk_uavsim_mass(&sim, 0), (double)tagk_uavsim_mass(&sim, sc.duration), 100 * err / (double)n);
 	return 0;
 }
