@@ -644,6 +644,126 @@ print_tables(const rmspe_cfg *c, const cell *cells, const char *fmt)
 		}
 }
 
+/* --methods: each a state-space or regressor-window method. */
+static void
+rm_methods(rmspe_cfg *c, const char *methods)
+{
+	char mbuf[256], *mitems[MAXM];
+	int nmi = cli_split("--methods", methods, mbuf, sizeof(mbuf), mitems, MAXM);
+	for (int mi = 0; mi < nmi; mi++) {
+		const char *tok = mitems[mi];
+		method *m = &c->ms[c->nm++];
+		m->mm = tagk_method_find_kind(tok, TAGK_KIND_STATE);
+		m->rm = m->mm ? NULL : tagk_method_find_kind(tok, TAGK_KIND_WINDOW);
+		if (!m->mm && !m->rm)
+			cli_die(EXIT_USAGE, "--methods: unknown method '%s' (tagk-estimate --list names them)", tok);
+		m->name = m->mm ? m->mm->name : m->rm->name;
+	}
+}
+
+/* Samples per flight: every flight has the same number; the simulator says. */
+static long
+rm_samples(const rmspe_cfg *c)
+{
+	tagk_uavsim_config sc0;
+	tagk_uavsim sim0;
+	tagk_uavsim_defaults(&sc0, c->traj[0], c->beh[0], c->seed);
+	sc0.duration = (tagk_real)c->duration;
+	set_actuators(&sc0, &c->act);
+	if (tagk_uavsim_init(&sim0, &sc0) != TAGK_OK)
+		cli_die(EXIT_USAGE, "rmspe: the flight settings are out of range");
+	return tagk_uavsim_steps(&sim0);
+}
+
+/* The flights shared among jobs forked workers, flight f to worker f mod
+ * jobs, each writing its result lines to its own temporary file parts[j]. */
+static void
+rm_fly(const rmspe_cfg *c, int jobs, progress_mode pmode, long nflights, FILE **parts)
+{
+	long nsamples = rm_samples(c);
+	pid_t pids[64];
+	fflush(stdout);
+	for (int j = 0; j < jobs; j++) {
+		parts[j] = tmpfile();
+		if (!parts[j])
+			cli_die(EXIT_DATA, "rmspe: cannot create a temporary file");
+		pids[j] = fork();
+		if (pids[j] < 0)
+			cli_die(EXIT_DATA, "rmspe: cannot fork");
+		if (pids[j] == 0) {
+			tagk_uavsim_sample *buf = malloc((size_t)nsamples * sizeof(*buf));
+			if (!buf)
+				cli_die(EXIT_DATA, "out of memory");
+			/* the first worker speaks for all: its flights times jobs */
+			progress pg;
+			progress_init(&pg, "rmspe: flights", nflights, j == 0 ? pmode : PROGRESS_QUIET);
+			long mine = 0;
+			for (long f = j; f < nflights; f += jobs) {
+				fly_one(c, f, buf, parts[j]);
+				progress_step(&pg, ++mine * jobs < nflights ? mine * jobs : nflights);
+			}
+			progress_end(&pg);
+			if (fflush(parts[j]) != 0)
+				_exit(EXIT_DATA);
+			_exit(0);
+		}
+	}
+	workers_wait("rmspe", pids, jobs);
+}
+
+/* The workers' result lines summed per cell (trajectory, behaviour,
+ * method); every flight's line for every method must be there. */
+static cell *
+rm_gather(const rmspe_cfg *c, int jobs, long nflights, FILE **parts)
+{
+	cell *cells = calloc((size_t)(c->ntraj * c->nbeh * c->nm), sizeof(*cells));
+	if (!cells)
+		cli_die(EXIT_DATA, "out of memory");
+	long lines = 0;
+	for (int j = 0; j < jobs; j++) {
+		rewind(parts[j]);
+		int ti, bi, mi, dv;
+		double rm, rb, ns;
+		long up;
+		while (fscanf(parts[j], "%d,%d,%d,%d,%lf,%lf,%lf,%ld\n", &ti, &bi, &mi, &dv, &rm, &rb, &ns, &up) == 8) {
+			cell *g = &cells[(ti * c->nbeh + bi) * c->nm + mi];
+			if (dv < 0 || dv > 2)
+				cli_die(EXIT_DATA, "rmspe: a worker wrote a malformed result");
+			g->flights++;
+			g->diverged += dv == 1;
+			g->lost += dv == 2;
+			if (!dv) {
+				g->rmspe_sum += rm;
+				g->burn_sum += rb;
+			}
+			g->ns_sum += ns;
+			g->updates += up;
+			lines++;
+		}
+		fclose(parts[j]);
+	}
+	if (lines != nflights * c->nm)
+		cli_die(EXIT_DATA, "rmspe: %ld results of %ld expected", lines, nflights * c->nm);
+	return cells;
+}
+
+/* The text and Markdown tables' preamble. */
+static void
+rm_preamble(const rmspe_cfg *c, const char *fmt, int jobs)
+{
+	const char *h = strcmp(fmt, "md") ? "#" : "";
+	printf("%s tagk-bench rmspe: %d flight%s of %g s at 100 Hz per cell, seed %llu, %d job%s; every method\n"
+	    "%s starts %+g %% off the true mass. ms: mean wall time of one update; RMSPE (eq. 33) over\n"
+	    "%s the flight, mean over flights (* some diverged, left out); >2s: over t >= 2 s, after the\n"
+	    "%s start-up. Regressor methods: 3 x 1 rows from the %s, window %d samples, every sample.\n\n",
+	    h, c->trials, c->trials == 1 ? "" : "s", c->duration, (unsigned long long)c->seed, jobs, jobs == 1 ? "" : "s",
+	    h, 100 * c->m0_error, h, h, c->velocity ? "velocity's difference quotient" : "accelerometer", REG_WINDOW);
+	if (c->act.thrust_lag > 0 || c->act.thrust_max > 0 || c->act.speed != 1)
+		printf("%s Actuators: thrust lag %g s, thrust limit %g weights (0: the controller's 2.5),\n"
+		    "%s reference speed x %g; the logged thrust is the command.\n\n", h, c->act.thrust_lag, c->act.thrust_max,
+		    h, c->act.speed);
+}
+
 int
 bench_rmspe(int argc, char **argv)
 {
@@ -716,101 +836,16 @@ bench_rmspe(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_die(EXIT_USAGE, "rmspe: unexpected argument '%s'", argv[optind]);
-	char mbuf[256], *mitems[MAXM];
-	int nmi = cli_split("--methods", methods, mbuf, sizeof(mbuf), mitems, MAXM);
-	for (int mi = 0; mi < nmi; mi++) {
-		const char *tok = mitems[mi];
-		method *m = &c.ms[c.nm++];
-		m->mm = tagk_method_find_kind(tok, TAGK_KIND_STATE);
-		m->rm = m->mm ? NULL : tagk_method_find_kind(tok, TAGK_KIND_WINDOW);
-		if (!m->mm && !m->rm)
-			cli_die(EXIT_USAGE, "--methods: unknown method '%s' (tagk-estimate --list names them)", tok);
-		m->name = m->mm ? m->mm->name : m->rm->name;
-	}
+	rm_methods(&c, methods);
 	long nflights = (long)c.ntraj * c.nbeh * c.trials;
 	if (jobs > nflights)
 		jobs = (int)nflights;
 	double t0 = cli_seconds();
-	/* every flight has the same number of samples: ask the simulator */
-	tagk_uavsim_config sc0;
-	tagk_uavsim sim0;
-	tagk_uavsim_defaults(&sc0, c.traj[0], c.beh[0], c.seed);
-	sc0.duration = (tagk_real)c.duration;
-	set_actuators(&sc0, &c.act);
-	if (tagk_uavsim_init(&sim0, &sc0) != TAGK_OK)
-		cli_die(EXIT_USAGE, "rmspe: the flight settings are out of range");
-	long nsamples = tagk_uavsim_steps(&sim0);
 	FILE *parts[64];
-	pid_t pids[64];
-	fflush(stdout);
-	for (int j = 0; j < jobs; j++) {
-		parts[j] = tmpfile();
-		if (!parts[j])
-			cli_die(EXIT_DATA, "rmspe: cannot create a temporary file");
-		pids[j] = fork();
-		if (pids[j] < 0)
-			cli_die(EXIT_DATA, "rmspe: cannot fork");
-		if (pids[j] == 0) {
-			tagk_uavsim_sample *buf = malloc((size_t)nsamples * sizeof(*buf));
-			if (!buf)
-				cli_die(EXIT_DATA, "out of memory");
-			/* the first worker speaks for all: its flights times jobs */
-			progress pg;
-			progress_init(&pg, "rmspe: flights", nflights, j == 0 ? pmode : PROGRESS_QUIET);
-			long mine = 0;
-			for (long f = j; f < nflights; f += jobs) {
-				fly_one(&c, f, buf, parts[j]);
-				progress_step(&pg, ++mine * jobs < nflights ? mine * jobs : nflights);
-			}
-			progress_end(&pg);
-			if (fflush(parts[j]) != 0)
-				_exit(EXIT_DATA);
-			_exit(0);
-		}
-	}
-	workers_wait("rmspe", pids, jobs);
-	cell *cells = calloc((size_t)(c.ntraj * c.nbeh * c.nm), sizeof(*cells));
-	if (!cells)
-		cli_die(EXIT_DATA, "out of memory");
-	long lines = 0;
-	for (int j = 0; j < jobs; j++) {
-		rewind(parts[j]);
-		int ti, bi, mi, dv;
-		double rm, rb, ns;
-		long up;
-		while (fscanf(parts[j], "%d,%d,%d,%d,%lf,%lf,%lf,%ld\n", &ti, &bi, &mi, &dv, &rm, &rb, &ns, &up) == 8) {
-			cell *g = &cells[(ti * c.nbeh + bi) * c.nm + mi];
-			if (dv < 0 || dv > 2)
-				cli_die(EXIT_DATA, "rmspe: a worker wrote a malformed result");
-			g->flights++;
-			g->diverged += dv == 1;
-			g->lost += dv == 2;
-			if (!dv) {
-				g->rmspe_sum += rm;
-				g->burn_sum += rb;
-			}
-			g->ns_sum += ns;
-			g->updates += up;
-			lines++;
-		}
-		fclose(parts[j]);
-	}
-	if (lines != nflights * c.nm)
-		cli_die(EXIT_DATA, "rmspe: %ld results of %ld expected", lines, nflights * c.nm);
-	if (strcmp(fmt, "csv") != 0) {
-		printf("%s tagk-bench rmspe: %d flight%s of %g s at 100 Hz per cell, seed %llu, %d job%s; every method\n"
-		    "%s starts %+g %% off the true mass. ms: mean wall time of one update; RMSPE (eq. 33) over\n"
-		    "%s the flight, mean over flights (* some diverged, left out); >2s: over t >= 2 s, after the\n"
-		    "%s start-up. Regressor methods: 3 x 1 rows from the %s, window %d samples, every sample.\n\n",
-		    strcmp(fmt, "md") ? "#" : "", c.trials, c.trials == 1 ? "" : "s", c.duration, (unsigned long long)c.seed, jobs, jobs == 1 ? "" : "s",
-		    strcmp(fmt, "md") ? "#" : "", 100 * c.m0_error, strcmp(fmt, "md") ? "#" : "",
-		    strcmp(fmt, "md") ? "#" : "", c.velocity ? "velocity's difference quotient" : "accelerometer",
-		    REG_WINDOW);
-		if (c.act.thrust_lag > 0 || c.act.thrust_max > 0 || c.act.speed != 1)
-			printf("%s Actuators: thrust lag %g s, thrust limit %g weights (0: the controller's 2.5),\n"
-			    "%s reference speed x %g; the logged thrust is the command.\n\n", strcmp(fmt, "md") ? "#" : "",
-			    c.act.thrust_lag, c.act.thrust_max, strcmp(fmt, "md") ? "#" : "", c.act.speed);
-	}
+	rm_fly(&c, jobs, pmode, nflights, parts);
+	cell *cells = rm_gather(&c, jobs, nflights, parts);
+	if (strcmp(fmt, "csv") != 0)
+		rm_preamble(&c, fmt, jobs);
 	print_tables(&c, cells, fmt);
 	double wall = cli_seconds() - t0;
 	/* the run of issue 17's target: the default 5 x 5 x 10 flights of the
