@@ -512,6 +512,83 @@ protocols_of(const char *name, const bench_protocol *o, bench_protocol *p)
 	return 1;
 }
 
+/* Workers fly contiguous ranges of the total units into temporary files
+ * parts[j], read back in order: the trial lines come out as one job
+ * writes them. One job runs here, without forking. */
+static void
+t2_fly(const t2_run *u, long total, int jobs, progress_mode pmode, FILE **parts)
+{
+	pid_t pids[64];
+	progress pg;
+	progress_init(&pg, "table2", total, pmode);
+	fflush(stdout);
+	for (int j = 0; j < jobs; j++) {
+		parts[j] = tmpfile();
+		if (!parts[j])
+			cli_die(EXIT_DATA, "table2: cannot create a temporary file");
+		long from = total * j / jobs, to = total * (j + 1) / jobs;
+		if (jobs == 1) {
+			t2_units(u, from, to, parts[j], &pg, 1);
+			break;
+		}
+		pids[j] = fork();
+		if (pids[j] < 0)
+			cli_die(EXIT_DATA, "table2: cannot fork");
+		if (pids[j] == 0) {
+			/* the first worker speaks for all: its share times jobs */
+			t2_units(u, from, to, parts[j], j == 0 ? &pg : NULL, jobs);
+			if (j == 0)
+				progress_end(&pg);
+			_exit(fflush(parts[j]) == 0 ? 0 : EXIT_DATA);
+		}
+	}
+	if (jobs > 1)
+		workers_wait("table2", pids, jobs);
+	progress_end(&pg);
+}
+
+/* The trial lines' provenance, so that merge can refuse a duplicate, a
+ * missing shard or a shard of another run; then their header. */
+static void
+t2_provenance(const t2_run *u, int trials, const char *proto_name)
+{
+	printf("%s %d/%d trials=%d seed=%llu noise=", SHARD_MARK, u->shard, u->nshards, trials,
+	    (unsigned long long)u->seed);
+	for (int l = 0; l < u->nl; l++)
+		printf("%s%s", l ? "," : "", noise_names[u->levels[l]]);
+	printf(" methods=");
+	for (int i = 0; i < u->nm; i++)
+		printf("%s%s", i ? "," : "", u->ms[i]->name);
+	char set[512];
+	protocol_settings(&u->protos[0], set, sizeof(set));
+	printf(" protocol=%s%s%s iters=%d\n", proto_name, u->np == 1 ? " " : "", u->np == 1 ? set : "", u->iters);
+	printf("kind,protocol,noise,method,trial,seed,traj,pos_err,res_mean,res_t1,par_mean,par_t1,m_err,com_err,"
+	    "I_err,logdet_div,unphysical,success,aborted,times_ns\n");
+}
+
+/* The text table's preamble. */
+static void
+t2_preamble(const t2_run *u, int trials)
+{
+	printf("# tagk-bench table2: %d trials per noise level, method and protocol, seed %llu.\n"
+	    "# est. err.: the relative residual ||A theta^ - b|| / ||b|| of the window, as the\n"
+	    "# authors' scripts compute it (blind to inertia); (t+1): at the first update after a\n"
+	    "# payload event. Medians over the trials of each trial's mean over its estimates\n"
+	    "# (a few trials go far off): m_err and I_err, the relative errors of the mass and the\n"
+	    "# 3 x 3 inertia; com_mm, the centre-of-mass error ||h^ - h|| / m in mm; ld_div, the\n"
+	    "# log-det divergence of pseudo-inertias over the physical estimates. unphys: the\n"
+	    "# share of estimates whose pseudo-inertia is not positive definite. --format md and\n"
+	    "# csv add param. err. ||theta^ - theta|| / ||theta||.\n", trials, (unsigned long long)u->seed);
+	for (int p = 0; p < u->np; p++) {
+		char set[512];
+		protocol_settings(&u->protos[p], set, sizeof(set));
+		printf("# protocol %s: %s\n", u->protos[p].name, set);
+	}
+	if (u->iters)
+		printf("# Kaczmarz methods: %d iterations per update, not one per row\n", u->iters);
+	printf("\n");
+}
+
 int
 bench_table2(int argc, char **argv)
 {
@@ -578,56 +655,14 @@ bench_table2(int argc, char **argv)
 	if (jobs > total)
 		jobs = total > 0 ? (int)total : 1;
 	t2_run u = { nl, ntr, nm, np, shard, nshards, iters, levels, ms, protos, seed };
-	/* Workers fly contiguous ranges of units into temporary files, read
-	 * back in order: the trial lines come out as one job writes them. */
 	FILE *parts[64];
-	pid_t pids[64];
-	progress pg;
-	progress_init(&pg, "table2", total, pmode);
-	fflush(stdout);
-	for (int j = 0; j < jobs; j++) {
-		parts[j] = tmpfile();
-		if (!parts[j])
-			cli_die(EXIT_DATA, "table2: cannot create a temporary file");
-		long from = total * j / jobs, to = total * (j + 1) / jobs;
-		if (jobs == 1) {
-			t2_units(&u, from, to, parts[j], &pg, 1);
-			break;
-		}
-		pids[j] = fork();
-		if (pids[j] < 0)
-			cli_die(EXIT_DATA, "table2: cannot fork");
-		if (pids[j] == 0) {
-			/* the first worker speaks for all: its share times jobs */
-			t2_units(&u, from, to, parts[j], j == 0 ? &pg : NULL, jobs);
-			if (j == 0)
-				progress_end(&pg);
-			_exit(fflush(parts[j]) == 0 ? 0 : EXIT_DATA);
-		}
-	}
-	if (jobs > 1)
-		workers_wait("table2", pids, jobs);
-	progress_end(&pg);
+	t2_fly(&u, total, jobs, pmode, parts);
 	static agg aggs[MAX_AGGS];
 	int na = 0;
 	long nlines = 0;
 	char line[8192];
-	if (raw) {
-		/* provenance, so that merge can refuse a duplicate, a missing shard
-		 * or a shard of another run */
-		printf("%s %d/%d trials=%d seed=%llu noise=", SHARD_MARK, shard, nshards, trials,
-		    (unsigned long long)seed);
-		for (int l = 0; l < nl; l++)
-			printf("%s%s", l ? "," : "", noise_names[levels[l]]);
-		printf(" methods=");
-		for (int i = 0; i < nm; i++)
-			printf("%s%s", i ? "," : "", ms[i]->name);
-		char set[512];
-		protocol_settings(&protos[0], set, sizeof(set));
-		printf(" protocol=%s%s%s iters=%d\n", proto_name, np == 1 ? " " : "", np == 1 ? set : "", iters);
-		printf("kind,protocol,noise,method,trial,seed,traj,pos_err,res_mean,res_t1,par_mean,par_t1,m_err,com_err,"
-		    "I_err,logdet_div,unphysical,success,aborted,times_ns\n");
-	}
+	if (raw)
+		t2_provenance(&u, trials, proto_name);
 	for (int j = 0; j < jobs; j++) {
 		rewind(parts[j]);
 		while (fgets(line, sizeof(line), parts[j])) {
@@ -643,40 +678,23 @@ bench_table2(int argc, char **argv)
 	}
 	if (nlines != total)
 		cli_die(EXIT_DATA, "table2: %ld of %ld trials came back from the workers", nlines, total);
-	if (raw)
+	if (raw) {
 		printf("%s %ld trials\n", SHARD_END_MARK, nlines);
-	if (!raw) {
-		int csv = strcmp(fmt, "csv") == 0;
-		if (!csv) {
-			printf("# tagk-bench table2: %d trials per noise level, method and protocol, seed %llu.\n"
-			    "# est. err.: the relative residual ||A theta^ - b|| / ||b|| of the window, as the\n"
-			    "# authors' scripts compute it (blind to inertia); (t+1): at the first update after a\n"
-			    "# payload event. Medians over the trials of each trial's mean over its estimates\n"
-			    "# (a few trials go far off): m_err and I_err, the relative errors of the mass and the\n"
-			    "# 3 x 3 inertia; com_mm, the centre-of-mass error ||h^ - h|| / m in mm; ld_div, the\n"
-			    "# log-det divergence of pseudo-inertias over the physical estimates. unphys: the\n"
-			    "# share of estimates whose pseudo-inertia is not positive definite. --format md and\n"
-			    "# csv add param. err. ||theta^ - theta|| / ||theta||.\n", trials, (unsigned long long)seed);
-			for (int p = 0; p < np; p++) {
-				char set[512];
-				protocol_settings(&protos[p], set, sizeof(set));
-				printf("# protocol %s: %s\n", protos[p].name, set);
-			}
-			if (iters)
-				printf("# Kaczmarz methods: %d iterations per update, not one per row\n", iters);
-
-			printf("\n");
-		}
-		print_table(aggs, na, fmt);
-		double wall = (double)cli_now_ns() / 1e9 - t0;
-		/* the run of issue 17's target: the paper's 10,000 trials */
-		const char *target = total == 10000 && nshards == 1 ? "; target for this run: 30 s on 2 cores, -j 2" : "";
-		if (csv)
-			fprintf(stderr, "table2: wall time %.1f s (%d job%s%s)\n", wall, jobs, jobs == 1 ? "" : "s", target);
-		else
-			printf("\n# wall time %.1f s (%d job%s%s%s)\n", wall, jobs, jobs == 1 ? "" : "s",
-			    jobs > 1 ? "; the timing columns are from jobs sharing the cores" : "", target);
+		cli_close(stdout, "stdout");
+		return 0;
 	}
+	int csv = strcmp(fmt, "csv") == 0;
+	if (!csv)
+		t2_preamble(&u, trials);
+	print_table(aggs, na, fmt);
+	double wall = (double)cli_now_ns() / 1e9 - t0;
+	/* the run of issue 17's target: the paper's 10,000 trials */
+	const char *target = total == 10000 && nshards == 1 ? "; target for this run: 30 s on 2 cores, -j 2" : "";
+	if (csv)
+		fprintf(stderr, "table2: wall time %.1f s (%d job%s%s)\n", wall, jobs, jobs == 1 ? "" : "s", target);
+	else
+		printf("\n# wall time %.1f s (%d job%s%s%s)\n", wall, jobs, jobs == 1 ? "" : "s",
+		    jobs > 1 ? "; the timing columns are from jobs sharing the cores" : "", target);
 	cli_close(stdout, "stdout");
 	return 0;
 }
