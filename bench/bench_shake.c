@@ -293,6 +293,143 @@ score_object(const tagk_arm_config *shake, const tagk_arm_config *lng, long o, t
 	}
 }
 
+/* The objects shared among jobs forked workers, object o to worker o mod
+ * jobs, each writing its result lines to its own temporary file parts[j]. */
+static void
+st_fly(const tagk_arm_config *shake, const tagk_arm_config *lng, long first, long nobj, int jobs,
+    progress_mode pmode, FILE **parts)
+{
+	pid_t pids[64];
+	fflush(stdout);
+	for (int j = 0; j < jobs; j++) {
+		if (!(parts[j] = tmpfile()))
+			cli_die(EXIT_DATA, "shake-table: cannot create a temporary file");
+		if ((pids[j] = fork()) < 0)
+			cli_die(EXIT_DATA, "shake-table: cannot fork");
+		if (pids[j] == 0) {
+			tagk_arm_sample *sb = alloc_samples(shake), *lb = alloc_samples(lng);
+			/* joint accelerations of either run, or the learned method's inputs */
+			long nl = tagk_arm_samples(lng), ns = 2 * tagk_arm_samples(shake);
+			tagk_real *qdd = malloc((size_t)(nl > ns ? nl : ns) * TAGK_ARM_JOINTS * sizeof(*qdd));
+			if (!qdd)
+				cli_die(EXIT_DATA, "out of memory");
+			progress pg;
+			progress_init(&pg, "shake-table: objects", nobj, j == 0 ? pmode : PROGRESS_QUIET);
+			long mine = 0;
+			for (long o = j; o < nobj; o += jobs) {
+				score_object(shake, lng, first + o, sb, lb, qdd, parts[j]);
+				progress_step(&pg, ++mine * jobs < nobj ? mine * jobs : nobj);
+			}
+			progress_end(&pg);
+			_exit(fflush(parts[j]) != 0 ? EXIT_DATA : 0);
+		}
+	}
+	workers_wait("shake-table", pids, jobs);
+}
+
+/* Per row: sums of |error|, counts; the truth's mean |value| for nMAE. */
+typedef struct {
+	double abs_err[NROWS][NQ], secs[NROWS], truth_abs[NQ];
+	long ok[NROWS], infeasible[NROWS];
+} st_sums;
+
+/* Object o's true summary (m, CoM, principal inertias about it). */
+static void
+st_truth(const tagk_arm_config *shake, long o, double v[NQ])
+{
+	tagk_real th[TAGK_NPARAM];
+	tagk_arm_object(shake->seed, o, th);
+	if (!summary(th, v))
+		cli_die(EXIT_DATA, "shake-table: object %ld's true parameters have no summary", o);
+}
+
+/* The workers' lines summed against the truth; every object's line for
+ * every row must be there. */
+static void
+st_gather(const tagk_arm_config *shake, long first, long nobj, int jobs, FILE **parts, st_sums *S)
+{
+	memset(S, 0, sizeof(*S));
+	long lines = 0;
+	for (long o = first; o < first + nobj; o++) {
+		double v[NQ];
+		st_truth(shake, o, v);
+		for (int i = 0; i < NQ; i++)
+			S->truth_abs[i] += fabs(v[i]) / (double)nobj;
+	}
+	for (int j = 0; j < jobs; j++) {
+		rewind(parts[j]);
+		long o;
+		int r, k, feas;
+		double dt, v[NQ];
+		while (fscanf(parts[j], "%ld %d %d %d %lf %lf %lf %lf %lf %lf %lf %lf\n", &o, &r, &k, &feas, &dt, &v[0], &v[1],
+		    &v[2], &v[3], &v[4], &v[5], &v[6]) == 12) {
+			if (r < 0 || r >= NROWS || o < first || o >= first + nobj)
+				cli_die(EXIT_DATA, "shake-table: a worker wrote a malformed result");
+			lines++;
+			S->secs[r] += dt;
+			S->infeasible[r] += !feas;
+			if (!k)
+				continue;
+			double w[NQ];
+			st_truth(shake, o, w);
+			S->ok[r]++;
+			for (int i = 0; i < NQ; i++)
+				S->abs_err[r][i] += fabs(v[i] - w[i]);
+		}
+		fclose(parts[j]);
+	}
+	if (lines != nobj * NROWS)
+		cli_die(EXIT_DATA, "shake-table: the workers returned %ld of %ld results", lines, nobj * NROWS);
+}
+
+/* Table II's shape (MAE, then normalised MAE). */
+static void
+st_table2(const st_sums *S, const tagk_arm_config *shake, const tagk_arm_config *lng, long nobj)
+{
+	printf("Table II (shape): mean absolute error over the objects with an estimate\n");
+	printf("%-17s %8s %8s %8s %8s %9s %9s %9s %11s %9s\n", "method", "mass kg", "CoM x m", "CoM y m", "CoM z m",
+	    "Ixx", "Iyy", "Izz", "infeasible", "time s");
+	for (int r = 0; r < NROWS; r++) {
+		printf("%-17s", rows[r].name);
+		for (int i = 0; i < NQ; i++)
+			printf(i < 4 ? " %8.4f" : " %9.2e", S->ok[r] ? S->abs_err[r][i] / (double)S->ok[r] : (double)NAN);
+		char inf[24];
+		snprintf(inf, sizeof(inf), "%ld/%ld", S->infeasible[r], nobj);
+		const tagk_arm_config *ac = rows[r].longrun ? lng : shake;
+		printf(" %11s %9.3f\n", inf, (double)ac->duration + S->secs[r] / (double)nobj);
+	}
+	printf("\nnormalised MAE (MAE / mean |truth| of the test objects)\n");
+	printf("%-17s", "method");
+	for (int i = 0; i < NQ; i++)
+		printf(" %8s", quantity[i]);
+	printf("\n");
+	for (int r = 0; r < NROWS; r++) {
+		printf("%-17s", rows[r].name);
+		for (int i = 0; i < NQ; i++)
+			printf(" %8.3f", S->ok[r] ? S->abs_err[r][i] / (double)S->ok[r] / S->truth_abs[i] : (double)NAN);
+		printf("\n");
+	}
+	printf("\nmean |truth|    ");
+	for (int i = 0; i < NQ; i++)
+		printf(" %8.3g", S->truth_abs[i]);
+}
+
+/* Table III: the time per estimate. */
+static void
+st_table3(const st_sums *S, const tagk_arm_config *shake, const tagk_arm_config *lng, long nobj)
+{
+	printf("\n\nTable III: time per estimate = the excitation's duration + the estimator's compute time\n");
+	printf("%-17s %10s %12s %10s\n", "method", "excitation", "compute ms", "paper s");
+	static const double paper3[NROWS] = { 0.525, 0.56, NAN, NAN, 10.09, 10.4, NAN, NAN, 0.102 };
+	for (int r = 0; r < NROWS; r++) {
+		const tagk_arm_config *ac = rows[r].longrun ? lng : shake;
+		char pap[16] = "-"; /* a row the paper does not have */
+		if (!isnan(paper3[r]))
+			snprintf(pap, sizeof(pap), "%.4g", paper3[r]);
+		printf("%-17s %10.2f %12.3f %10s\n", rows[r].name, (double)ac->duration, 1e3 * S->secs[r] / (double)nobj, pap);
+	}
+}
+
 int
 bench_shake_table(int argc, char **argv)
 {
@@ -344,71 +481,9 @@ bench_shake_table(int argc, char **argv)
 		jobs = (int)nobj;
 	double t0 = cli_seconds();
 	FILE *parts[64];
-	pid_t pids[64];
-	fflush(stdout);
-	for (int j = 0; j < jobs; j++) {
-		if (!(parts[j] = tmpfile()))
-			cli_die(EXIT_DATA, "shake-table: cannot create a temporary file");
-		if ((pids[j] = fork()) < 0)
-			cli_die(EXIT_DATA, "shake-table: cannot fork");
-		if (pids[j] == 0) {
-			tagk_arm_sample *sb = alloc_samples(&shake), *lb = alloc_samples(&lng);
-			/* joint accelerations of either run, or the learned method's inputs */
-			long nl = tagk_arm_samples(&lng), ns = 2 * tagk_arm_samples(&shake);
-			tagk_real *qdd = malloc((size_t)(nl > ns ? nl : ns) * TAGK_ARM_JOINTS * sizeof(*qdd));
-			if (!qdd)
-				cli_die(EXIT_DATA, "out of memory");
-			progress pg;
-			progress_init(&pg, "shake-table: objects", nobj, j == 0 ? pmode : PROGRESS_QUIET);
-			long mine = 0;
-			for (long o = j; o < nobj; o += jobs) {
-				score_object(&shake, &lng, first + o, sb, lb, qdd, parts[j]);
-				progress_step(&pg, ++mine * jobs < nobj ? mine * jobs : nobj);
-			}
-			progress_end(&pg);
-			_exit(fflush(parts[j]) != 0 ? EXIT_DATA : 0);
-		}
-	}
-	workers_wait("shake-table", pids, jobs);
-	/* per row: sums of |error|, counts; truth's mean |value| for nMAE */
-	double abs_err[NROWS][NQ] = { { 0 } }, secs[NROWS] = { 0 }, truth_abs[NQ] = { 0 };
-	long ok[NROWS] = { 0 }, infeasible[NROWS] = { 0 }, lines = 0;
-	for (long o = first; o < first + nobj; o++) {
-		tagk_real th[TAGK_NPARAM];
-		double v[NQ];
-		tagk_arm_object(shake.seed, o, th);
-		if (!summary(th, v))
-			cli_die(EXIT_DATA, "shake-table: object %ld's true parameters have no summary", o);
-		for (int i = 0; i < NQ; i++)
-			truth_abs[i] += fabs(v[i]) / (double)nobj;
-	}
-	for (int j = 0; j < jobs; j++) {
-		rewind(parts[j]);
-		long o;
-		int r, k, feas;
-		double dt, v[NQ];
-		while (fscanf(parts[j], "%ld %d %d %d %lf %lf %lf %lf %lf %lf %lf %lf\n", &o, &r, &k, &feas, &dt, &v[0], &v[1],
-		    &v[2], &v[3], &v[4], &v[5], &v[6]) == 12) {
-			if (r < 0 || r >= NROWS || o < first || o >= first + nobj)
-				cli_die(EXIT_DATA, "shake-table: a worker wrote a malformed result");
-			lines++;
-			secs[r] += dt;
-			infeasible[r] += !feas;
-			if (!k)
-				continue;
-			tagk_real th[TAGK_NPARAM];
-			double w[NQ];
-			tagk_arm_object(shake.seed, o, th);
-			if (!summary(th, w))
-				cli_die(EXIT_DATA, "shake-table: object %ld's true parameters have no summary", o);
-			ok[r]++;
-			for (int i = 0; i < NQ; i++)
-				abs_err[r][i] += fabs(v[i] - w[i]);
-		}
-		fclose(parts[j]);
-	}
-	if (lines != nobj * NROWS)
-		cli_die(EXIT_DATA, "shake-table: the workers returned %ld of %ld results", lines, nobj * NROWS);
+	st_fly(&shake, &lng, first, nobj, jobs, pmode, parts);
+	static st_sums S;
+	st_gather(&shake, first, nobj, jobs, parts, &S);
 	printf("# tagk-bench shake-table: paper 004 on simulated objects %ld .. %ld of seed %llu (the test split),\n"
 	    "# a 4-DoF arm under PD control at 400 Hz (bench/sim/arm.h); S = the 0.5 s shake, L = %g s of joint\n"
 	    "# sinusoids. Noise: q %g rad, qd %g rad/s, torque %g N m; damping %g N m s/rad. %d job%s, %.1f s.\n",
@@ -418,42 +493,8 @@ bench_shake_table(int argc, char **argv)
 	printf("# Estimators see the joint signals only: rows = the object's share of the joint torques (the arm's\n"
 	    "# own parameters known), qdd by central differences of the measured qd. -pc: physically\n"
 	    "# consistent (OLS-pc is the optimum of the paper's manifold, log-Cholesky, LS).\n\n");
-	printf("Table II (shape): mean absolute error over the objects with an estimate\n");
-	printf("%-17s %8s %8s %8s %8s %9s %9s %9s %11s %9s\n", "method", "mass kg", "CoM x m", "CoM y m", "CoM z m",
-	    "Ixx", "Iyy", "Izz", "infeasible", "time s");
-	for (int r = 0; r < NROWS; r++) {
-		printf("%-17s", rows[r].name);
-		for (int i = 0; i < NQ; i++)
-			printf(i < 4 ? " %8.4f" : " %9.2e", ok[r] ? abs_err[r][i] / (double)ok[r] : (double)NAN);
-		char inf[24];
-		snprintf(inf, sizeof(inf), "%ld/%ld", infeasible[r], nobj);
-		const tagk_arm_config *ac = rows[r].longrun ? &lng : &shake;
-		printf(" %11s %9.3f\n", inf, (double)ac->duration + secs[r] / (double)nobj);
-	}
-	printf("\nnormalised MAE (MAE / mean |truth| of the test objects)\n");
-	printf("%-17s", "method");
-	for (int i = 0; i < NQ; i++)
-		printf(" %8s", quantity[i]);
-	printf("\n");
-	for (int r = 0; r < NROWS; r++) {
-		printf("%-17s", rows[r].name);
-		for (int i = 0; i < NQ; i++)
-			printf(" %8.3f", ok[r] ? abs_err[r][i] / (double)ok[r] / truth_abs[i] : (double)NAN);
-		printf("\n");
-	}
-	printf("\nmean |truth|    ");
-	for (int i = 0; i < NQ; i++)
-		printf(" %8.3g", truth_abs[i]);
-	printf("\n\nTable III: time per estimate = the excitation's duration + the estimator's compute time\n");
-	printf("%-17s %10s %12s %10s\n", "method", "excitation", "compute ms", "paper s");
-	static const double paper3[NROWS] = { 0.525, 0.56, NAN, NAN, 10.09, 10.4, NAN, NAN, 0.102 };
-	for (int r = 0; r < NROWS; r++) {
-		const tagk_arm_config *ac = rows[r].longrun ? &lng : &shake;
-		char pap[16] = "-"; /* a row the paper does not have */
-		if (!isnan(paper3[r]))
-			snprintf(pap, sizeof(pap), "%.4g", paper3[r]);
-		printf("%-17s %10.2f %12.3f %10s\n", rows[r].name, (double)ac->duration, 1e3 * secs[r] / (double)nobj, pap);
-	}
+	st_table2(&S, &shake, &lng, nobj);
+	st_table3(&S, &shake, &lng, nobj);
 	printf("\nThe paper's figures are not comparable with these: its Table II is on SATYRR with 45 real\n"
 	    "objects (1D-CNN: mass 0.176 kg, CoM 0.013 / 0.010 / 0.026 m, 3/45 infeasible, 0.102 s), its OLS\n"
 	    "and WLS had the object's force and torque from the simulator, and its objects are not these.\n");
