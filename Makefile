@@ -409,6 +409,7 @@ ASAN_RUN := ASAN_OPTIONS=detect_leaks=0 TAGK_DATADIR=$(CURDIR)/datasets BIN=buil
 test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE) \
 		$(EIGEN_YARDSTICK) $(EIGEN_YARDSTICK_AVX2)
 	@sh tests/cli_test.sh
+	@sh tests/readme_test.sh
 	@sh tests/install_test.sh
 	@sh tests/options_test.sh
 	@sh tests/pcls_oracle_test.sh

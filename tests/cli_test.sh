@@ -120,7 +120,7 @@ expect "coordinv: --low beyond the training run" 2 "" "--low: 5000 samples, but 
 expect "coordinv, the Crazyflie with a perfect model" 0 "^DM " "" -- $B coordinv --system crazyflie --seeds 1 \
 	--pos-noise 0 --exact-velocity --rotor-drag 0 --thrust-error 0 --joint-friction 0
 # WLS-Bregman over all 30 parameters at high data is the exception the
-# README explains: weights from a first fit exact to the barrier's tolerance
+# tagk-papers(7) explains: weights from a first fit exact to the barrier's tolerance
 check "... every NCC 1.000 but energy's at 20 samples (20 power rows, 24 unknowns) and WLS-Bregman's at high data" sh -c \
 	"awk '/^(OLS|WLS|energy|WLS-pullback|WLS-Bregman|DM|DM-frozen|DM-pc) / { n++; seen[\$1]++;
 	   for (i = 2; i <= 16; i += 2) if (\$1 == \"WLS-Bregman\" && seen[\$1] == 2) { if (\$i + 0 < 0.85) bad[\$1]++ }

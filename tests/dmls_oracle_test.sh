@@ -10,7 +10,7 @@
 # constrained optimum lies on the boundary; the others are boxes with noise
 # 0.05. (With more noise the dual-metric estimate of a thin body comes out
 # thicker than the truth: r^T M^-1 r falls as M grows, so noise in tau biases
-# the estimate toward larger inertia; see the README.) Both optima must agree to 1e-6 relative in the
+# the estimate toward larger inertia; see tagk-papers(7).) Both optima must agree to 1e-6 relative in the
 # objective, and ours must be physical. Skips without cvxopt and numpy.
 set -u
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# include_rules.sh: the layers' include rules (README, "Where things are"),
+# include_rules.sh: the layers' include rules (README, "Layout"),
 # read from every quoted #include, resolved against the including file's
 # directory:
 #   lib/      includes only lib/ (it builds alone for the Cortex-M7);

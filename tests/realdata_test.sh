@@ -40,7 +40,7 @@ for log in 201 182; do
 			med=$(median_mass < "$tmp/est.csv")
 			if [ "$method-$model" = tagk-rigid-body ] || [ "$method-$model" = tagk-robust-rigid-body ]; then
 				# Not asserted: greedy row selection is biased on the rigid
-				# body's rows of this data (see the README); tagk-robust's
+				# body's rows of this data (see tagk-papers(7)); tagk-robust's
 				# rigid-body mass unscaled (no --theta0, no --length) is
 				# 1.5-3.4 % low. Reported so that a change shows up. The
 				# mass model, whose rows are the thrust's z rows alone, is
