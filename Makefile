@@ -410,6 +410,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 		$(EIGEN_YARDSTICK) $(EIGEN_YARDSTICK_AVX2)
 	@sh tests/cli_test.sh
 	@sh tests/readme_test.sh
+	@sh tests/man_examples_test.sh
 	@sh tests/install_test.sh
 	@sh tests/options_test.sh
 	@sh tests/pcls_oracle_test.sh
