@@ -51,7 +51,7 @@ typedef struct {
 	long nspread;
 	/* the output and the diagnostics */
 	estout out;
-	excitation exc;
+	tagk_excitation exc;
 	tagk_fitcheck fit;
 	long rows_in, rows_b0; /* rows with b = 0 but a regressor that is not */
 	double pace[PACE_KEPT];
@@ -144,7 +144,7 @@ open_run(winrun *w, const window_opts *o, const char *input)
 	estout_open(&w->out, o->outname, w->n, 1, w->ntrue, tnames);
 	estout_project(&w->out, !o->raw);
 	free(tnames);
-	excitation_init(&w->exc, w->n);
+	tagk_excitation_init(&w->exc, w->n);
 	tagk_fitcheck_init(&w->fit);
 }
 
@@ -265,7 +265,7 @@ run_update(winrun *w, int wn, const sample *last)
 	/* Kaczmarz's pace (excitation.h) on the first 64 windows, then on
 	 * every 64th: its ratio to T, the iterations per update */
 	if (w->pace_check && (w->updates < 64 || w->updates % 64 == 0)) {
-		double kappa = window_pace(w->A, m, n);
+		double kappa = tagk_window_pace(w->A, m, n);
 		int T = w->cfg.u.kz.iters ? w->cfg.u.kz.iters : m;
 		if (kappa > 0)
 			w->pace[w->npace++ % PACE_KEPT] = kappa / T;
@@ -342,7 +342,7 @@ add_row(winrun *w, const double *rowbuf, double t, int cur_rows)
 	for (int j = 0; j < n; j++)
 		s->Y[cur_rows * n + j] = rowbuf[w->iy[j]];
 	s->b[cur_rows] = rowbuf[w->ib];
-	excitation_add(&w->exc, s->Y + cur_rows * n);
+	tagk_excitation_add(&w->exc, s->Y + cur_rows * n);
 	w->rows_in++;
 	if (rowbuf[w->ib] == 0)
 		for (int j = 0; j < n; j++)

@@ -30,6 +30,7 @@
 #include "dmls.h"
 #include "learned.h"
 #include "cnn.h"
+#include "excitation.h"
 #include "shake.h"
 #include "so3.h"
 #include "uav.h"
