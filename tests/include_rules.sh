@@ -4,6 +4,8 @@
 # directory:
 #   lib/      includes only lib/ (it builds alone for the Cortex-M7);
 #   formats/  includes formats/ and lib/, never cmd/ or bench/;
+#   cmd/ and formats/ include from lib/ only the public API, lib/tagk.h
+#             and the headers it includes;
 #   cmd/      the four pipeline commands and their shared code: never
 #             bench/ (tagk-bench, the reproductions, the simulators);
 #   bench/sim/ includes only bench/sim/ and lib/ (the Cortex-M7 image
@@ -25,10 +27,16 @@ pairs=$(for f in lib/*.c lib/*.h bench/sim/*.c bench/sim/*.h formats/*.c formats
 		out = s[1]; for (i = 2; i <= k; i++) out = out "/" s[i]
 		print f, out }'
 done)
+# the public API: lib/tagk.h and what it includes
+public=" lib/tagk.h $(sed -n 's/^#include "\([a-z_0-9]*\.h\)".*/lib\/\1/p' lib/tagk.h | tr '\n' ' ')"
 bad=0
 while read -r f p; do
 	rule=
 	case "$f:$p" in
+	cmd/*:lib/* | formats/*:lib/*)
+		case "$public" in *" $p "*) ;; *) rule="outside lib/, only the public API (lib/tagk.h and what it includes)" ;; esac ;;
+	esac
+	[ -n "$rule" ] || case "$f:$p" in
 	lib/*:lib/*) ;;
 	lib/*) rule="lib/ includes only lib/" ;;
 	formats/*:formats/* | formats/*:lib/*) ;;
