@@ -276,7 +276,7 @@ check-lib: lib/libtagk.a $(SIM_LIB)
 	@sh tests/check_lib_symbols.sh lib/libtagk.a
 	@sh tests/check_lib_symbols.sh $(SIM_LIB) lib/libtagk.a
 	@sh tests/include_rules.sh
-	@sh tests/function_length.sh cmd bench
+	@sh tests/function_length.sh cmd bench bench/sim
 	@$(MAKE) --no-print-directory FLOAT=1 build/float/lib.stamp
 
 build/float/lib.stamp: $(LIB_SRC:%.c=build/float/%.o) $(SIM_SRC:%.c=build/float/%.o)

@@ -197,299 +197,386 @@ authors_gate(tagk_real th[TAGK_NPARAM], const tagk_real *A, const tagk_real *b, 
 	return tagk_dot(m, r, r) <= (tagk_real)0.01 * bb;
 }
 
-tagk_status
-tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est, tagk_trial_result *out,
-    tagk_trial_log log, void *ctx)
-{
-	enum { ROWS = 6, MAXW = 16 };
-	if (c->window < 1 || c->window > MAXW || c->every < 1)
-		return TAGK_EINVAL;
-	tagk_rng g;
-	tagk_rng_seed(&g, c->seed);
-	memset(out, 0, sizeof(*out));
-	int kind = c->traj >= 0 ? c->traj : (int)(tagk_rng_next(&g) % 5);
-	traj T;
-	if (c->reference_authors && kind < TAGK_TRAJ_RANDOM)
-		traj_authors(&T, &g, kind, c->duration);
-	else
-		traj_random(&T, &g, kind);
-	out->traj = kind;
+enum { ROWS = 6, MAXW = 16 };
 
-	tagk_real base[TAGK_NPARAM], loaded[TAGK_NPARAM], truth[TAGK_NPARAM], model[TAGK_NPARAM];
-	tagk_trial_vehicle(base);
+/* One trial's state: the flight, its controller, the window ring of rows,
+ * and the running scores. */
+typedef struct {
+	const tagk_trial_config *c;
+	tagk_estimator *est;
+	tagk_trial_result *out;
+	tagk_rng g;
+	traj T;
 	tagk_quad_config qc;
-	tagk_quad_defaults(&qc);
-	qc.authors_dynamics = c->dynamics_authors;
+	tagk_real base[TAGK_NPARAM], loaded[TAGK_NPARAM], truth[TAGK_NPARAM], model[TAGK_NPARAM];
+	int on_step, off_step, check_step;
+	tagk_real Q[12], R[4];
+	tagk_lqr *lqr;
+	tagk_quad_state x, seen; /* the state, and what the controller and estimator measure */
+	tagk_real A[MAXW * ROWS * TAGK_NPARAM], b[MAXW * ROWS], Ah[MAXW * ROWS * TAGK_NPARAM], bh[MAXW * ROWS];
+	int filled, head, pending_t1, n_t1, check_ok, checks, n_ok, n_ld, err_n;
+	tagk_real err_sum, res_sum, par_sum, blk_sum[3], ld_sum;
+} trial;
+
+/* The payload: its mass and place, and the steps it is attached and
+ * dropped at (the authors' draws, or tagk's). */
+static void
+payload(trial *w)
+{
+	tagk_rng *g = &w->g;
+	const tagk_real *base = w->base;
 	tagk_real pm, ppos[3], zero9[9] = { 0 }, pth[TAGK_NPARAM];
-	int on_step, off_step;
-	if (c->payload_authors) {
+	if (w->c->payload_authors) {
 		/* attached and dropped after the steps add_step and drop_step */
-		int add_step = 300 + (int)(tagk_rng_next(&g) % 101), drop_step = 700 + (int)(tagk_rng_next(&g) % 101);
-		pm = unif(&g, base[TAGK_P_M] / 3, base[TAGK_P_M] / 2);
+		int add_step = 300 + (int)(tagk_rng_next(g) % 101), drop_step = 700 + (int)(tagk_rng_next(g) % 101);
+		pm = unif(g, base[TAGK_P_M] / 3, base[TAGK_P_M] / 2);
 		for (int i = 0; i < 3; i++)
-			ppos[i] = unif(&g, (tagk_real)-0.001, (tagk_real)0.001);
-		on_step = add_step + 1;
-		off_step = drop_step + 1;
+			ppos[i] = unif(g, (tagk_real)-0.001, (tagk_real)0.001);
+		w->on_step = add_step + 1;
+		w->off_step = drop_step + 1;
 	} else {
-		pm = base[TAGK_P_M] * ((tagk_real)0.3 + (tagk_real)0.2 * tagk_rng_uniform(&g));
-		tagk_real pr = (tagk_real)0.0325 * ((tagk_real)0.2 + (tagk_real)0.1 * tagk_rng_uniform(&g));
-		tagk_real pa = 2 * PI * tagk_rng_uniform(&g);
+		pm = base[TAGK_P_M] * ((tagk_real)0.3 + (tagk_real)0.2 * tagk_rng_uniform(g));
+		tagk_real pr = (tagk_real)0.0325 * ((tagk_real)0.2 + (tagk_real)0.1 * tagk_rng_uniform(g));
+		tagk_real pa = 2 * PI * tagk_rng_uniform(g);
 		ppos[0] = pr * tagk_cos(pa);
 		ppos[1] = pr * sinr(pa);
 		ppos[2] = 0;
-		tagk_real t_on = 4 + 2 * tagk_rng_uniform(&g), t_off = 12 + 2 * tagk_rng_uniform(&g);
-		on_step = (int)(t_on / qc.dt);
-		off_step = (int)(t_off / qc.dt);
+		tagk_real t_on = 4 + 2 * tagk_rng_uniform(g), t_off = 12 + 2 * tagk_rng_uniform(g);
+		w->on_step = (int)(t_on / w->qc.dt);
+		w->off_step = (int)(t_off / w->qc.dt);
 	}
 	tagk_theta_from_body(pm, ppos, zero9, pth);
 	for (int j = 0; j < TAGK_NPARAM; j++)
-		loaded[j] = base[j] + pth[j];
-	out->payload_mass = pm;
-	out->t_on = (tagk_real)on_step * qc.dt;
-	out->t_off = (tagk_real)off_step * qc.dt;
+		w->loaded[j] = base[j] + pth[j];
+	w->out->payload_mass = pm;
+	w->out->t_on = (tagk_real)w->on_step * w->qc.dt;
+	w->out->t_off = (tagk_real)w->off_step * w->qc.dt;
 	/* the authors' success check: the position 10 steps before the drop
 	 * (their drop_step is off_step - 1); -1: tagk's, after both events */
-	int check_step = c->success_authors ? off_step - 11 : -1;
+	w->check_step = w->c->success_authors ? w->off_step - 11 : -1;
+}
 
+/* The LQR's weights and its first design, on the vehicle without payload. */
+static tagk_status
+controller(trial *w)
+{
 	/* Bryson's rule: 1 / (largest acceptable value)^2 for 5 cm, 0.5 m/s,
 	 * 0.3 rad, 2 rad/s, and 0.05 N per rotor */
-	tagk_real Q[12] = { 400, 400, 400, 4, 4, 4, (tagk_real)11.1, (tagk_real)11.1, (tagk_real)11.1,
+	const tagk_real Q[12] = { 400, 400, 400, 4, 4, 4, (tagk_real)11.1, (tagk_real)11.1, (tagk_real)11.1,
 		(tagk_real)0.25, (tagk_real)0.25, (tagk_real)0.25 };
-	tagk_real R[4] = { 400, 400, 400, 400 };
-	if (c->rotors_authors) {
+	memcpy(w->Q, Q, sizeof(Q));
+	for (int i = 0; i < 4; i++)
+		w->R[i] = 400;
+	if (w->c->rotors_authors) {
 		/* their kt = 2.245365e-6 * 65535 N at full command, thrustToTorque
 		 * 0.0008; their Bryson bounds are on the Rodrigues vector (half the
 		 * angle), so on the angle they weigh 1, 1 and 100 */
 		const tagk_real Qa[12] = { 100, 100, 100, 4, 4, 4, 1, 1, 100,
 			(tagk_real)(1 / 0.49), (tagk_real)(1 / 0.49), 25 };
-		qc.umax = (tagk_real)(2.245365e-6 * 65535);
-		qc.kappa = (tagk_real)0.0008;
-		memcpy(Q, Qa, sizeof(Q));
+		w->qc.umax = (tagk_real)(2.245365e-6 * 65535);
+		w->qc.kappa = (tagk_real)0.0008;
+		memcpy(w->Q, Qa, sizeof(Qa));
 		for (int i = 0; i < 4; i++)
-			R[i] = 1 / ((qc.umax / 2) * (qc.umax / 2));
+			w->R[i] = 1 / ((w->qc.umax / 2) * (w->qc.umax / 2));
 	}
-	static tagk_lqr lqr; /* P warm-starts each redesign within the trial */
-	memset(&lqr, 0, sizeof(lqr));
-	memcpy(model, base, sizeof(model));
-	tagk_status st = tagk_lqr_design(&lqr, &qc, model, Q, R);
-	if (st != TAGK_OK)
-		return st;
+	memset(w->lqr, 0, sizeof(*w->lqr));
+	memcpy(w->model, w->base, sizeof(w->model));
+	return tagk_lqr_design(w->lqr, &w->qc, w->model, w->Q, w->R);
+}
 
-	tagk_quad_state x;
+/* The start on the reference, perturbed (the authors' way, or tagk's). */
+static void
+initial_state(trial *w)
+{
+	tagk_rng *g = &w->g;
+	tagk_quad_state *x = &w->x;
 	tagk_real p0[3], v0[3];
-	traj_eval(&T, 0, p0, v0);
-	x.q[0] = 1;
-	x.q[1] = x.q[2] = x.q[3] = 0;
-	if (c->reference_authors) {
+	traj_eval(&w->T, 0, p0, v0);
+	x->q[0] = 1;
+	x->q[1] = x->q[2] = x->q[3] = 0;
+	if (w->c->reference_authors) {
 		tagk_real rp[3];
 		for (int i = 0; i < 3; i++) {
-			x.p[i] = p0[i] + (tagk_real)0.05 * tagk_rng_gaussian(&g);
-			rp[i] = (tagk_real)0.02 * tagk_rng_gaussian(&g);
-			x.v[i] = v0[i] + (tagk_real)0.01 * tagk_rng_gaussian(&g);
-			x.w[i] = (tagk_real)0.01 * tagk_rng_gaussian(&g);
+			x->p[i] = p0[i] + (tagk_real)0.05 * tagk_rng_gaussian(g);
+			rp[i] = (tagk_real)0.02 * tagk_rng_gaussian(g);
+			x->v[i] = v0[i] + (tagk_real)0.01 * tagk_rng_gaussian(g);
+			x->w[i] = (tagk_real)0.01 * tagk_rng_gaussian(g);
 		}
 		/* Rodrigues parameters to a quaternion, as their rptoq */
 		tagk_real s = 1 / tagk_sqrt(1 + rp[0] * rp[0] + rp[1] * rp[1] + rp[2] * rp[2]);
-		x.q[0] = s;
+		x->q[0] = s;
 		for (int i = 0; i < 3; i++)
-			x.q[1 + i] = s * rp[i];
+			x->q[1 + i] = s * rp[i];
 	} else {
 		for (int i = 0; i < 3; i++) {
-			x.p[i] = p0[i] + (tagk_real)0.02 * (2 * tagk_rng_uniform(&g) - 1);
-			x.v[i] = v0[i];
-			x.w[i] = 0;
+			x->p[i] = p0[i] + (tagk_real)0.02 * (2 * tagk_rng_uniform(g) - 1);
+			x->v[i] = v0[i];
+			x->w[i] = 0;
 		}
 	}
-	tagk_quad_state seen = x; /* what the controller and estimator measure */
+	w->seen = *x;
+}
 
-	tagk_real A[MAXW * ROWS * TAGK_NPARAM], b[MAXW * ROWS], Ah[MAXW * ROWS * TAGK_NPARAM], bh[MAXW * ROWS];
-	int steps = (int)(c->duration / qc.dt + (tagk_real)0.5), filled = 0, head = 0;
-	int pending_t1 = 0, n_t1 = 0, check_ok = 1, checks = 0;
-	tagk_real err_sum = 0, res_sum = 0, par_sum = 0, blk_sum[3] = { 0, 0, 0 }, ld_sum = 0;
-	int n_ok = 0, n_ld = 0;
-	int err_n = 0;
-	for (int k = 0; k < steps; k++) {
-		tagk_real t = (tagk_real)k * qc.dt;
-		int attached = k >= on_step && k < off_step;
-		memcpy(truth, attached ? loaded : base, sizeof(truth));
-		if (k == on_step || k == off_step)
-			pending_t1 = 1;
-		tagk_real pref[3], vref[3], u[4];
-		traj_eval(&T, t, pref, vref);
-		if (!c->state_noise) {
-			seen = x;
-			for (int i = 0; i < 3; i++)
-				seen.v[i] += c->sigma_v * tagk_rng_gaussian(&g);
-		}
-		tagk_lqr_control(&lqr, &qc, &seen, pref, vref, u);
-		for (int i = 0; i < 4; i++)
-			u[i] = u[i] < 0 ? 0 : u[i] > qc.umax ? qc.umax : u[i];
-		tagk_real f[3], tau[3], acc[3], al[3], am[3], wv[3] = { x.w[0], x.w[1], x.w[2] };
-		tagk_quad_wrench(&qc, u, f, tau);
-		st = tagk_quad_accel(truth, f, tau, x.w, acc, al);
-		if (st != TAGK_OK)
-			return st;
-		if (!c->state_noise)
-			for (int i = 0; i < 3; i++)
-				am[i] = acc[i] + c->sigma_a * tagk_rng_gaussian(&g);
-
-		tagk_quad_state prev = x;
-		st = tagk_quad_step(&qc, truth, &x, u);
-		if (st != TAGK_OK) {
-			out->aborted = 1;
-			break;
-		}
-		if (c->state_noise) {
-			/* forward differences of what is measured, rotated by the
-			 * attitude at the step's start, as their get_data_matrix */
-			tagk_quad_state next = x;
-			tagk_real aw[3];
-			for (int i = 0; i < 3; i++) {
-				next.p[i] += c->sigma_p * tagk_rng_gaussian(&g);
-				next.v[i] += c->sigma_v * tagk_rng_gaussian(&g);
-				aw[i] = (next.v[i] - seen.v[i]) / qc.dt + (i == 2 ? (tagk_real)TAGK_G0 : 0);
-				al[i] = (x.w[i] - prev.w[i]) / qc.dt;
-			}
-			tagk_qrotate_t(prev.q, aw, am);
-			seen = next;
-		}
-		if (log)
-			log(ctx, t, am, wv, al, f, tau, truth, prev.p, pref);
-		/* this step's six rows into the window ring */
-		tagk_real Y[ROWS * TAGK_NPARAM];
-		tagk_regressor_rigid(am, wv, al, Y);
-		if (c->b_oracle) {
-			tagk_gemv(ROWS, TAGK_NPARAM, Y, truth, b + head * ROWS);
-			if (c->regressor_authors) {
-				/* their get_force_vector: the torque's first-moment term
-				 * is m (mc x a), an extra factor m */
-				for (int r = 3; r < ROWS; r++) {
-					tagk_real h = 0;
-					for (int j = TAGK_P_MCX; j <= TAGK_P_MCZ; j++)
-						h += Y[r * TAGK_NPARAM + j] * truth[j];
-					b[head * ROWS + r] += (truth[TAGK_P_M] - 1) * h;
-				}
-			}
-		}
+/* The step's six rows (Y from the measured signals, b from the wrench or
+ * the oracle) into the window ring, with the authors' sign and factor
+ * errors when asked. */
+static void
+add_rows(trial *w, const tagk_real am[3], const tagk_real wv[3], const tagk_real al[3], const tagk_real f[3],
+    const tagk_real tau[3])
+{
+	const tagk_trial_config *c = w->c;
+	tagk_real Y[ROWS * TAGK_NPARAM], *b = w->b + w->head * ROWS;
+	tagk_regressor_rigid(am, wv, al, Y);
+	if (c->b_oracle) {
+		tagk_gemv(ROWS, TAGK_NPARAM, Y, w->truth, b);
 		if (c->regressor_authors) {
-			/* their get_data_matrix: four entries of the torque rows'
-			 * first-moment block, -S(a), have the wrong sign */
-			Y[3 * TAGK_NPARAM + TAGK_P_MCY] = -Y[3 * TAGK_NPARAM + TAGK_P_MCY];
-			Y[4 * TAGK_NPARAM + TAGK_P_MCX] = -Y[4 * TAGK_NPARAM + TAGK_P_MCX];
-			Y[4 * TAGK_NPARAM + TAGK_P_MCZ] = -Y[4 * TAGK_NPARAM + TAGK_P_MCZ];
-			Y[5 * TAGK_NPARAM + TAGK_P_MCY] = -Y[5 * TAGK_NPARAM + TAGK_P_MCY];
-		}
-		memcpy(A + head * ROWS * TAGK_NPARAM, Y, sizeof(Y));
-		if (!c->b_oracle) {
-			for (int r = 0; r < 3; r++) {
-				b[head * ROWS + r] = f[r];
-				b[head * ROWS + 3 + r] = tau[r];
+			/* their get_force_vector: the torque's first-moment term
+			 * is m (mc x a), an extra factor m */
+			for (int r = 3; r < ROWS; r++) {
+				tagk_real h = 0;
+				for (int j = TAGK_P_MCX; j <= TAGK_P_MCZ; j++)
+					h += Y[r * TAGK_NPARAM + j] * w->truth[j];
+				b[r] += (w->truth[TAGK_P_M] - 1) * h;
 			}
 		}
-		head = (head + 1) % c->window;
-		if (filled < c->window)
-			filled++;
+	}
+	if (c->regressor_authors) {
+		/* their get_data_matrix: four entries of the torque rows'
+		 * first-moment block, -S(a), have the wrong sign */
+		Y[3 * TAGK_NPARAM + TAGK_P_MCY] = -Y[3 * TAGK_NPARAM + TAGK_P_MCY];
+		Y[4 * TAGK_NPARAM + TAGK_P_MCX] = -Y[4 * TAGK_NPARAM + TAGK_P_MCX];
+		Y[4 * TAGK_NPARAM + TAGK_P_MCZ] = -Y[4 * TAGK_NPARAM + TAGK_P_MCZ];
+		Y[5 * TAGK_NPARAM + TAGK_P_MCY] = -Y[5 * TAGK_NPARAM + TAGK_P_MCY];
+	}
+	memcpy(w->A + w->head * ROWS * TAGK_NPARAM, Y, sizeof(Y));
+	if (!c->b_oracle) {
+		for (int r = 0; r < 3; r++) {
+			b[r] = f[r];
+			b[3 + r] = tau[r];
+		}
+	}
+	w->head = (w->head + 1) % c->window;
+	if (w->filled < c->window)
+		w->filled++;
+}
 
-		tagk_real pn[3], vn[3], d[3];
-		traj_eval(&T, t + qc.dt, pn, vn);
+/* The estimate th of an update, scored against the truth. */
+static void
+score(trial *w, const tagk_real th[TAGK_NPARAM], int m, int u_i)
+{
+	tagk_trial_result *out = w->out;
+	const tagk_real *truth = w->truth;
+	tagk_real rr[MAXW * ROWS];
+	tagk_residual(m, TAGK_NPARAM, w->Ah, th, w->bh, rr);
+	tagk_real res = tagk_sqrt(tagk_dot(m, rr, rr) / tagk_dot(m, w->bh, w->bh));
+	tagk_real dn = 0, tn = 0;
+	for (int j = 0; j < TAGK_NPARAM; j++) {
+		dn += (th[j] - truth[j]) * (th[j] - truth[j]);
+		tn += truth[j] * truth[j];
+	}
+	tagk_real par = tagk_sqrt(dn / tn);
+	if (u_i < 64)
+		out->upd_par[u_i] = par;
+	/* the blocks: mass and inertia relative, the first moment as the
+	 * centre of mass it implies (the truth's is often zero) */
+	tagk_real be[TAGK_NERR], dh = 0;
+	tagk_block_errors(th, truth, be);
+	for (int j = TAGK_P_MCX; j <= TAGK_P_MCZ; j++)
+		dh += (th[j] - truth[j]) * (th[j] - truth[j]);
+	w->blk_sum[0] += be[TAGK_ERR_MASS];
+	w->blk_sum[1] += tagk_sqrt(dh) / truth[TAGK_P_M];
+	w->blk_sum[2] += be[TAGK_ERR_INERTIA];
+	if (u_i < 64)
+		out->upd_ierr[u_i] = be[TAGK_ERR_INERTIA];
+	tagk_real ld = tagk_logdet_divergence(th, truth);
+	if (ld >= 0) {
+		w->ld_sum += ld;
+		w->n_ld++;
+	}
+	w->n_ok++;
+	w->res_sum += res;
+	w->par_sum += par;
+	if (w->pending_t1) {
+		out->res_t1 += res;
+		out->par_t1 += par;
+		w->n_t1++;
+		w->pending_t1 = 0;
+	}
+}
+
+/* One update of the estimator on the window (oldest sample first) ending
+ * at t; its estimate scored, and the controller redesigned on it when the
+ * gate accepts it. */
+static void
+update(trial *w, tagk_real t)
+{
+	const tagk_trial_config *c = w->c;
+	tagk_trial_result *out = w->out;
+	int m = 0;
+	for (int s = 0; s < c->window; s++) {
+		int slot = (w->head + s) % c->window;
+		memcpy(w->Ah + m * TAGK_NPARAM, w->A + slot * ROWS * TAGK_NPARAM, ROWS * TAGK_NPARAM * sizeof(tagk_real));
+		memcpy(w->bh + m, w->b + slot * ROWS, ROWS * sizeof(tagk_real));
+		m += ROWS;
+	}
+	tagk_real th[TAGK_NPARAM], rr[MAXW * ROWS];
+	uint64_t t0 = c->ticks ? c->ticks() : 0;
+	tagk_status st = tagk_est_update(w->est, w->Ah, w->bh, m, th);
+	int u_i = out->updates++;
+	if (c->ticks && u_i < 64)
+		out->times[u_i] = c->ticks() - t0;
+	if (u_i < 64) {
+		out->upd_t[u_i] = t + w->qc.dt;
+		out->upd_par[u_i] = out->upd_ierr[u_i] = -1;
+	}
+	if (st != TAGK_OK)
+		return;
+	int accept = 1;
+	if (c->gate == TAGK_TRIAL_GATE_AUTHORS)
+		accept = authors_gate(th, w->Ah, w->bh, m, rr);
+	else if (c->gate == TAGK_TRIAL_GATE_EQ15)
+		accept = tagk_gate(th, c->l_arm, c->alpha) == 0;
+	score(w, th, m, u_i);
+	if (accept) {
+		tagk_lqr trial_lqr = *w->lqr;
+		if (tagk_lqr_design(&trial_lqr, &w->qc, th, w->Q, w->R) == TAGK_OK) {
+			*w->lqr = trial_lqr;
+			memcpy(w->model, th, sizeof(w->model));
+			out->accepted++;
+		}
+	}
+}
+
+/* Step k: control, the plant's step, the measured signals and the rows,
+ * the tracking error and the success checks, then an update when due.
+ * 1 to go on; 0 when the trial ends here (aborted, or *st an error). */
+static int
+fly_step(trial *w, int k, tagk_status *st, tagk_trial_log log, void *ctx)
+{
+	const tagk_trial_config *c = w->c;
+	tagk_rng *g = &w->g;
+	tagk_quad_state *x = &w->x;
+	tagk_real t = (tagk_real)k * w->qc.dt;
+	int attached = k >= w->on_step && k < w->off_step;
+	memcpy(w->truth, attached ? w->loaded : w->base, sizeof(w->truth));
+	if (k == w->on_step || k == w->off_step)
+		w->pending_t1 = 1;
+	tagk_real pref[3], vref[3], u[4];
+	traj_eval(&w->T, t, pref, vref);
+	if (!c->state_noise) {
+		w->seen = *x;
 		for (int i = 0; i < 3; i++)
-			d[i] = (c->state_noise ? seen.p[i] : x.p[i]) - pn[i];
-		tagk_real e = norm3(d);
-		/* their script scores the mean absolute error per axis */
-		err_sum += c->success_authors ? (tagk_fabs(d[0]) + tagk_fabs(d[1]) + tagk_fabs(d[2])) / 3 : e;
-		err_n++;
-		if (e > (tagk_real)0.3) {
-			out->aborted = 1;
+			w->seen.v[i] += c->sigma_v * tagk_rng_gaussian(g);
+	}
+	tagk_lqr_control(w->lqr, &w->qc, &w->seen, pref, vref, u);
+	for (int i = 0; i < 4; i++)
+		u[i] = u[i] < 0 ? 0 : u[i] > w->qc.umax ? w->qc.umax : u[i];
+	tagk_real f[3], tau[3], acc[3], al[3], am[3], wv[3] = { x->w[0], x->w[1], x->w[2] };
+	tagk_quad_wrench(&w->qc, u, f, tau);
+	if ((*st = tagk_quad_accel(w->truth, f, tau, x->w, acc, al)) != TAGK_OK)
+		return 0;
+	if (!c->state_noise)
+		for (int i = 0; i < 3; i++)
+			am[i] = acc[i] + c->sigma_a * tagk_rng_gaussian(g);
+	tagk_quad_state prev = *x;
+	if (tagk_quad_step(&w->qc, w->truth, x, u) != TAGK_OK) {
+		w->out->aborted = 1;
+		return 0;
+	}
+	if (c->state_noise) {
+		/* forward differences of what is measured, rotated by the
+		 * attitude at the step's start, as their get_data_matrix */
+		tagk_quad_state next = *x;
+		tagk_real aw[3];
+		for (int i = 0; i < 3; i++) {
+			next.p[i] += c->sigma_p * tagk_rng_gaussian(g);
+			next.v[i] += c->sigma_v * tagk_rng_gaussian(g);
+			aw[i] = (next.v[i] - w->seen.v[i]) / w->qc.dt + (i == 2 ? (tagk_real)TAGK_G0 : 0);
+			al[i] = (x->w[i] - prev.w[i]) / w->qc.dt;
+		}
+		tagk_qrotate_t(prev.q, aw, am);
+		w->seen = next;
+	}
+	if (log)
+		log(ctx, t, am, wv, al, f, tau, w->truth, prev.p, pref);
+	add_rows(w, am, wv, al, f, tau);
+	tagk_real pn[3], vn[3], d[3];
+	traj_eval(&w->T, t + w->qc.dt, pn, vn);
+	for (int i = 0; i < 3; i++)
+		d[i] = (c->state_noise ? w->seen.p[i] : x->p[i]) - pn[i];
+	tagk_real e = norm3(d);
+	/* their script scores the mean absolute error per axis */
+	w->err_sum += c->success_authors ? (tagk_fabs(d[0]) + tagk_fabs(d[1]) + tagk_fabs(d[2])) / 3 : e;
+	w->err_n++;
+	if (e > (tagk_real)0.3) {
+		w->out->aborted = 1;
+		return 0;
+	}
+	if (w->check_step >= 0 ? k + 1 == w->check_step : k == w->on_step + 10 || k == w->off_step + 10) {
+		w->checks++;
+		w->check_ok &= e < (tagk_real)0.05;
+	}
+	if ((k + 1) % c->every == 0 && w->filled == c->window)
+		update(w, t);
+	return 1;
+}
+
+/* The means and the success verdict into out. */
+static void
+finish(trial *w)
+{
+	tagk_trial_result *out = w->out;
+	int n_ok = w->n_ok;
+	out->pos_err_mean = w->err_n ? w->err_sum / (tagk_real)w->err_n : 0;
+	out->res_mean = n_ok ? w->res_sum / (tagk_real)n_ok : 0;
+	out->par_mean = n_ok ? w->par_sum / (tagk_real)n_ok : 0;
+	for (int j = 0; j < 3; j++)
+		out->blk_mean[j] = n_ok ? w->blk_sum[j] / (tagk_real)n_ok : 0;
+	out->ld_mean = w->n_ld ? w->ld_sum / (tagk_real)w->n_ld : -1;
+	out->ok_updates = n_ok;
+	out->nonphysical = n_ok - w->n_ld;
+	if (w->n_t1) {
+		out->res_t1 /= (tagk_real)w->n_t1;
+		out->par_t1 /= (tagk_real)w->n_t1;
+	}
+	out->success = !out->aborted && w->checks == (w->check_step >= 0 ? 1 : 2) && w->check_ok;
+}
+
+tagk_status
+tagk_trial_run(const tagk_trial_config *c, tagk_estimator *est, tagk_trial_result *out,
+    tagk_trial_log log, void *ctx)
+{
+	if (c->window < 1 || c->window > MAXW || c->every < 1)
+		return TAGK_EINVAL;
+	/* large, so off the stack; not reentrant, which the LQR (whose P
+	 * warm-starts each redesign within the trial) already was */
+	static trial w;
+	static tagk_lqr lqr;
+	memset(&w, 0, sizeof(w));
+	memset(out, 0, sizeof(*out));
+	w.c = c, w.est = est, w.out = out, w.lqr = &lqr, w.check_ok = 1;
+	tagk_rng_seed(&w.g, c->seed);
+	int kind = c->traj >= 0 ? c->traj : (int)(tagk_rng_next(&w.g) % 5);
+	if (c->reference_authors && kind < TAGK_TRAJ_RANDOM)
+		traj_authors(&w.T, &w.g, kind, c->duration);
+	else
+		traj_random(&w.T, &w.g, kind);
+	out->traj = kind;
+	tagk_trial_vehicle(w.base);
+	tagk_quad_defaults(&w.qc);
+	w.qc.authors_dynamics = c->dynamics_authors;
+	payload(&w);
+	tagk_status st = controller(&w);
+	if (st != TAGK_OK)
+		return st;
+	initial_state(&w);
+	int steps = (int)(c->duration / w.qc.dt + (tagk_real)0.5);
+	for (int k = 0; k < steps; k++)
+		if (!fly_step(&w, k, &st, log, ctx)) {
+			if (st != TAGK_OK)
+				return st;
 			break;
 		}
-		if (check_step >= 0 ? k + 1 == check_step : k == on_step + 10 || k == off_step + 10) {
-			checks++;
-			check_ok &= e < (tagk_real)0.05;
-		}
-		if ((k + 1) % c->every == 0 && filled == c->window) {
-			/* oldest sample first */
-			int m = 0;
-			for (int s = 0; s < c->window; s++) {
-				int slot = (head + s) % c->window;
-				memcpy(Ah + m * TAGK_NPARAM, A + slot * ROWS * TAGK_NPARAM,
-				    ROWS * TAGK_NPARAM * sizeof(tagk_real));
-				memcpy(bh + m, b + slot * ROWS, ROWS * sizeof(tagk_real));
-				m += ROWS;
-			}
-			tagk_real th[TAGK_NPARAM], rr[MAXW * ROWS];
-			uint64_t t0 = c->ticks ? c->ticks() : 0;
-			st = tagk_est_update(est, Ah, bh, m, th);
-			int u_i = out->updates++;
-			if (c->ticks && u_i < 64)
-				out->times[u_i] = c->ticks() - t0;
-			if (u_i < 64) {
-				out->upd_t[u_i] = t + qc.dt;
-				out->upd_par[u_i] = out->upd_ierr[u_i] = -1;
-			}
-			if (st != TAGK_OK)
-				continue;
-			int accept = 1;
-			if (c->gate == TAGK_TRIAL_GATE_AUTHORS)
-				accept = authors_gate(th, Ah, bh, m, rr);
-			else if (c->gate == TAGK_TRIAL_GATE_EQ15)
-				accept = tagk_gate(th, c->l_arm, c->alpha) == 0;
-			tagk_residual(m, TAGK_NPARAM, Ah, th, bh, rr);
-			tagk_real res = tagk_sqrt(tagk_dot(m, rr, rr) / tagk_dot(m, bh, bh));
-			tagk_real dn = 0, tn = 0;
-			for (int j = 0; j < TAGK_NPARAM; j++) {
-				dn += (th[j] - truth[j]) * (th[j] - truth[j]);
-				tn += truth[j] * truth[j];
-			}
-			tagk_real par = tagk_sqrt(dn / tn);
-			if (u_i < 64)
-				out->upd_par[u_i] = par;
-			/* the blocks: mass and inertia relative, the first moment as the
-			 * centre of mass it implies (the truth's is often zero) */
-			tagk_real be[TAGK_NERR], dh = 0;
-			tagk_block_errors(th, truth, be);
-			for (int j = TAGK_P_MCX; j <= TAGK_P_MCZ; j++)
-				dh += (th[j] - truth[j]) * (th[j] - truth[j]);
-			blk_sum[0] += be[TAGK_ERR_MASS];
-			blk_sum[1] += tagk_sqrt(dh) / truth[TAGK_P_M];
-			blk_sum[2] += be[TAGK_ERR_INERTIA];
-			if (u_i < 64)
-				out->upd_ierr[u_i] = be[TAGK_ERR_INERTIA];
-			tagk_real ld = tagk_logdet_divergence(th, truth);
-			if (ld >= 0) {
-				ld_sum += ld;
-				n_ld++;
-			}
-			n_ok++;
-			res_sum += res;
-			par_sum += par;
-			if (pending_t1) {
-				out->res_t1 += res;
-				out->par_t1 += par;
-				n_t1++;
-				pending_t1 = 0;
-			}
-			if (accept) {
-				tagk_lqr trial_lqr = lqr;
-				if (tagk_lqr_design(&trial_lqr, &qc, th, Q, R) == TAGK_OK) {
-					lqr = trial_lqr;
-					memcpy(model, th, sizeof(model));
-					out->accepted++;
-				}
-			}
-		}
-	}
-	out->pos_err_mean = err_n ? err_sum / (tagk_real)err_n : 0;
-	out->res_mean = n_ok ? res_sum / (tagk_real)n_ok : 0;
-	out->par_mean = n_ok ? par_sum / (tagk_real)n_ok : 0;
-	for (int j = 0; j < 3; j++)
-		out->blk_mean[j] = n_ok ? blk_sum[j] / (tagk_real)n_ok : 0;
-	out->ld_mean = n_ld ? ld_sum / (tagk_real)n_ld : -1;
-	out->ok_updates = n_ok;
-	out->nonphysical = n_ok - n_ld;
-	if (n_t1) {
-		out->res_t1 /= (tagk_real)n_t1;
-		out->par_t1 /= (tagk_real)n_t1;
-	}
-	out->success = !out->aborted && checks == (check_step >= 0 ? 1 : 2) && check_ok;
+	finish(&w);
 	return TAGK_OK;
 }
