@@ -239,27 +239,30 @@ void usage(FILE *f)
 	                "TAG-K, KF and RLS from the paper's equations in Eigen, timed against libtagk on the same windows.\n");
 }
 
-} // namespace
-
-int main(int argc, char **argv)
-{
+struct Opts {
 	int updates = 300;
 	bool tagk_only = false;
 	std::vector<int> sizes = { 10, 40, 60, 80, 100, 120 };
+};
+
+// Parses argv into o; returns -1 to go on, else the exit status (0 after
+// --help, 2 on a usage error, the message printed).
+int parse_args(int argc, char **argv, Opts &o)
+{
 	for (int i = 1; i < argc; i++) {
 		if (!std::strcmp(argv[i], "--updates") && i + 1 < argc) {
-			updates = std::atoi(argv[++i]);
+			o.updates = std::atoi(argv[++i]);
 		} else if (!std::strcmp(argv[i], "-n") && i + 1 < argc) {
-			sizes.clear();
+			o.sizes.clear();
 			for (char *p = argv[++i]; *p;) {
-				sizes.push_back((int)std::strtol(p, &p, 10));
+				o.sizes.push_back((int)std::strtol(p, &p, 10));
 				if (*p == ',')
 					p++;
 				else if (*p)
 					break;
 			}
 		} else if (!std::strcmp(argv[i], "--tagk-only")) {
-			tagk_only = true;
+			o.tagk_only = true;
 		} else if (!std::strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
@@ -268,16 +271,22 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (updates < 3 || sizes.empty()) {
+	if (o.updates < 3 || o.sizes.empty()) {
 		usage(stderr);
 		return 2;
 	}
-	for (int n : sizes)
+	for (int n : o.sizes)
 		if (n < 1 || n > 400) {
 			std::fprintf(stderr, "eigen-yardstick: -n: %d is outside 1..400\n", n);
 			return 2;
 		}
-	const int m = 30;
+	return -1;
+}
+
+// The header lines and the target TAG-K is judged against in this build
+// ("-": none, see the top of the file).
+const char *print_header(int m, int updates)
+{
 	std::printf("# the Eigen yardstick (Eigen %d.%d.%d, %s) against libtagk (%s), m = %d, %d updates per cell,\n"
 	            "# median us per update; ratio = yardstick / tagk (above 1: tagk faster); diff = relative\n"
 	            "# difference of the final estimates\n",
@@ -299,116 +308,136 @@ int main(int argc, char **argv)
 #endif
 	std::printf("%-8s %4s %-14s %12s %12s %8s %8s %4s %10s\n", "method", "n", "tagk form", "tagk_us", "eigen_us", "ratio",
 	    "target", "met", "diff");
-	std::vector<Floor> floors;
-	std::mt19937_64 gen(12345);
-	std::normal_distribution<double> N01;
-	for (int n : sizes) {
-		Vec xs(n);
-		for (int j = 0; j < n; j++)
-			xs[j] = N01(gen);
-		std::vector<Window> win(updates);
-		std::vector<tagk_real> flatA((size_t)updates * m * n), flatb((size_t)updates * m);
-		for (int k = 0; k < updates; k++) {
-			win[k].A = Mat(m, n);
-			for (int i = 0; i < m * n; i++)
-				win[k].A.data()[i] = N01(gen);
-			win[k].b = win[k].A * xs;
-			for (int i = 0; i < m; i++)
-				win[k].b[i] += 0.01 * N01(gen);
-			for (int i = 0; i < m * n; i++)
-				flatA[(size_t)k * m * n + i] = (tagk_real)win[k].A.data()[i];
-			for (int i = 0; i < m; i++)
-				flatb[(size_t)k * m + i] = (tagk_real)win[k].b[i];
-		}
-		// Each window goes through every implementation in turn, so that
-		// the machine's slow spells fall on all of them alike.
-		// TAG-K
-		{
-			Lib lib;
-			if (!lib.init("tagk", n, m))
-				return 1;
-			std::vector<double> tl, te;
-			tagk_rng g;
-			tagk_rng_seed(&g, lib.cfg.seed);
-			Vec x = Vec::Zero(n), out(n);
-			const int T = lib.cfg.u.kz.iters ? lib.cfg.u.kz.iters : m;
-			double fma_tagk = 0, fma_eigen = 0, sel = 0;
-			for (int k = 0; k < updates; k++) {
-				double t0 = now_us();
-				tagk_est_update(&lib.est, &flatA[(size_t)k * m * n], &flatb[(size_t)k * m], m, NULL);
-				double t1 = now_us();
-				int iters = tagk_eigen(win[k].A, win[k].b, x, T, lib.cfg.u.kz.burnin, (double)lib.cfg.u.kz.tol, &g, out);
-				x = out;
-				double t2 = now_us();
-				tl.push_back(t1 - t0);
-				te.push_back(t2 - t1);
-				// multiply-adds in loops of length n: libtagk forms C Gram
-				// columns lazily, the c-th costing m - c + 1 dot products
-				// (rows whose column exists are copied), plus the row norms,
-				// the first residuals and the rebuild; the yardstick a gemv
-				// per iteration, the row norms and two axpys per iteration
-				double C = lib.est.s.kz.columns;
-				fma_tagk += (C * m - C * (C - 1) / 2 + 3.0 * m) * n;
-				fma_eigen += ((double)iters * m + m + 2.0 * iters) * n;
-				// the O(m) work per iteration that both sides do, counted
-				// low: per row the residual's update (2 flops), its square
-				// and their sum (2), the criterion and its maximum (2), the
-				// weight (threshold product, square, choice, sum: 4); the
-				// walk to the chosen row is left out
-				sel += (double)iters * m * 10;
-			}
-			double a = median(tl), b = median(te);
-			std::printf("%-8s %4d %-14s %12.3f %12.3f %7.2fx %8s %4s %10.2g\n", "tagk", n, tagk_est_form(&lib.est), a, b,
-			    b / a, tagk_target, tagk_target[0] == '-' ? "-" : b / a >= 5 ? "yes" : "no",
-			    rel_diff(out, tagk_est_theta(&lib.est)));
-			floors.push_back(Floor{ n, a, b, fma_tagk / updates, fma_eigen / updates, sel / updates,
-			    gemv_rate(win, updates) });
-		}
-		// KF and RLS, every form, and the yardstick of each family
-		for (int fam = 0; fam < 2 && !tagk_only; fam++) {
-			const char *forms[2][3] = { { "kf-low", "kf-low:joseph", "kf-low:info" },
-				{ "rls-low", "rls-low:paper", "rls-low:info" } };
-			Lib lib[3];
-			for (int f = 0; f < 3; f++)
-				if (!lib[f].init(forms[fam][f], n, m))
-					return 1;
-			const tagk_config &c = lib[0].cfg;
-			Kf kf{ Mat::Identity(n, n) * (double)c.u.kf.p0, Vec::Zero(n), (double)c.u.kf.q, (double)c.u.kf.r };
-			Rls rls{ Mat::Identity(n, n) * (double)c.u.rls.p0, Vec::Zero(n), (double)c.u.rls.lambda,
-				(double)c.u.rls.p0 * n };
-			std::vector<double> tl[3], te;
-			for (int k = 0; k < updates; k++) {
-				for (int f = 0; f < 3; f++) {
-					double t0 = now_us();
-					tagk_est_update(&lib[f].est, &flatA[(size_t)k * m * n], &flatb[(size_t)k * m], m, NULL);
-					tl[f].push_back(now_us() - t0);
-				}
-				double t0 = now_us();
-				if (fam == 0)
-					kf.update(win[k].A, win[k].b);
-				else
-					rls.update(win[k].A, win[k].b);
-				te.push_back(now_us() - t0);
-			}
-			const Vec &th = fam == 0 ? kf.th : rls.th;
-			double b = median(te);
-			for (int f = 0; f < 3; f++) {
-				double a = median(tl[f]);
-				std::printf("%-8s %4d %-14s %12.3f %12.3f %7.2fx %8s %4s %10.2g\n", fam == 0 ? "kf-low" : "rls-low", n,
-				    tagk_est_form(&lib[f].est), a, b, b / a, ">= 1x", b / a >= 1 ? "yes" : "no",
-				    rel_diff(th, tagk_est_theta(&lib[f].est)));
-			}
-		}
+	return tagk_target;
+}
+
+// The windows of one size, for both sides: Eigen's and libtagk's flat
+// row-major copies (in tagk_real) of the same numbers.
+struct Windows {
+	std::vector<Window> win;
+	std::vector<tagk_real> flatA, flatb;
+	const tagk_real *A(int k, int m, int n) const { return &flatA[(size_t)k * m * n]; }
+	const tagk_real *b(int k, int m) const { return &flatb[(size_t)k * m]; }
+};
+
+// N01 is shared across sizes (it caches the second of each pair it draws),
+// so that every size's windows are the ones the single loop drew before.
+Windows make_windows(std::mt19937_64 &gen, std::normal_distribution<double> &N01, int updates, int m, int n)
+{
+	Vec xs(n);
+	for (int j = 0; j < n; j++)
+		xs[j] = N01(gen);
+	Windows w;
+	w.win.resize(updates);
+	w.flatA.resize((size_t)updates * m * n);
+	w.flatb.resize((size_t)updates * m);
+	for (int k = 0; k < updates; k++) {
+		Window &wk = w.win[k];
+		wk.A = Mat(m, n);
+		for (int i = 0; i < m * n; i++)
+			wk.A.data()[i] = N01(gen);
+		wk.b = wk.A * xs;
+		for (int i = 0; i < m; i++)
+			wk.b[i] += 0.01 * N01(gen);
+		for (int i = 0; i < m * n; i++)
+			w.flatA[(size_t)k * m * n + i] = (tagk_real)wk.A.data()[i];
+		for (int i = 0; i < m; i++)
+			w.flatb[(size_t)k * m + i] = (tagk_real)wk.b[i];
 	}
-#ifdef LIBTAGK_WIDE
-	return 0; // the floor is the first run's: the same yardstick, the same windows
-#endif
-	// TAG-K's floor: its multiply-adds at the rate Eigen's own gemv reaches
-	// on these windows, and the O(m) selection work per iteration that the
-	// yardstick does too at the fastest gemv rate of any n (generous: its
-	// reductions and comparisons are no easier to vectorise than a gemv),
-	// against the yardstick's time: the ratio no reordering of libtagk's
-	// loops can pass at this machine's vector width.
+	return w;
+}
+
+// TAG-K on both sides, window by window; prints its row and returns the
+// figures of its floor (false when libtagk refuses the configuration).
+bool time_tagk(const Windows &W, int m, int n, int updates, const char *tagk_target, Floor &fl)
+{
+	Lib lib;
+	if (!lib.init("tagk", n, m))
+		return false;
+	std::vector<double> tl, te;
+	tagk_rng g;
+	tagk_rng_seed(&g, lib.cfg.seed);
+	Vec x = Vec::Zero(n), out(n);
+	const int T = lib.cfg.u.kz.iters ? lib.cfg.u.kz.iters : m;
+	double fma_tagk = 0, fma_eigen = 0, sel = 0;
+	for (int k = 0; k < updates; k++) {
+		double t0 = now_us();
+		tagk_est_update(&lib.est, W.A(k, m, n), W.b(k, m), m, NULL);
+		double t1 = now_us();
+		int iters = tagk_eigen(W.win[k].A, W.win[k].b, x, T, lib.cfg.u.kz.burnin, (double)lib.cfg.u.kz.tol, &g, out);
+		x = out;
+		double t2 = now_us();
+		tl.push_back(t1 - t0);
+		te.push_back(t2 - t1);
+		// multiply-adds in loops of length n: libtagk forms C Gram
+		// columns lazily, the c-th costing m - c + 1 dot products (rows
+		// whose column exists are copied), plus the row norms, the first
+		// residuals and the rebuild; the yardstick a gemv per iteration,
+		// the row norms and two axpys per iteration
+		double C = lib.est.s.kz.columns;
+		fma_tagk += (C * m - C * (C - 1) / 2 + 3.0 * m) * n;
+		fma_eigen += ((double)iters * m + m + 2.0 * iters) * n;
+		// the O(m) work per iteration that both sides do, counted low:
+		// per row the residual's update (2 flops), its square and their
+		// sum (2), the criterion and its maximum (2), the weight
+		// (threshold product, square, choice, sum: 4); the walk to the
+		// chosen row is left out
+		sel += (double)iters * m * 10;
+	}
+	double a = median(tl), b = median(te);
+	std::printf("%-8s %4d %-14s %12.3f %12.3f %7.2fx %8s %4s %10.2g\n", "tagk", n, tagk_est_form(&lib.est), a, b,
+	    b / a, tagk_target, tagk_target[0] == '-' ? "-" : b / a >= 5 ? "yes" : "no",
+	    rel_diff(out, tagk_est_theta(&lib.est)));
+	fl = Floor{ n, a, b, fma_tagk / updates, fma_eigen / updates, sel / updates, gemv_rate(W.win, updates) };
+	return true;
+}
+
+// The KF (fam 0) or block RLS (fam 1) in each of libtagk's forms and the
+// yardstick of the family, window by window; prints a row per form.
+bool time_family(const Windows &W, int fam, int m, int n, int updates)
+{
+	const char *forms[2][3] = { { "kf-low", "kf-low:joseph", "kf-low:info" },
+		{ "rls-low", "rls-low:paper", "rls-low:info" } };
+	Lib lib[3];
+	for (int f = 0; f < 3; f++)
+		if (!lib[f].init(forms[fam][f], n, m))
+			return false;
+	const tagk_config &c = lib[0].cfg;
+	Kf kf{ Mat::Identity(n, n) * (double)c.u.kf.p0, Vec::Zero(n), (double)c.u.kf.q, (double)c.u.kf.r };
+	Rls rls{ Mat::Identity(n, n) * (double)c.u.rls.p0, Vec::Zero(n), (double)c.u.rls.lambda, (double)c.u.rls.p0 * n };
+	std::vector<double> tl[3], te;
+	for (int k = 0; k < updates; k++) {
+		for (int f = 0; f < 3; f++) {
+			double t0 = now_us();
+			tagk_est_update(&lib[f].est, W.A(k, m, n), W.b(k, m), m, NULL);
+			tl[f].push_back(now_us() - t0);
+		}
+		double t0 = now_us();
+		if (fam == 0)
+			kf.update(W.win[k].A, W.win[k].b);
+		else
+			rls.update(W.win[k].A, W.win[k].b);
+		te.push_back(now_us() - t0);
+	}
+	const Vec &th = fam == 0 ? kf.th : rls.th;
+	double b = median(te);
+	for (int f = 0; f < 3; f++) {
+		double a = median(tl[f]);
+		std::printf("%-8s %4d %-14s %12.3f %12.3f %7.2fx %8s %4s %10.2g\n", fam == 0 ? "kf-low" : "rls-low", n,
+		    tagk_est_form(&lib[f].est), a, b, b / a, ">= 1x", b / a >= 1 ? "yes" : "no",
+		    rel_diff(th, tagk_est_theta(&lib[f].est)));
+	}
+	return true;
+}
+
+// TAG-K's floor: its multiply-adds at the rate Eigen's own gemv reaches on
+// these windows, and the O(m) selection work per iteration that the
+// yardstick does too at the fastest gemv rate of any n (generous: its
+// reductions and comparisons are no easier to vectorise than a gemv),
+// against the yardstick's time: the ratio no reordering of libtagk's loops
+// can pass at this machine's vector width.
+void print_floor(const std::vector<Floor> &floors)
+{
 	std::printf("\n# TAG-K's floor: multiply-adds per update in loops of length n (libtagk: lazily formed\n"
 	            "# Gram columns, row norms, first residuals, rebuild; yardstick: a gemv per iteration),\n"
 	            "# the selection's flops in loops of length m (both: 10 per row and iteration, counted\n"
@@ -425,5 +454,36 @@ int main(int argc, char **argv)
 		std::printf("%4d %10.0f %10.0f %10.0f %11.2f %10.3f %10.3f %10.3f %7.2fx\n", f.n, f.fma_tagk, f.sel_flops,
 		    f.fma_eigen, 2 * f.gemv_rate / 1e3, floor_us, f.tagk_us, f.eigen_us, f.eigen_us / floor_us);
 	}
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	Opts o;
+	int rc = parse_args(argc, argv, o);
+	if (rc >= 0)
+		return rc;
+	const int m = 30;
+	const char *tagk_target = print_header(m, o.updates);
+	std::vector<Floor> floors;
+	std::mt19937_64 gen(12345);
+	std::normal_distribution<double> N01;
+	for (int n : o.sizes) {
+		Windows W = make_windows(gen, N01, o.updates, m, n);
+		// Each window goes through every implementation in turn, so that
+		// the machine's slow spells fall on all of them alike.
+		Floor fl;
+		if (!time_tagk(W, m, n, o.updates, tagk_target, fl))
+			return 1;
+		floors.push_back(fl);
+		for (int fam = 0; fam < 2 && !o.tagk_only; fam++)
+			if (!time_family(W, fam, m, n, o.updates))
+				return 1;
+	}
+#ifdef LIBTAGK_WIDE
+	return 0; // the floor is the first run's: the same yardstick, the same windows
+#endif
+	print_floor(floors);
 	return 0;
 }

@@ -1,15 +1,20 @@
 #!/bin/sh
-# function_length.sh [LIMIT] DIR...: every C function in DIR/*.c whose body
-# runs over LIMIT lines (default 120) unless the comment above it gives a
-# reason starting "Long:". A function is a line starting a name and "("
-# at column 0 with its body's "{" and "}" at column 0, the house style.
+# function_length.sh [LIMIT] DIR...: every C or C++ function in DIR/*.c and
+# DIR/*.cpp whose body runs over LIMIT lines (default 120) unless the
+# comment above it gives a reason starting "Long:". A function is a line at
+# column 0 holding a name and "(" (the C house style puts the name alone,
+# C++ "type name(") with its body's "{" and "}" at column 0. Lambdas and
+# member functions count within the function or namespace around them.
 # Prints "FILE:LINE NAME LINES" for each and exits 1 if there is one.
 set -eu
 limit=120
 case "${1:-}" in [0-9]*) limit=$1; shift ;; esac
-bad=$(for d in "$@"; do for f in "$d"/*.c; do
+bad=$(for d in "$@"; do for f in "$d"/*.c "$d"/*.cpp; do
+	[ -f "$f" ] || continue
 	awk -v f="$f" -v limit="$limit" '
-	/^[A-Za-z_][A-Za-z0-9_]*\(/ { name = $0; sub(/\(.*/, "", name); at = NR; reason = long }
+	/^[A-Za-z_][^;=]*\(/ && !/^(struct|typedef|extern|namespace|#)/ {
+		name = $0; sub(/\(.*/, "", name); sub(/.*[ *&]/, "", name); at = NR; reason = long
+	}
 	/^\{/ && at { open = NR }
 	/^\}/ && open {
 		if (NR - open - 1 > limit && !reason) print f ":" at " " name " " NR - open - 1

@@ -10,6 +10,11 @@
 #             bench/ (tagk-bench, the reproductions, the simulators);
 #   bench/sim/ includes only bench/sim/ and lib/ (the Cortex-M7 image
 #             builds the simulators with the library);
+#   bench/    may include any lib/ header, internal ones too, and formats/
+#             and cmd/'s shared code: the benchmarks time and check the
+#             library's internals (a method's state, its workspace layout)
+#             and are not an API anyone builds on, so no rule binds them
+#             but the circle check below;
 #   datasets/ holds no C that anything includes.
 # Prints each breach as FILE: includes PATH (RULE) and exits 1 if any.
 set -eu
