@@ -107,6 +107,7 @@ typedef struct {
 	tagk_real *ws, *meas, *measured, *pred, *pcol;
 	size_t wslen;
 	int rank;
+	int rank_low_force, rank_low_energy, rank_energy; /* the footnote's claim, measured on the first seed */
 	tagk_real B[P * P], Gr[P * P];  /* the identifiable subspace, the prior's metric on it */
 	tagk_real est[2][NM][P];
 	int ok[2][NM];
@@ -182,6 +183,38 @@ subspace(cfprun *x)
 					s += x->B[i * P + a] * x->G[i * P + j] * x->B[j * P + b];
 			x->Gr[a * rank + b] = s;
 		}
+}
+
+/* The numerical rank (eigenvalues of the Gram matrix above 1e-10 of the
+ * largest, as subspace() counts) of rows r of P columns each; with qd, the
+ * rows are each sample's power row qd_k^T Y_k (eq. 9's), one per sample. */
+static int
+rank_of(const tagk_real *Y, const tagk_real *qd, long samples, long stride)
+{
+	tagk_real H[P * P] = { 0 }, w[P], V[P * P], scr[P * P], e[P];
+	for (long c = 0; c < samples; c++) {
+		long k = c * stride;
+		for (int i = 0; i < (qd ? 1 : N); i++) {
+			const tagk_real *y = Y + (k * N + i) * P;
+			if (qd) {
+				for (int a = 0; a < P; a++) {
+					e[a] = 0;
+					for (int j = 0; j < N; j++)
+						e[a] += qd[k * N + j] * Y[(k * N + j) * P + a];
+				}
+				y = e;
+			}
+			for (int a = 0; a < P; a++)
+				for (int b = 0; b < P; b++)
+					H[a * P + b] += y[a] * y[b];
+		}
+	}
+	if (tagk_symeig(P, H, w, V, scr) != TAGK_OK)
+		return -1;
+	int rank = 0;
+	for (int j = 0; j < P; j++)
+		rank += w[j] > (tagk_real)1e-10 * w[P - 1];
+	return rank;
 }
 
 /* Training sample k as the c-th of the reduced problem around the prior:
@@ -356,9 +389,53 @@ run_seed(cfprun *x, int seed)
 		collect(&x->m, x->run, 1, x->per, &x->d, r * x->per);
 	}
 	subspace(x);
+	if (seed == 1) {
+		long stride = x->ntrain / x->o->low;
+		x->rank_low_force = rank_of(x->d.Y, NULL, x->o->low, stride);
+		x->rank_low_energy = rank_of(x->d.Y, x->d.qd, x->o->low, stride);
+		x->rank_energy = rank_of(x->d.Y, x->d.qd, x->ntrain, 1);
+	}
 	for (int reg = 0; reg < 2; reg++)
 		estimate(x, reg);
 	score_tests(x, seed);
+}
+
+/* The paper's claims (Sec. IV-A) on the means: its DM (constrained) best
+ * of OLS, WLS, energy and the two regularised WLS on the shape
+ * coordinates, the unconstrained DM-unc beside it. */
+static void
+print_claims(const cfprun *x, double mean[2][NM][N])
+{
+	const cfp_opts *o = x->o;
+	const int dm = coordinv_paper_dm(o->physical);
+	printf("\nThe paper's claims (Sec. IV-A), on these numbers (the prior off by up to %g %%):\n", 100 * o->prior_error);
+	for (int reg = 0; reg < 2; reg++)
+		for (int i = 6; i < 8; i++) {
+			int best = 1, best_unc = 1;
+			for (int k = 0; k < TAGK_CI_DUAL; k++) {
+				best &= mean[reg][k][i] < mean[reg][dm][i];
+				best_unc &= mean[reg][k][i] < mean[reg][TAGK_CI_DUAL][i];
+			}
+			printf("  %s data, %s: DM best: %s (%.3f)", reg == 0 ? "low" : "high", coord_names[i],
+			    best ? "yes" : "no", mean[reg][dm][i]);
+			if (!o->physical)
+				printf("; DM-unc: %s (%.3f)", best_unc ? "yes" : "no", mean[reg][TAGK_CI_DUAL][i]);
+			printf("\n");
+		}
+}
+
+/* The footnote (Sec. IV): "the downsampled identification regression
+ * remains the same rank as the full-data regression", measured for the
+ * force rows and for the energy method's own rows. */
+static void
+print_ranks(const cfprun *x)
+{
+	printf("\nRanks on the first seed's training flights (the paper's footnote 2 says downsampling keeps it):\n"
+	    "  force rows, all %ld samples: %d; the %ld low-data samples: %d\n"
+	    "  energy rows (one power row per sample, eq. 9), all: %d; low data: %d of the %d it needs%s\n",
+	    x->ntrain, x->rank, x->o->low, x->rank_low_force, x->rank_energy, x->rank_low_energy, x->rank,
+	    x->rank_low_energy < x->rank ? ": fewer rows than unknowns, so energy fails or\n  is held by the prior alone"
+	                                  : "");
 }
 
 /* The tables of Fig. 4 and the paper's claims checked on them. */
@@ -366,17 +443,26 @@ static void
 print_tables(const cfprun *x, double t0)
 {
 	const cfp_opts *o = x->o;
+	double mean[2][NM][N];
+	for (int reg = 0; reg < 2; reg++)
+		for (int k = 0; k < NM; k++)
+			for (int i = 0; i < N; i++)
+				mean[reg][k][i] = x->sum[reg][k][i] / (double)x->cnt[reg][k];
+	if (o->claims_only) {
+		print_claims(x, mean);
+		return;
+	}
 	printf("\n# Fig. 4: the Crazyflie with a pendulum (bench/sim/cfpend.h), inertia-dominated: %d x %ld samples of\n"
 	    "# training flights at %g Hz (low data: %ld of them, evenly spaced), 6 test flights; scored by the NCC of the\n"
 	    "# predicted accelerations M(pi^)^-1 (tau - h) against the measured ones (shifts of up to %ld samples: 5\n"
 	    "# degrees of the 3.4 s yaw period). %d of the 30 parameters identifiable; %s\n"
 	    "# (the prior: the truth off by up to %g %%; lambda %g). Mean (standard deviation) over %d\n"
 	    "# seeds x 6 flights; a method that fails counts as NCC 0. Mismatch: position noise %g, velocities and accelerations %s, rotor drag %g N s/m,\n"
-	    "# thrust-map error %g, joint friction %g N m s/rad. %.1f s.\n", RUNS, x->per, (double)x->cc.rate, o->low,
+	    "# thrust-map error %g, joint friction %g N m s/rad. DM is the paper's, kept physical (eq. 29); DM-unc without. %.1f s.\n",
+	    RUNS, x->per, (double)x->cc.rate, o->low,
 	    x->max_shift, x->rank, o->physical ? "every method solves for all 30 with the\n# pseudo-inertias kept physical (--physical)"
-	    : "the unconstrained methods solve for those around\n# the prior, WLS-Bregman and DM-pc for all 30 with the pseudo-inertias kept physical", 100 * o->prior_error, o->lambda, o->seeds, o->pos_noise, o->differentiate ? "by central differences"
+	    : "the unconstrained methods solve for those around\n# the prior, WLS-Bregman and DM for all 30 with the pseudo-inertias kept physical", 100 * o->prior_error, o->lambda, o->seeds, o->pos_noise, o->differentiate ? "by central differences"
 	    : "exact", o->rotor_drag, o->thrust_error, o->joint_friction, cli_seconds() - t0);
-	double mean[2][NM][N];
 	for (int reg = 0; reg < 2; reg++) {
 		printf("\n%s data (%ld samples)\n%-15s", reg == 0 ? "low" : "high", reg == 0 ? o->low : x->ntrain, "method");
 		for (int i = 0; i < N; i++)
@@ -387,28 +473,14 @@ print_tables(const cfprun *x, double t0)
 				continue; /* DM itself is kept physical */
 			printf("%-15s", coordinv_name(k, o->physical));
 			for (int i = 0; i < N; i++) {
-				double n_ = (double)x->cnt[reg][k], mu = x->sum[reg][k][i] / n_;
-				mean[reg][k][i] = mu;
-				printf(" %6.3f (%5.3f)", mu, sqrt(fmax(0, x->sq[reg][k][i] / n_ - mu * mu)));
+				double mu = mean[reg][k][i];
+				printf(" %6.3f (%5.3f)", mu, sqrt(fmax(0, x->sq[reg][k][i] / (double)x->cnt[reg][k] - mu * mu)));
 			}
 			printf(" %3ld/%ld\n", x->failed[reg][k], x->cnt[reg][k]);
 		}
 	}
-	printf("\nThe paper's claims (Sec. IV-A), on these numbers:\n");
-	for (int reg = 0; reg < 2; reg++)
-		for (int i = 6; i < 8; i++) {
-			/* against the paper's competitors: OLS, WLS, energy, pullback, Bregman */
-			int best = 1, best_pc = 1;
-			for (int k = 0; k < TAGK_CI_DUAL; k++) {
-				best &= mean[reg][k][i] < mean[reg][TAGK_CI_DUAL][i];
-				best_pc &= mean[reg][k][i] < mean[reg][TAGK_CI_DUAL_PC][i];
-			}
-			printf("  %s data, %s: %s best: %s (%.3f)", reg == 0 ? "low" : "high", coord_names[i],
-			    coordinv_name(TAGK_CI_DUAL, o->physical), best ? "yes" : "no", mean[reg][TAGK_CI_DUAL][i]);
-			if (!o->physical)
-				printf("; DM-pc: %s (%.3f)", best_pc ? "yes" : "no", mean[reg][TAGK_CI_DUAL_PC][i]);
-			printf("\n");
-		}
+	print_ranks(x);
+	print_claims(x, mean);
 }
 
 void

@@ -14,6 +14,7 @@ typedef struct {
 	double pos_noise, rotor_drag, thrust_error, joint_friction;
 	int differentiate;
 	int physical;  /* every method with the pseudo-inertias kept physical */
+	int claims_only; /* print the claims, not the tables (a second prior) */
 } cfp_opts;
 void coordinv_crazyflie(const cfp_opts *o);
 

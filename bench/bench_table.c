@@ -189,25 +189,29 @@ const bench_command bench_subcommands[] = {
 	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n", bench_shake },
 	{ "shake-table", "paper 004's Tables II and III on simulated objects: errors, infeasible, time",
 	  "[--objects N] [--first K] [--seed S] [--long S] [--q-noise R] [--qd-noise R]\n"
-	  "                       [--tau-noise T] [--damping D] [-j N] [--progress] [-q]",
+	  "                       [--tau-noise T] [--damping D] [--force-noise N] [--moment-noise M]\n"
+	  "                       [-j N] [--progress] [-q]",
 	  "      --objects N        test objects (default 500)\n"
 	  "      --first K          the first one (default 4500: the test split of 5000)\n"
 	  "      --seed S           seed (default 1)\n"
 	  "      --long S           seconds of the long excitation (default 10)\n"
 	  "      --q-noise R, --qd-noise R, --tau-noise T, --damping D   as tagk-bench shake\n"
+	  "      --force-noise N    noise on the paper's object-level force rows, N (default 0: the paper states none)\n"
+	  "      --moment-noise M   noise on its torque rows, N m (default 0)\n"
 	  "  -j, --jobs N           processes (default: the processors, at most 8)\n"
 	  "      --progress         progress lines, even on a terminal: one at once, then every 2 s\n"
 	  "  -q, --quiet            no progress\n", bench_shake_table },
 	{ "coordinv", "paper 002's Figs. 4 and 6: coordinate-independent identification, two robots",
 	  "[--system swimmer|crazyflie|both] [--seeds N] [--low N] [--lambda L]\n"
-	  "                       [--prior-error X] [--pos-noise R] [--exact-velocity] [--friction F]\n"
+	  "                       [--prior-error X[,X...]] [--pos-noise R] [--exact-velocity] [--friction F]\n"
 	  "                       [--force-noise U] [--rotor-drag K] [--thrust-error E] [--joint-friction C]\n"
 	  "                       [--physical]",
 	  "      --system S         swimmer (Fig. 6), crazyflie (Fig. 4) or both (default)\n"
 	  "      --seeds N          training and test runs per table cell (default 10)\n"
 	  "      --low N            samples of the low-data regime (default 40 swimmer, 20 crazyflie)\n"
 	  "      --lambda L         the regularised methods' weight (default 10)\n"
-	  "      --prior-error X    their prior is the truth off by up to X, relative (default 0.3)\n"
+	  "      --prior-error X,.. their prior is the truth off by up to X, relative: the tables under the\n"
+	  "                         first, the claims under each (default 0.3,0.9: a CAD model's, a poor one)\n"
 	  "      --pos-noise R      noise on the measured positions, m and rad (default 1e-3 swimmer,\n"
 	  "                         1e-4 crazyflie)\n"
 	  "      --exact-velocity   velocities (and accelerations) exact, not by central differences\n"

@@ -9,11 +9,21 @@ const char *
 coordinv_name(int k, int physical)
 {
 	static char names[TAGK_CI_NMETHODS][24];
+	if (k == coordinv_paper_dm(physical))
+		return "DM";
+	if (k == TAGK_CI_DUAL)
+		return "DM-unc";
 	const char *base = tagk_ci_name((tagk_ci_method)k);
 	if (!physical || k == TAGK_CI_BREGMAN || k == TAGK_CI_DUAL_PC)
 		return base;
 	snprintf(names[k], sizeof(names[k]), "%s-pc", base);
 	return names[k];
+}
+
+int
+coordinv_paper_dm(int physical)
+{
+	return physical ? TAGK_CI_DUAL : TAGK_CI_DUAL_PC;
 }
 
 int

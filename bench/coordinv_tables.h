@@ -21,9 +21,16 @@ int coordinv_solve(int n, const tagk_real *A, const tagk_real *b, tagk_real *x);
 void coordinv_score(int n, long T, const tagk_real *meas, const tagk_real *pred, long max_shift, double *sum,
     double *sq, tagk_real *a, tagk_real *b);
 
-/* lib/coordinv.h's method k as the tables print it: with physical, every
- * method keeps the parameters physical and is named -pc (WLS-Bregman is
- * physical already). */
+/* lib/coordinv.h's method k as the tables print it. The paper's DM is the
+ * constrained one (its Sec. III: M_k kept positive definite through the
+ * physical-consistency constraints, eq. 29), so "DM" names
+ * coordinv_paper_dm's method and the unconstrained one is "DM-unc". With
+ * physical every method keeps the parameters physical and is named -pc
+ * (WLS-Bregman is physical already; DM then is TAGK_CI_DUAL so kept, and
+ * TAGK_CI_DUAL_PC is not printed). */
 const char *coordinv_name(int k, int physical);
+/* The method that is the paper's DM: TAGK_CI_DUAL_PC, or with physical
+ * TAGK_CI_DUAL (every method constrained). */
+int coordinv_paper_dm(int physical);
 
 #endif

@@ -401,6 +401,23 @@ tagk_mb_jacobian(const tagk_mb_kin *k, const tagk_mb_model *m, int body, tagk_re
 	}
 }
 
+/* The spatial acceleration's linear part is the acceleration of the body
+ * point passing through the origin; the origin's own (classical) one adds
+ * omega x v. Gravity is already in a (the base's fictitious upward
+ * acceleration), so the sum is the specific force. */
+void
+tagk_mb_body_sensor(const tagk_mb_kin *k, int body, tagk_real a[3], tagk_real omega[3], tagk_real alpha[3])
+{
+	const tagk_real *v = k->v[body], *sa = k->a[body];
+	for (int i = 0; i < 3; i++) {
+		omega[i] = v[i];
+		alpha[i] = sa[i];
+	}
+	a[0] = sa[3] + v[1] * v[5] - v[2] * v[4];
+	a[1] = sa[4] + v[2] * v[3] - v[0] * v[5];
+	a[2] = sa[5] + v[0] * v[4] - v[1] * v[3];
+}
+
 /* f (6, body i's frame, [n; f]) to the world frame about the world origin. */
 static void
 force_to_world(const tagk_mb_kin *k, int i, const tagk_real f[6], tagk_real out[6])

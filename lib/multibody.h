@@ -112,6 +112,13 @@ void tagk_mb_mass_matrix(const tagk_mb_kin *kin, const tagk_mb_model *model,
     const tagk_real *theta, tagk_real *M);
 /* J (6 x nv): body i's spatial velocity in its frame is J qd. */
 void tagk_mb_jacobian(const tagk_mb_kin *kin, const tagk_mb_model *model, int body, tagk_real *J);
+/* What an inertial sensor (or a force/torque sensor's rigid-body rows,
+ * regressor.h) at body i's origin sees, in body i's frame: the specific
+ * force a (the origin's classical acceleration minus gravity), the angular
+ * velocity omega and its derivative alpha. With these, tagk_regressor_rigid
+ * (a, omega, alpha) theta_i is the wrench [f; n] the body's parent exerts
+ * on it at its origin, so J_i^T [n; f] is body i's share of Y theta. */
+void tagk_mb_body_sensor(const tagk_mb_kin *kin, int body, tagk_real a[3], tagk_real omega[3], tagk_real alpha[3]);
 /* Y_h (6 x 10 nb): [L; p] = Y_h theta, world frame, about the world origin. */
 void tagk_mb_momentum_regressor(const tagk_mb_kin *kin, tagk_real *Yh);
 /* [L; p] (6) from the inertias theta. */
