@@ -196,7 +196,7 @@ const bench_command bench_subcommands[] = {
 	  "      --seed S           seed (default 1)\n"
 	  "      --long S           seconds of the long excitation (default 10)\n"
 	  "      --q-noise R, --qd-noise R, --tau-noise T, --damping D   as tagk-bench shake\n"
-	  "      --force-noise N    noise on the paper's object-level force rows, N (default 0: the paper states none)\n"
+	  "      --force-noise N    noise on the paper's object-level force rows, N (default 0: none stated)\n"
 	  "      --moment-noise M   noise on its torque rows, N m (default 0)\n"
 	  "  -j, --jobs N           processes (default: the processors, at most 8)\n"
 	  "      --progress         progress lines, even on a terminal: one at once, then every 2 s\n"
