@@ -59,21 +59,20 @@ extern "C" {
 using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Vec = Eigen::VectorXd;
 
-namespace {
 
-double now_us()
+static double now_us()
 {
 	using namespace std::chrono;
 	return (double)duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count() / 1e3;
 }
 
-double median(std::vector<double> v)
+static double median(std::vector<double> v)
 {
 	std::sort(v.begin(), v.end());
 	return v[v.size() / 2];
 }
 
-double rel_diff(const Vec &a, const tagk_real *b)
+static double rel_diff(const Vec &a, const tagk_real *b)
 {
 	double num = 0, den = 0;
 	for (int j = 0; j < a.size(); j++) {
@@ -86,7 +85,7 @@ double rel_diff(const Vec &a, const tagk_real *b)
 // The paper's TAG-K, straightforwardly: x (in/out, the iterate carried
 // between updates as libtagk's estimate is), out the tail average; returns
 // the iterations run.
-int tagk_eigen(const Mat &A, const Vec &b, Vec &x, int T, int burnin, double tol, tagk_rng *g, Vec &out)
+static int tagk_eigen(const Mat &A, const Vec &b, Vec &x, int T, int burnin, double tol, tagk_rng *g, Vec &out)
 {
 	const int m = (int)A.rows();
 	Vec s = A.rowwise().squaredNorm();
@@ -179,11 +178,11 @@ struct Floor {
 	double tagk_us, eigen_us, fma_tagk, fma_eigen, sel_flops, gemv_rate; // rate: multiply-adds per us
 };
 
-volatile double yardstick_keep; // gemv_rate's results are used: its loop stays
+static volatile double yardstick_keep; // gemv_rate's results are used: its loop stays
 
 // Eigen's r = b - A x on the windows, many times over (L1-resident, as in
 // the updates): multiply-adds per microsecond, the median of 7 runs.
-double gemv_rate(const std::vector<Window> &win, int updates)
+static double gemv_rate(const std::vector<Window> &win, int updates)
 {
 	const Mat &A0 = win[0].A;
 	Vec x = Vec::Ones(A0.cols()), r(A0.rows());
@@ -233,7 +232,7 @@ struct Lib {
 	}
 };
 
-void usage(FILE *f)
+static void usage(FILE *f)
 {
 	std::fprintf(f, "usage: eigen-yardstick [--updates N] [-n N,N,...] [--tagk-only]\n"
 	                "TAG-K, KF and RLS from the paper's equations in Eigen, timed against libtagk on the same windows.\n");
@@ -247,7 +246,7 @@ struct Opts {
 
 // Parses argv into o; returns -1 to go on, else the exit status (0 after
 // --help, 2 on a usage error, the message printed).
-int parse_args(int argc, char **argv, Opts &o)
+static int parse_args(int argc, char **argv, Opts &o)
 {
 	for (int i = 1; i < argc; i++) {
 		if (!std::strcmp(argv[i], "--updates") && i + 1 < argc) {
@@ -285,7 +284,7 @@ int parse_args(int argc, char **argv, Opts &o)
 
 // The header lines and the target TAG-K is judged against in this build
 // ("-": none, see the top of the file).
-const char *print_header(int m, int updates)
+static const char *print_header(int m, int updates)
 {
 	std::printf("# the Eigen yardstick (Eigen %d.%d.%d, %s) against libtagk (%s), m = %d, %d updates per cell,\n"
 	            "# median us per update; ratio = yardstick / tagk (above 1: tagk faster); diff = relative\n"
@@ -322,7 +321,7 @@ struct Windows {
 
 // N01 is shared across sizes (it caches the second of each pair it draws),
 // so that every size's windows are the ones the single loop drew before.
-Windows make_windows(std::mt19937_64 &gen, std::normal_distribution<double> &N01, int updates, int m, int n)
+static Windows make_windows(std::mt19937_64 &gen, std::normal_distribution<double> &N01, int updates, int m, int n)
 {
 	Vec xs(n);
 	for (int j = 0; j < n; j++)
@@ -349,7 +348,7 @@ Windows make_windows(std::mt19937_64 &gen, std::normal_distribution<double> &N01
 
 // TAG-K on both sides, window by window; prints its row and returns the
 // figures of its floor (false when libtagk refuses the configuration).
-bool time_tagk(const Windows &W, int m, int n, int updates, const char *tagk_target, Floor &fl)
+static bool time_tagk(const Windows &W, int m, int n, int updates, const char *tagk_target, Floor &fl)
 {
 	Lib lib;
 	if (!lib.init("tagk", n, m))
@@ -394,7 +393,7 @@ bool time_tagk(const Windows &W, int m, int n, int updates, const char *tagk_tar
 
 // The KF (fam 0) or block RLS (fam 1) in each of libtagk's forms and the
 // yardstick of the family, window by window; prints a row per form.
-bool time_family(const Windows &W, int fam, int m, int n, int updates)
+static bool time_family(const Windows &W, int fam, int m, int n, int updates)
 {
 	const char *forms[2][3] = { { "kf-low", "kf-low:joseph", "kf-low:info" },
 		{ "rls-low", "rls-low:paper", "rls-low:info" } };
@@ -436,7 +435,7 @@ bool time_family(const Windows &W, int fam, int m, int n, int updates)
 // reductions and comparisons are no easier to vectorise than a gemv),
 // against the yardstick's time: the ratio no reordering of libtagk's loops
 // can pass at this machine's vector width.
-void print_floor(const std::vector<Floor> &floors)
+static void print_floor(const std::vector<Floor> &floors)
 {
 	std::printf("\n# TAG-K's floor: multiply-adds per update in loops of length n (libtagk: lazily formed\n"
 	            "# Gram columns, row norms, first residuals, rebuild; yardstick: a gemv per iteration),\n"
@@ -456,7 +455,6 @@ void print_floor(const std::vector<Floor> &floors)
 	}
 }
 
-} // namespace
 
 int main(int argc, char **argv)
 {
