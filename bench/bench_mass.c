@@ -62,6 +62,8 @@ typedef struct {
 	const char *name;
 	const tagk_method *mm;     /* state-space method, or */
 	const tagk_method *rm;        /* regressor method */
+	int zrow;                  /* rm on the body-z row alone ("tagk/z"): the one the thrust acts along */
+	char label[40];
 } method;
 
 static int
@@ -99,9 +101,12 @@ parse_set(const char *opt, const char *s, const char *const *names, int n, int *
 
 /* ---- massflight ------------------------------------------------------ */
 
-/* The actuator and reference settings of massflight and rmspe. */
+/* The actuator, reference, noise and mass settings of massflight and
+ * rmspe (besides the simulator's defaults). */
 typedef struct {
 	double thrust_lag, thrust_max, speed;
+	double noise;      /* every sensor's noise times this (1) */
+	double mass_scale; /* the mass changes' amplitudes times this (1) */
 } actuators;
 
 static void
@@ -113,7 +118,11 @@ parse_actuators(actuators *a, int opt, const char *arg)
 		a->thrust_max = cli_double("--thrust-max", arg, 0, 100);
 		if (a->thrust_max > 0 && a->thrust_max < 0.5)
 			cli_die(EXIT_USAGE, "--thrust-max: %s weights cannot hold the vehicle up (0 or 0.5 to 100)", arg);
-	} else
+	} else if (opt == 'n')
+		a->noise = cli_double("--noise", arg, 0, 100);
+	else if (opt == 'K')
+		a->mass_scale = cli_double("--mass-scale", arg, 0, 3);
+	else
 		a->speed = cli_double("--speed", arg, 0.01, 10);
 }
 
@@ -123,6 +132,12 @@ set_actuators(tagk_uavsim_config *sc, const actuators *a)
 	sc->thrust_tau = (tagk_real)a->thrust_lag;
 	sc->thrust_max = (tagk_real)a->thrust_max;
 	sc->speed = (tagk_real)a->speed;
+	sc->mass_scale = (tagk_real)a->mass_scale;
+	sc->sd_att *= (tagk_real)a->noise;
+	sc->sd_pos *= (tagk_real)a->noise;
+	sc->sd_vel *= (tagk_real)a->noise;
+	sc->sd_gyro *= (tagk_real)a->noise;
+	sc->sd_acc *= (tagk_real)a->noise;
 }
 
 /* The command u in [0, 65535] that gives a rotor thrust T through the
@@ -165,7 +180,7 @@ pwm_columns(const pwm_out *p, double t, double T, double *row)
 typedef struct {
 	int traj, beh;
 	uint64_t seed;
-	double duration, rate, m_nom, noise, thrust_sd, vbat[2], ground;
+	double duration, rate, m_nom, thrust_sd, vbat[2], ground;
 	actuators act;
 	const char *outname, *pwmveh;
 } mf_opts;
@@ -178,11 +193,6 @@ mf_sim(const mf_opts *o, tagk_uavsim_config *sc, tagk_uavsim *sim)
 	sc->duration = (tagk_real)o->duration;
 	sc->dt = (tagk_real)(1 / o->rate);
 	sc->m_nom = (tagk_real)o->m_nom;
-	sc->sd_att *= (tagk_real)o->noise;
-	sc->sd_pos *= (tagk_real)o->noise;
-	sc->sd_vel *= (tagk_real)o->noise;
-	sc->sd_gyro *= (tagk_real)o->noise;
-	sc->sd_acc *= (tagk_real)o->noise;
 	sc->sd_thrust = (tagk_real)o->thrust_sd;
 	set_actuators(sc, &o->act);
 	if (tagk_uavsim_init(sim, sc) != TAGK_OK)
@@ -300,6 +310,7 @@ bench_massflight(int argc, char **argv)
 		{ "thrust-lag", required_argument, NULL, 'L' },
 		{ "thrust-max", required_argument, NULL, 'X' },
 		{ "speed", required_argument, NULL, 'S' },
+		{ "mass-scale", required_argument, NULL, 'K' },
 		{ "pwm", required_argument, NULL, 'P' },
 		{ "vbat", required_argument, NULL, 'B' },
 		{ "ground", required_argument, NULL, 'G' },
@@ -308,7 +319,7 @@ bench_massflight(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	mf_opts o = { .traj = TAGK_UAVTRAJ_LOOP, .beh = TAGK_MASS_DRAIN, .seed = 1, .duration = 20, .rate = 100,
-		.m_nom = 1, .noise = 1, .act = { 0, 0, 1 }, .vbat = { 4.0, 4.0 } };
+		.m_nom = 1, .act = { 0, 0, 1, 1, 1 }, .vbat = { 4.0, 4.0 } };
 	int c;
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "o:h", opts)) != -1) {
@@ -320,9 +331,8 @@ bench_massflight(int argc, char **argv)
 		case 'd': o.duration = cli_double("--duration", optarg, 0.1, 3600); break;
 		case 'r': o.rate = cli_double("--rate", optarg, 10, 10000); break;
 		case 'M': o.m_nom = cli_double("--m-nom", optarg, 1e-3, 1e4); break;
-		case 'n': o.noise = cli_double("--noise", optarg, 0, 100); break;
 		case 'T': o.thrust_sd = cli_double("--thrust-sd", optarg, 0, 1); break;
-		case 'L': case 'X': case 'S': parse_actuators(&o.act, c, optarg); break;
+		case 'L': case 'X': case 'S': case 'n': case 'K': parse_actuators(&o.act, c, optarg); break;
 		case 'P': o.pwmveh = optarg; break;
 		case 'B': {
 			char buf[64], *it[2];
@@ -423,11 +433,14 @@ run_state(const tagk_method *mm, const tagk_uavsim_sample *s, long n, double m0)
 	return o;
 }
 
-/* The regressor method rm on 3 x 1 mass rows over a window of REG_WINDOW
- * samples, updated at every sample; the estimate is held in between and is
- * m0 before the first update. */
+/* The regressor method rm on 3 x 1 mass rows (zrow: the body-z row alone)
+ * over a window of REG_WINDOW samples, updated at every sample; the
+ * estimate is held in between and is m0 before the first update. Why the
+ * z row alone: the thrust acts along body z, so the x and y rows say
+ * a_x m = 0 with a_x mere noise and drag; a one-parameter Kaczmarz step
+ * solves its row exactly, so such a row sets m to 0. */
 static outcome
-run_regressor(const tagk_method *rm, const tagk_uavsim_sample *s, long n, double m0, int velocity)
+run_regressor(const tagk_method *rm, const tagk_uavsim_sample *s, long n, double m0, int velocity, int zrow)
 {
 	outcome o = { 0, 0, 0, 0, 0 };
 	double sb = 0;
@@ -460,7 +473,7 @@ run_regressor(const tagk_method *rm, const tagk_uavsim_sample *s, long n, double
 				}
 				tagk_real Y[3];
 				tagk_regressor_mass(a, Y);
-				for (int i = 0; i < 3; i++, m++) {
+				for (int i = zrow ? 2 : 0; i < 3; i++, m++) {
 					A[m] = Y[i];
 					b[m] = f[i];
 				}
@@ -535,10 +548,39 @@ fly_one(const rmspe_cfg *c, long f, tagk_uavsim_sample *buf, FILE *out)
 	double m0 = (1 + c->m0_error) * (double)buf[0].m;
 	for (int i = 0; i < c->nm; i++) {
 		outcome o = c->ms[i].mm ? run_state(c->ms[i].mm, buf, n, m0)
-		    : run_regressor(c->ms[i].rm, buf, n, m0, c->velocity);
+		    : run_regressor(c->ms[i].rm, buf, n, m0, c->velocity, c->ms[i].zrow);
 		fprintf(out, "%d,%d,%d,%d,%.17g,%.17g,%.17g,%ld\n", ti, bi, i, o.diverged, o.rmspe, o.rmspe_burn, o.ns,
 		    o.updates);
 	}
+}
+
+/* The mean RMSPE of a cell over its scored flights (NaN if none). */
+static double
+cell_rmspe(const cell *g)
+{
+	long ok = g->flights - g->diverged - g->lost;
+	return ok ? g->rmspe_sum / (double)ok : (double)NAN;
+}
+
+/* The line under a paper row: ours / the paper's, update time and RMSPE. */
+static void
+print_ratios(const rmspe_cfg *c, const cell *cells, int ti, int bi, const double *paper, int md)
+{
+	if (md)
+		printf("| %d ratio |", c->beh[bi]);
+	else
+		printf("%-12s", "  ratio");
+	for (int i = 0; i < c->nm; i++) {
+		const cell *g = &cells[(ti * c->nbeh + bi) * c->nm + i];
+		int pi = c->ms[i].mm ? paper_column(c->ms[i].mm->name) : -1;
+		if (pi < 0) {
+			printf(md ? " | | |" : " %9s %9s %9s", "", "", "");
+			continue;
+		}
+		double ms = g->updates ? g->ns_sum / (double)g->updates / 1e6 : (double)NAN;
+		printf(md ? " %.3g | %.3g | |" : " %8.3gx %8.3gx %9s", ms / paper[2 * pi], cell_rmspe(g) / paper[2 * pi + 1], "");
+	}
+	printf("\n");
 }
 
 static void
@@ -547,7 +589,7 @@ print_tables(const rmspe_cfg *c, const cell *cells, const char *fmt)
 	int csv = strcmp(fmt, "csv") == 0, md = strcmp(fmt, "md") == 0;
 	if (csv)
 		printf("trajectory,mass,method,flights,diverged,update_ms,rmspe,paper_update_ms,paper_rmspe,rmspe_after_2s,"
-		    "lost_flights\n");
+		    "lost_flights,rmspe_ratio\n");
 	for (int ti = 0; ti < c->ntraj; ti++) {
 		int tr = c->traj[ti];
 		const double (*paper)[8] = tr == TAGK_UAVTRAJ_RANDOM ? paper_random
@@ -599,7 +641,10 @@ print_tables(const rmspe_cfg *c, const cell *cells, const char *fmt)
 						printf(",,,");
 					if (ok)
 						printf("%.6g", rb);
-					printf(",%ld\n", g->lost);
+					printf(",%ld,", g->lost);
+					if (ok && pi >= 0)
+						printf("%.6g", rm / paper[b][2 * pi + 1]);
+					printf("\n");
 					continue;
 				}
 				char r[32], r2[32];
@@ -628,6 +673,7 @@ print_tables(const rmspe_cfg *c, const cell *cells, const char *fmt)
 					}
 				}
 				printf("\n");
+				print_ratios(c, cells, ti, bi, paper[b], md);
 			}
 		}
 		if (!csv)
@@ -651,13 +697,21 @@ rm_methods(rmspe_cfg *c, const char *methods)
 	char mbuf[256], *mitems[MAXM];
 	int nmi = cli_split("--methods", methods, mbuf, sizeof(mbuf), mitems, MAXM);
 	for (int mi = 0; mi < nmi; mi++) {
-		const char *tok = mitems[mi];
+		char tok[40];
+		snprintf(tok, sizeof(tok), "%s", mitems[mi]);
+		size_t tl = strlen(tok);
 		method *m = &c->ms[c->nm++];
+		m->zrow = tl > 2 && strcmp(tok + tl - 2, "/z") == 0;
+		if (m->zrow)
+			tok[tl - 2] = 0;
 		m->mm = tagk_method_find_kind(tok, TAGK_KIND_STATE);
 		m->rm = m->mm ? NULL : tagk_method_find_kind(tok, TAGK_KIND_WINDOW);
 		if (!m->mm && !m->rm)
 			cli_die(EXIT_USAGE, "--methods: unknown method '%s' (tagk-estimate --list names them)", tok);
-		m->name = m->mm ? m->mm->name : m->rm->name;
+		if (m->zrow && !m->rm)
+			cli_die(EXIT_USAGE, "--methods: '%s/z': only a regressor method takes the body-z row alone", tok);
+		snprintf(m->label, sizeof(m->label), "%s%s", m->mm ? m->mm->name : m->rm->name, m->zrow ? "/z" : "");
+		m->name = m->label;
 	}
 }
 
@@ -762,6 +816,9 @@ rm_preamble(const rmspe_cfg *c, const char *fmt, int jobs)
 		printf("%s Actuators: thrust lag %g s, thrust limit %g weights (0: the controller's 2.5),\n"
 		    "%s reference speed x %g; the logged thrust is the command.\n\n", h, c->act.thrust_lag, c->act.thrust_max,
 		    h, c->act.speed);
+	if (c->act.noise != 1 || c->act.mass_scale != 1)
+		printf("%s Every sensor's noise x %g; the mass changes' amplitudes x %g.\n\n", h, c->act.noise,
+		    c->act.mass_scale);
 }
 
 int
@@ -779,6 +836,8 @@ bench_rmspe(int argc, char **argv)
 		{ "thrust-lag", required_argument, NULL, 'L' },
 		{ "thrust-max", required_argument, NULL, 'X' },
 		{ "speed", required_argument, NULL, 'S' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "mass-scale", required_argument, NULL, 'K' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "progress", no_argument, NULL, 'P' },
@@ -794,6 +853,8 @@ bench_rmspe(int argc, char **argv)
 	c.duration = 20;
 	c.m0_error = 0.2;
 	c.act.speed = 1;
+	c.act.noise = 1;
+	c.act.mass_scale = 1;
 	c.ntraj = TAGK_UAVTRAJ_COUNT;
 	c.nbeh = TAGK_MASSB_COUNT;
 	for (int i = 0; i < TAGK_UAVTRAJ_COUNT; i++)
@@ -813,7 +874,7 @@ bench_rmspe(int argc, char **argv)
 		case 'd': c.duration = cli_double("--duration", optarg, 0.1, 3600); break;
 		case 's': c.seed = cli_u64("--seed", optarg); break;
 		case 'e': c.m0_error = cli_double("--m0-error", optarg, -0.9, 10); break;
-		case 'L': case 'X': case 'S': parse_actuators(&c.act, ch, optarg); break;
+		case 'L': case 'X': case 'S': case 'n': case 'K': parse_actuators(&c.act, ch, optarg); break;
 		case 'A':
 			if (strcmp(optarg, "imu") && strcmp(optarg, "velocity"))
 				cli_die(EXIT_USAGE, "--acc: '%s' is not imu or velocity", optarg);

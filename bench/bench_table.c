@@ -108,7 +108,7 @@ const bench_command bench_subcommands[] = {
 	{ "massflight", "one UAV flight of the time-varying-mass paper as a log",
 	  "[--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
 	  "                             [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X]\n"
-	  "                             [--thrust-lag S] [--thrust-max X] [--speed X]\n"
+	  "                             [--thrust-lag S] [--thrust-max X] [--speed X] [--mass-scale X]\n"
 	  "                             [--pwm VEHICLE [--vbat V0[,V1]]] [--ground S] [-o FILE]",
 	  "      --traj NAME        random, loop (default), lemniscate, zigzag or square\n"
 	  "      --mass NAME        constant, drain (default), swaps, drop or load\n"
@@ -121,6 +121,7 @@ const bench_command bench_subcommands[] = {
 	  "      --thrust-lag S     the thrust produced lags the command by S seconds (default 0)\n"
 	  "      --thrust-max X     the thrust produced saturates at X weights (default 0: none)\n"
 	  "      --speed X          fly the reference X times as fast (default 1)\n"
+	  "      --mass-scale X     the mass changes' amplitudes times X (default 1)\n"
 	  "      --pwm VEHICLE      instead of the thrust, each motor's command (a quarter of the thrust\n"
 	  "                         through the inverse of VEHICLE's thrust map) and the battery voltage,\n"
 	  "                         as a Crazyflie logs them (motor.m1 .. motor.m4, pm.vbat)\n"
@@ -130,12 +131,13 @@ const bench_command bench_subcommands[] = {
 	{ "rmspe", "the time-varying-mass paper's RMSPE tables",
 	  "[--trials N] [--traj LIST] [--mass LIST] [--methods LIST]\n"
 	  "                        [--duration S] [--seed S] [--m0-error X] [--acc imu|velocity]\n"
-	  "                        [--thrust-lag S] [--thrust-max X] [--speed X]\n"
-	  "                        [-j JOBS] [--format text|md|csv] [--progress] [-q]",
+	  "                        [--thrust-lag S] [--thrust-max X] [--speed X] [--noise X]\n"
+	  "                        [--mass-scale X] [-j JOBS] [--format text|md|csv] [--progress] [-q]",
 	  "      --trials N         flights per cell (default 10)\n"
 	  "      --traj LIST        trajectories (default all five)\n"
 	  "      --mass LIST        mass behaviours (default all five)\n"
-	  "      --methods LIST     methods (default ekf,msckf,ukf,swls,tagk,rls-low,kf-low)\n"
+	  "      --methods LIST     methods (default ekf,msckf,ukf,swls,tagk,rls-low,kf-low); a regressor\n"
+	  "                         method with /z (tagk/z) on the body-z rows alone\n"
 	  "      --duration S       seconds per flight (default 20)\n"
 	  "      --seed S           seed of the run (default 1)\n"
 	  "      --m0-error X       relative error of the initial mass (default 0.2)\n"
@@ -143,6 +145,8 @@ const bench_command bench_subcommands[] = {
 	  "      --thrust-lag S     the thrust produced lags the command by S seconds (default 0)\n"
 	  "      --thrust-max X     the thrust produced saturates at X weights (default 0: none)\n"
 	  "      --speed X          fly the references X times as fast (default 1)\n"
+	  "      --noise X          every sensor's noise times X (default 1)\n"
+	  "      --mass-scale X     the mass changes' amplitudes times X (default 1)\n"
 	  "  -j, --jobs N           processes (default: the processors, at most 8)\n"
 	  "  -f, --format F         text (default), md or csv\n"
 	  "      --progress         progress lines, even on a terminal: one at once, then every 2 s\n"
@@ -158,21 +162,36 @@ const bench_command bench_subcommands[] = {
 	  "  -j, --jobs N           processes (default 2)\n", cmd_coverage },
 	{ "grasp", "one run of paper 003's experiment as a joint log: an arm moving a held cube",
 	  "[--base fixed|floating] [--target KG] [--robot-error RHO] [--seed S]\n"
-	  "                       [--duration S] [--model FILE] [--model-out FILE] [-o FILE]",
+	  "                       [--duration S] [--dt S] [--motion task|joint] [--model FILE]\n"
+	  "                       [--model-out FILE] [-o FILE]",
 	  "      --base B           fixed (ground, gravity; default) or floating (orbit, no gravity)\n"
 	  "      --target KG        the cube's mass (default 5)\n"
 	  "      --robot-error RHO  the robot model the estimator knows is perturbed by RHO (default 0)\n"
 	  "      --seed S           seed of the run (default 1)\n"
 	  "      --duration S       seconds (default 20)\n"
+	  "      --dt S             the step, one sample each (default 0.001)\n"
+	  "      --motion M         task: the cube's velocities sinusoids in the base frame (eq. 28;\n"
+	  "                         default); joint: each joint a sinusoid\n"
 	  "      --model FILE       the arm (default panda: datasets/panda.model)\n"
 	  "      --model-out FILE   write the robot the estimator knows, a model file\n"
 	  "  -o, --output FILE      write FILE (HDF5 if .h5) instead of stdout\n", bench_grasp },
-	{ "grasp-table", "paper 003's Tables II and III: a grasped cube's inertia by rls-ld",
-	  "[--model FILE] [--seed S] [--duration S] [--weight W|reference]",
+	{ "grasp-table", "paper 003's Tables II and III: a grasped cube's inertia by rls-ld, with the paper's claims",
+	  "[--model FILE] [--seed S] [--duration S] [--dt S] [--est-dt S]\n"
+	  "                       [--weight W|reference] [--signals measured|exact] [--qd-noise X]\n"
+	  "                       [--base-noise X] [--motion task|joint] [--sweep]",
 	  "      --model FILE       the arm (default panda: datasets/panda.model)\n"
 	  "      --seed S           seed of the runs (default 1)\n"
 	  "      --duration S       seconds per run (default 20)\n"
-	  "      --weight W         each row's weight (default 1); reference: 1 / (N rows per sample)\n",
+	  "      --dt S             simulation and control step (default 0.001, the Panda's 1 kHz)\n"
+	  "      --est-dt S         estimation step, a multiple of --dt (default 0.01)\n"
+	  "      --weight W         each row's weight (default 1); reference: 1 / (N rows per sample)\n"
+	  "      --signals S        measured: noisy velocities, differentiated accelerations (default);\n"
+	  "                         exact: the simulator's\n"
+	  "      --qd-noise X       the measured joint velocities' noise, rad/s (default 0.005)\n"
+	  "      --base-noise X     the measured base twist's noise in orbit, rad/s and m/s (default 0.001)\n"
+	  "      --motion M         task (eq. 28, default) or joint, as grasp's\n"
+	  "      --sweep            every cell's ratio to the paper and the claims, for steps of\n"
+	  "                         10/10, 1/10 and 1/1 ms and weights 1, 10, 1000 and reference\n",
 	  bench_grasp_table },
 	{ "shake", "paper 004's experiment: simulated objects held and shaken by a 4-DoF arm, as joint logs",
 	  "[--objects N] [--first K] [--seed S] [--long S] [--q-noise R] [--qd-noise R]\n"

@@ -11,7 +11,7 @@ BIN=${BIN:-bin}
 R="$BIN/tagk-regress -m multibody --robot datasets/panda.model --held link7"
 E=$BIN/tagk-estimate P=$BIN/tagk-report S=$BIN/tagk-bench
 
-$S grasp --target 10 --duration 3 -o "$tmp/g.csv" 2>/dev/null
+$S grasp --target 10 --duration 3 --dt 0.01 -o "$tmp/g.csv" 2>/dev/null
 plain "$tmp/g.csv" > "$tmp/g.plain"
 # the batch mass error (%) of a row stream
 mass_err() {

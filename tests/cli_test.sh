@@ -157,8 +157,14 @@ expect "shake: one object's joint log" 0 "^4500,0," "201 samples each at 400 Hz"
 
 # grasp-table (paper 003) and the multi-body model file
 expect "grasp-table, 3 s runs" 0 "^Table III" "" -- $B grasp-table --duration 3
-check "... momentum rows beat force rows in every row of Table III, as in the paper" sh -c \
-	"awk '/^Table III/ { on = 1 } on && / kg / { n++; if (\$(NF - 4) + 0 >= \$(NF - 6) + 0) bad++ } END { exit !(n == 4 && !bad) }' '$tmp/out'"
+check "... the claim 'momentum rows beat force rows' is judged as Table III's D columns say" sh -c \
+	"awk '/^Table III/ { on = 1 } on && /^[0-9]+ kg/ { n++; if (\$8 + 0 >= \$5 + 0) lose++ }
+	     /momentum rows beat force rows/ { said = \$1 }
+	     END { exit !(n == 4 && said == (lose ? \"no\" : \"yes\")) }' '$tmp/out'"
+check "... and 'heavier targets are estimated better' as its 2.5 % rows say" sh -c \
+	"awk '/^Table III/ { on = 1 } on && /^[0-9]+ kg +2.5/ { f[++n] = \$5; m[n] = \$8 }
+	     /heavier targets are estimated better/ { said = \$1 }
+	     END { ok = f[1] > f[2] && f[2] > f[3] && m[1] > m[2] && m[2] > m[3]; exit !(n == 3 && said == (ok ? \"yes\" : \"no\")) }' '$tmp/out'"
 expect "grasp-table without its model" 1 "" "^tagk-bench: /nonexistent.model: No such file or directory$" -- \
 	$B grasp-table --model /nonexistent.model
 printf 'body base\n parent world\n joint fixed\n mass 1\n com 0 0 0\n inertia 1 1 1 0 0 0\n' > "$tmp/one.model"
@@ -179,4 +185,14 @@ expect "a revolute joint without an axis" 1 "" "axis.model:7: body 'a' has no 'a
 printf 'body base\n parent world\n joint fixed\n mass -1\n' > "$tmp/mass.model"
 expect "a negative mass" 1 "" "mass.model:4: 'mass': -1 is outside \(0, 1e6\] kg$" -- $B grasp-table --model "$tmp/mass.model"
 expect "bad --weight" 2 "" "--weight: 0 is outside" -- $B grasp-table --weight 0
+expect "grasp-table: the paper's four claims judged, yes or no" 0 "^  (yes|no) +orbit converges about 30x faster" "" -- \
+	$B grasp-table --duration 1 --est-dt 0.05
+check "... and every Table III cell has the paper's value and the ratio" \
+	awk '/^Table III/ { on = 1; next } on && /^[0-9]+ kg / { n++; if ($6 != ($1 == 5 ? 0.31147 : $1 == 10 ? 0.21583 : $4 == "%" && $3 == 0 ? 0.13266 : 0.14517)) bad = 1 } END { exit !(n == 4 && !bad) }' "$tmp/out"
+expect "--est-dt not a multiple of --dt" 2 "" "--est-dt 0.0015 is not a whole multiple of --dt 0.001" -- \
+	$B grasp-table --est-dt 0.0015
+expect "--signals: only measured or exact" 2 "" "--signals: 'noisy' is not measured or exact" -- $B grasp-table --signals noisy
+expect "--motion: only task or joint" 2 "" "--motion: 'circle' is not task or joint" -- $B grasp --motion circle
+expect "grasp: a duration shorter than the step" 2 "" "--duration 0.01 is shorter than --dt 0.02" -- \
+	$B grasp --duration 0.01 --dt 0.02
 finish

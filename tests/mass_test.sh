@@ -149,10 +149,12 @@ r=$(rmspe "$tmp/kf.csv")
 check "kf-low on accelerometer rows: RMSPE $r under 3 %" awk -v r="$r" 'BEGIN { exit !(r < 0.03) }'
 
 # --- rmspe ------------------------------------------------------------------
-expect "rmspe, csv" 0 "^random,0,ekf,1,0,[0-9.e-]+,[0-9.]+,0.00451,0.0096,[0-9.e-]+,0$" "rmspe: wall time" -- \
+expect "rmspe, csv" 0 "^random,0,ekf,1,0,[0-9.e-]+,[0-9.]+,0.00451,0.0096,[0-9.e-]+,0,[0-9.e-]+$" "rmspe: wall time" -- \
 	$S rmspe --trials 1 --traj random,loop --mass 0,3 --methods ekf,swls,tagk --duration 3 -j 2 --format csv
 check "rmspe, csv: 12 rows and a header" test "$(wc -l < "$tmp/out")" -eq 13
-check "rmspe: no paper figures for loop" grep -q '^loop,3,swls,1,0,[0-9.e-]*,[0-9.]*,,,[0-9.e-]*,0$' "$tmp/out"
+check "rmspe: no paper figures for loop" grep -q '^loop,3,swls,1,0,[0-9.e-]*,[0-9.]*,,,[0-9.e-]*,0,$' "$tmp/out"
+check "rmspe, csv: the ratio is the RMSPE over the paper's" \
+	awk -F, '$1 == "random" && $3 == "ekf" { n++; if ($11 == "" || ($7 / $9 - $12) ^ 2 > 1e-8 * $12 ^ 2) bad = 1 } END { exit !(n == 2 && !bad) }' "$tmp/out"
 expect "rmspe: a flight that leaves the envelope is counted, not scored" 0 \
 	"^# lemniscate/constant: 1 of 2 flights left the envelope" "" -- \
 	$S rmspe --trials 2 --traj lemniscate --mass constant --methods ekf --speed 2 -j 1 -q
@@ -160,6 +162,10 @@ expect "massflight: a thrust limit that cannot hold the vehicle" 2 "" "--thrust-
 	$S massflight --thrust-max 0.3
 expect "rmspe, text: the paper's row" 0 "^  paper +0.00491 +0.01987" "" -- \
 	$S rmspe --trials 1 --traj lemniscate --mass 0 --methods ekf --duration 2 -j 1
+check "... and under it the ratios" grep -Eq "^  ratio +[0-9.e+-]+x +[0-9.e+-]+x" "$tmp/out"
+expect "rmspe: tagk on the body-z rows alone beside tagk" 0 "tagk/z" "" -- \
+	$S rmspe --trials 1 --traj random --mass 0 --methods tagk,tagk/z --duration 2 -j 1 -q
+expect "rmspe: a state-space method takes no /z" 2 "" "'ekf/z': only a regressor method" -- $S rmspe --methods ekf/z
 $S rmspe --trials 2 --traj zigzag --mass 1,2 --methods ekf,ukf,kf-low --duration 2 -j 1 --format csv 2>/dev/null \
 	| cut -d, -f1-5,7 > "$tmp/j1.csv"
 $S rmspe --trials 2 --traj zigzag --mass 1,2 --methods ekf,ukf,kf-low --duration 2 -j 2 --format csv 2>/dev/null \

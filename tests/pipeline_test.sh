@@ -154,10 +154,11 @@ $E -a rls-ld --theta0 $T0 --alpha 1e-9 "$tmp/fig8.reg" > "$tmp/ld0.csv"
 check "--alpha changes rls-ld's estimates" sh -c "! $E -a rls-ld --theta0 $T0 '$tmp/fig8.reg' | cmp -s - '$tmp/ld0.csv'"
 # paper 003 through the pipeline: tagk-bench grasp's joint log, tagk-regress
 # -m multibody, rls-ld; the final divergence equals grasp-table's, which
-# computes the same in one process
+# computes the same in one process (with the simulator's exact signals, one
+# estimation sample per simulated one)
 CUBE0=1,0,0,0.107,0.021449,0,0.021449,0,0,0.01
-$S grasp-table --duration 3 > "$tmp/gt.txt"
-$S grasp --target 10 --duration 3 -o "$tmp/g.csv" 2>/dev/null
+$S grasp-table --duration 3 --signals exact --dt 0.01 --est-dt 0.01 > "$tmp/gt.txt"
+$S grasp --target 10 --duration 3 --dt 0.01 -o "$tmp/g.csv" 2>/dev/null
 $R -m multibody --robot datasets/panda.model --held link7 "$tmp/g.csv" > "$tmp/g.reg"
 check "multibody force rows: 7 per sample, 301 samples" test "$(plain "$tmp/g.reg" | sed 1d | wc -l)" -eq 2107
 want=$(awk '/^10 kg +0 %/ { print $6 }' "$tmp/gt.txt")
@@ -169,16 +170,17 @@ $E -a rls-ld --theta0 $CUBE0 --window 1 --every 1 --alpha 50 "$tmp/g.reg" > "$tm
 check "--logdet: one divergence per estimate, the last one the summary's final D" sh -c \
 	"test \"\$($P --logdet --format csv '$tmp/gld.csv' | sed 1d | wc -l)\" -eq 301 &&
 	 awk -v a=\"\$($P --logdet --format csv '$tmp/gld.csv' | tail -1 | cut -d, -f2)\" -v b='$got' 'BEGIN { exit !((a - b) / b < 1e-3 && (b - a) / b < 1e-3) }'"
-expect "--logdet marks the estimates that are not physical" 0 "estimate not physical" "" -- sh -c \
+expect "--logdet marks the estimates that are not physical, and stderr says so" 0 "estimate not physical" "are physical bodies" -- sh -c \
 	"$E -a rls --raw --window 1 --every 1 '$tmp/g.reg' | $P --logdet"
 expect "--logdet on the mass model" 2 "" "--logdet: .* holds the mass only" -- sh -c \
 	"$R -m mass datasets/synth-payload.csv | $E -a rls | $P --logdet"
 expect "--logdet without the truth" 1 "" "--logdet: .* has no true_\* columns" -- sh -c \
 	"$E -a rls-ld --theta0 $CUBE0 --window 1 --every 1 '$tmp/g.reg' | $F -o '$tmp/gld-plain.csv' && grep -v '^#tagk-' '$tmp/gld-plain.csv' | cut -d, -f1-11 | $P --logdet"
-$S grasp --base floating --target 50 --robot-error 0.025 --duration 3 --model-out "$tmp/k.model" -o "$tmp/o.csv" 2>/dev/null
+$S grasp --base floating --target 50 --robot-error 0.025 --duration 3 --dt 0.01 --model-out "$tmp/k.model" \
+	-o "$tmp/o.csv" 2>/dev/null
 $R -m multibody --robot "$tmp/k.model" --held link7 --rows momentum "$tmp/o.csv" > "$tmp/o.reg"
 check "momentum rows: 6 per sample from the second" test "$(plain "$tmp/o.reg" | sed 1d | wc -l)" -eq 1800
-want=$(awk '/^Table III/ { on = 1 } on && /^50 kg +2.5 %/ { print $7 }' "$tmp/gt.txt")
+want=$(awk '/^Table III/ { on = 1 } on && /^50 kg +2.5 %/ { print $8 }' "$tmp/gt.txt")
 got=$($E -a rls-ld --theta0 $CUBE0 --window 1 --every 1 --alpha 0.1 "$tmp/o.reg" | $P \
 	| sed -n 's/.*D(J^ || J): mean [^,]*, final \([^;]*\);.*/\1/p')
 check "orbit, momentum rows: the pipeline's final D ($got) is grasp-table's ($want)" \

@@ -450,9 +450,11 @@ test_unknown_rows_and_faults(void **state)
 
 
 /* The grasp simulator (bench/sim/grasp.c) on a random 7-joint chain, noise and
- * robot error off: in orbit the world momentum stays 0 (the base moves by
- * momentum conservation) and the momentum rows hold exactly for the true
- * cube; on the ground and in orbit the force rows do too. */
+ * robot error off, under both motions: in orbit the world momentum stays 0
+ * (the base moves by momentum conservation) and the momentum rows hold
+ * exactly for the true cube; on the ground and in orbit the force rows do
+ * too (for the task-space motion, whose accelerations are differentiated
+ * numerically, to that differentiation's error). */
 static void
 test_grasp_rows_exact(void **state)
 {
@@ -471,9 +473,12 @@ test_grasp_rows_exact(void **state)
 	tagk_real theta[10 * 8];
 	for (int i = 0; i < 8; i++)
 		random_valid_body(&g, theta + 10 * i);
-	for (int floating = 0; floating < 2; floating++) {
+	for (int run = 0; run < 4; run++) {
+		int floating = run & 1, task = run >> 1;
 		tagk_grasp_config gc;
 		tagk_grasp_defaults(&gc);
+		gc.motion = task ? TAGK_GRASP_TASK : TAGK_GRASP_JOINT;
+		gc.dt = (tagk_real)0.005;
 		gc.floating = floating;
 		gc.torque_noise = 0;
 		gc.duration = 2;
@@ -482,9 +487,19 @@ test_grasp_rows_exact(void **state)
 		assert_int_equal(tagk_grasp_init(&sim, &gc, &robot, theta), TAGK_OK);
 		static tagk_real Y[NVMAX * 10 * NBMAX];
 		tagk_real Yh0[6 * 10 * NBMAX], A[NVMAX * 10], b[NVMAX];
-		double worst_f = 0, worst_m = 0, worst_h = 0;
-		tagk_grasp_sample s;
+		double worst_f = 0, worst_m = 0, worst_h = 0, worst_a = 0, amax = 0;
+		tagk_grasp_sample s, s1, s2; /* s2, s1: the two samples before s */
 		for (int k = 0; tagk_grasp_next(&sim, &s) == TAGK_OK; k++) {
+			/* qdd is the derivative of qd (and q's): central differences
+			 * over two steps, error ~ (2 pi f dt)^2 / 6, 1e-4 to 2e-3 here */
+			if (k >= 2)
+				for (int j = 0; j < sim.nv; j++) {
+					double fd = ((double)s.qd[j] - (double)s2.qd[j]) / (2 * (double)gc.dt);
+					worst_a = fmax(worst_a, fabs(fd - (double)s1.qdd[j]));
+					amax = fmax(amax, fabs((double)s1.qdd[j]));
+				}
+			s2 = s1;
+			s1 = s;
 			tagk_mb_kin kin;
 			assert_int_equal(tagk_mb_kinematics(&sim.model, s.R, s.p, s.q, s.qd, s.qdd, &kin), TAGK_OK);
 			tagk_mb_force_rows(&kin, &sim.model, s.tau, sim.theta_known, sim.ee, Y, A, b);
@@ -514,9 +529,13 @@ test_grasp_rows_exact(void **state)
 					worst_m = fmax(worst_m, fabs(tagk_dot(10, A + 10 * r, sim.target) - b[r]) / hs);
 			}
 		}
-		print_message("grasp, %s: force rows exact to %.2g, momentum rows to %.2g, world momentum %.2g "
-		    "(relative to the end effector's)\n", floating ? "orbit" : "ground", worst_f, worst_m, worst_h);
-		assert_true(worst_f < 1e-10);
+		print_message("grasp, %s, %s motion: force rows exact to %.2g, momentum rows to %.2g, world momentum %.2g "
+		    "(relative to the end effector's)\n", floating ? "orbit" : "ground", task ? "task" : "joint", worst_f,
+		    worst_m, worst_h);
+		print_message("    accelerations: the velocities' central differences within %.2g of max |qdd| %.3g\n",
+		    worst_a / amax, amax);
+		assert_true(worst_a < 5e-3 * amax); /* a wrong qdd is off by O(1) */
+		assert_true(worst_f < (task ? 1e-9 : 1e-10));
 		assert_true(worst_m < 1e-10);
 		assert_true(worst_h < 1e-10);
 	}

@@ -24,6 +24,7 @@ tagk_uavsim_defaults(tagk_uavsim_config *c, int traj, int behaviour, uint64_t se
 	c->duration = 20;
 	c->dt = (tagk_real)0.01;
 	c->m_nom = 1;
+	c->mass_scale = 1;
 	c->sd_att = (tagk_real)0.005;
 	c->sd_pos = (tagk_real)0.01;
 	c->sd_vel = (tagk_real)0.02;
@@ -113,7 +114,7 @@ tagk_uavsim_steps(const tagk_uavsim *s)
 tagk_real
 tagk_uavsim_mass(const tagk_uavsim *s, tagk_real t)
 {
-	tagk_real D = s->c.duration, x = t / D, A = s->mp[0], f = 1;
+	tagk_real D = s->c.duration, x = t / D, A = s->mp[0] * s->c.mass_scale, f = 1;
 	const tagk_real *j = s->mp + 1;
 	switch (s->c.behaviour) {
 	case TAGK_MASS_DRAIN: {

@@ -55,6 +55,7 @@ typedef struct {
 	tagk_real duration;   /* s (20) */
 	tagk_real dt;         /* control and log period, s (0.01) */
 	tagk_real m_nom;      /* nominal mass, kg (1) */
+	tagk_real mass_scale; /* the mass changes' amplitudes times this (1) */
 	/* sensor noise, standard deviations per sample */
 	tagk_real sd_att;     /* rad (0.005) */
 	tagk_real sd_pos;     /* m (0.01) */
