@@ -321,6 +321,45 @@ median_of(const agg *g, int k)
 	return m;
 }
 
+/* "1.23x", or "-" where the paper's figure is 0 (no ratio). */
+static const char *
+ratio_str(double ours, double theirs, char *buf, size_t len)
+{
+	if (theirs == 0 || !isfinite(ours / theirs))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3gx", ours / theirs);
+	return buf;
+}
+
+/* Ours over the paper's for each protocol's row of one (noise, method)
+ * group, rows a[first .. last], under the paper's row: position error,
+ * estimation error (and at t+1), success, aborted, median and p95 time. */
+static void
+print_ratios(agg *a, int first, int last, int pi, int md)
+{
+	for (int j = first; j <= last; j++) {
+		const agg *g = &a[j];
+		double n = (double)g->n;
+		double med = g->nt ? (double)g->times[g->nt / 2] / 1e3 : 0;
+		double p95 = g->nt ? (double)g->times[(long)(0.95 * (double)(g->nt - 1))] / 1e3 : 0;
+		double ours[7] = { 100 * g->pos / n, g->res / n, g->res1 / n, 100.0 * (double)g->success / n,
+			100.0 * (double)g->aborted / n, med, p95 };
+		double theirs[7] = { paper[pi].pos, paper[pi].est, paper[pi].est1, paper[pi].success, paper[pi].aborted,
+			paper[pi].med, paper[pi].p95 };
+		char r[7][24], name[24];
+		for (int k = 0; k < 7; k++)
+			ratio_str(ours[k], theirs[k], r[k], sizeof(r[k]));
+		snprintf(name, sizeof(name), "/%s", g->proto);
+		if (md)
+			printf("| | | *ratio %s* | | %s | %s | %s | | | | | | | | %s | %s | %s | %s |\n", g->proto, r[0], r[1],
+			    r[2], r[3], r[4], r[5], r[6]);
+		else
+			printf("%-6s %-11s %-7s %6s %7s %9s %9s %8s %7s %8s %8s %7s %7s %7s %7s %7s\n", "", "ratio", name, "",
+			    r[0], r[1], r[2], "", "", "", "", "", r[3], r[4], r[5], r[6]);
+	}
+}
+
 static void
 print_table(agg *a, int na, const char *fmt)
 {
@@ -383,6 +422,10 @@ print_table(agg *a, int na, const char *fmt)
 				printf("%-6s %-11s %-7s %6s %7.2f %9.3g %9.3g %8s %7s %8s %8s %7s %6.1f%% %6.1f%% %7.1f "
 				    "%7.1f\n", "", "", "paper", "500", paper[pi].pos, paper[pi].est, paper[pi].est1, "", "",
 				    "", "", "", paper[pi].success, paper[pi].aborted, paper[pi].med, paper[pi].p95);
+			int first = i;
+			while (first > 0 && a[first - 1].noise == g->noise && strcmp(a[first - 1].method, g->method) == 0)
+				first--;
+			print_ratios(a, first, i, pi, md);
 		}
 	}
 }

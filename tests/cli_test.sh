@@ -55,6 +55,8 @@ expect "closed pipe is quiet" 0 "^rk " "" -- sh -c "$B --list | head -1"
 # --- the closed-loop experiments ---
 expect "table2: a small run, the paper's rows beside ours" 0 "^ +paper +500 +0\.84 " "" -- \
 	$B table2 --trials 2 --noise none
+check "... and under each, ours over the paper's (tagk's position error, 0.84 cm)" \
+	awk '$1 == "none" && $2 == "tagk" && $3 == "tagk" { pos = $5 } $1 == "ratio" && $2 == "/tagk" && pos != "" && !done { done = 1; r = $3; sub(/x$/, "", r); ok = (r - pos / 0.84) ^ 2 < 1e-4 * r ^ 2 } END { exit !ok }' "$tmp/out"
 expect "table2: wall time printed" 0 "^# wall time [0-9.]+ s \(1 job\)$" "" -- $B table2 --trials 1 --noise none --methods tagk
 $B table2 --trials 6 --noise none,high --shard 0/2 > "$tmp/s0.csv"
 $B table2 --trials 6 --noise none,high --shard 1/2 > "$tmp/s1.csv"
