@@ -4,9 +4,9 @@
 #include "bench_protocol.h"
 #include "../cmd/cli.h"
 
-static const bench_protocol tagk_text = { "tagk", 0, 0, TAGK_TRIAL_GATE_EQ15, 0, 0, 0, 0, 0, 0, 5, 0, 0 };
+static const bench_protocol tagk_text = { "tagk", 0, 0, TAGK_TRIAL_GATE_EQ15, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0 };
 static const bench_protocol authors_code = { "authors", 1, 1, TAGK_TRIAL_GATE_AUTHORS, 1, 1, 1, 1, 1, 1, 1,
-	TAGK_KF_EXPLICIT, 1 };
+	TAGK_KF_EXPLICIT, 1, 0 };
 
 void
 protocol_named(bench_protocol *p, const char *name)
@@ -24,7 +24,7 @@ protocol_unset(bench_protocol *o)
 {
 	o->name = NULL;
 	o->b_oracle = o->noise = o->gate = o->gate_all = o->success = o->payload = o->reference = o->rotors = o->dynamics = -1;
-	o->window = o->kf_form = o->regressor = -1;
+	o->window = o->kf_form = o->regressor = o->refs = -1;
 }
 
 const struct option protocol_options[PROTO_OPT_COUNT] = {
@@ -39,6 +39,7 @@ const struct option protocol_options[PROTO_OPT_COUNT] = {
 	{ "window", required_argument, NULL, PROTO_OPT_FIRST + 8 },
 	{ "kf-form", required_argument, NULL, PROTO_OPT_FIRST + 9 },
 	{ "regressor", required_argument, NULL, PROTO_OPT_FIRST + 10 },
+	{ "refs", required_argument, NULL, PROTO_OPT_FIRST + 11 },
 };
 
 /* 0 for paper (or its other name), 1 for authors */
@@ -93,6 +94,7 @@ protocol_parse(bench_protocol *o, int c, const char *arg)
 		break;
 	}
 	case 10: o->regressor = two_way("regressor", arg, "tagk"); break;
+	case 11: o->refs = two_way("refs", arg, "paper"); break;
 	default: break;
 	}
 }
@@ -102,16 +104,16 @@ protocol_overridden(const bench_protocol *o)
 {
 	return o->b_oracle >= 0 || o->noise >= 0 || o->gate >= 0 || o->success >= 0 || o->payload >= 0 ||
 	    o->reference >= 0 || o->rotors >= 0 || o->dynamics >= 0 || o->window >= 0 || o->kf_form >= 0 ||
-	    o->regressor >= 0;
+	    o->regressor >= 0 || o->refs >= 0;
 }
 
 void
 protocol_override(bench_protocol *p, const bench_protocol *o)
 {
 	int *dst[] = { &p->b_oracle, &p->noise, &p->gate, &p->gate_all, &p->success, &p->payload, &p->reference,
-		&p->rotors, &p->dynamics, &p->window, &p->kf_form, &p->regressor };
+		&p->rotors, &p->dynamics, &p->window, &p->kf_form, &p->regressor, &p->refs };
 	const int *src[] = { &o->b_oracle, &o->noise, &o->gate, &o->gate_all, &o->success, &o->payload,
-		&o->reference, &o->rotors, &o->dynamics, &o->window, &o->kf_form, &o->regressor };
+		&o->reference, &o->rotors, &o->dynamics, &o->window, &o->kf_form, &o->regressor, &o->refs };
 	for (size_t i = 0; i < sizeof(dst) / sizeof(dst[0]); i++)
 		if (*src[i] >= 0)
 			*dst[i] = *src[i];
@@ -143,6 +145,8 @@ protocol_apply(const bench_protocol *p, const tagk_method *mt, int level, tagk_t
 	tc->dynamics_authors = p->dynamics;
 	tc->window = p->window;
 	tc->regressor_authors = p->regressor;
+	if (p->refs)
+		tc->traj = TAGK_TRAJ_FIG8; /* their script's default --refs: the figure-8 alone */
 }
 
 void
@@ -150,9 +154,10 @@ protocol_settings(const bench_protocol *p, char *buf, size_t len)
 {
 	static const char *const gates[] = { "none", "eq15", "authors" };
 	const char *who = p->gate == TAGK_TRIAL_GATE_NONE ? "" : p->gate_all ? "" : "-baselines";
-	snprintf(buf, len, "b=%s noise-model=%s gate=%s%s success=%s payload=%s reference=%s rotors=%s dynamics=%s window=%d kf-form=%s regressor=%s",
+	snprintf(buf, len, "b=%s noise-model=%s gate=%s%s success=%s payload=%s reference=%s rotors=%s dynamics=%s window=%d kf-form=%s regressor=%s refs=%s",
 	    p->b_oracle ? "oracle" : "wrench", p->noise ? "authors" : "tagk", gates[p->gate], who,
 	    p->success ? "authors" : "paper", p->payload ? "authors" : "paper", p->reference ? "authors" : "paper",
 	    p->rotors ? "authors" : "paper", p->dynamics ? "authors" : "tagk", p->window,
-	    tagk_kf_form_name((tagk_kf_form_t)p->kf_form), p->regressor ? "authors" : "tagk");
+	    tagk_kf_form_name((tagk_kf_form_t)p->kf_form), p->regressor ? "authors" : "tagk",
+	    p->refs ? "authors" : "paper");
 }

@@ -17,11 +17,12 @@
  * are gated (TAG-K's estimates used as they come); window the control
  * steps per update (5, the paper's text; 1, their script's default); kf_form
  * the KF methods' form (an index of the KF forms: 0 auto, 3 explicit, the
- * authors' numerics). -1: not set (overrides). */
+ * authors' numerics); refs 0 for the paper's five references at random,
+ * 1 for the figure-8 alone. -1: not set (overrides). */
 typedef struct {
 	const char *name;
 	int b_oracle, noise, gate, gate_all, success, payload, reference, rotors, dynamics, window, kf_form,
-	    regressor;
+	    regressor, refs;
 } bench_protocol;
 
 /* The named protocol ("tagk" or "authors"); dies with a usage error else. */
@@ -30,7 +31,7 @@ void protocol_named(bench_protocol *p, const char *name);
 void protocol_unset(bench_protocol *o);
 /* The long options of the settings, for a getopt table; their codes are
  * PROTO_OPT_FIRST and up. */
-enum { PROTO_OPT_FIRST = 1000, PROTO_OPT_COUNT = 11 };
+enum { PROTO_OPT_FIRST = 1000, PROTO_OPT_COUNT = 12 };
 extern const struct option protocol_options[PROTO_OPT_COUNT];
 /* Parse setting option code c with argument arg into o; dies on a bad value. */
 void protocol_parse(bench_protocol *o, int c, const char *arg);

@@ -89,6 +89,8 @@ const bench_command bench_subcommands[] = {
 	  "      --kf-form F        KF methods: auto, joseph, info, downdate or explicit (the\n"
 	  "                         authors' C++)\n"
 	  "      --regressor R      tagk (exact) or authors (their sign slips and oracle b)\n"
+	  "      --refs R           paper (the five references at random; both protocols) or authors\n"
+	  "                         (the figure-8 alone, their script's default)\n"
 	  "  -j, --jobs N           processes (default 1; timings then share the cores)\n"
 	  "      --progress         progress lines, even on a terminal: one at once, then every 2 s\n"
 	  "  -q, --quiet            no progress\n", bench_table2 },
