@@ -2,7 +2,9 @@
  * bench_pipeline.c: tagk-bench pipeline, the throughput of
  * tagk-regress LOG | tagk-estimate on synthetic logs, with the stream
  * between them as CSV and as tagk's binary stream, then each stage alone;
- * wall time from this process, peak memory from the kernel (wait4).
+ * wall time from this process, peak memory from the kernel (wait4); then
+ * each stage's CPU time per log row beside cat's and awk's on the same
+ * file (the yardsticks of issue 36), CPU from wait4 too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +29,7 @@ run_pipeline(const char *dir, const char *in, const char *stream, const char *me
 	snprintf(reg, sizeof(reg), "%s/tagk-regress", dir);
 	snprintf(est, sizeof(est), "%s/tagk-estimate", dir);
 	char *ra[] = { reg, "--stream", (char *)stream, (char *)in, NULL };
-	char *ea[] = { est, "-a", (char *)method, NULL };
+	char *ea[] = { est, "-a", (char *)method, "-q", NULL }; /* -q: the benchmark's output, not the fit's notes */
 	int fd[2];
 	if (pipe(fd) != 0)
 		cli_die(EXIT_DATA, "pipe: %s", strerror(errno));
@@ -58,6 +60,78 @@ run_alone(char *const *argv, const char *in)
 	if (fd >= 0)
 		close(fd);
 	return t;
+}
+
+/* One command alone, stdin none, stdout to /dev/null: its CPU seconds. */
+static double
+cpu_alone(char *const *argv)
+{
+	double cpu;
+	spawn_reap_cpu(spawn_cmd(argv, -1, -1, 1), argv[0], &cpu);
+	return cpu;
+}
+
+/* The first of /usr/bin/NAME and /bin/NAME that exists, into out. */
+static void
+tool_path(const char *name, char *out, size_t len)
+{
+	snprintf(out, len, "/usr/bin/%s", name);
+	if (access(out, X_OK) != 0)
+		snprintf(out, len, "/bin/%s", name);
+}
+
+/* The CPU table's lines, printed after the others. */
+enum { CPU_LINES = 128 };
+static char cpu_text[CPU_LINES][128];
+static int cpu_n;
+
+/* One line of the CPU table: the stage's CPU per log row and its ratios
+ * to cat's and awk's of the same file (awk 0: none measured). */
+static void
+cpu_line(const char *input, const char *stage, long n, double cpu, double cat, double awk)
+{
+	if (cpu_n == CPU_LINES)
+		return;
+	char ra[16];
+	snprintf(ra, sizeof(ra), awk > 0 ? "%.3f" : "-", cpu / awk);
+	snprintf(cpu_text[cpu_n++], sizeof(cpu_text[0]), "%-6s %-24s %10ld %8.2f %10.3f %8.1f %8s", input, stage, n, cpu,
+	    1e6 * cpu / (double)n, cpu / cat, ra);
+}
+
+/* The CPU table's rows for one log (CSV, or HDF5 if h5): cat and awk
+ * reading it, tagk-regress to the binary stream and to CSV, and for CSV
+ * the CSV writer alone (tagk-filter turning regress's binary stream into
+ * CSV) and tagk-estimate on that stream, each per log row. */
+static void
+cpu_stages(const char *me, const char *path, int h5, long n, const char *tmpdir, const char *method)
+{
+	char cat[64], awk[64], reg[4200], fil[4200], est[4200], bin[4200];
+	snprintf(reg, sizeof(reg), "%s/tagk-regress", me);
+	snprintf(fil, sizeof(fil), "%s/tagk-filter", me);
+	snprintf(est, sizeof(est), "%s/tagk-estimate", me);
+	snprintf(bin, sizeof(bin), "%s/cpu-%ld.bin", tmpdir, n);
+	tool_path("cat", cat, sizeof(cat));
+	tool_path("awk", awk, sizeof(awk));
+	char *ca[] = { cat, (char *)path, NULL };
+	char *aa[] = { awk, "-F,", "NR > 1 { for (i = 1; i <= NF; i++) s += $i } END { print s }", (char *)path, NULL };
+	char *rb[] = { reg, "--stream", "binary", (char *)path, NULL };
+	char *rc[] = { reg, "--stream", "csv", (char *)path, NULL };
+	char *wb[] = { reg, "--stream", "binary", "-o", bin, (char *)path, NULL };
+	char *fc[] = { fil, "--stream", "csv", bin, NULL };
+	char *ea[] = { est, "-a", (char *)method, "-q", bin, NULL };
+	const char *in = h5 ? "hdf5" : "csv";
+	double tc = cpu_alone(ca), ta = h5 ? 0 : cpu_alone(aa);
+	cpu_line(in, "cat", n, tc, tc, ta);
+	if (!h5)
+		cpu_line(in, "awk (sum of every field)", n, ta, tc, ta);
+	cpu_line(in, "tagk-regress -> binary", n, cpu_alone(rb), tc, ta);
+	cpu_line(in, "tagk-regress -> csv", n, cpu_alone(rc), tc, ta);
+	if (h5)
+		return;
+	cpu_alone(wb);
+	cpu_line("binary", "tagk-filter -> csv", n, cpu_alone(fc), tc, ta);
+	cpu_line("binary", "tagk-estimate", n, cpu_alone(ea), tc, ta);
+	remove(bin);
 }
 
 /* A list option naming a, b or both; dies on anything else. */
@@ -164,7 +238,7 @@ cmd_pipeline(int argc, char **argv)
 			snprintf(bin, sizeof(bin), "%s/reg-%ld.bin", tmpdir, ns[i]);
 			char *ra[] = { reg, "--stream", "binary", path, NULL };
 			char *wa[] = { reg, "--stream", "binary", "-o", bin, path, NULL };
-			char *ea[] = { est, "-a", (char *)method, bin, NULL };
+			char *ea[] = { est, "-a", (char *)method, "-q", bin, NULL };
 			double tr = run_alone(ra, NULL);
 			if (nstages < 16)
 				snprintf(stages[nstages++], sizeof(stages[0]), "%-6s %-16s %10ld %10.2f %14.0f",
@@ -177,6 +251,7 @@ cmd_pipeline(int argc, char **argv)
 					    "binary", "tagk-estimate", ns[i], te, (double)ns[i] / te);
 				remove(bin);
 			}
+			cpu_stages(me, path, f, ns[i], tmpdir, method);
 			if (!keep)
 				remove(path);
 		}
@@ -187,6 +262,13 @@ cmd_pipeline(int argc, char **argv)
 	    "seconds", "samples_per_s");
 	for (int i = 0; i < nstages; i++)
 		printf("%s\n", stages[i]);
+	printf("\n# CPU time (user + system) of each stage alone per log row (a CSV row is about\n"
+	    "# 375 bytes), and its ratio to cat's and to awk's summing every field of the same\n"
+	    "# file, measured in this run. Targets (issue 36): tagk-regress -> binary at most\n"
+	    "# 0.5 us per row or 0.15x awk; from HDF5 at most 4x cat.\n\n%-6s %-24s %10s %8s %10s %8s %8s\n",
+	    "input", "stage", "samples", "cpu_s", "us_per_row", "x_cat", "x_awk");
+	for (int i = 0; i < cpu_n; i++)
+		printf("%s\n", cpu_text[i]);
 	if (!dir && !keep)
 		rmdir(tmpdir);
 	cli_close(stdout, "stdout");

@@ -43,12 +43,21 @@ spawn_cmd(char *const *argv, int in, int out, int quiet)
 long
 spawn_reap(pid_t p, const char *what)
 {
+	return spawn_reap_cpu(p, what, NULL);
+}
+
+long
+spawn_reap_cpu(pid_t p, const char *what, double *cpu)
+{
 	int st;
 	struct rusage ru;
 	if (wait4(p, &st, 0, &ru) < 0)
 		cli_die(EXIT_DATA, "wait: %s", strerror(errno));
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		cli_die(EXIT_DATA, "%s failed", what);
+	if (cpu)
+		*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec
+		    + (double)ru.ru_stime.tv_usec / 1e6;
 	return ru.ru_maxrss;
 }
 

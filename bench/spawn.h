@@ -16,5 +16,8 @@ pid_t spawn_cmd(char *const *argv, int in, int out, int quiet);
 /* Wait for p; its peak resident set in KiB, or death naming what when it
  * did not exit 0. */
 long spawn_reap(pid_t p, const char *what);
+/* The same, and its CPU time (user and system, its own and its waited-for
+ * children's), seconds, into *cpu if cpu is not NULL. */
+long spawn_reap_cpu(pid_t p, const char *what, double *cpu);
 
 #endif

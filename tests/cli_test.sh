@@ -57,6 +57,10 @@ expect "table2: a small run, the paper's rows beside ours" 0 "^ +paper +500 +0\.
 	$B table2 --trials 2 --noise none
 check "... and under each, ours over the paper's (tagk's position error, 0.84 cm)" \
 	awk '$1 == "none" && $2 == "tagk" && $3 == "tagk" { pos = $5 } $1 == "ratio" && $2 == "/tagk" && pos != "" && !done { done = 1; r = $3; sub(/x$/, "", r); ok = (r - pos / 0.84) ^ 2 < 1e-4 * r ^ 2 } END { exit !ok }' "$tmp/out"
+expect "pipeline: each stage's CPU per row beside cat's and awk's" 0 "^csv +awk \(sum of every field\) +2000 " "" -- \
+	$B pipeline --samples 2000 --formats csv --streams binary
+check "... cat's own ratio to cat is 1, awk's to awk 1" sh -c \
+	"grep -Eq '^csv +cat +2000 .* 1\.0 ' '$tmp/out' && grep -Eq '^csv +awk .* 1\.000$' '$tmp/out'"
 expect "table2: wall time printed" 0 "^# wall time [0-9.]+ s \(1 job\)$" "" -- $B table2 --trials 1 --noise none --methods tagk
 $B table2 --trials 6 --noise none,high --shard 0/2 > "$tmp/s0.csv"
 $B table2 --trials 6 --noise none,high --shard 1/2 > "$tmp/s1.csv"

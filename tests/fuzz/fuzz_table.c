@@ -36,10 +36,33 @@ stream_column(const char *name)
 	    strcmp(name, "m") == 0 || strncmp(name, "Y_", 2) == 0 || strncmp(name, "true_", 5) == 0;
 }
 
+/* FNV-1a of everything a reader said: names, cells, places, messages */
+static void
+digest(uint64_t *h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		*h = (*h ^ b[i]) * 0x100000001b3ull;
+}
+
+static void
+digest_str(uint64_t *h, const char *s)
+{
+	digest(h, s, strlen(s) + 1);
+}
+
 void
 fuzz_table(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want, int skip_bad,
     int ignore_crc)
 {
+	(void)fuzz_table_digest(data, size, fmt, want, skip_bad, ignore_crc);
+}
+
+uint64_t
+fuzz_table_digest(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want, int skip_bad,
+    int ignore_crc)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
 	int fd = memfd_create("tagk-fuzz", 0);
 	if (fd < 0)
 		abort();
@@ -61,8 +84,9 @@ fuzz_table(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want, int
 	tbl_reader *r = tbl_open(path, &o, err, sizeof(err));
 	if (!r) {
 		check_message(err);
+		digest_str(&h, err);
 		close(fd);
-		return;
+		return h;
 	}
 	int nc = tbl_ncols(r);
 	if (nc <= 0)
@@ -75,6 +99,7 @@ fuzz_table(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want, int
 		const char *name = tbl_col(r, i);
 		if (!name)
 			violation("a column without a name", NULL);
+		digest_str(&h, name);
 		wanted[i] = want == WANT_ALL || (want == WANT_ALTERNATE && i % 2 == 0) ||
 		    (want == WANT_STREAM && stream_column(name));
 		if (wanted[i])
@@ -86,6 +111,7 @@ fuzz_table(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want, int
 		int rc = tbl_next(r, row);
 		if (rc < 0) {
 			check_message(tbl_error(r));
+			digest_str(&h, tbl_error(r));
 			break;
 		}
 		if (rc == 0)
@@ -101,9 +127,14 @@ fuzz_table(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want, int
 				violation("an unwanted cell is not NaN", tbl_col(r, i));
 		}
 		check_message(tbl_where(r));
+		digest(&h, row, (size_t)nc * sizeof(*row));
+		digest_str(&h, tbl_where(r));
 	}
+	for (int i = 0; i < nc; i++)
+		digest(&h, (int[]){ tbl_is_text(r, i) }, sizeof(int));
 	tbl_close(r);
 	free(wanted);
 	free(row);
 	close(fd);
+	return h;
 }

@@ -25,6 +25,10 @@ typedef enum { WANT_ALL, WANT_ALTERNATE, WANT_STREAM } fuzz_want;
 
 void fuzz_table(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want, int skip_bad,
     int ignore_crc);
+/* The same, returning a digest of everything the reader said (column
+ * names, cells, places, messages), for harnesses that compare two readings. */
+uint64_t fuzz_table_digest(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want, int skip_bad,
+    int ignore_crc);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
