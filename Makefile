@@ -50,6 +50,11 @@ SIM_LIB := $(BUILD)/libtagksim.a
 BENCH_SRC := bench/harness.c bench/naive_kaczmarz.c bench/device.c
 CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
+# formats/*.cpp: C shims over header-only C++ libraries (fast_float), built
+# without exceptions or RTTI so that no C++ runtime is linked
+FMT_CXX := $(sort $(wildcard formats/*.cpp))
+CXX ?= c++
+CXXFLAGS_FMT := -std=c++11 -fno-exceptions -fno-rtti -Wall -Wextra
 FMT_HDR := $(sort $(wildcard formats/*.h))
 # formats/ is compiled once per build into an archive the commands link
 FMT_LIB := $(BUILD)/libtagkfmt.a
@@ -109,13 +114,19 @@ lib/libtagk.a: $(LIB_OBJ) build/config
 $(BUILD)/formats/%.o: formats/%.c $(FMT_HDR) $(LIB_HDR) build/config | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -c $< -o $@
-$(FMT_LIB): $(FMT_SRC:%.c=$(BUILD)/%.o)
+$(BUILD)/formats/%.o: formats/%.cpp $(FMT_HDR) build/config | build-deps
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_FMT) $(CFLAGS) -c $< -o $@
+$(FMT_LIB): $(FMT_SRC:%.c=$(BUILD)/%.o) $(FMT_CXX:%.cpp=$(BUILD)/%.o)
 	rm -f $@
 	$(AR) rcs $@ $^
 build/asan-obj/formats/%.o: formats/%.c $(FMT_HDR) $(LIB_HDR) | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) -O1 -g $(SAN) -c $< -o $@
-$(ASAN_FMT_LIB): $(FMT_SRC:%.c=build/asan-obj/%.o)
+build/asan-obj/formats/%.o: formats/%.cpp $(FMT_HDR) | build-deps
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_FMT) -O1 -g $(SAN) -fno-sanitize=vptr -c $< -o $@
+$(ASAN_FMT_LIB): $(FMT_SRC:%.c=build/asan-obj/%.o) $(FMT_CXX:%.cpp=build/asan-obj/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	$(AR) rcs $@ $^
@@ -200,11 +211,17 @@ build/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) $(ASAN
 		tests/fuzz/replay.c tests/fuzz/fuzz_table.c cmd/filter_expr.c $(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lm
 test-fuzz-replay: $(FUZZ_TARGETS:%=build/fuzz-replay/%)
 	@for t in $(FUZZ_TARGETS); do build/fuzz-replay/$$t tests/fuzz/corpus/$$t || exit 1; done
-build/fuzz/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) | build-deps
+build/fuzz/cxx/%.o: formats/%.cpp | build-deps
+	@command -v clang++ >/dev/null || { echo "make fuzz needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev)"; exit 1; }
+	@mkdir -p $(dir $@)
+	clang++ $(CXXFLAGS_FMT) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=vptr \
+		-fno-sanitize-recover=all -c $< -o $@
+build/fuzz/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) $(FMT_CXX:formats/%.cpp=build/fuzz/cxx/%.o) | build-deps
 	@command -v clang >/dev/null || { echo "make fuzz needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev)"; exit 1; }
 	@mkdir -p $(dir $@)
 	clang -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(FUZZ_SRC) $(DEPS_LIBS) -lm
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(FUZZ_SRC) \
+		$(FMT_CXX:formats/%.cpp=build/fuzz/cxx/%.o) $(DEPS_LIBS) -lm
 fuzz-seeds: build/mkfixtures $(BINS)
 	@sh tests/fuzz/seeds.sh
 fuzz-%: build/fuzz/% fuzz-seeds
@@ -252,9 +269,10 @@ train: bin/tagk-bench
 test-unit: $(TESTS:%=build/asan/test_%)
 	@set -e; for t in $^; do echo "== $$t"; ./$$t; done
 
-build/asan/test_numconv: tests/test_numconv.c formats/numconv.c formats/numconv.h | test-deps
+build/asan/test_numconv: tests/test_numconv.c formats/numconv.c formats/numconv.h build/asan-obj/formats/numconv_ff.o | test-deps
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/numconv.c -lcmocka -lm
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/numconv.c \
+		build/asan-obj/formats/numconv_ff.o -lcmocka -lm
 
 build/asan/test_pipeout: tests/test_pipeout.c formats/pipeout.c formats/pipeout.h | test-deps
 	@mkdir -p $(dir $@)

@@ -10,7 +10,10 @@
  * multiple of the largest power of ten 10^j that still fits; among those,
  * the one nearest x.
  *
- * Parsing: digits D <= 2^53 and |q| <= 22 give x = D 10^q as one correctly
+ * Parsing: fast_float first (numconv_ff.cpp), for every decimal it reads
+ * whole into a finite nonzero double; what it leaves (a '+' sign, words,
+ * zero, underflow, overflow) comes here. Digits D <= 2^53 and |q| <= 22
+ * give x = D 10^q as one correctly
  * rounded double operation (Clinger). Otherwise digits D < 10^19 and
  * exponent q with |q| <= 27 give x = D 10^q,
  * computed as one correctly rounded x87 extended operation (D and 10^|q|
@@ -296,9 +299,13 @@ slow_parse(const char *s, size_t len, double *out)
 	return 0;
 }
 
+int num_parse_ff(const char *s, size_t len, double *out); /* numconv_ff.cpp */
+
 int
 num_parse(const char *s, size_t len, double *out)
 {
+	if (num_parse_ff(s, len, out) == 0)
+		return 0; /* a finite nonzero decimal, correctly rounded by fast_float */
 	size_t i = 0;
 	int neg = 0;
 	if (i < len && (s[i] == '-' || s[i] == '+'))

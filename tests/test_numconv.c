@@ -160,6 +160,60 @@ test_parse_against_strtod(void **state)
 	assert_true(v == 5);
 }
 
+/* The cases a correctly rounded parser gets wrong first, against strtod:
+ * random doubles written with 17 significant digits (normal and
+ * subnormal), the exact decimal of the midpoint between two adjacent
+ * doubles (a tie: to even), and that midpoint nudged by one unit in its
+ * 40th digit either way. */
+static void
+test_parse_subnormals_halfways(void **state)
+{
+	(void)state;
+	char s[1200];
+	for (int i = 0; i < 100000; i++) {
+		int sub = i % 4 == 0;
+		uint64_t bits = sub ? next() >> 13 : (next() >> 12) | ((uint64_t)(1 + next() % 2045) << 52);
+		double x, y, a, b;
+		memcpy(&x, &bits, 8);
+		snprintf(s, sizeof(s), "%.17g", x);
+		b = strtod(s, NULL);
+		assert_int_equal(num_parse(s, strlen(s), &a), 0);
+		if (memcmp(&a, &b, 8) != 0)
+			fail_msg("parse '%s' -> %a, strtod %a", s, a, b);
+		if (i % 8)
+			continue;
+		y = nextafter(x, INFINITY);
+		long double mid = ((long double)x + (long double)y) / 2; /* exact */
+		int n = snprintf(s, sizeof(s), "%.1100Lf", mid);
+		if (n >= (int)sizeof(s) || x > 1e300)
+			continue;
+		while (n > 1 && s[n - 1] == '0')
+			s[--n] = 0;
+		for (int nudge = -1; nudge <= 1; nudge++) {
+			char t[1300];
+			int m = snprintf(t, sizeof(t), "%s", s);
+			if (nudge) {
+				/* append digits so the nudge is below the tie's last digit */
+				m += snprintf(t + m, sizeof(t) - (size_t)m, "%s", nudge > 0 ? "000000001" : "");
+				if (nudge < 0) {
+					/* the tie minus a tiny amount: ...d -> ...(d-1)999999999 */
+					int k = m - 1;
+					while (k >= 0 && (t[k] == '0' || t[k] == '.'))
+						k--;
+					if (k < 0)
+						continue;
+					t[k] = (char)(t[k] - 1);
+					m += snprintf(t + m, sizeof(t) - (size_t)m, "999999999");
+				}
+			}
+			b = strtod(t, NULL);
+			assert_int_equal(num_parse(t, (size_t)m, &a), 0);
+			if (memcmp(&a, &b, 8) != 0)
+				fail_msg("parse '%.60s...' (%d) -> %a, strtod %a", t, nudge, a, b);
+		}
+	}
+}
+
 /* Decimals of 17 to 19 digits within a few units of their last digit of
  * a midpoint between two adjacent doubles: where an extended-precision
  * quotient can land on the midpoint and round the wrong way, so where
@@ -207,6 +261,7 @@ main(void)
 		cmocka_unit_test(test_format_edges),
 		cmocka_unit_test(test_parse_against_strtod),
 		cmocka_unit_test(test_parse_near_midpoints),
+		cmocka_unit_test(test_parse_subnormals_halfways),
 	};
 	return cmocka_run_group_tests_name("numconv", tests, NULL, NULL);
 }
