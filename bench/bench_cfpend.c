@@ -416,11 +416,8 @@ print_claims(const cfprun *x, double mean[2][NM][N])
 				best &= mean[reg][k][i] < mean[reg][dm][i];
 				best_unc &= mean[reg][k][i] < mean[reg][TAGK_CI_DUAL][i];
 			}
-			printf("  %s data, %s: DM best: %s (%.3f)", reg == 0 ? "low" : "high", coord_names[i],
-			    best ? "yes" : "no", mean[reg][dm][i]);
-			if (!o->physical)
-				printf("; DM-unc: %s (%.3f)", best_unc ? "yes" : "no", mean[reg][TAGK_CI_DUAL][i]);
-			printf("\n");
+			coordinv_print_claim(reg == 0, coord_names[i], "DM best", best, mean[reg][dm][i], o->physical,
+			    best_unc, mean[reg][TAGK_CI_DUAL][i]);
 		}
 }
 

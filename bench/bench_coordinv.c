@@ -226,11 +226,8 @@ print_claims(const swimrun *x, double mean[2][NM][N])
 					best &= mean[r][k][i] < mean[r][dm][i];
 					best_unc &= mean[r][k][i] < mean[r][TAGK_CI_DUAL][i];
 				}
-			printf("  %s data, %s: DM best of the six: %s (%.3f)", r == 0 ? "low" : "high", coord_names[i],
-			    best ? "yes" : "no", mean[r][dm][i]);
-			if (!o->physical)
-				printf("; DM-unc: %s (%.3f)", best_unc ? "yes" : "no", mean[r][TAGK_CI_DUAL][i]);
-			printf("\n");
+			coordinv_print_claim(r == 0, coord_names[i], "DM best of the six", best, mean[r][dm][i], o->physical,
+			    best_unc, mean[r][TAGK_CI_DUAL][i]);
 		}
 	int all_le0 = 1;
 	for (int k = 0; k < NM; k++)

@@ -80,3 +80,13 @@ coordinv_score(int n, long T, const tagk_real *meas, const tagk_real *pred, long
 		sq[i] += v * v;
 	}
 }
+
+void
+coordinv_print_claim(int low, const char *coord, const char *what, int best, double dm, int physical,
+    int best_unc, double unc)
+{
+	printf("  %s data, %s: %s: %s (%.3f)", low ? "low" : "high", coord, what, best ? "yes" : "no", dm);
+	if (!physical)
+		printf("; DM-unc: %s (%.3f)", best_unc ? "yes" : "no", unc);
+	printf("\n");
+}

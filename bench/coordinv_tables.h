@@ -32,5 +32,9 @@ const char *coordinv_name(int k, int physical);
 /* The method that is the paper's DM: TAGK_CI_DUAL_PC, or with physical
  * TAGK_CI_DUAL (every method constrained). */
 int coordinv_paper_dm(int physical);
+/* One claim's line: "  low data, COORD: WHAT: yes (0.894)", and with
+ * the unconstrained DM-unc beside it unless physical. */
+void coordinv_print_claim(int low, const char *coord, const char *what, int best, double dm, int physical,
+    int best_unc, double unc);
 
 #endif
