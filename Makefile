@@ -50,8 +50,9 @@ SIM_LIB := $(BUILD)/libtagksim.a
 BENCH_SRC := bench/harness.c bench/naive_kaczmarz.c bench/device.c
 CMDS := tagk-bench tagk-regress tagk-estimate tagk-filter tagk-report
 FMT_SRC := $(sort $(wildcard formats/*.c))
-# formats/*.cpp: C shims over header-only C++ libraries (fast_float), built
-# without exceptions or RTTI so that no C++ runtime is linked
+# formats/*.cpp: C shims over C++ libraries (fast_float, header-only; fmt's
+# Dragonbox, from libfmt.so), built without exceptions or RTTI so that no
+# C++ runtime is linked into tagk itself (libfmt.so brings its own)
 FMT_CXX := $(sort $(wildcard formats/*.cpp))
 CXX ?= c++
 CXXFLAGS_FMT := -std=c++11 -fno-exceptions -fno-rtti -Wall -Wextra
@@ -67,7 +68,7 @@ BENCH_CMD := $(filter-out $(BENCH_SRC) bench/alloc_count.c bench/alloc_none.c be
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null) \
 	$(shell pkg-config --cflags libxml-2.0 2>/dev/null)
-DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz -lmuparser -lxml2
+DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz -lmuparser -lxml2 -lfmt
 BINS := $(CMDS:%=bin/%)
 TESTS := rng linalg kaczmarz rls rls_ld multibody dmls shake kf outlier pcls estimator regressor signals metrics consistency quad mass arm cnn coordinv uncert excitation
 MAN1 := $(sort $(wildcard man/*.1))
@@ -269,10 +270,11 @@ train: bin/tagk-bench
 test-unit: $(TESTS:%=build/asan/test_%)
 	@set -e; for t in $^; do echo "== $$t"; ./$$t; done
 
-build/asan/test_numconv: tests/test_numconv.c formats/numconv.c formats/numconv.h build/asan-obj/formats/numconv_ff.o | test-deps
+build/asan/test_numconv: tests/test_numconv.c tests/numconv_exact.c tests/numconv_exact.h formats/numconv.c \
+		formats/numconv.h $(FMT_CXX:formats/%.cpp=build/asan-obj/formats/%.o) | test-deps
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/numconv.c \
-		build/asan-obj/formats/numconv_ff.o -lcmocka -lm
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< tests/numconv_exact.c formats/numconv.c \
+		$(FMT_CXX:formats/%.cpp=build/asan-obj/formats/%.o) -lcmocka -lfmt -lm
 
 build/asan/test_pipeout: tests/test_pipeout.c formats/pipeout.c formats/pipeout.h | test-deps
 	@mkdir -p $(dir $@)

@@ -43,6 +43,10 @@ struct sink {
 	double *last;
 	char (*text)[32];
 	unsigned char *tlen;
+	/* csv_row_whole's per column: where the cell starts in line, and
+	 * whether its text was formatted anew */
+	uint32_t *off;
+	unsigned char *fresh;
 	/* binary rows to a pipe read only by tagk, once output has begun:
 	 * handed over by reference (pipeout.h) */
 	int by_reference;
@@ -98,6 +102,8 @@ free_sink(sink *s)
 	free(s->last);
 	free(s->text);
 	free(s->tlen);
+	free(s->off);
+	free(s->fresh);
 	free(s);
 }
 
@@ -368,7 +374,9 @@ sink_header(sink *s, int ncols, const char *const *names)
 	s->last = malloc((size_t)ncols * sizeof(*s->last));
 	s->text = malloc((size_t)ncols * sizeof(*s->text));
 	s->tlen = calloc((size_t)ncols, 1);
-	if (!s->last || !s->text || !s->tlen) {
+	s->off = malloc(((size_t)ncols + 1) * sizeof(*s->off));
+	s->fresh = calloc((size_t)ncols, 1);
+	if (!s->last || !s->text || !s->tlen || !s->off || !s->fresh) {
 		snprintf(s->err, sizeof(s->err), "out of memory");
 		return s->failed = 1, -1;
 	}
@@ -394,20 +402,49 @@ sink_header(sink *s, int ncols, const char *const *names)
 	return emit_list(s, n, names, 0);
 }
 
-int
-sink_row(sink *s, const double *v)
+/* A CSV row that fits in line after what is pending. Each new value is
+ * formatted straight into line; the check value and the per-column text
+ * of repeated values are taken from line after the whole row is written,
+ * not cell by cell: reading a cell's text right after its bytes were
+ * stored stalls store forwarding (the line, then the cache, then the hash
+ * each read it back), which was a third of writing CSV. */
+static void
+csv_row_whole(sink *s, const double *v)
 {
-	if (s->failed)
-		return -1;
-	if (s->fmt == TBL_HDF5) {
-		if (h5out_row(s->h5, v, s->err, sizeof(s->err)) != 0)
-			return name_h5_error(s), s->failed = 1, -1;
-		return 0;
+	char *line = s->line;
+	size_t n = s->pending;
+	for (int i = 0; i < s->ncols; i++) {
+		if (i)
+			line[n++] = ',';
+		s->off[i] = (uint32_t)n;
+		s->fresh[i] = 0;
+		if (isnan(v[i]))
+			continue;
+		if (v[i] != s->last[i] || signbit(v[i]) != signbit(s->last[i])) {
+			s->tlen[i] = (unsigned char)num_format(line + n, v[i]);
+			s->last[i] = v[i];
+			s->fresh[i] = 1;
+		} else {
+			/* all 32 bytes: a fixed copy is two moves, a variable one a call */
+			memcpy(line + n, s->text[i], sizeof(s->text[i]));
+		}
+		n += s->tlen[i];
 	}
-	if (s->fmt == TBL_BINARY)
-		return binary_row(s, v);
-	/* whole lines gather in s->line; a line longer than it goes out in
-	 * pieces */
+	s->off[s->ncols] = (uint32_t)n + 1;
+	for (int i = 0; i < s->ncols; i++) {
+		size_t len = s->off[i + 1] - 1 - s->off[i];
+		ssum_text_padded(&s->sum, i, line + s->off[i], len);
+		if (s->fresh[i])
+			memcpy(s->text[i], line + s->off[i], sizeof(s->text[i]));
+	}
+	s->pending = n;
+}
+
+/* A CSV row too wide for what is left of line: cell by cell, line going
+ * out whenever it fills. */
+static int
+csv_row_pieces(sink *s, const double *v)
+{
 	size_t n = s->pending;
 	for (int i = 0; i < s->ncols; i++) {
 		if (n + 40 > sizeof(s->line)) {
@@ -425,15 +462,36 @@ sink_row(sink *s, const double *v)
 			s->tlen[i] = (unsigned char)num_format(s->text[i], v[i]);
 			s->last[i] = v[i];
 		}
-		memcpy(s->line + n, s->text[i], s->tlen[i]);
-		ssum_text(&s->sum, i, s->text[i], s->tlen[i]);
+		memcpy(s->line + n, s->text[i], sizeof(s->text[i]));
+		ssum_text_padded(&s->sum, i, s->text[i], s->tlen[i]);
 		n += s->tlen[i];
 	}
-	s->line[n++] = '\n';
+	s->pending = n;
+	return 0;
+}
+
+int
+sink_row(sink *s, const double *v)
+{
+	if (s->failed)
+		return -1;
+	if (s->fmt == TBL_HDF5) {
+		if (h5out_row(s->h5, v, s->err, sizeof(s->err)) != 0)
+			return name_h5_error(s), s->failed = 1, -1;
+		return 0;
+	}
+	if (s->fmt == TBL_BINARY)
+		return binary_row(s, v);
+	/* whole lines gather in s->line; a line longer than it goes out in
+	 * pieces */
+	if (s->pending + 40 * (size_t)s->ncols + 64 <= sizeof(s->line))
+		csv_row_whole(s, v);
+	else if (csv_row_pieces(s, v) != 0)
+		return -1;
+	s->line[s->pending++] = '\n';
 	ssum_row(&s->sum);
 	s->rows++;
-	s->pending = n;
-	if (n + 40 * (size_t)s->ncols + 64 > sizeof(s->line))
+	if (s->pending + 40 * (size_t)s->ncols + 64 > sizeof(s->line))
 		return flush_pending(s);
 	return 0;
 }

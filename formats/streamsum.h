@@ -73,6 +73,31 @@ ssum_text(ssum *s, int i, const char *p, size_t n)
 	s->lane[i & 3] = a;
 }
 
+/* ssum_text, the same value, for a cell in a buffer that may be read in
+ * whole words: p[0 .. n rounded up to 8) must be readable. The last word
+ * is loaded whole and the bytes past n masked off, with no loop. */
+static inline void
+ssum_text_padded(ssum *s, int i, const char *p, size_t n)
+{
+	uint64_t a = ssum_round(s->lane[i & 3], (uint64_t)n);
+	for (; n >= 8; p += 8, n -= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		a = ssum_round(a, w);
+	}
+	if (n) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		w &= ~UINT64_C(0) << (64 - 8 * n);
+#else
+		w &= ~UINT64_C(0) >> (64 - 8 * n);
+#endif
+		a = ssum_round(a, w);
+	}
+	s->lane[i & 3] = a;
+}
+
 /* One binary record of n values, 8 little-endian bytes each. */
 static inline void
 ssum_record(ssum *s, const unsigned char *p, int n)

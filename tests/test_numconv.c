@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../formats/numconv.h"
+#include "numconv_exact.h"
+
+void num_shortest_db(double x, uint64_t *digits, int *exp10); /* formats/numconv_dragonbox.cpp */
 
 /* xorshift for test inputs: independent of lib/. */
 static uint64_t st = 88172645463325252ull;
@@ -98,6 +101,102 @@ test_format_typical_ranges(void **state)
 			x = round(x * 1e4) / 1e4;
 		check_one(x);
 	}
+}
+
+/* num_format against what it wrote before Dragonbox: the exact 128-bit
+ * search's digits (tests/numconv_exact.c), the same digits and exponent and
+ * so the same text, or where that search gave up (at 1e-11 itself, whose
+ * floor(log10) it takes for -12), the shortest %.Ng. Returns 1 if x was
+ * compared, -1 if x is outside [1e-11, 1e16), the range compared here. */
+static int
+same_as_exact(double x)
+{
+	uint64_t d0, d1;
+	int e0, e1;
+	if (!(fabs(x) >= 1e-11 && fabs(x) < 1e16))
+		return -1;
+	if (numconv_exact_shortest(x, &d0, &e0) != 0) {
+		char buf[32], ref[40];
+		shortest_len(x, ref);
+		num_format(buf, x);
+		if (strcmp(buf, ref) != 0)
+			fail_msg("%.17g: '%s', the shortest %%.Ng '%s'", x, buf, ref);
+		return 1;
+	}
+	num_shortest_db(x, &d1, &e1);
+	if (d0 != d1 || e0 != e1)
+		fail_msg("%.17g: Dragonbox %llue%d, the exact search %llue%d", x, (unsigned long long)d1, e1,
+		    (unsigned long long)d0, e0);
+	return 1;
+}
+
+static void
+test_format_same_as_exact_search(void **state)
+{
+	(void)state;
+	long compared = 0;
+	/* random significands at every binary exponent of the range */
+	for (int i = 0; i < 1000000; i++) {
+		uint64_t bits = (next() >> 12) | ((uint64_t)(1023 - 37 + next() % 94) << 52) | (next() & 1) << 63;
+		double x;
+		memcpy(&x, &bits, 8);
+		compared += same_as_exact(x) == 1;
+	}
+	/* short decimals, as loggers write them, and float32 data */
+	for (int i = 0; i < 1000000; i++) {
+		char s[40];
+		snprintf(s, sizeof(s), "%.*e", 1 + (int)(next() % 8), (double)(int64_t)(next() >> 1) /
+		    9.2233720368547758e18 * pow(10, (double)(int)(next() % 27) - 11));
+		double x = strtod(s, NULL);
+		if (i % 2)
+			x = (double)(float)x;
+		compared += same_as_exact(x) == 1;
+	}
+	/* powers of two (the narrower lower half) and powers of ten, and their
+	 * neighbours a few ulps away */
+	for (int e = -36; e <= 53; e++)
+		for (int k = -3; k <= 3; k++) {
+			double x = ldexp(1, e);
+			for (int j = 0; j < (k < 0 ? -k : k); j++)
+				x = nextafter(x, k < 0 ? 0 : INFINITY);
+			compared += same_as_exact(x) == 1;
+		}
+	for (int e = -11; e <= 15; e++)
+		for (int k = -3; k <= 3; k++) {
+			char s[16];
+			snprintf(s, sizeof(s), "1e%d", e);
+			double x = strtod(s, NULL);
+			for (int j = 0; j < (k < 0 ? -k : k); j++)
+				x = nextafter(x, k < 0 ? 0 : INFINITY);
+			compared += same_as_exact(x) == 1;
+		}
+	/* the draws above mostly fall in the range */
+	assert_true(compared > 1500000);
+}
+
+/* Outside [1e-11, 1e16) tagk wrote the shortest %.Ng (N = 1..17) that
+ * reads back; num_format must still, to the byte, whichever path it takes. */
+static void
+test_format_outside_as_shortest_g(void **state)
+{
+	(void)state;
+	char buf[32], ref[40];
+	int n = 0;
+	for (int i = 0; i < 300000; i++) {
+		uint64_t bits = next();
+		if (i % 4 == 0)
+			bits &= ~((UINT64_C(1) << 52) - 1); /* powers of two */
+		double x;
+		memcpy(&x, &bits, 8);
+		if (!isfinite(x) || x == 0 || (fabs(x) >= 1e-11 && fabs(x) < 1e16))
+			continue;
+		n++;
+		shortest_len(x, ref);
+		num_format(buf, x);
+		if (strcmp(buf, ref) != 0)
+			fail_msg("%.17g: '%s', the shortest %%.Ng '%s'", x, buf, ref);
+	}
+	assert_true(n > 200000);
 }
 
 static void
@@ -259,6 +358,8 @@ main(void)
 		cmocka_unit_test(test_format_random_bits),
 		cmocka_unit_test(test_format_typical_ranges),
 		cmocka_unit_test(test_format_edges),
+		cmocka_unit_test(test_format_same_as_exact_search),
+		cmocka_unit_test(test_format_outside_as_shortest_g),
 		cmocka_unit_test(test_parse_against_strtod),
 		cmocka_unit_test(test_parse_near_midpoints),
 		cmocka_unit_test(test_parse_subnormals_halfways),
