@@ -321,20 +321,39 @@ binary_header(sink *s, const char *const *names)
  * right after it was stored, 32 bytes at a time over 8-byte stores, stalled
  * store forwarding on every row. Little-endian hosts only, where the
  * stored bytes are the register's; elsewhere the two calls. */
+/* One value as binary_put stores it (one NaN for all), returned as the
+ * word stored. */
+static inline uint64_t
+put_one(unsigned char *p, double x)
+{
+	uint64_t u;
+	memcpy(&u, &x, 8);
+	u = (u & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000) ? UINT64_C(0x7ff8000000000000) : u;
+	memcpy(p, &u, 8);
+	return u;
+}
+
 static void
 put_and_sum(ssum *sum, unsigned char *p, const double *v, int n)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t a[4] = { sum->lane[0], sum->lane[1], sum->lane[2], sum->lane[3] };
-	for (int i = 0; i < n; i++) {
-		uint64_t u;
-		memcpy(&u, &v[i], 8);
-		u = (u & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000)
-		    ? UINT64_C(0x7ff8000000000000) : u; /* as binary_put: one NaN */
-		memcpy(p + 8 * i, &u, 8);
-		a[i & 3] = ssum_round(a[i & 3], u);
+	/* four named lanes, as ssum_record: an array indexed i & 3 lives on
+	 * the stack, a chain of loads and stores */
+	uint64_t a0 = sum->lane[0], a1 = sum->lane[1], a2 = sum->lane[2], a3 = sum->lane[3];
+	int i = 0;
+	for (; i + 4 <= n; i += 4) {
+		a0 = ssum_round(a0, put_one(p + 8 * i, v[i]));
+		a1 = ssum_round(a1, put_one(p + 8 * i + 8, v[i + 1]));
+		a2 = ssum_round(a2, put_one(p + 8 * i + 16, v[i + 2]));
+		a3 = ssum_round(a3, put_one(p + 8 * i + 24, v[i + 3]));
 	}
-	sum->lane[0] = a[0], sum->lane[1] = a[1], sum->lane[2] = a[2], sum->lane[3] = a[3];
+	if (i < n)
+		a0 = ssum_round(a0, put_one(p + 8 * i, v[i]));
+	if (i + 1 < n)
+		a1 = ssum_round(a1, put_one(p + 8 * i + 8, v[i + 1]));
+	if (i + 2 < n)
+		a2 = ssum_round(a2, put_one(p + 8 * i + 16, v[i + 2]));
+	sum->lane[0] = a0, sum->lane[1] = a1, sum->lane[2] = a2, sum->lane[3] = a3;
 	sum->rows++;
 #else
 	binary_put(p, v, n);
