@@ -27,7 +27,7 @@
 #include "table_impl.h"
 #include "gz.h"
 
-enum { CHUNK = 262144 };
+enum { CHUNK = 262144, PAD = 64 };
 
 int tbl_csv_fastpath = 1;
 enum { MARK_NONE, MARK_ERROR, MARK_STREAM, MARK_END, MARK_NOTE };
@@ -81,7 +81,9 @@ typedef struct {
 	int at_end;          /* csv_fini is completing the input's last record */
 	int bom_checked;     /* a UTF-8 byte-order mark at the start was dropped */
 	int lib_busy;        /* libcsv holds part of a record: feed it until the record ends */
-	char chunk[CHUNK];   /* bytes read but not yet fed */
+	/* bytes read but not yet fed, then PAD bytes never filled: the fast
+	 * path reads whole words (and a cell's 32) past a line's end */
+	char chunk[CHUNK + PAD];
 	size_t clen, coff;
 	/* per column, the text and value of the last cell parsed: streams
 	 * repeat cells across rows (time, truth), which are then not parsed */
@@ -143,51 +145,26 @@ push_row(tbl_reader *r)
 	return 0;
 }
 
+/* A record begins: its line, no error yet, every value NaN (an unwanted
+ * or nullable empty cell stays so). */
 static void
-on_field(void *s, size_t len, void *data)
+begin_record(tbl_reader *r)
 {
-	tbl_reader *r = data;
 	csvin *c = r->impl;
-	const char *txt = s ? s : "";
-	/* libcsv goes on through the rest of the buffer it was given after an
-	 * error was set (a refused header among them): ignore it */
-	if (c->fatal || (c->header_done && !c->cur))
-		return;
-	c->prev_cr = 0;
-	if (c->nfield == 0) {
-		c->rec_line = c->line + 1;
-		c->bad = c->marker = 0;
-		if (c->header_done)
-			for (int i = 0; i < r->ncols; i++)
-				c->cur[i] = NAN;
-		c->marker = marker_kind(txt);
-		if (c->marker == MARK_ERROR)
-			snprintf(c->marker_msg, sizeof(c->marker_msg), "%s",
-			    txt + strlen(TBL_ERROR_MARK) + (txt[strlen(TBL_ERROR_MARK)] == ' '));
-		else if (c->marker)
-			snprintf(c->marker_msg, sizeof(c->marker_msg), "%s", txt);
-	} else if (c->marker) {
-		size_t used = strlen(c->marker_msg);
-		snprintf(c->marker_msg + used, sizeof(c->marker_msg) - used, ",%s", txt);
-	}
-	/* quoted line ends inside the field: LF, CR LF or a lone CR (only
-	 * libcsv's fields can hold one; the fast path's lines have none) */
-	if (c->lib_busy)
-		for (size_t i = 0; i < len; i++)
-			if (txt[i] == '\n' || (txt[i] == '\r' && (i + 1 == len || txt[i + 1] != '\n')))
-				c->line++;
-	c->rec_bytes += len + 1;
-	int col = c->nfield++;
-	if (!c->header_done) {
-		if (c->marker)
-			return;
-		if (tbl_add_col(r, txt, len) != 0)
-			set_fatal(r, "out of memory");
-		return;
-	}
-	if (c->declared && !c->marker)
-		ssum_text(&c->sum, col, txt, len);
-	if (c->marker || col >= r->ncols || !r->want[col] || c->bad)
+	c->rec_line = c->line + 1;
+	c->bad = c->marker = 0;
+	if (c->header_done)
+		for (int i = 0; i < r->ncols; i++)
+			c->cur[i] = NAN;
+}
+
+/* Cell col of a data record (not a marker line), txt NUL-terminated: if
+ * the column is wanted, its value into cur, or why the record is bad. */
+static void
+data_cell(tbl_reader *r, int col, const char *txt, size_t len)
+{
+	csvin *c = r->impl;
+	if (col >= r->ncols || !r->want[col] || c->bad)
 		return;
 	const char *name = r->cols[col];
 	if (len == 0 && r->want[col] == 2)
@@ -240,6 +217,50 @@ on_field(void *s, size_t len, void *data)
 		c->clen_[col] = (unsigned char)len;
 		c->cval[col] = v;
 	}
+}
+
+static void
+on_field(void *s, size_t len, void *data)
+{
+	tbl_reader *r = data;
+	csvin *c = r->impl;
+	const char *txt = s ? s : "";
+	/* libcsv goes on through the rest of the buffer it was given after an
+	 * error was set (a refused header among them): ignore it */
+	if (c->fatal || (c->header_done && !c->cur))
+		return;
+	c->prev_cr = 0;
+	if (c->nfield == 0) {
+		begin_record(r);
+		c->marker = marker_kind(txt);
+		if (c->marker == MARK_ERROR)
+			snprintf(c->marker_msg, sizeof(c->marker_msg), "%s",
+			    txt + strlen(TBL_ERROR_MARK) + (txt[strlen(TBL_ERROR_MARK)] == ' '));
+		else if (c->marker)
+			snprintf(c->marker_msg, sizeof(c->marker_msg), "%s", txt);
+	} else if (c->marker) {
+		size_t used = strlen(c->marker_msg);
+		snprintf(c->marker_msg + used, sizeof(c->marker_msg) - used, ",%s", txt);
+	}
+	/* quoted line ends inside the field: LF, CR LF or a lone CR (only
+	 * libcsv's fields can hold one; the fast path's lines have none) */
+	if (c->lib_busy)
+		for (size_t i = 0; i < len; i++)
+			if (txt[i] == '\n' || (txt[i] == '\r' && (i + 1 == len || txt[i + 1] != '\n')))
+				c->line++;
+	c->rec_bytes += len + 1;
+	int col = c->nfield++;
+	if (!c->header_done) {
+		if (c->marker)
+			return;
+		if (tbl_add_col(r, txt, len) != 0)
+			set_fatal(r, "out of memory");
+		return;
+	}
+	if (c->declared && !c->marker)
+		ssum_text(&c->sum, col, txt, len);
+	if (!c->marker)
+		data_cell(r, col, txt, len);
 }
 
 static void
@@ -383,7 +404,7 @@ refill(tbl_reader *r)
 	memmove(c->chunk, c->chunk + c->coff, left);
 	c->clen = left;
 	c->coff = 0;
-	size_t n = fread(c->chunk + left, 1, sizeof(c->chunk) - left, c->f);
+	size_t n = fread(c->chunk + left, 1, CHUNK - left, c->f);
 	if (n == 0 && ferror(c->f)) {
 		char msg[512];
 		snprintf(msg, sizeof(msg), "%s: read error: %s", r->name, gz_strerror(errno));
@@ -484,6 +505,129 @@ split_line(tbl_reader *r, char *s, size_t n, int ch)
 	on_record(ch, r);
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORDWISE 1
+#else
+#define WORDWISE 0
+#endif
+
+/* The first comma in s[i..n), or n; s[n .. n + 8) must be readable. Eight
+ * bytes at a time: the lowest byte flagged by the zero-byte test of
+ * w ^ ",,,,,,,," is the first comma (borrows only flag bytes above it). */
+static size_t
+next_comma(const char *s, size_t i, size_t n)
+{
+#if WORDWISE
+	const uint64_t ones = UINT64_C(0x0101010101010101), commas = ones * ',';
+	for (; i < n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		w ^= commas;
+		uint64_t m = (w - ones) & ~w & (ones << 7);
+		if (m) {
+			size_t j = i + (size_t)(__builtin_ctzll(m) >> 3);
+			return j < n ? j : n;
+		}
+	}
+	return n;
+#else
+	while (i < n && s[i] != ',')
+		i++;
+	return i;
+#endif
+}
+
+/* Whether a's and b's first len < 32 bytes are equal; both readable to
+ * len rounded up to 8. Word by word, the last masked: memcmp was a call
+ * per cell. */
+static int
+same_text(const char *a, const char *b, size_t len)
+{
+#if WORDWISE
+	size_t k = 0;
+	uint64_t x, y;
+	for (; k + 8 <= len; k += 8) {
+		memcpy(&x, a + k, 8);
+		memcpy(&y, b + k, 8);
+		if (x != y)
+			return 0;
+	}
+	if (k == len)
+		return 1;
+	memcpy(&x, a + k, 8);
+	memcpy(&y, b + k, 8);
+	return ((x ^ y) & (~UINT64_C(0) >> (64 - 8 * (len - k)))) == 0;
+#else
+	return memcmp(a, b, len) == 0;
+#endif
+}
+
+/* The common case of data_cell: a wanted cell that repeats the column's
+ * last text, or that fast_float reads whole as a finite nonzero number.
+ * Returns 0 for anything else, which data_cell then judges. t is
+ * readable to t + 32 (the chunk's padding). */
+static int
+fast_cell(csvin *c, int col, const char *t, size_t len)
+{
+	if (len == 0 || len >= 32)
+		return 0;
+	if (c->clen_[col] == len && same_text(c->ctext[col], t, len)) {
+		c->cur[col] = c->cval[col];
+		return 1;
+	}
+	double v;
+	if (num_parse_ff(t, len, &v) != 0)
+		return 0;
+	c->cur[col] = v;
+	memcpy(c->ctext[col], t, 32);
+	c->clen_[col] = (unsigned char)len;
+	c->cval[col] = v;
+	return 1;
+}
+
+/* One whole data line without a quote, s[0..n) then its line end ch,
+ * once the header is read: split_line's fields and on_field's work
+ * without a call per field, and each cell's common case in fast_cell.
+ * Marker lines and blank lines go to split_line. */
+static void
+fast_line(tbl_reader *r, char *s, size_t n, int ch)
+{
+	csvin *c = r->impl;
+	size_t k = 0;
+	while (k < n && blank(s[k]))
+		k++;
+	if (k == n || s[k] == '#') {
+		split_line(r, s, n, ch);
+		return;
+	}
+	c->prev_cr = 0;
+	begin_record(r);
+	for (size_t i = 0;;) {
+		size_t a = i, b = next_comma(s, i, n), end = b;
+		if (a < b && (blank(s[a]) || blank(s[b - 1]))) {
+			while (a < b && blank(s[a]))
+				a++;
+			while (end > a && blank(s[end - 1]))
+				end--;
+		}
+		size_t len = end - a;
+		int col = c->nfield++;
+		c->rec_bytes += len + 1;
+		if (c->declared)
+			ssum_text_padded(&c->sum, col, s + a, len);
+		if (col < r->ncols && r->want[col] && !c->bad && !fast_cell(c, col, s + a, len)) {
+			char save = s[end];
+			s[end] = 0;
+			data_cell(r, col, s + a, len);
+			s[end] = save;
+		}
+		if (b == n)
+			break;
+		i = b + 1;
+	}
+	on_record(ch, r);
+}
+
 /* Give libcsv s[0..len); it owns the input until it ends the record. */
 static int
 feed_libcsv(tbl_reader *r, const char *s, size_t len)
@@ -514,7 +658,7 @@ fill(tbl_reader *r)
 		int quote;
 		long e = line_end(start, left, &quote);
 		size_t len = e >= 0 ? (size_t)e + 1 : left;
-		if (e < 0 && left < sizeof(c->chunk)) {
+		if (e < 0 && left < CHUNK) {
 			/* no whole line here: read on; at the end, what is left goes
 			 * to libcsv, then its end of input */
 			if (refill(r) > 0 || c->fatal)
@@ -528,7 +672,7 @@ fill(tbl_reader *r)
 			return;
 		}
 		if (tbl_csv_fastpath && e >= 0 && !quote && !c->opening && !c->lib_busy)
-			split_line(r, start, (size_t)e, start[e]);
+			(c->cur ? fast_line : split_line)(r, start, (size_t)e, start[e]);
 		else if (feed_libcsv(r, start, len) != 0)
 			return;
 		c->coff += len;

@@ -27,7 +27,6 @@
 #include <string.h>
 #include "numconv.h"
 
-int num_parse_ff(const char *s, size_t len, double *out); /* numconv_ff.cpp */
 void num_shortest_db(double x, uint64_t *digits, int *exp10); /* numconv_dragonbox.cpp */
 
 static const uint64_t pow10u[20] = {

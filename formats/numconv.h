@@ -24,5 +24,9 @@ int num_format(char *buf, double x);
  * what %.17g writes and are returned as they are. */
 enum { NUM_UNDERFLOW = -2 };
 int num_parse(const char *s, size_t len, double *out);
+/* num_parse's first path alone (fast_float, numconv_ff.cpp), for callers
+ * with a cheaper fallback of their own: 0 and *out for a decimal it reads
+ * whole into a finite nonzero double, else -1 (then ask num_parse). */
+int num_parse_ff(const char *s, size_t len, double *out);
 
 #endif
