@@ -575,6 +575,26 @@ child_open(child *c, const char *group)
 	return 0;
 }
 
+/* Rows r of the block from the signals' column buffers, row after row:
+ * the rows written in order and each buffer read in order (a column at a
+ * time wrote the block with a stride of a row, a seventh of reading). */
+static void
+rows_from_columns(const child *c, double *rows, hsize_t len)
+{
+	for (hsize_t r = 0; r < len; r++) {
+		double *o = rows + r * (hsize_t)c->ncols;
+		for (int i = 0; i < c->nsig; i++) {
+			const h5sig *s = &c->sig[i];
+			if (s->k == 1) {
+				*o++ = s->buf[r];
+			} else {
+				memcpy(o, s->buf + r * (hsize_t)s->k, (size_t)s->k * sizeof(double));
+				o += s->k;
+			}
+		}
+	}
+}
+
 static int
 child_stream(child *c)
 {
@@ -594,7 +614,6 @@ child_stream(child *c)
 	for (hsize_t b = 0; b < c->n; b += BLOCK) {
 		hsize_t len = c->n - b < BLOCK ? c->n - b : BLOCK;
 		alarm(H5_STEP_SECONDS);
-		int col = 0;
 		for (int i = 0; i < c->nsig; i++) {
 			h5sig *s = &c->sig[i];
 			hsize_t start[2] = { b, 0 }, count[2] = { len, (hsize_t)(s->rank == 2 ? s->k : 1) };
@@ -609,11 +628,8 @@ child_stream(child *c)
 				return cfail(c, "%s: cannot read dataset rows %llu.. (file truncated?)", c->path,
 				    (unsigned long long)b);
 			}
-			for (hsize_t r = 0; r < len; r++)
-				memcpy(rows + r * (hsize_t)c->ncols + (hsize_t)col, s->buf + r * (hsize_t)s->k,
-				    (size_t)s->k * sizeof(double));
-			col += s->k;
 		}
+		rows_from_columns(c, rows, len);
 		alarm(0); /* the parent may take its time reading */
 		uint32_t l = (uint32_t)len;
 		if (pipeout_write_all(c->fd, "B", 1) || pipeout_write_all(c->fd, &l, 4) ||
