@@ -153,6 +153,18 @@ num_format(char *buf, double x)
 	}
 	if (!isfinite(x))
 		return slow_format(buf, x);
+	double ax = fabs(x);
+	if (ax < 9007199254740992.0 && ax == (double)(uint64_t)ax) {
+		/* an integer below 2^53: every integer near it is a double, so its
+		 * shortest decimal is itself (what Dragonbox gives, with the
+		 * trailing zeros emit writes back) */
+		uint64_t u = (uint64_t)ax;
+		int n = x < 0, p = ndigits(u);
+		buf[0] = '-';
+		put_digits(buf + n, u, p);
+		buf[n + p] = 0;
+		return n + p;
+	}
 	/* Where tagk wrote the shortest %.Ng and Dragonbox's digits or layout
 	 * would differ, the shortest %.Ng still: in [1e16, 1e17), where 17
 	 * digits print without an exponent; and at a power of two outside
@@ -160,7 +172,6 @@ num_format(char *buf, double x)
 	 * decimal shorter than any correctly rounded %.Ng. Elsewhere the two
 	 * agree: the nearest N-digit decimal is inside a symmetric interval
 	 * whenever any N-digit decimal is, and cannot tie. */
-	double ax = fabs(x);
 	uint64_t bits;
 	memcpy(&bits, &x, 8);
 	int pow2 = (bits & ((UINT64_C(1) << 52) - 1)) == 0 && (bits << 1) >> 53 != 0;

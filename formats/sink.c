@@ -17,7 +17,7 @@
 #include "pipeout.h"
 #include "streamsum.h"
 
-enum { HOLD = 1 << 20 };
+enum { HOLD = 1 << 20, MEMO_BITS = 8, MEMO = 1 << MEMO_BITS };
 
 struct sink {
 	tbl_format fmt;
@@ -47,6 +47,10 @@ struct sink {
 	 * whether its text was formatted anew */
 	uint32_t *off;
 	unsigned char *fresh;
+	/* the text of recent magnitudes, whatever their column: a regressor
+	 * row repeats the sample's values in other places and signs */
+	struct memo { uint64_t bits; unsigned char len; char text[32]; } *memo;
+	struct memo **fill; /* per column: the slot its new text fills, or NULL */
 	/* binary rows to a pipe read only by tagk, once output has begun:
 	 * handed over by reference (pipeout.h) */
 	int by_reference;
@@ -104,6 +108,8 @@ free_sink(sink *s)
 	free(s->tlen);
 	free(s->off);
 	free(s->fresh);
+	free(s->memo);
+	free(s->fill);
 	free(s);
 }
 
@@ -419,7 +425,9 @@ sink_header(sink *s, int ncols, const char *const *names)
 	s->tlen = calloc((size_t)ncols, 1);
 	s->off = malloc(((size_t)ncols + 1) * sizeof(*s->off));
 	s->fresh = calloc((size_t)ncols, 1);
-	if (!s->last || !s->text || !s->tlen || !s->off || !s->fresh) {
+	s->memo = calloc(MEMO, sizeof(*s->memo)); /* bits 0 is +0, which never reaches it */
+	s->fill = calloc((size_t)ncols, sizeof(*s->fill));
+	if (!s->last || !s->text || !s->tlen || !s->off || !s->fresh || !s->memo || !s->fill) {
 		snprintf(s->err, sizeof(s->err), "out of memory");
 		return s->failed = 1, -1;
 	}
@@ -445,6 +453,43 @@ sink_header(sink *s, int ncols, const char *const *names)
 	return emit_list(s, n, names, 0);
 }
 
+/* The text of x into out (32 bytes), through s->memo, a direct-mapped
+ * table of the text of recent magnitudes by their bits (num_format(-x) is
+ * "-" and num_format(x)). On a miss x is formatted into out, and *fill is
+ * the slot to fill from out once the row is written: copying it now would
+ * read back bytes not yet stored. */
+static int
+format_memo(sink *s, char *out, double x, struct memo **fill)
+{
+	uint64_t bits;
+	memcpy(&bits, &x, 8);
+	uint64_t mag = bits & ~(UINT64_C(1) << 63);
+	*fill = NULL;
+	if (mag == 0 || mag >= UINT64_C(0x7ff0000000000000))
+		return num_format(out, x); /* zeros, Inf and NaN: as they are */
+	struct memo *m = &s->memo[(mag * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - MEMO_BITS)];
+	if (m->bits != mag) {
+		*fill = m;
+		return num_format(out, x);
+	}
+	int neg = bits >> 63;
+	out[0] = '-';
+	memcpy(out + neg, m->text, sizeof(m->text) - 1); /* the text: at most 24 */
+	return neg + m->len;
+}
+
+/* Slot m of s->memo from x's text at t, once the row is written. */
+static void
+memo_fill(struct memo *m, double x, const char *t, int len)
+{
+	uint64_t bits;
+	memcpy(&bits, &x, 8);
+	int neg = bits >> 63;
+	m->bits = bits & ~(UINT64_C(1) << 63);
+	m->len = (unsigned char)(len - neg);
+	memcpy(m->text, t + neg, sizeof(m->text));
+}
+
 /* A CSV row that fits in line after what is pending. Each new value is
  * formatted straight into line; the check value and the per-column text
  * of repeated values are taken from line after the whole row is written,
@@ -454,31 +499,43 @@ sink_header(sink *s, int ncols, const char *const *names)
 static void
 csv_row_whole(sink *s, const double *v)
 {
+	/* locals, not s->: every store through line may alias s for the
+	 * compiler, which then reloads each field per cell */
 	char *line = s->line;
 	size_t n = s->pending;
-	for (int i = 0; i < s->ncols; i++) {
+	int nc = s->ncols;
+	uint32_t *off = s->off;
+	unsigned char *fresh = s->fresh, *tlen = s->tlen;
+	double *last = s->last;
+	for (int i = 0; i < nc; i++) {
 		if (i)
 			line[n++] = ',';
-		s->off[i] = (uint32_t)n;
-		s->fresh[i] = 0;
+		off[i] = (uint32_t)n;
+		fresh[i] = 0;
 		if (isnan(v[i]))
 			continue;
-		if (v[i] != s->last[i] || signbit(v[i]) != signbit(s->last[i])) {
-			s->tlen[i] = (unsigned char)num_format(line + n, v[i]);
-			s->last[i] = v[i];
-			s->fresh[i] = 1;
+		size_t len;
+		if (v[i] != last[i] || signbit(v[i]) != signbit(last[i])) {
+			len = (size_t)format_memo(s, line + n, v[i], &s->fill[i]);
+			tlen[i] = (unsigned char)len;
+			last[i] = v[i];
+			fresh[i] = 1;
 		} else {
 			/* all 32 bytes: a fixed copy is two moves, a variable one a call */
 			memcpy(line + n, s->text[i], sizeof(s->text[i]));
+			len = tlen[i];
 		}
-		n += s->tlen[i];
+		n += len;
 	}
-	s->off[s->ncols] = (uint32_t)n + 1;
-	for (int i = 0; i < s->ncols; i++) {
-		size_t len = s->off[i + 1] - 1 - s->off[i];
-		ssum_text_padded(&s->sum, i, line + s->off[i], len);
-		if (s->fresh[i])
-			memcpy(s->text[i], line + s->off[i], sizeof(s->text[i]));
+	off[nc] = (uint32_t)n + 1;
+	for (int i = 0; i < nc; i++) {
+		const char *t = line + off[i];
+		ssum_text_padded(&s->sum, i, t, off[i + 1] - 1 - off[i]);
+		if (fresh[i]) {
+			memcpy(s->text[i], t, sizeof(s->text[i]));
+			if (s->fill[i])
+				memo_fill(s->fill[i], v[i], t, tlen[i]);
+		}
 	}
 	s->pending = n;
 }

@@ -103,22 +103,60 @@ test_format_typical_ranges(void **state)
 	}
 }
 
+/* The decimal a num_format text says: its digits without leading or
+ * trailing zeros, the power of ten of the last one, and whether it has an
+ * exponent part. Returns 0, or -1 if the text is not as num_format writes. */
+static int
+text_decimal(const char *t, uint64_t *digits, int *exp10, int *sci)
+{
+	uint64_t d = 0;
+	int nd = 0, frac = 0, point = 0, e = 0;
+	if (*t == '-')
+		t++;
+	for (; *t && *t != 'e'; t++) {
+		if (*t == '.') {
+			if (point++)
+				return -1;
+			continue;
+		}
+		if (*t < '0' || *t > '9' || nd > 18)
+			return -1;
+		if (d || *t != '0') {
+			d = d * 10 + (uint64_t)(*t - '0');
+			nd++;
+		}
+		frac += point;
+	}
+	*sci = *t == 'e';
+	if (*sci)
+		e = atoi(t + 1);
+	e -= frac;
+	while (d && d % 10 == 0) {
+		d /= 10;
+		e++;
+	}
+	*digits = d;
+	*exp10 = e;
+	return 0;
+}
+
 /* num_format against what it wrote before Dragonbox: the exact 128-bit
- * search's digits (tests/numconv_exact.c), the same digits and exponent and
- * so the same text, or where that search gave up (at 1e-11 itself, whose
- * floor(log10) it takes for -12), the shortest %.Ng. Returns 1 if x was
- * compared, -1 if x is outside [1e-11, 1e16), the range compared here. */
+ * search's digits (tests/numconv_exact.c), so the same text, and the
+ * search's digits are Dragonbox's; or where that search gave up (at 1e-11
+ * itself, whose floor(log10) it takes for -12), the shortest %.Ng. Returns
+ * 1 if x was compared, -1 if x is outside [1e-11, 1e16), the range
+ * compared here. */
 static int
 same_as_exact(double x)
 {
 	uint64_t d0, d1;
-	int e0, e1;
+	int e0, e1, sci;
+	char buf[32], ref[40];
 	if (!(fabs(x) >= 1e-11 && fabs(x) < 1e16))
 		return -1;
+	num_format(buf, x);
 	if (numconv_exact_shortest(x, &d0, &e0) != 0) {
-		char buf[32], ref[40];
 		shortest_len(x, ref);
-		num_format(buf, x);
 		if (strcmp(buf, ref) != 0)
 			fail_msg("%.17g: '%s', the shortest %%.Ng '%s'", x, buf, ref);
 		return 1;
@@ -127,6 +165,15 @@ same_as_exact(double x)
 	if (d0 != d1 || e0 != e1)
 		fail_msg("%.17g: Dragonbox %llue%d, the exact search %llue%d", x, (unsigned long long)d1, e1,
 		    (unsigned long long)d0, e0);
+	/* the text: those digits, its sign, and an exponent part exactly when
+	 * the first digit's power of ten is below -4 or at least 16 */
+	int X = e0, p = 0;
+	for (uint64_t t = d0; t; t /= 10)
+		p++;
+	X += p - 1;
+	if (text_decimal(buf, &d1, &e1, &sci) != 0 || d1 != d0 || e1 != e0 || sci != (X < -4 || X >= 16) ||
+	    (buf[0] == '-') != (x < 0))
+		fail_msg("%.17g: '%s', not the text of %llue%d", x, buf, (unsigned long long)d0, e0);
 	return 1;
 }
 
@@ -152,6 +199,16 @@ test_format_same_as_exact_search(void **state)
 			x = (double)(float)x;
 		compared += same_as_exact(x) == 1;
 	}
+	/* integers, which num_format writes without Dragonbox, up to 2^53 */
+	for (int i = 0; i < 300000; i++) {
+		uint64_t u = next() >> (11 + next() % 53);
+		double x = (double)u * (i % 2 ? -1 : 1);
+		if (i % 3 == 0)
+			x = (double)(u % 100000) * 1e4; /* trailing zeros */
+		compared += same_as_exact(x) == 1;
+	}
+	for (int k = 0; k <= 3; k++)
+		compared += same_as_exact(9007199254740992.0 - k) == 1;
 	/* powers of two (the narrower lower half) and powers of ten, and their
 	 * neighbours a few ulps away */
 	for (int e = -36; e <= 53; e++)
