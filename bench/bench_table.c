@@ -40,11 +40,12 @@ const bench_command bench_subcommands[] = {
 	  "      --stream S         auto (default), csv or binary, as in tagk-regress(1)\n", cmd_synth },
 	{ "pipeline", "throughput and memory of regress | estimate | report",
 	  "[--samples LIST] [--formats csv,hdf5] [--streams csv,binary] [-a METHOD]\n"
-	  "                        [--dir DIR] [--keep]",
+	  "                        [--repeat N] [--dir DIR] [--keep]",
 	  "      --samples LIST     log lengths in samples (default 100000,1000000)\n"
 	  "      --formats LIST     the log's format: csv, hdf5 or both\n"
 	  "      --streams LIST     the stream between the commands: csv, binary or both\n"
 	  "  -a, --method M         a window or batch method (default tagk)\n"
+	  "      --repeat N         runs of each command in the CPU table, the least counts (default 3)\n"
 	  "      --dir DIR          where the logs are written (default: a temporary directory)\n"
 	  "      --keep             keep the logs\n", cmd_pipeline },
 	{ "memory", "peak memory of the commands that read a whole stream, as it grows",
