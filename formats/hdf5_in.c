@@ -21,7 +21,9 @@
  * How it is read. libhdf5 (1.10 in Debian 12) can crash or hang on a
  * malformed file, so all of its work happens in a child process that
  * streams the table to this process through a pipe: the header, then rows
- * in blocks of 4096. The child has a time limit per step (H5_STEP_SECONDS);
+ * in blocks of 4096, built in the child's pages and handed to the pipe by
+ * reference (pipeout.h; this process, the pipe's only reader, copies them
+ * once with read(2)). The child has a time limit per step (H5_STEP_SECONDS);
  * if it dies or exceeds it, the reader fails with "FILE: malformed HDF5
  * file (the HDF5 library failed reading it: ...)" and the command ends
  * cleanly, without partial output. Memory does not depend on N.
@@ -575,24 +577,81 @@ child_open(child *c, const char *group)
 	return 0;
 }
 
-/* Rows r of the block from the signals' column buffers, row after row:
- * the rows written in order and each buffer read in order (a column at a
- * time wrote the block with a stride of a row, a seventh of reading). */
+/* Rows r0 .. r0 + nrows - 1 of the block into out, from the signals'
+ * column buffers, row after row: the rows written in order and each buffer
+ * read in order (a column at a time wrote the block with a stride of a
+ * row, a seventh of reading). */
 static void
-rows_from_columns(const child *c, double *rows, hsize_t len)
+rows_from_columns(const child *c, double *out, hsize_t r0, hsize_t nrows)
 {
-	for (hsize_t r = 0; r < len; r++) {
-		double *o = rows + r * (hsize_t)c->ncols;
+	for (hsize_t r = r0; r < r0 + nrows; r++)
 		for (int i = 0; i < c->nsig; i++) {
 			const h5sig *s = &c->sig[i];
 			if (s->k == 1) {
-				*o++ = s->buf[r];
+				*out++ = s->buf[r];
 			} else {
-				memcpy(o, s->buf + r * (hsize_t)s->k, (size_t)s->k * sizeof(double));
-				o += s->k;
+				memcpy(out, s->buf + r * (hsize_t)s->k, (size_t)s->k * sizeof(double));
+				out += s->k;
 			}
 		}
+}
+
+/* The H5Dread of rows b .. b + len - 1 of every signal into its column
+ * buffer. */
+static int
+read_block(child *c, hsize_t b, hsize_t len)
+{
+	for (int i = 0; i < c->nsig; i++) {
+		h5sig *s = &c->sig[i];
+		hsize_t start[2] = { b, 0 }, count[2] = { len, (hsize_t)(s->rank == 2 ? s->k : 1) };
+		hid_t fspace = H5Dget_space(s->ds);
+		H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL);
+		hid_t mspace = H5Screate_simple(s->rank, count, NULL);
+		herr_t rc = H5Dread(s->ds, s->mtype, mspace, fspace, H5P_DEFAULT, s->buf);
+		H5Sclose(mspace);
+		H5Sclose(fspace);
+		if (rc < 0)
+			return cfail(c, "%s: cannot read dataset rows %llu.. (file truncated?)", c->path,
+			    (unsigned long long)b);
 	}
+	return 0;
+}
+
+/* The block's len rows from the column buffers to the parent: 'B', three
+ * zero bytes and the row count (8 bytes, so that what follows stays
+ * aligned), then the rows. Through po when there is one, built straight in
+ * its slots a few rows at a time (pieces under a page, so that slots go
+ * out nearly full, as pipeout asks): the pipe then holds references to
+ * the child's pages instead of a copy of every row, and the parent's read
+ * copies them once. Else through rows and write(2). */
+static int
+send_block(const child *c, pipeout *po, double *rows, hsize_t len)
+{
+	unsigned char hdr[8] = { 'B', 0, 0, 0 };
+	uint32_t l = (uint32_t)len;
+	memcpy(hdr + 4, &l, 4);
+	size_t rowbytes = (size_t)c->ncols * sizeof(double);
+	if (!po) {
+		rows_from_columns(c, rows, 0, len);
+		return pipeout_write_all(c->fd, hdr, 8) || pipeout_write_all(c->fd, rows, (size_t)len * rowbytes)
+		    ? -1 : 0;
+	}
+	unsigned char *p = pipeout_room(po, 8);
+	if (!p)
+		return -1;
+	memcpy(p, hdr, 8);
+	pipeout_commit(po, 8);
+	hsize_t piece = rowbytes < 2048 ? 2048 / rowbytes : 1;
+	for (hsize_t r = 0; r < len; r += piece) {
+		hsize_t k = len - r < piece ? len - r : piece;
+		if (!(p = pipeout_room(po, (size_t)k * rowbytes)))
+			return -1;
+		/* slots start on a page and everything put in them is a multiple
+		 * of 8 bytes: p is aligned for doubles */
+		rows_from_columns(c, (double *)(void *)p, r, k);
+		pipeout_commit(po, (size_t)k * rowbytes);
+	}
+	return 0;
 }
 
 static int
@@ -611,35 +670,23 @@ child_stream(child *c)
 	double *rows = malloc((size_t)BLOCK * (size_t)c->ncols * sizeof(*rows));
 	if (!rows)
 		return cfail(c, "out of memory");
-	for (hsize_t b = 0; b < c->n; b += BLOCK) {
+	/* the parent reads with read(2), as pipeout's contract asks */
+	pipeout *po = pipeout_open(c->fd);
+	int rc = 0;
+	for (hsize_t b = 0; b < c->n && rc == 0; b += BLOCK) {
 		hsize_t len = c->n - b < BLOCK ? c->n - b : BLOCK;
 		alarm(H5_STEP_SECONDS);
-		for (int i = 0; i < c->nsig; i++) {
-			h5sig *s = &c->sig[i];
-			hsize_t start[2] = { b, 0 }, count[2] = { len, (hsize_t)(s->rank == 2 ? s->k : 1) };
-			hid_t fspace = H5Dget_space(s->ds);
-			H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL);
-			hid_t mspace = H5Screate_simple(s->rank, count, NULL);
-			herr_t rc = H5Dread(s->ds, s->mtype, mspace, fspace, H5P_DEFAULT, s->buf);
-			H5Sclose(mspace);
-			H5Sclose(fspace);
-			if (rc < 0) {
-				free(rows);
-				return cfail(c, "%s: cannot read dataset rows %llu.. (file truncated?)", c->path,
-				    (unsigned long long)b);
-			}
-		}
-		rows_from_columns(c, rows, len);
+		rc = read_block(c, b, len);
 		alarm(0); /* the parent may take its time reading */
-		uint32_t l = (uint32_t)len;
-		if (pipeout_write_all(c->fd, "B", 1) || pipeout_write_all(c->fd, &l, 4) ||
-		    pipeout_write_all(c->fd, rows, (size_t)len * (size_t)c->ncols * sizeof(double))) {
-			free(rows);
-			return -1;
-		}
+		if (rc == 0 && send_block(c, po, rows, len) != 0)
+			rc = -1;
 	}
 	free(rows);
-	return pipeout_write_all(c->fd, "Z", 1);
+	/* what the slots hold goes out before the end or an error message */
+	if (po && pipeout_send(po) != 0)
+		rc = -1;
+	pipeout_close(po);
+	return rc != 0 ? rc : pipeout_write_all(c->fd, "Z", 1);
 }
 
 static _Noreturn void
@@ -737,7 +784,8 @@ read_message(tbl_reader *r)
 	}
 	if (tag == 'B') {
 		uint32_t l;
-		if (rd(h->fd, &l, 4) != 0 || l == 0 || l > BLOCK ||
+		char pad[3];
+		if (rd(h->fd, pad, 3) != 0 || rd(h->fd, &l, 4) != 0 || l == 0 || l > BLOCK ||
 		    rd(h->fd, h->blk, (size_t)l * (size_t)r->ncols * sizeof(double)) != 0)
 			return child_failed(r);
 		h->blen = l;
