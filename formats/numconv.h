@@ -4,9 +4,11 @@
  * num_format writes the shortest decimal that reads back as exactly x (as
  * Python's repr and Ryu do), in %g-like style: scientific notation when the
  * decimal exponent is below -4 or at least 16. num_parse reads a decimal
- * number exactly as strtod would (correct rounding). Both take fast exact
- * paths for the common ranges and fall back to the C library otherwise; the
- * tests compare them with snprintf/strtod on millions of random values.
+ * number exactly as strtod would (correct rounding). Both go through a
+ * maintained library for the common ranges (fmt's Dragonbox, fast_float,
+ * behind C shims) and fall back to the C library otherwise; the tests
+ * compare them with snprintf/strtod, and num_format with the exact search
+ * it used before Dragonbox, on millions of random and edge-case values.
  */
 #ifndef TAGK_NUMCONV_H
 #define TAGK_NUMCONV_H
