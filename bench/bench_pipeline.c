@@ -167,6 +167,28 @@ nn_items(const char *list, const char *opt, const char *a, const char *b, int *h
 	}
 }
 
+/* The two tables printed after the pipeline's: each stage alone, then
+ * the CPU table (cpu_text). */
+static void
+print_stages_and_cpu(const char *method, char (*stages)[160], int nstages, int repeat)
+{
+	printf("\n# each stage alone: tagk-regress --stream binary LOG > /dev/null, and tagk-estimate\n"
+	    "# -a %s reading that stream from a file; on a core per process the slower of the\n"
+	    "# two bounds the pipeline\n\n%-6s %-16s %10s %10s %14s\n", method, "input", "stage", "samples",
+	    "seconds", "samples_per_s");
+	for (int i = 0; i < nstages; i++)
+		printf("%s\n", stages[i]);
+	printf("\n# CPU time (user + system) of each stage alone per log row (a CSV row is about\n"
+	    "# 375 bytes), and its ratio to cat's and to awk's summing every field of the same\n"
+	    "# file, the least of %d runs each, the commands taking turns. tagk-filter ->\n"
+	    "# binary is the reader alone (no regressor; 26 values out per row, where\n"
+	    "# tagk-regress writes 6 rows of 23). Targets (issue 36): tagk-regress -> binary at\n"
+	    "# most 0.5 us per row or 0.15x awk; from HDF5 at most 4x cat.\n\n%-6s %-24s %10s %8s %10s %8s %8s\n",
+	    repeat, "input", "stage", "samples", "cpu_s", "us_per_row", "x_cat", "x_awk");
+	for (int i = 0; i < cpu_n; i++)
+		printf("%s\n", cpu_text[i]);
+}
+
 int
 cmd_pipeline(int argc, char **argv)
 {
@@ -275,21 +297,7 @@ cmd_pipeline(int argc, char **argv)
 				remove(path);
 		}
 	}
-	printf("\n# each stage alone: tagk-regress --stream binary LOG > /dev/null, and tagk-estimate\n"
-	    "# -a %s reading that stream from a file; on a core per process the slower of the\n"
-	    "# two bounds the pipeline\n\n%-6s %-16s %10s %10s %14s\n", method, "input", "stage", "samples",
-	    "seconds", "samples_per_s");
-	for (int i = 0; i < nstages; i++)
-		printf("%s\n", stages[i]);
-	printf("\n# CPU time (user + system) of each stage alone per log row (a CSV row is about\n"
-	    "# 375 bytes), and its ratio to cat's and to awk's summing every field of the same\n"
-	    "# file, the least of %d runs each, the commands taking turns. tagk-filter ->\n"
-	    "# binary is the reader alone (no regressor; 26 values out per row, where\n"
-	    "# tagk-regress writes 6 rows of 23). Targets (issue 36): tagk-regress -> binary at\n"
-	    "# most 0.5 us per row or 0.15x awk; from HDF5 at most 4x cat.\n\n%-6s %-24s %10s %8s %10s %8s %8s\n",
-	    repeat, "input", "stage", "samples", "cpu_s", "us_per_row", "x_cat", "x_awk");
-	for (int i = 0; i < cpu_n; i++)
-		printf("%s\n", cpu_text[i]);
+	print_stages_and_cpu(method, stages, nstages, repeat);
 	if (!dir && !keep)
 		rmdir(tmpdir);
 	cli_close(stdout, "stdout");
