@@ -47,6 +47,16 @@ expect "binary junk as CSV" 1 "" "junk.csv:1: binary data \(a NUL byte\), not CS
 printf '\274\001' > "$tmp/junk.bin"
 expect "binary junk with a uSD magic byte" 1 "" "junk.bin: (too short|header truncated)" -- $R "$tmp/junk.bin"
 $S synth --duration 2 -o "$tmp/syn.h5"
+# a log long enough that the HDF5 reader's child hands many slots to the
+# pipe by reference, and a last partial one by copy: the same rows as the
+# same log read as CSV
+$S synth --samples 30000 --seed 7 -o "$tmp/long.h5"
+$S synth --samples 30000 --seed 7 -o "$tmp/long30k.csv"
+$R --stream csv "$tmp/long.h5" > "$tmp/long-h5.out" 2> /dev/null
+$R --stream csv "$tmp/long30k.csv" > "$tmp/long-csv.out" 2> /dev/null
+check "a 30000-sample HDF5 log (6 MB through the reader's pipe) gives the rows of the same log as CSV" \
+	cmp "$tmp/long-h5.out" "$tmp/long-csv.out"
+check "... all 180000 of them" test "$(plain "$tmp/long-h5.out" | wc -l)" -eq 180001
 head -c 1500 "$tmp/syn.h5" > "$tmp/trunc.h5"
 expect "truncated HDF5 file" 1 "" "trunc.h5: not a readable HDF5 file \(truncated or damaged\?\)" -- $R "$tmp/trunc.h5"
 expect "wrong dataset shape (3-D)" 1 "" "rank3.h5: dataset 'cube' has 3 dimensions" -- $R "$tmp/rank3.h5"
