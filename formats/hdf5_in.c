@@ -623,7 +623,8 @@ read_block(child *c, hsize_t b, hsize_t len)
  * its slots a few rows at a time (pieces under a page, so that slots go
  * out nearly full, as pipeout asks): the pipe then holds references to
  * the child's pages instead of a copy of every row, and the parent's read
- * copies them once. Else through rows and write(2). */
+ * copies them once (po only when a row fits in a slot). Else through rows
+ * and write(2). */
 static int
 send_block(const child *c, pipeout *po, double *rows, hsize_t len)
 {
@@ -667,11 +668,13 @@ child_stream(child *c)
 		if (pipeout_write_all(c->fd, &l, 4) || pipeout_write_all(c->fd, c->names[i], l))
 			return -1;
 	}
-	double *rows = malloc((size_t)BLOCK * (size_t)c->ncols * sizeof(*rows));
-	if (!rows)
+	/* by reference when a row fits in a slot (the parent reads with
+	 * read(2), as pipeout's contract asks); else a block of rows to copy */
+	size_t rowbytes = (size_t)c->ncols * sizeof(double);
+	pipeout *po = rowbytes <= pipeout_slot_size() ? pipeout_open(c->fd) : NULL;
+	double *rows = po ? NULL : malloc((size_t)BLOCK * rowbytes);
+	if (!po && !rows)
 		return cfail(c, "out of memory");
-	/* the parent reads with read(2), as pipeout's contract asks */
-	pipeout *po = pipeout_open(c->fd);
 	int rc = 0;
 	for (hsize_t b = 0; b < c->n && rc == 0; b += BLOCK) {
 		hsize_t len = c->n - b < BLOCK ? c->n - b : BLOCK;
