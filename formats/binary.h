@@ -30,17 +30,23 @@ enum { BINARY_MAGIC_MAX = 64 };
 
 static const unsigned char BINARY_TRAILER[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
-/* n doubles to 8 little-endian bytes each, whatever the host's byte
- * order; every NaN is written as the one quiet NaN (branch-free, so that
- * the loop vectorises). */
+/* The bits of x as the stream carries them: every NaN as the one quiet
+ * NaN (branch-free, so that loops over it vectorise). */
+static inline uint64_t
+binary_word(double x)
+{
+	uint64_t u;
+	memcpy(&u, &x, 8);
+	return (u & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000) ? UINT64_C(0x7ff8000000000000) : u;
+}
+
+/* n doubles to 8 little-endian bytes each (binary_word), whatever the
+ * host's byte order. */
 static inline void
 binary_put(unsigned char *p, const double *x, int n)
 {
 	for (int i = 0; i < n; i++) {
-		uint64_t u;
-		memcpy(&u, &x[i], 8);
-		u = (u & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000)
-		    ? UINT64_C(0x7ff8000000000000) : u;
+		uint64_t u = binary_word(x[i]);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 		memcpy(p + 8 * i, &u, 8);
 #else

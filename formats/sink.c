@@ -322,23 +322,20 @@ binary_header(sink *s, const char *const *names)
 	return emit_list(s, 0, names, 1);
 }
 
+/* One value stored as binary_put stores it, returned as the word stored. */
+static inline uint64_t
+put_one(unsigned char *p, double x)
+{
+	uint64_t u = binary_word(x);
+	memcpy(p, &u, 8);
+	return u;
+}
+
 /* binary_put then ssum_record over what it wrote, in one pass: each value
  * is hashed from the register it was stored from. Reading the record back
  * right after it was stored, 32 bytes at a time over 8-byte stores, stalled
  * store forwarding on every row. Little-endian hosts only, where the
  * stored bytes are the register's; elsewhere the two calls. */
-/* One value as binary_put stores it (one NaN for all), returned as the
- * word stored. */
-static inline uint64_t
-put_one(unsigned char *p, double x)
-{
-	uint64_t u;
-	memcpy(&u, &x, 8);
-	u = (u & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000) ? UINT64_C(0x7ff8000000000000) : u;
-	memcpy(p, &u, 8);
-	return u;
-}
-
 static void
 put_and_sum(ssum *sum, unsigned char *p, const double *v, int n)
 {

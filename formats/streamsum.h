@@ -73,14 +73,13 @@ ssum_text(ssum *s, int i, const char *p, size_t n)
 	s->lane[i & 3] = a;
 }
 
-/* ssum_text's rounds on one lane's value a, for a cell in a buffer that
- * may be read in whole words: p[0 .. n rounded up to 8) must be readable.
- * The last word is loaded whole and the bytes past n masked off, with no
- * loop. Returns the lane's new value. */
-static inline uint64_t
-ssum_text_lane(uint64_t a, const char *p, size_t n)
+/* ssum_text, the same value, for a cell in a buffer that may be read in
+ * whole words: p[0 .. n rounded up to 8) must be readable. The last word
+ * is loaded whole and the bytes past n masked off, with no loop. */
+static inline void
+ssum_text_padded(ssum *s, int i, const char *p, size_t n)
 {
-	a = ssum_round(a, (uint64_t)n);
+	uint64_t a = ssum_round(s->lane[i & 3], (uint64_t)n);
 	for (; n >= 8; p += 8, n -= 8) {
 		uint64_t w;
 		memcpy(&w, p, 8);
@@ -96,14 +95,7 @@ ssum_text_lane(uint64_t a, const char *p, size_t n)
 #endif
 		a = ssum_round(a, w);
 	}
-	return a;
-}
-
-/* ssum_text, the same value, through ssum_text_lane (its contract). */
-static inline void
-ssum_text_padded(ssum *s, int i, const char *p, size_t n)
-{
-	s->lane[i & 3] = ssum_text_lane(s->lane[i & 3], p, n);
+	s->lane[i & 3] = a;
 }
 
 /* One binary record of n values, 8 little-endian bytes each. */
