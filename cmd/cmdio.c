@@ -161,6 +161,15 @@ cmdio_row(sink *s, const double *v)
 		cli_die(EXIT_DATA, "%s", sink_error(s));
 }
 
+int
+cmdio_all_finite(const double *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return 0;
+	return 1;
+}
+
 void
 cmdio_commit(sink *s)
 {

@@ -84,6 +84,10 @@ void cmdio_sample_end(cmdio_samples *c, tbl_reader *r, int have_idx);
 sink *cmdio_open_output(const char *path, tbl_format fmt);
 /* Write one row or die. */
 void cmdio_row(sink *s, const double *v);
+/* Whether v[0..n) are all finite. Products of finite inputs can overflow
+ * (a log's values of 1e200 in the wrong units); a stream with Inf in it is
+ * one every tagk reader refuses, so the tool that computed it says so. */
+int cmdio_all_finite(const double *v, int n);
 void cmdio_header(sink *s, int n, const char *const *names);
 /* Commit the output or die. */
 void cmdio_commit(sink *s);

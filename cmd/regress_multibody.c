@@ -377,6 +377,9 @@ sample(mb_run *s, double t, const double *row)
 			orow[3 + TAGK_NPARAM + x] = (double)Mmet[(size_t)(x / nv) * nv * nv + (size_t)k * nv + x % nv];
 		for (int j = 0; j < s->ntrue; j++)
 			orow[3 + TAGK_NPARAM + s->nmet + j] = row[s->tidx[j]];
+		if (!cmdio_all_finite(orow + 2, 1 + TAGK_NPARAM + s->nmet))
+			cli_die(EXIT_DATA, "%s: the sample at t = %.9g s gives a regressor row beyond a double's range "
+			    "(Inf): the log's values are too large for tagk's units (SI: rad, rad/s, N m)", tbl_name(s->r), t);
 		if (s->fwl)
 			fwl_add(s->fwl, orow, k >= off ? (double)qd[k] : 0);
 		else

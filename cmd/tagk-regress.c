@@ -636,7 +636,7 @@ emit_state(emitter *e, const sample *s, const double *row, int span)
 	return 0;
 }
 
-static void
+static int
 emit_rows(emitter *e, const sample *s, const double al[3], int span)
 {
 	tagk_real a[3], w[3], alr[3], Y[60];
@@ -651,12 +651,17 @@ emit_rows(emitter *e, const sample *s, const double al[3], int span)
 		tagk_regressor_rigid(a, w, alr, Y);
 	else
 		tagk_regressor_mass(a, Y);
+	double y[60];
+	for (int i = 0; i < rows * n; i++)
+		y[i] = (double)Y[i];
+	if (!cmdio_all_finite(y, rows * n) || !cmdio_all_finite(b, 6))
+		return -1;
 	for (int r = e->z_only ? 2 : 0; r < rows; r++) {
 		double *o = e->orow;
 		o[0] = s->t;
 		o[1] = r;
 		for (int j = 0; j < n; j++)
-			o[2 + j] = (double)Y[r * n + j];
+			o[2 + j] = y[r * n + j];
 		o[2 + n] = b[r];
 		int k = 3 + n;
 		if (e->spans)
@@ -666,6 +671,21 @@ emit_rows(emitter *e, const sample *s, const double al[3], int span)
 		cmdio_row(e->out, o);
 	}
 	e->rows_out++;
+	return 0;
+}
+
+/* emit_rows, or for a sample whose rows overflow, --skip-bad's skip or
+ * the error. */
+static void
+emit_or_skip(emitter *e, const sample *s, const double al[3], int span, int skip_bad, long *skipped)
+{
+	if (emit_rows(e, s, al, span) == 0)
+		return;
+	if (!skip_bad)
+		cli_die(EXIT_DATA, "%s: the sample at t = %.9g s gives a regressor row beyond a double's range "
+		    "(Inf): the log's values are too large for tagk's units (SI: m/s^2, rad/s, N, N m); "
+		    "--skip-bad skips such samples", tbl_name(e->r), s->t);
+	(*skipped)++;
 }
 
 /* --- the passes ------------------------------------------------------------- */
@@ -785,7 +805,7 @@ regress(logreader *L, airborne *air)
 					    "--skip-bad skips such rows", tbl_where(L->r));
 				skipped++;
 			} else if (o->model != M_STATE)
-				emit_rows(&em, slot, al, span);
+				emit_or_skip(&em, slot, al, span, o->in.skip_bad, &skipped);
 			continue;
 		}
 		head = (head + 1) % ring;
@@ -801,10 +821,13 @@ regress(logreader *L, airborne *air)
 				ww[i * 3 + j] = buf[i].w[j];
 		}
 		tagk_slope(ring, tw, 3, ww, al);
-		emit_rows(&em, &buf[(head + o->kwin) % ring], al, span);
+		emit_or_skip(&em, &buf[(head + o->kwin) % ring], al, span, o->in.skip_bad, &skipped);
 	}
 	if (nin == 0)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(L->r));
+	if (em.rows_out == 0 && skipped)
+		cli_die(EXIT_DATA, "%s: no rows: every usable sample of the %ld read was skipped as bad (--skip-bad)",
+		    tbl_name(L->r), nin);
 	if (em.rows_out == 0)
 		cli_die(EXIT_DATA, "%s: %ld samples, too few to differentiate gyro over %d samples "
 		    "without a gap longer than %g s", tbl_name(L->r), nin, ring, o->max_gap);

@@ -351,4 +351,17 @@ expect "rls-low on the same rows: its windows mostly noise" 0 "" \
 	"rls-low: before each update, its estimate missed the window's rows by [0-9]+ %" -- \
 	$E -a rls-low --every 1 "$tmp/alt.csv" -o "$tmp/alt-est.csv"
 
+
+# --- Inputs so large that the regressor overflows: an error, never Inf -------
+awk -F, -v OFS=, 'NR > 1 { for (i = 2; i <= NF; i++) $i = $i * 1e300 } { print }' "$tmp/small.csv" > "$tmp/huge.csv"
+expect "tagk-regress on values of 1e300: the overflow said, nothing written" 1 "" \
+	"^tagk-regress: .*huge.csv: the sample at t = [-0-9.e+]+ s gives a regressor row beyond a double's range \(Inf\)" -- \
+	$R "$tmp/huge.csv"
+expect "... with --skip-bad: every sample skipped is said, not a gyro window" 1 "" \
+	"every usable sample of the 20 read was skipped as bad \(--skip-bad\)$" -- $R --skip-bad "$tmp/huge.csv"
+awk -F, -v OFS=, 'NR == 8 { for (i = 2; i <= NF; i++) $i = $i * 1e300 } { print }' "$tmp/small.csv" > "$tmp/one-huge.csv"
+expect "... one such sample with --skip-bad: skipped and counted" 0 "*" "skipped 1 bad row of" -- \
+	$R --skip-bad "$tmp/one-huge.csv" -o "$tmp/one-huge-reg.csv"
+check "... and no Inf reaches the stream" sh -c "! grep -qi inf '$tmp/one-huge-reg.csv'"
+
 finish
