@@ -364,4 +364,12 @@ expect "... one such sample with --skip-bad: skipped and counted" 0 "*" "skipped
 	$R --skip-bad "$tmp/one-huge.csv" -o "$tmp/one-huge-reg.csv"
 check "... and no Inf reaches the stream" sh -c "! grep -qi inf '$tmp/one-huge-reg.csv'"
 
+
+# --- A truth of zeros: the relative error undefined, said as such -------------
+$R "$tmp/small.csv" | $E -q -o "$tmp/zero-est.csv"
+awk -F, -v OFS=, '/^#/ { next } NR == 2 { for (i = 1; i <= NF; i++) z[i] = $i ~ /^true_/ } NR > 2 { for (i in z) if (z[i]) $i = 0 } { print }' \
+	"$tmp/zero-est.csv" > "$tmp/zero-truth.csv"
+expect "tagk-report on a truth of zeros: the relative error undefined, not 'too large to square'" 1 "" \
+	"the truth at t = [0-9.]+ is all zeros \(or too small to square\)" -- $P "$tmp/zero-truth.csv"
+
 finish
