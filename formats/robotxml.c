@@ -727,6 +727,20 @@ urdf_link(rx *x, const urdf_index *u, int li, int parent, const xmlNode *joint)
 	return 0;
 }
 
+/* Refuses a name that two of nodes[0..n) (links, or joints) share: a
+ * joint's <parent link> would name either, and the tree tagk builds would
+ * depend on which it finds first. */
+static int
+unique_names(rx *x, const xmlNode *const *nodes, int n, const char *what)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (strcmp(attr(nodes[i], "name"), attr(nodes[j], "name")) == 0)
+				return rxfail(x, nodes[i], "%s '%s' is defined twice (first on line %ld)", what,
+				    attr(nodes[i], "name"), xmlGetLineNo(nodes[j]));
+	return 0;
+}
+
 static int
 urdf(rx *x, xmlNode *root)
 {
@@ -747,6 +761,8 @@ urdf(rx *x, xmlNode *root)
 	}
 	if (!u.nl)
 		return rxfail(x, root, "no <link>");
+	if (unique_names(x, u.links, u.nl, "link") != 0 || unique_names(x, u.joints, u.nj, "joint") != 0)
+		return -1;
 	for (int j = 0; j < u.nj; j++) {
 		const xmlNode *p = child(u.joints[j], "parent"), *c = child(u.joints[j], "child");
 		if (!p || !c || link_index(&u, attr(p, "link")) < 0 || link_index(&u, attr(c, "link")) < 0)

@@ -111,6 +111,10 @@ bad "two joints in one body" "body 'a' has two joints" '<mujoco><worldbody><body
 bad "geometry but no inertial" "body 'a' has geoms but no <inertial>: tagk does not infer inertia from geometry" \
 	'<mujoco><worldbody><body name="a"><joint/><geom size="1"/></body></worldbody></mujoco>'
 bad "a URDF with two roots" "links 'a' and 'b' both have no parent joint" '<robot><link name="a"/><link name="b"/></robot>'
+bad "a URDF naming a link twice" "bad.xml:1: link 'a' is defined twice \(first on line 1\)" \
+	'<robot><link name="a"/><link name="b"/><link name="a"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint></robot>'
+bad "a URDF naming a joint twice" "joint 'j' is defined twice" \
+	'<robot><link name="a"/><link name="b"/><link name="c"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint><joint name="j" type="fixed"><parent link="b"/><child link="c"/></joint></robot>'
 bad "an XML file that is neither" "whose root is <foo>, not <robot> \(URDF\) or <mujoco> \(MJCF\)" '<foo/>'
 bad "XML that is not well-formed" "bad.xml:1: not well-formed XML" '<robot><link></robot>'
 bad "a loosely written number" "<joint axis>: '1x' is not a finite number" \
