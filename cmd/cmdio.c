@@ -161,13 +161,20 @@ cmdio_row(sink *s, const double *v)
 		cli_die(EXIT_DATA, "%s", sink_error(s));
 }
 
+/* Branch-free and in integer lanes the compiler vectorises (regress
+ * checks every sample's 66 values): an exponent field of all ones (Inf,
+ * NaN) plus one carries into the sign bit, any other does not. */
 int
 cmdio_all_finite(const double *v, int n)
 {
-	for (int i = 0; i < n; i++)
-		if (!isfinite(v[i]))
-			return 0;
-	return 1;
+	const uint64_t exp = UINT64_C(0x7ff0000000000000), one = UINT64_C(1) << 52;
+	uint64_t carry = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t u;
+		memcpy(&u, &v[i], 8);
+		carry |= (u & exp) + one;
+	}
+	return !(carry >> 63);
 }
 
 void
