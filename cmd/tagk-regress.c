@@ -636,6 +636,19 @@ emit_state(emitter *e, const sample *s, const double *row, int span)
 	return 0;
 }
 
+/* Whether the regressor of a, w and alpha may overflow tagk_real: it is
+ * linear in a and alpha and quadratic in w (with constant factors), so
+ * below 1e15 in every input (1e30 squared, under even float's 3.4e38) it
+ * cannot, and emit_rows checks its 60 values only past that. */
+static int
+may_overflow(const sample *s, const double al[3])
+{
+	double m = 0;
+	for (int i = 0; i < 3; i++)
+		m = fmax(m, fmax(fabs(s->a[i]), fmax(fabs(s->w[i]), fabs(al[i]))));
+	return !(m < 1e15);
+}
+
 static int
 emit_rows(emitter *e, const sample *s, const double al[3], int span)
 {
@@ -651,17 +664,21 @@ emit_rows(emitter *e, const sample *s, const double al[3], int span)
 		tagk_regressor_rigid(a, w, alr, Y);
 	else
 		tagk_regressor_mass(a, Y);
-	double y[60];
-	for (int i = 0; i < rows * n; i++)
-		y[i] = (double)Y[i];
-	if (!cmdio_all_finite(y, rows * n) || !cmdio_all_finite(b, 6))
+	if (!cmdio_all_finite(b, 6))
 		return -1;
+	if (may_overflow(s, al)) {
+		double y[60];
+		for (int i = 0; i < rows * n; i++)
+			y[i] = (double)Y[i];
+		if (!cmdio_all_finite(y, rows * n))
+			return -1;
+	}
 	for (int r = e->z_only ? 2 : 0; r < rows; r++) {
 		double *o = e->orow;
 		o[0] = s->t;
 		o[1] = r;
 		for (int j = 0; j < n; j++)
-			o[2 + j] = y[r * n + j];
+			o[2 + j] = (double)Y[r * n + j];
 		o[2 + n] = b[r];
 		int k = 3 + n;
 		if (e->spans)
