@@ -665,10 +665,13 @@ bench_table2(int argc, char **argv)
 		case 'n': nl = parse_noise(optarg, levels); break;
 		case 'M': methods = optarg; break;
 		case 's': seed = cli_u64("--seed", optarg); break;
-		case 'S':
-			if (sscanf(optarg, "%d/%d", &shard, &nshards) != 2 || nshards < 1 || shard < 0 || shard >= nshards)
-				cli_die(EXIT_USAGE, "--shard: '%s' is not I/N with 0 <= I < N", optarg);
+		case 'S': {
+			long i, n;
+			if (cli_long_pair(optarg, '/', &i, &n) != 0 || n < 1 || n > 1000000 || i >= n)
+				cli_die(EXIT_USAGE, "--shard: '%s' is not I/N with 0 <= I < N <= 1000000", optarg);
+			shard = (int)i, nshards = (int)n;
 			break;
+		}
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "md") && strcmp(optarg, "csv") && strcmp(optarg, "trials"))
 				cli_die(EXIT_USAGE, "--format: '%s' is not text, md, csv or trials", optarg);

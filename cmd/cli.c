@@ -138,6 +138,21 @@ cli_long(const char *opt, const char *s, long lo, long hi)
 	return v;
 }
 
+int
+cli_long_pair(const char *s, char sep, long *a, long *b)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*a = strtol(s, &end, 10);
+	if (errno || *end != sep || end[1] < '0' || end[1] > '9')
+		return -1;
+	const char *t = end + 1;
+	*b = strtol(t, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
 double
 cli_double(const char *opt, const char *s, double lo, double hi)
 {

@@ -35,6 +35,12 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
 long cli_long(const char *opt, const char *s, long lo, long hi);
 double cli_double(const char *opt, const char *s, double lo, double hi);
 uint64_t cli_u64(const char *opt, const char *s);
+/* The whole of s as two decimal integers joined by sep ("960x540", "2/4"):
+ * 0 and *a, *b, or -1 (nothing said) for anything else, signs, spaces,
+ * trailing text and values beyond a long included; the caller names the
+ * option and its ranges. (sscanf's "%dx%d" took "640x480x3" and "640x480
+ * px", and its overflow is undefined.) */
+int cli_long_pair(const char *s, char sep, long *a, long *b);
 
 /* Split a comma-separated option value into at most max items, which point
  * into buf (a copy of s, buflen bytes). Dies with exit 2 naming the option

@@ -36,6 +36,7 @@
  * fits that file instead of writing rows, on a log of the robot as its
  * model describes it (no payload), from tau - ID(model) joint by joint.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,9 +90,9 @@ check_joint_count(tbl_reader *r, int nj, const char *robot)
 			const char *d = name + l;
 			if (strncmp(name, kinds[k], l) != 0 || *d < '1' || *d > '9' || d[strspn(d, "0123456789")])
 				continue;
-			int j = atoi(d);
+			long j = strtol(d, NULL, 10); /* saturates, where atoi's overflow is undefined */
 			if (j > most)
-				most = j, col = name;
+				most = j > INT_MAX ? INT_MAX : (int)j, col = name;
 		}
 	}
 	if (most > nj)

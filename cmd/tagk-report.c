@@ -121,12 +121,14 @@ parse(int argc, char **argv, report_opts *o)
 		case 5003: o->score.fmt = fmt_parse(optarg); o->have_fmt = 1; break;
 		case 5004: o->plotname = optarg; break;
 		case 5005: o->plot_params = optarg; break;
-		case 5006:
-			if (sscanf(optarg, "%dx%d", &o->plot_w, &o->plot_h) != 2 || o->plot_w < 200 || o->plot_h < 150 ||
-			    o->plot_w > 20000 || o->plot_h > 20000)
+		case 5006: {
+			long w, h;
+			if (cli_long_pair(optarg, 'x', &w, &h) != 0 || w < 200 || h < 150 || w > 20000 || h > 20000)
 				cli_die(EXIT_USAGE, "--plot-size: '%s' is not WxH with 200 <= W, 150 <= H, both <= 20000",
 				    optarg);
+			o->plot_w = (int)w, o->plot_h = (int)h;
 			break;
+		}
 		case 5007: o->score.logdet = 1; break;
 		case 5008: o->score.about_com = 1; break;
 		case 5009: o->ncc = 1; break;

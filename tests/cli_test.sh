@@ -83,6 +83,12 @@ expect "table2 -q: no progress" 0 "*" "^table2: wall time" -- $B table2 --trials
 $B ablation --trials 6 > "$tmp/abl1.txt"; $B ablation --trials 6 -j 2 > "$tmp/abl2.txt"
 check "ablation -j 2 prints what one job prints" cmp -s "$tmp/abl1.txt" "$tmp/abl2.txt"
 expect "table2: bad shard" 2 "" "--shard: '2/2' is not I/N" -- $B table2 --shard 2/2
+expect "table2: a shard with trailing text" 2 "" "--shard: '1/2x' is not I/N" -- $B table2 --shard 1/2x
+for s in 640x480x3 "640x480 px" " 640x480" 99999999999999999999x200; do
+	expect "tagk-report --plot-size '$s': refused, not read as far as it goes" 2 "" \
+		"^tagk-report: --plot-size: '$s' is not WxH" -- $BIN/tagk-report --plot "$tmp/p.png" --plot-size "$s" /dev/null
+done
+check "... and no figure was drawn" test ! -e "$tmp/p.png"
 expect "table2: bad noise" 2 "" "--noise: 'loud' is not none, low, medium or high" -- $B table2 --noise loud
 expect "table2: bad gate" 2 "" "--gate: 'some' is not none, baselines, eq15 \(or all\) or authors" -- $B table2 --gate some
 expect "table2: bad protocol" 2 "" "^tagk-bench: --protocol: 'paper' is not tagk or authors$" -- $B table2 --protocol paper
