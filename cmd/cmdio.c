@@ -177,6 +177,17 @@ cmdio_all_finite(const double *v, int n)
 	return !(carry >> 63);
 }
 
+const char *
+cmdio_unread_hint(const tbl_reader *r, const char *name)
+{
+	static char hint[512];
+	char why[128];
+	if (!tbl_unread(r, name, why, sizeof(why)))
+		return "";
+	snprintf(hint, sizeof(hint), ": the file has a dataset '%.200s', but it %s, not numbers", name, why);
+	return hint;
+}
+
 void
 cmdio_commit(sink *s)
 {

@@ -88,6 +88,10 @@ void cmdio_row(sink *s, const double *v);
  * (a log's values of 1e200 in the wrong units); a stream with Inf in it is
  * one every tagk reader refuses, so the tool that computed it says so. */
 int cmdio_all_finite(const double *v, int n);
+/* The end of a "missing column" message: what the input holds under name
+ * instead (an HDF5 dataset of text: ": the file has a dataset 'gx', but it
+ * holds text, not numbers"), or "". The text lasts until the next call. */
+const char *cmdio_unread_hint(const tbl_reader *r, const char *name);
 void cmdio_header(sink *s, int n, const char *const *names);
 /* Commit the output or die. */
 void cmdio_commit(sink *s);

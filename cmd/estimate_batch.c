@@ -40,7 +40,8 @@ columns(batchrun *w)
 	if (w->o->weight) {
 		w->iw = tbl_find(r, w->o->weight);
 		if (w->iw < 0)
-			cli_die(EXIT_DATA, "%s: --weight: no column '%s'", tbl_name(r), w->o->weight);
+			cli_die(EXIT_DATA, "%s: --weight: no column '%s'%s", tbl_name(r), w->o->weight,
+			    cmdio_unread_hint(r, w->o->weight));
 		tbl_want(r, w->iw);
 	}
 	for (int j = 0; j < n; j++) {

@@ -36,7 +36,8 @@ join_time_cols(tbl_reader *r, const join_time *jt, int *a, int *b)
 	*a = tbl_find(r, items[0]);
 	*b = tbl_find(r, items[1]);
 	if (*a < 0 || *b < 0)
-		cli_die(EXIT_DATA, "%s: no column '%s' for --stamp", tbl_name(r), *a < 0 ? items[0] : items[1]);
+		cli_die(EXIT_DATA, "%s: no column '%s' for --stamp%s", tbl_name(r), *a < 0 ? items[0] : items[1],
+		    cmdio_unread_hint(r, *a < 0 ? items[0] : items[1]));
 }
 
 join_src *

@@ -3,6 +3,7 @@
 #include "colspec.h"
 #include "logmap.h"
 #include "cli.h"
+#include "cmdio.h"
 
 const logmap_signal logmap_signals[NSIG] = {
 	{ "t", 1, "t", "time" },
@@ -145,8 +146,9 @@ void
 logmap_need(const logmap *m, tbl_reader *r, int s, const char *why)
 {
 	const logmap_signal *sig = logmap_signals;
+	const char *col = m->missing[s][0] ? m->missing[s] : sig[s].cols;
 	if (!m->have[s])
-		cli_die(EXIT_DATA, "%s: missing column '%s' for %s (%s%s%s; map yours with --map %s=COLS)", tbl_name(r),
-		    m->missing[s][0] ? m->missing[s] : sig[s].cols, sig[s].name, why, m->via[s] ? "; the name is " : "",
-		    m->via[s] ? m->via[s] : "", sig[s].name);
+		cli_die(EXIT_DATA, "%s: missing column '%s' for %s (%s%s%s; map yours with --map %s=COLS)%s", tbl_name(r),
+		    col, sig[s].name, why, m->via[s] ? "; the name is " : "", m->via[s] ? m->via[s] : "", sig[s].name,
+		    cmdio_unread_hint(r, col));
 }

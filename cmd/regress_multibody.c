@@ -69,7 +69,7 @@ need(tbl_reader *r, const char *name, const char *why)
 {
 	int i = tbl_find(r, name);
 	if (i < 0)
-		cli_die(EXIT_DATA, "%s: missing column '%s' (%s)", tbl_name(r), name, why);
+		cli_die(EXIT_DATA, "%s: missing column '%s' (%s)%s", tbl_name(r), name, why, cmdio_unread_hint(r, name));
 	tbl_want(r, i);
 	return i;
 }
@@ -118,7 +118,8 @@ joint_cols(tbl_reader *r, const regress_mb_opts *o, int s, int nj, int *idx)
 			    "not the same robot", sig, o->map[s], n, n == 1 ? "" : "s", o->robot, nj, nj == 1 ? "" : "s");
 		for (int j = 0; j < nj; j++) {
 			if ((idx[j] = tbl_find(r, names[j])) < 0)
-				cli_die(EXIT_DATA, "%s: --map %s: no column '%s'", tbl_name(r), sig, names[j]);
+				cli_die(EXIT_DATA, "%s: --map %s: no column '%s'%s", tbl_name(r), sig, names[j],
+				    cmdio_unread_hint(r, names[j]));
 			for (int i = 0; i < j; i++)
 				if (idx[i] == idx[j])
 					cli_die(EXIT_USAGE, "--map %s: column '%s' is named for joints %d and %d", sig, names[j],
@@ -433,7 +434,8 @@ open_log(mb_run *s, const char *input, double **row)
 	if (o->map[MB_SIG_T]) {
 		int i = tbl_find(r, o->map[MB_SIG_T]);
 		if (i < 0)
-			cli_die(EXIT_DATA, "%s: --map t: no column '%s'", tbl_name(r), o->map[MB_SIG_T]);
+			cli_die(EXIT_DATA, "%s: --map t: no column '%s'%s", tbl_name(r), o->map[MB_SIG_T],
+			    cmdio_unread_hint(r, o->map[MB_SIG_T]));
 		tbl_want(r, i);
 	} else
 		need(r, "t", "time; map yours with --map t=COL");

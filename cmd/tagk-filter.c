@@ -97,7 +97,7 @@ mark_cols(tbl_reader *r, const char *opt, const char *list, double v, double *pe
 		const char *tok = items[j];
 		int i = tbl_find(r, tok);
 		if (i < 0)
-			cli_die(EXIT_USAGE, "%s: %s has no column '%s'", opt, tbl_name(r), tok);
+			cli_die(EXIT_USAGE, "%s: %s has no column '%s'%s", opt, tbl_name(r), tok, cmdio_unread_hint(r, tok));
 		per_col[i] = v;
 	}
 }

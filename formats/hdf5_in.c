@@ -69,6 +69,8 @@ typedef struct {
 	char first[MAX_NAME];
 	char **names;     /* column names, in order */
 	int ncols;
+	char unread[TBL_UNREAD_MAX]; /* "NAME\tWHY\n" of the datasets skipped (tbl_unread) */
+	size_t nunread;
 	char err[700];
 	const char *path;
 } child;
@@ -182,6 +184,27 @@ is_number(hid_t t)
 {
 	H5T_class_t cls = H5Tget_class(t);
 	return cls == H5T_INTEGER || cls == H5T_FLOAT;
+}
+
+/* Note a dataset skipped as not numeric, for a caller that wanted it by
+ * name (tbl_unread): what it holds, by its type class. Notes past the
+ * buffer are dropped; they only sharpen a message. */
+static void
+note_unread(child *c, const char *name, H5T_class_t cls)
+{
+	const char *why = cls == H5T_STRING ? "holds text"
+	    : cls == H5T_ENUM ? "holds an enumeration (h5py writes booleans so)"
+	    : cls == H5T_REFERENCE ? "holds references"
+	    : cls == H5T_OPAQUE ? "holds opaque bytes"
+	    : cls == H5T_BITFIELD ? "holds bit fields"
+	    : cls == H5T_VLEN ? "holds variable-length sequences"
+	    : cls == H5T_ARRAY ? "holds an array type" : "holds another type";
+	size_t room = sizeof(c->unread) - c->nunread;
+	int n = snprintf(c->unread + c->nunread, room, "%s\t%s\n", name, why);
+	if (n > 0 && (size_t)n < room && !strpbrk(name, "\t\n"))
+		c->nunread += (size_t)n;
+	else
+		c->unread[c->nunread] = 0;
 }
 
 /* Check that storage exists for every declared row: a damaged or unfinished
@@ -320,6 +343,7 @@ add_dataset(child *c, hid_t parent, const char *name, const char *base)
 	H5T_class_t cls = type >= 0 ? H5Tget_class(type) : H5T_NO_CLASS;
 	int compound = cls == H5T_COMPOUND;
 	if (!compound && !is_number(type)) { /* text, references, ...: not a signal */
+		note_unread(c, name, cls);
 		H5Tclose(type);
 		H5Dclose(ds);
 		return 0;
@@ -668,6 +692,9 @@ child_stream(child *c)
 		if (pipeout_write_all(c->fd, &l, 4) || pipeout_write_all(c->fd, c->names[i], l))
 			return -1;
 	}
+	uint32_t lu = (uint32_t)c->nunread;
+	if (pipeout_write_all(c->fd, &lu, 4) || pipeout_write_all(c->fd, c->unread, lu))
+		return -1;
 	/* by reference when a row fits in a slot (the parent reads with
 	 * read(2), as pipeout's contract asks); else a block of rows to copy */
 	size_t rowbytes = (size_t)c->ncols * sizeof(double);
@@ -903,6 +930,10 @@ tbl_hdf5_open(tbl_reader *r, const char *path)
 		if (tbl_add_col(r, name, l) != 0)
 			return tbl_fail(r, "out of memory");
 	}
+	uint32_t lu;
+	if (rd(h->fd, &lu, 4) != 0 || lu >= sizeof(r->unread) || rd(h->fd, r->unread, lu) != 0)
+		return child_failed(r);
+	r->unread[lu] = 0;
 	h->blk = malloc((size_t)BLOCK * nc * sizeof(double));
 	if (!h->blk)
 		return tbl_fail(r, "out of memory");

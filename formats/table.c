@@ -395,6 +395,23 @@ tbl_next(tbl_reader *r, double *row)
 }
 
 const char *
+tbl_unread(const tbl_reader *r, const char *name, char *why, size_t len)
+{
+	size_t nl = strlen(name);
+	for (const char *p = r->unread; *p;) {
+		const char *tab = strchr(p, '\t'), *end = tab ? strchr(tab, '\n') : NULL;
+		if (!end)
+			return NULL;
+		if ((size_t)(tab - p) == nl && memcmp(p, name, nl) == 0) {
+			snprintf(why, len, "%.*s", (int)(end - tab - 1), tab + 1);
+			return why;
+		}
+		p = end + 1;
+	}
+	return NULL;
+}
+
+const char *
 tbl_where(tbl_reader *r)
 {
 	r->where_fn(r, r->where, sizeof(r->where));

@@ -90,6 +90,11 @@ const char *tbl_where(tbl_reader *r);
 const char *tbl_note(const tbl_reader *r, const char *key);
 /* Rows skipped under skip_bad. */
 long tbl_skipped(const tbl_reader *r);
+/* Why the input has a signal called name that is not a column (an HDF5
+ * dataset of text or booleans: "holds text"), or NULL: for the message
+ * of a caller that looked for name and did not find it. */
+enum { TBL_UNREAD_MAX = 2048 };
+const char *tbl_unread(const tbl_reader *r, const char *name, char *why, size_t len);
 
 /* Copy in to out (outlen bytes with the NUL) as one line: control
  * characters become \n, \r, \t or \xHH. Every message of the readers and

@@ -21,6 +21,7 @@ struct tbl_reader {
 	char notes[8][128];  /* "KEY VALUE" of #tagk-note lines, the latest 8 */
 	int nnotes, note_next; /* how many are kept (<= 8); where the next goes */
 	long skipped;
+	char unread[TBL_UNREAD_MAX]; /* "NAME\tWHY\n" per signal of the input not read (tbl_unread) */
 	char err[768];
 	char where[600];
 	int failed;

@@ -123,6 +123,13 @@ check "... and writes what it writes without it" sh -c "$R '$tmp/small.csv' | cm
 expect "a text column mapped as a signal is an error" 1 "" "column 'mode': not a number: 'hover'" -- \
 	$R --map t=mode "$tmp/mode.csv"
 expect "a text dataset is skipped" 0 "^t$" "" -- sh -c "$F '$tmp/text.h5' | sed -n 2p"
+expect "... and one mapped as a signal is said to hold text, not said to be missing" 1 "" \
+	"missing column 'label' for acc .*: the file has a dataset 'label', but it holds text, not numbers$" -- \
+	$R --map acc=label,t,t "$tmp/text.h5"
+expect "... as a column filter names" 2 "" "has no column 'label': the file has a dataset 'label', but it holds text" -- \
+	$F --lowpass label=3 "$tmp/text.h5"
+expect "... and a name the file has not at all, without the note" 2 "" "has no column 'bogus'$" -- \
+	$F --lowpass bogus=3 "$tmp/text.h5"
 expect "cfusd with a bad CRC" 1 "" "badcrc.cfusd: CRC-32 mismatch .*--ignore-crc" -- \
 	$R --preset crazyflie "$tmp/badcrc.cfusd"
 expect "bad CRC overridden" 0 "^t,row,Y_m" "" -- $R --preset crazyflie --ignore-crc "$tmp/badcrc.cfusd"
