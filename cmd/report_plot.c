@@ -57,6 +57,9 @@ plot_new(const char *params)
 		if (j == TAGK_NPARAM)
 			cli_die(EXIT_USAGE, "--plot-params: '%s' is not a parameter (m, mcx, mcy, mcz, Ixx, Ixy, "
 			    "Iyy, Ixz, Iyz, Izz, or all)", items[i]);
+		for (int q = 0; q < p->k; q++)
+			if (p->par[q] == j)
+				cli_die(EXIT_USAGE, "--plot-params: '%s' is named twice", items[i]);
 		p->par[p->k++] = j;
 	}
 	return p;

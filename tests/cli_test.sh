@@ -89,6 +89,8 @@ for s in 640x480x3 "640x480 px" " 640x480" 99999999999999999999x200; do
 		"^tagk-report: --plot-size: '$s' is not WxH" -- $BIN/tagk-report --plot "$tmp/p.png" --plot-size "$s" /dev/null
 done
 check "... and no figure was drawn" test ! -e "$tmp/p.png"
+expect "tagk-report --plot-params naming a parameter twice" 2 "" "^tagk-report: --plot-params: 'm' is named twice$" -- \
+	$BIN/tagk-report --plot "$tmp/p.png" --plot-params m,Ixx,m /dev/null
 expect "table2: bad noise" 2 "" "--noise: 'loud' is not none, low, medium or high" -- $B table2 --noise loud
 expect "table2: bad gate" 2 "" "--gate: 'some' is not none, baselines, eq15 \(or all\) or authors" -- $B table2 --gate some
 expect "table2: bad protocol" 2 "" "^tagk-bench: --protocol: 'paper' is not tagk or authors$" -- $B table2 --protocol paper
