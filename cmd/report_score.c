@@ -186,16 +186,6 @@ about_centre(const double th[TAGK_NPARAM], double out[TAGK_NPARAM])
 	return 1;
 }
 
-/* The squared norm of v[0..n). */
-static double
-norm2(const double *v, int n)
-{
-	double s = 0;
-	for (int j = 0; j < n; j++)
-		s += v[j] * v[j];
-	return s;
-}
-
 /* The per-parameter sums and the relative error of one estimate. */
 static double
 add_errors(score *s, const double *sv, const double *tv, double t)
@@ -587,13 +577,13 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 			est[j] = row[ip[j]];
 			sd[j] = s.have_sd ? row[isd[j]] : (double)NAN;
 		}
-		if (!o->about_com && !(norm2(truth, np) > 0)) {
+		double D = score_row(&s, o, est, s.have_sd ? sd : NULL, truth, t, row);
+		if (D != -3 && isnan(s.last_rel)) { /* add_errors: the truth's squared norm is 0 */
 			char a[32];
 			fmt_double(a, t);
 			cli_die(EXIT_DATA, "%s: the truth at t = %s is all zeros (or too small to square): an error "
 			    "relative to it is undefined; is the truth the right file, its columns filled?", tbl_where(r), a);
 		}
-		double D = score_row(&s, o, est, s.have_sd ? sd : NULL, truth, t, row);
 		if (o->logdet && D != -3)
 			print_logdet_point(w->f, o->fmt, s.n - 1, t, D);
 	}
