@@ -68,7 +68,7 @@ BENCH_CMD := $(filter-out $(BENCH_SRC) bench/alloc_count.c bench/alloc_none.c be
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null) \
 	$(shell pkg-config --cflags libxml-2.0 2>/dev/null)
-DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz -lmuparser -lxml2 -lfmt
+DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz -lmuparser -lxml2 -lfmt -lxxhash
 BINS := $(CMDS:%=bin/%)
 TESTS := rng linalg kaczmarz rls rls_ld multibody dmls shake kf outlier pcls estimator regressor signals metrics consistency quad mass arm cnn coordinv uncert excitation
 MAN1 := $(sort $(wildcard man/*.1))

@@ -3,7 +3,9 @@
  * tagk-formats(5)). Records are read in blocks; the header, the trailer
  * and every count in them are checked, and the check value of the names
  * and records (streamsum.h) against the end marker's, so that a stream cut
- * anywhere, altered, or spliced from two streams, is an error.
+ * anywhere, altered, or spliced from two streams, is an error. Version 3's
+ * (bsum) is taken over the buffer in blocks, each run of records when it
+ * leaves the buffer; version 2's (ssum) record by record.
  */
 #include <errno.h>
 #include <float.h>
@@ -26,7 +28,11 @@ typedef struct {
 	long long records;     /* data records read, skipped ones included */
 	int ended;
 	int wanted;            /* every column wanted: 1, 0, or -1 not yet known */
-	ssum sum;              /* of the names and every record read */
+	int version;           /* 2 or 3 */
+	ssum sum;              /* version 2: of the names and every record read */
+	bsum *bsum;            /* version 3: of the bytes from the names line on */
+	int bhash;             /* version 3, in the records: buf[hfrom..off) is */
+	size_t hfrom;          /* read and not yet hashed */
 	char line[TBL_MAX_LINE + 2];
 } binin;
 
@@ -36,6 +42,10 @@ avail(binin *b, size_t need)
 {
 	if (b->len - b->off >= need || b->eof)
 		return b->len - b->off;
+	if (b->bhash) {
+		bsum_bytes(b->bsum, b->buf + b->hfrom, b->off - b->hfrom);
+		b->hfrom = 0; /* where the unread bytes move to */
+	}
 	memmove(b->buf, b->buf + b->off, b->len - b->off);
 	b->len -= b->off;
 	b->off = 0;
@@ -113,7 +123,8 @@ read_trailer(tbl_reader *r)
 		uint64_t check;
 		if (tbl_parse_end(p, &count, &check) != 0)
 			return tbl_fail(r, "%s: a malformed end marker: '%.60s'", r->name, b->line);
-		if (tbl_check_end(r, r->name, count, check, b->records, ssum_value(&b->sum)) != 0)
+		uint64_t sum = b->version == 2 ? ssum_value(&b->sum) : bsum_value(b->bsum);
+		if (tbl_check_end(r, r->name, count, check, b->records, sum) != 0)
 			return -1;
 		if (avail(b, 1) != 0)
 			return tbl_fail(r, "%s: data after the stream's end marker (two streams joined "
@@ -136,6 +147,9 @@ bin_next(tbl_reader *r, double *row)
 		size_t have = b->len - b->off >= b->rec ? b->len - b->off : avail(b, b->rec);
 		if (have >= sizeof(BINARY_TRAILER) && memcmp(b->buf + b->off, BINARY_TRAILER,
 		    sizeof(BINARY_TRAILER)) == 0) {
+			if (b->bhash)
+				bsum_bytes(b->bsum, b->buf + b->hfrom, b->off - b->hfrom);
+			b->bhash = 0;
 			b->off += sizeof(BINARY_TRAILER);
 			return read_trailer(r);
 		}
@@ -152,7 +166,8 @@ bin_next(tbl_reader *r, double *row)
 		const unsigned char *p = b->buf + b->off;
 		b->off += b->rec;
 		b->records++;
-		ssum_record(&b->sum, p, r->ncols);
+		if (b->version == 2)
+			ssum_record(&b->sum, p, r->ncols);
 		/* branch-free, so that it vectorises: decode, blank the unwanted
 		 * cells, flag a wanted one that is not finite (the callers want
 		 * their columns before the first row, so the mask is fixed) */
@@ -206,6 +221,7 @@ bin_close(tbl_reader *r)
 	if (b->f && b->f != stdin)
 		fclose(b->f);
 	free(b->buf);
+	XXH3_freeState(b->bsum);
 	free(b);
 	r->impl = NULL;
 }
@@ -274,11 +290,12 @@ tbl_binary_open(tbl_reader *r, FILE *f)
 	char *p = b->line + strlen(magic), *end;
 	errno = 0;
 	long version = *p == ' ' ? strtol(p + 1, &end, 10) : -1;
-	if (version != BINARY_VERSION)
-		return tbl_fail(r, "%s: a tagk binary stream of version %.*s: this tagk reads version %d%s",
-		    r->name, *p == ' ' ? (int)strcspn(p + 1, " ") % 12 : 1, *p == ' ' ? p + 1 : "?",
+	if (version != BINARY_VERSION && version != 2)
+		return tbl_fail(r, "%s: a tagk binary stream of version %.*s: this tagk reads versions 2 "
+		    "and %d%s", r->name, *p == ' ' ? (int)strcspn(p + 1, " ") % 12 : 1, *p == ' ' ? p + 1 : "?",
 		    BINARY_VERSION, version == 1 ? " (version 1 has no check value: write it again with this "
 		    "tagk)" : "");
+	b->version = (int)version;
 	p = end;
 	long ncols = -1;
 	if (strncmp(p, " f64le ", 7) == 0 && p[7] >= '0' && p[7] <= '9')
@@ -287,18 +304,31 @@ tbl_binary_open(tbl_reader *r, FILE *f)
 		end++;
 	if (ncols < 1 || ncols > TBL_MAX_LINE / 2 || errno || *end)
 		return tbl_fail(r, "%s: a malformed tagk binary stream header: '%.40s'", r->name, b->line + 1);
-	if (read_line(b, TBL_MAX_LINE) < 0)
+	long nlen = read_line(b, TBL_MAX_LINE);
+	if (nlen < 0)
 		return b->ioerr ? read_error(r) : tbl_fail(r, "%s: the stream was cut in its header (or its "
 		    "names are longer than %d bytes)", r->name, TBL_MAX_LINE);
+	if (b->version > 2 && !(b->bsum = XXH3_createState()))
+		return tbl_fail(r, "out of memory");
+	if (b->version > 2) {
+		/* the lines as they are, before names() decodes quotes in place */
+		bsum_init(b->bsum);
+		bsum_bytes(b->bsum, b->line, (size_t)nlen);
+		bsum_bytes(b->bsum, "\n", 1);
+	}
 	if (names(r, b->line, ncols) != 0)
 		return -1;
 	ssum_init(&b->sum);
-	for (int i = 0; i < r->ncols; i++)
+	for (int i = 0; b->version == 2 && i < r->ncols; i++)
 		ssum_text(&b->sum, i, r->cols[i], strlen(r->cols[i]));
 	long ulen = read_line(b, TBL_MAX_LINE);
 	if (ulen < 0)
 		return b->ioerr ? read_error(r) : tbl_fail(r, "%s: the stream was cut in its header (or its "
 		    "units are longer than %d bytes)", r->name, TBL_MAX_LINE);
+	if (b->version > 2) {
+		bsum_bytes(b->bsum, b->line, (size_t)ulen);
+		bsum_bytes(b->bsum, "\n", 1);
+	}
 	long commas = 0;
 	for (long i = 0; i < ulen; i++)
 		commas += b->line[i] == ',';
@@ -312,5 +342,7 @@ tbl_binary_open(tbl_reader *r, FILE *f)
 		b->buf = nb;
 		b->cap = 2 * b->rec;
 	}
+	b->bhash = b->version > 2;
+	b->hfrom = b->off;
 	return 0;
 }

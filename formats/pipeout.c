@@ -19,6 +19,8 @@ struct pipeout {
 	size_t nslots, cur, used, page;
 	int copying; /* slots go out with write(2): a partial slot was sent, or
 	              * the pipe grew past what the ring covers */
+	void (*seen)(void *ctx, const unsigned char *b, size_t n);
+	void *ctx;
 };
 
 size_t
@@ -101,6 +103,8 @@ pipeout_send(pipeout *p)
 	size_t n = p->used;
 	if (n == 0)
 		return 0;
+	if (p->seen)
+		p->seen(p->ctx, b, n);
 	if (!p->copying) {
 		int cap = fcntl(p->fd, F_GETPIPE_SZ);
 		if (cap <= 0 || (size_t)cap > (p->nslots - 1) * SLOT || n + p->page <= SLOT) {
@@ -131,6 +135,13 @@ pipeout_send(pipeout *p)
 	p->used = 0;
 	p->cur = (p->cur + 1) % p->nslots;
 	return 0;
+}
+
+void
+pipeout_watch(pipeout *p, void (*seen)(void *ctx, const unsigned char *b, size_t n), void *ctx)
+{
+	p->seen = seen;
+	p->ctx = ctx;
 }
 
 unsigned char *

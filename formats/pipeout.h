@@ -36,6 +36,9 @@ pipeout *pipeout_open(int fd);
  * sending failed. The bytes count once pipeout_commit() is called. */
 unsigned char *pipeout_room(pipeout *p, size_t n);
 void pipeout_commit(pipeout *p, size_t n);
+/* seen(ctx, bytes, n) is called with every run of bytes just before it is
+ * sent (the stream's check value covers them). */
+void pipeout_watch(pipeout *p, void (*seen)(void *ctx, const unsigned char *b, size_t n), void *ctx);
 /* Send what the current slot holds; 0, or -1 with errno set. */
 int pipeout_send(pipeout *p);
 size_t pipeout_slot_size(void);

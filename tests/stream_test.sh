@@ -93,10 +93,13 @@ expect "an end marker that counts other rows" 1 "" "count.bin: the end marker co
 	$E "$tmp/count.bin"
 cat "$tmp/reg.bin" "$tmp/reg.bin" > "$tmp/twice.bin"
 expect "two streams joined with cat" 1 "" "twice.bin: data after the stream's end marker" -- $E "$tmp/twice.bin"
-sed '1s/TAGK 2 /TAGK 7 /' "$tmp/reg.bin" > "$tmp/v7.bin"
-expect "another version" 1 "" "v7.bin: a tagk binary stream of version 7: this tagk reads version 2$" -- $E "$tmp/v7.bin"
-sed '1s/TAGK 2 /TAGK 1 /' "$tmp/reg.bin" > "$tmp/v1.bin"
-expect "version 1, which had no check value" 1 "" "v1.bin: a tagk binary stream of version 1: this tagk reads version 2 \(version 1 has no check value" -- $E "$tmp/v1.bin"
+check "the stream is of version 3" sh -c "head -1 '$tmp/reg.bin' | LC_ALL=C grep -aq '^.TAGK 3 f64le 23 *\$'"
+sed '1s/TAGK 3 /TAGK 7 /' "$tmp/reg.bin" > "$tmp/v7.bin"
+expect "another version" 1 "" "v7.bin: a tagk binary stream of version 7: this tagk reads versions 2 and 3$" -- $E "$tmp/v7.bin"
+sed '1s/TAGK 3 /TAGK 1 /' "$tmp/reg.bin" > "$tmp/v1.bin"
+expect "version 1, which had no check value" 1 "" "v1.bin: a tagk binary stream of version 1: this tagk reads versions 2 and 3 \(version 1 has no check value" -- $E "$tmp/v1.bin"
+sed '1s/TAGK 3 /TAGK 2 /' "$tmp/reg.bin" > "$tmp/v3as2.bin"
+expect "a version 3 stream relabelled 2 (its check value is not version 2's)" 1 "" "v3as2.bin: the stream's check value does not match" -- $E "$tmp/v3as2.bin"
 # the check value: a splice of two streams with the same columns and
 # continuous time, whatever its row count, and an edited cell are refused
 $S synth --duration 3 --seed 6 --noise-acc 0.05 -o "$tmp/syn6.csv"
@@ -118,11 +121,40 @@ sed 's/; check [0-9a-f]*$//' "$tmp/reg.csv" > "$tmp/nocheck.csv"
 expect "an end marker without its check value" 1 "" "nocheck.csv:1803: a malformed end marker" -- $E "$tmp/nocheck.csv"
 sed 's/\r*$/\r/' "$tmp/reg.csv" > "$tmp/crlf.csv"
 expect "a CSV stream turned to CR LF line ends is still whole" 0 "*" "" -- $E -q "$tmp/crlf.csv"
-if [ -x $PY ]; then
+if [ -x $PY ] && $PY -c 'import xxhash' 2>/dev/null; then
 	for f in reg.csv reg.bin conv.csv; do
 		check "$f: its check value is the one an independent implementation computes (tests/streamsum.py)" \
 			sh -c "$PY tests/streamsum.py '$tmp/$f' | awk '{ exit \$1 != \$2 }'"
 	done
+	# version 2 streams (tagk before version 3) are still read: the same
+	# records with version 2's check value, written by tests/streamsum.py
+	PYTHONPATH=tests $PY -c '
+import sys, struct, streamsum
+b = open(sys.argv[1], "rb").read()
+nl = [i for i, c in enumerate(b[:4096]) if c == 10][:3]
+names = b[nl[0] + 1:nl[1]].decode().split(",")
+end = b.rindex(b"\xff" * 8)
+body = b[nl[2] + 1:end]
+rows = [struct.unpack("<23d", body[k:k + 184]) for k in range(0, len(body), 184)]
+sys.stdout.buffer.write(streamsum.binary_stream(names, rows, version=2))
+' "$tmp/reg.bin" > "$tmp/v2.bin"
+	check "a version 2 stream is read: the same CSV as from version 3" \
+		sh -c "$F -o '$tmp/v2.csv' < '$tmp/v2.bin' && cmp -s '$tmp/v2.csv' '$tmp/reg.csv'"
+	LC_ALL=C sed '4s/^\(.\{40\}\)./\1\x01/' "$tmp/v2.bin" > "$tmp/v2-edited.bin"
+	expect "... and one with a byte changed is refused" 1 "" "v2-edited.bin: the stream's check value does not match" -- \
+		$E "$tmp/v2-edited.bin"
+	# a record wider than the writer's 64 KiB buffer goes out in pieces,
+	# and the reader grows its buffer: the check value is still that of
+	# every byte, and the numbers come back as they were
+	awk 'BEGIN { n = 9000; for (r = 0; r < 4; r++) { l = r; for (i = 1; i < n; i++) l = l "," (r * n + i) / 7;
+		if (r == 0) { h = "t"; for (i = 1; i < n; i++) h = h ",c" i; print h } print l } }' > "$tmp/wide.csv"
+	$F --stream binary "$tmp/wide.csv" > "$tmp/wide.bin"
+	check "a binary stream of 72 KB records: its check value is the one tests/streamsum.py computes" \
+		sh -c "$PY tests/streamsum.py '$tmp/wide.bin' | awk '{ exit \$1 != \$2 }'"
+	check "... and back to CSV it is the CSV stream of the same file" sh -c \
+		"$F --stream csv '$tmp/wide.csv' > '$tmp/wide1.csv' && $F -o '$tmp/wide2.csv' < '$tmp/wide.bin' && cmp -s '$tmp/wide1.csv' '$tmp/wide2.csv'"
+else
+	echo "skip the check values against tests/streamsum.py: no $PY with python3-xxhash"
 fi
 sed '2s/,b,/,b,extra,/' "$tmp/reg.bin" > "$tmp/names.bin"
 expect "more names than columns" 1 "" "names.bin: the header declares 23 columns but names 24" -- $E "$tmp/names.bin"
@@ -231,5 +263,23 @@ for i, r in enumerate(rows):
 '"
 else
 	echo "skip the NumPy recipe: no NumPy in /usr/bin/python3"
+fi
+# --- the check value's recipe (python3-xxhash), as printed there --------------
+if $PY -c "import xxhash" 2>/dev/null; then
+	awk '/^\.SS The check value/ { on = 1 } on && /^\.nf/ { code = 1; next } on && /^\.fi/ { exit } code' \
+		man/tagk-formats.5 | sed 's/\\e/\\/g' > "$tmp/checkrecipe.py"
+	check "tagk-formats(5) has the check value's recipe in three lines and the import" \
+		test "$(wc -l < "$tmp/checkrecipe.py")" -eq 4
+	check "the recipe gives the end marker's check value" sh -c "cd '$tmp' && cp reg.bin x.bin && $PY -c '
+exec(open(\"checkrecipe.py\").read())
+import sys
+sys.exit(check.encode() != b[b.rindex(b\"; check \") + 8:].strip())
+'"
+	check "... and not that of a stream with one byte changed" sh -c "cd '$tmp' && cp reg.bin x.bin && \
+		LC_ALL=C sed -i '4s/^\\(.\\{40\\}\\)./\\1\\x01/' x.bin && ! cmp -s x.bin reg.bin && ! $PY -c '
+exec(open(\"checkrecipe.py\").read())
+import sys
+sys.exit(check.encode() != b[b.rindex(b\"; check \") + 8:].strip())
+'"
 fi
 finish
