@@ -37,6 +37,8 @@ typedef struct {
 	int degrees;           /* MJCF compiler angle */
 	char eulerseq[4];
 	xmlNode *defaults;     /* MJCF's top <default>, or NULL */
+	const xmlNode *jnamed[RX_MAX]; /* MJCF: the joints with a name */
+	int njnamed;
 } rx;
 
 static int __attribute__((format(printf, 3, 4)))
@@ -410,6 +412,22 @@ finish(rx *x, mbmodel *mm)
 
 /* ---- MJCF ---- */
 
+/* Refuses a name that two of nodes[0..n) (links, or joints; each with a
+ * name) share. In URDF a joint's <parent link> would name either, and the
+ * tree tagk builds would depend on which it finds first; MuJoCo refuses
+ * MJCF with a repeated joint name, which is a copy left unrenamed. */
+static int
+unique_names(rx *x, const xmlNode *const *nodes, int n, const char *what)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (strcmp(attr(nodes[i], "name"), attr(nodes[j], "name")) == 0)
+				return rxfail(x, nodes[i], "%s '%s' is defined twice (first on line %ld)", what,
+				    attr(nodes[i], "name"), xmlGetLineNo(nodes[j]));
+	return 0;
+}
+
+
 /* The <default class=name> node (the top one for "main"), or NULL. */
 static xmlNode *
 find_class(xmlNode *d, const char *name)
@@ -447,6 +465,8 @@ joint_attr(rx *x, const xmlNode *j, const char *cls, const char *name)
 static int
 mjcf_joint(rx *x, rx_body *b, const xmlNode *j, const char *cls)
 {
+	if (attr(j, "name") && x->njnamed < RX_MAX)
+		x->jnamed[x->njnamed++] = j;
 	if (is(j, "freejoint")) {
 		b->joint = J_FREE;
 		return 0;
@@ -584,6 +604,8 @@ mjcf(rx *x, xmlNode *root)
 			return rxfail(x, k, "<%s> is not read (expand the model with MuJoCo first)", k->name);
 	if (!tops)
 		return rxfail(x, world, "no <body> in <worldbody>");
+	if (unique_names(x, x->jnamed, x->njnamed, "joint") != 0)
+		return -1;
 	/* a fixed or free top body is the base itself, with its name */
 	if (x->b[1].joint == J_FIXED || x->b[1].joint == J_FREE) {
 		memmove(&x->b[0], &x->b[1], (size_t)(x->n - 1) * sizeof(rx_body));
@@ -724,20 +746,6 @@ urdf_link(rx *x, const urdf_index *u, int li, int parent, const xmlNode *joint)
 		if (urdf_link(x, u, ci, me, u->joints[j]) != 0)
 			return -1;
 	}
-	return 0;
-}
-
-/* Refuses a name that two of nodes[0..n) (links, or joints) share: a
- * joint's <parent link> would name either, and the tree tagk builds would
- * depend on which it finds first. */
-static int
-unique_names(rx *x, const xmlNode *const *nodes, int n, const char *what)
-{
-	for (int i = 1; i < n; i++)
-		for (int j = 0; j < i; j++)
-			if (strcmp(attr(nodes[i], "name"), attr(nodes[j], "name")) == 0)
-				return rxfail(x, nodes[i], "%s '%s' is defined twice (first on line %ld)", what,
-				    attr(nodes[i], "name"), xmlGetLineNo(nodes[j]));
 	return 0;
 }
 

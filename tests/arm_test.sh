@@ -115,6 +115,8 @@ bad "a URDF naming a link twice" "bad.xml:1: link 'a' is defined twice \(first o
 	'<robot><link name="a"/><link name="b"/><link name="a"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint></robot>'
 bad "a URDF naming a joint twice" "joint 'j' is defined twice" \
 	'<robot><link name="a"/><link name="b"/><link name="c"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint><joint name="j" type="fixed"><parent link="b"/><child link="c"/></joint></robot>'
+bad "an MJCF naming a joint twice (MuJoCo refuses it too)" "bad.xml:1: joint 'j' is defined twice \(first on line 1\)" \
+	'<mujoco><worldbody><body name="a"><joint name="j"/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><body name="b"><joint name="j"/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/></body></body></worldbody></mujoco>'
 bad "an XML file that is neither" "whose root is <foo>, not <robot> \(URDF\) or <mujoco> \(MJCF\)" '<foo/>'
 bad "XML that is not well-formed" "bad.xml:1: not well-formed XML" '<robot><link></robot>'
 bad "a loosely written number" "<joint axis>: '1x' is not a finite number" \
