@@ -324,6 +324,25 @@ pandas_block_names(child *c, hid_t ds, const char *field, char *out, size_t outl
 
 /* Add a dataset's signal; name is its path below the opened group, base its
  * own name, parent the group it is in. Non-numeric datasets are skipped. */
+/* Whether a compound type is how h5py stores complex numbers: two
+ * members, r and i. Its columns are then NAME.r and NAME.i: named by their
+ * fields alone, as a table's are, two complex signals would both give r
+ * and i, and neither would carry its dataset's name. */
+static int
+h5py_complex(hid_t type)
+{
+	if (H5Tget_nmembers(type) != 2)
+		return 0;
+	int ok = 1;
+	for (unsigned i = 0; i < 2; i++) {
+		char *f = H5Tget_member_name(type, i);
+		ok &= f && strcmp(f, i ? "i" : "r") == 0;
+		if (f)
+			H5free_memory(f);
+	}
+	return ok;
+}
+
 static int
 add_dataset(child *c, hid_t parent, const char *name, const char *base)
 {
@@ -362,6 +381,7 @@ add_dataset(child *c, hid_t parent, const char *name, const char *base)
 		}
 		int is_pandas_table = strcmp(base, "table") == 0;
 		int nm = H5Tget_nmembers(type);
+		int cplx = h5py_complex(type);
 		s.mtype = H5Tcreate(H5T_COMPOUND, 8);
 		size_t off = 0;
 		for (int i = 0; i < nm && rc == 0; i++) {
@@ -402,6 +422,10 @@ add_dataset(child *c, hid_t parent, const char *name, const char *base)
 						snprintf(cn, sizeof(cn), "%s.%d", fname, j);
 						rc = add_name(c, cn);
 					}
+				} else if (cplx) {
+					char cn[MAX_NAME + 16];
+					snprintf(cn, sizeof(cn), "%s.%s", name, fname);
+					rc = add_name(c, cn);
 				} else {
 					rc = add_name(c, fname);
 				}

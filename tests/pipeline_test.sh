@@ -574,6 +574,16 @@ with h5py.File(sys.argv[1], "w") as f:
 	$F --stream csv "$tmp/wide.h5" 2> "$tmp/wide.err" | grep -v '^#' > "$tmp/wide.csv"
 	check "a 36001-column HDF5 log: all 20 rows, each ending in the last dataset's value" awk -F, '
 		NR > 1 { n++; if (NF != 36001 || $NF != 8) bad = 1 } END { exit bad || n != 20 }' "$tmp/wide.csv"
+	# h5py's complex numbers are a compound of r and i: named by their
+	# dataset, two of them are two pairs of columns, not a clash of r and i
+	/usr/bin/python3 -c 'import h5py, numpy as np, sys
+with h5py.File(sys.argv[1], "w") as f:
+    f["t"] = np.arange(4.0)
+    f["z"] = np.arange(4) * (1 + 2j)
+    f["w"] = np.arange(4) * (3 - 1j)' "$tmp/cplx.h5"
+	expect "two h5py complex datasets: columns z.r, z.i, w.r, w.i with their values" 0 "^3,9,-3,3,6$" "" -- \
+		sh -c "$F --stream csv '$tmp/cplx.h5' | grep -v '^#' | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+			{ l = \$(c[\"t\"]) \",\" \$(c[\"w.r\"]) \",\" \$(c[\"w.i\"]) \",\" \$(c[\"z.r\"]) \",\" \$(c[\"z.i\"]) } END { print l }'"
 else
 	echo "skip the 36001-column HDF5 log: /usr/bin/python3 with h5py and numpy is not installed"
 fi
