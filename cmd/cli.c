@@ -236,6 +236,16 @@ cli_seconds(void)
 	return (double)cli_now_ns() * 1e-9;
 }
 
+const char *
+cli_approx(double x)
+{
+	static char buf[4][32];
+	static unsigned k;
+	char *b = buf[k++ & 3];
+	snprintf(b, sizeof(buf[0]), fabs(x) < 1e6 ? "%.0f" : "%.3g", x);
+	return b;
+}
+
 int
 cli_cmp_double(const void *a, const void *b)
 {

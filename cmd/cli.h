@@ -65,6 +65,10 @@ void cli_close(FILE *f, const char *name);
  * command's timings. */
 uint64_t cli_now_ns(void);
 double cli_seconds(void);
+/* A ratio or a size for a message: whole below 1e6 ("129919"), else three
+ * significant digits ("1.94e+98"), where "%.0f" would print 99 digits.
+ * One of four static buffers in turn: a message may hold four. */
+const char *cli_approx(double x);
 /* qsort's comparison of doubles, ascending (NaN compares equal to all). */
 int cli_cmp_double(const void *a, const void *b);
 

@@ -71,18 +71,18 @@ noise_notes(const tagk_estimator *est, const tagk_config *cfg, const tagk_fitche
 	 * lagging after payload events), the real Crazyflie
 	 * logs 3 to 6 % with kf-low and rls-low, 20 to 50 % with tagk */
 	if (med > 0.25)
-		cli_warn("%s: before each update, its estimate missed the window's rows by %.0f %% (RMS over the rows' size, "
+		cli_warn("%s: before each update, its estimate missed the window's rows by %s %% (RMS over the rows' size, "
 		    "median of the windows): the rows carry that much noise or model error (commanded thrust is not "
 		    "thrust), and the estimates follow it; use a longer --window, a batch method (--batch -a wls), "
-		    "or a filter that averages longer (-q silences this note)", name, 100 * sqrt(med));
+		    "or a filter that averages longer (-q silences this note)", name, cli_approx(100 * sqrt(med)));
 	double ratio = (double)tagk_est_noise_ratio(est);
 	/* residuals over 3 times the noise assumed (simulated logs with their
 	 * noise level give 0.2; the real Crazyflie logs 1.4 to 126) */
 	if (strcmp(cfg->method->family, "KF") == 0 && ratio > 10)
-		cli_warn("%s: its normalised innovations averaged %.3g: the residuals are about %.0f times the noise "
+		cli_warn("%s: its normalised innovations averaged %.3g: the residuals are about %s times the noise "
 		    "its r (%g) assumes, so it weighs each window more than the data deserve and its estimates "
 		    "follow the noise more than they should; --r %.2g fits these data (-q silences this note)", name,
-		    ratio, sqrt(ratio), (double)cfg->u.kf.r, (double)cfg->u.kf.r * ratio);
+		    ratio, cli_approx(sqrt(ratio)), (double)cfg->u.kf.r, (double)cfg->u.kf.r * ratio);
 }
 
 /* --- setting up -------------------------------------------------------------- */
@@ -439,10 +439,10 @@ finish(winrun *w)
 		double med = w->pace[k / 2];
 		if (med > 100)
 			cli_warn("%s: its windows are ill-conditioned for its iterations: in the median of %d window%s "
-			    "checked, ||A||_F^2 / sigma_min^2 is %.0f times the iterations per update, so along the "
-			    "window's weakest direction an update covers about 1/%.0f of the distance to the window's "
+			    "checked, ||A||_F^2 / sigma_min^2 is %s times the iterations per update, so along the "
+			    "window's weakest direction an update covers about 1/%s of the distance to the window's "
 			    "solution; kf-low or rls-low accumulate the windows, or raise --iters (-q silences this note)",
-			    w->cfg.method->name, k, k == 1 ? "" : "s", med, med);
+			    w->cfg.method->name, k, k == 1 ? "" : "s", cli_approx(med), cli_approx(med));
 	}
 	if (!o->quiet && w->ready)
 		noise_notes(&w->est, &w->cfg, &w->fit);

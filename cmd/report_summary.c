@@ -197,9 +197,9 @@ print_text(FILE *o, int md, const char *name, const summary *s, const stats *st,
 	for (int j = 0; j < s->np; j++) {
 		double w = wander(s, &st[j], j);
 		if (w > WANDER)
-			fprintf(o, "%s%s wanders over the run %.0f times more than its sd says (IQR / 1.35 against the "
+			fprintf(o, "%s%s wanders over the run %s times more than its sd says (IQR / 1.35 against the "
 			    "last sd): the model does not hold steadily (battery sag, a thrust map, drag, a payload "
-			    "that moves); read the quartiles, not the interval\n", h, tagk_param_names[j], w);
+			    "that moves); read the quartiles, not the interval\n", h, tagk_param_names[j], cli_approx(w));
 	}
 }
 

@@ -350,6 +350,12 @@ expect "kf-low on rows with alternating noise of 3 N: its residuals far above it
 expect "rls-low on the same rows: its windows mostly noise" 0 "" \
 	"rls-low: before each update, its estimate missed the window's rows by [0-9]+ %" -- \
 	$E -a rls-low --every 1 "$tmp/alt.csv" -o "$tmp/alt-est.csv"
+# rows in the wrong units by 1e100 (Y and b alike: the same parameters):
+# the note's ratio in three digits, not "%.0f"'s 99
+awk -F, -v OFS=, '/^#/ { next } NR > 1 { for (i = 3; i <= 13; i++) $i = $i * 1e100 } { print }' "$tmp/reg-plain.csv" > "$tmp/e100.csv"
+expect "kf-low on rows scaled by 1e100: the residuals' ratio in three digits" 0 "" \
+	"the residuals are about [0-9.]+e\+[0-9]+ times the noise" -- $E -a kf-low "$tmp/e100.csv" -o "$tmp/e100-est.csv"
+check "... and no number of 20 digits anywhere in its notes" sh -c "! $E -a kf-low '$tmp/e100.csv' 2>&1 >/dev/null | grep -Eq '[0-9]{20}'"
 
 
 # --- Inputs so large that the regressor overflows: an error, never Inf -------
