@@ -47,6 +47,7 @@
 #include "friction_fwl.h"
 #include "sgderive.h"
 #include "regress_multibody.h"
+#include "timeunit.h"
 #include "../formats/friction.h"
 #include "../formats/mbmodel.h"
 
@@ -548,6 +549,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	double tprev = -INFINITY;
 	long skipped = 0;
 	int rc;
+	timeunit tu;
+	timeunit_init(&tu, o->tscale_set, tbl_name(r), tbl_col(r, it));
 	while ((rc = tbl_next(r, row)) == 1) {
 		double t = row[it] * o->tscale;
 		if (!(t > tprev)) {
@@ -558,6 +561,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 			cli_die(EXIT_DATA, "%s: time does not increase (--skip-bad skips such rows)", tbl_where(r));
 		}
 		tprev = t;
+		timeunit_add(&tu, t);
 		if (!d) {
 			sample(&s, t, row);
 			continue;
@@ -570,6 +574,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	}
 	if (rc < 0)
 		cli_die(EXIT_DATA, "%s", tbl_error(r));
+	timeunit_end(&tu);
 	for (int k = 0, n = d ? sgd_finish(d) : 0; k < n; k++) {
 		double tc;
 		const double *rc_row = sgd_ready(d, k, &tc);

@@ -29,6 +29,7 @@
 #include "cmdio.h"
 #include "logmap.h"
 #include "regress_multibody.h"
+#include "timeunit.h"
 #include "../formats/vehicle.h"
 #include "../lib/tagk.h"
 
@@ -40,6 +41,7 @@ typedef struct {
 	const char *user_map[NSIG], *outname, *vehfile, *wrench, *inname;
 	int acc_g, gyro_deg, kwin, pos_mm, other; /* -1: not given */
 	double tscale, max_gap;
+	int tscale_set;            /* --time-unit given: timeunit.h checks nothing */
 	const logmap_preset_t *pre;
 	int airborne;
 	double min_span, trim;
@@ -63,7 +65,7 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: tagk-regress [-m rigid-body|mass|state] [-f csv|hdf5|cfusd] [--map SIGNAL=COLS]...\n"
 	    "                    [--preset NAME] [--acc-unit mps2|g] [--gyro-unit rad|deg] [--pos-unit m|mm]\n"
-	    "                    [--time-unit s|ms|us] [--wrench force|thrust|rotors] [--vehicle FILE]\n"
+	    "                    [--time-unit s|ms|us|ns] [--wrench force|thrust|rotors] [--vehicle FILE]\n"
 	    "                    [--airborne [--min-span S] [--trim S]] [--calibrate-mass KG]\n"
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
 	    "                    [--group G] [--event E] [--stream S] [-o FILE] [FILE|-]\n"
@@ -72,7 +74,7 @@ usage(FILE *f)
 	    "                    [--angle-unit rad|deg] [--sg-window S] [--sg-order P] [--sg-smooth]\n"
 	    "                    [--friction FILE | --fit-friction TERMS | --friction-terms TERMS]\n"
 	    "                    [--coulomb-smooth V]\n"
-	    "                    [--time-unit s|ms|us] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
+	    "                    [--time-unit s|ms|us|ns] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
 	    "                    [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
 	    "Log to regressor rows (t, row, Y_*, b) of the Newton-Euler equations, or to a state stream.\n"
@@ -104,7 +106,8 @@ usage(FILE *f)
 	    "                         default for a Crazyflie uSD log: crazyflie, or crazyflie-pwm)\n"
 	    "      --acc-unit U       acc and acc_world in mps2 (default) or g\n"
 	    "      --gyro-unit U      angular velocity in rad (default) or deg per second\n"
-	    "      --time-unit U      time in s (default), ms or us\n"
+	    "      --time-unit U      time in s (default), ms, us or ns (a log whose samples are over\n"
+	    "                         0.5 s apart is refused unless this is given)\n"
 	    "      --pos-unit U       state: position and velocity in m (default) or mm\n"
 	    "      --wrench W         force and torque from force (default), thrust or rotors\n"
 	    "      --vehicle FILE     rotors, thrust map, scale and lag (tagk-formats(5)); a bare name\n"
@@ -232,8 +235,8 @@ static void
 parse(int argc, char **argv, regress_opts *o)
 {
 	static const char *const models[] = { "rigid-body", "mass", "state", "multibody", NULL };
-	static const char *const tunits[] = { "s", "ms", "us", NULL };
-	static const double tscales[] = { 1, 1e-3, 1e-6 };
+	static const char *const tunits[] = { "s", "ms", "us", "ns", NULL };
+	static const double tscales[] = { 1, 1e-3, 1e-6, 1e-9 };
 	memset(o, 0, sizeof(*o));
 	o->acc_g = o->pos_mm = o->gyro_deg = -1;
 	o->kwin = 2;
@@ -253,7 +256,10 @@ parse(int argc, char **argv, regress_opts *o)
 				cli_die(EXIT_USAGE, "--map: at most %d", o->nmaps);
 			o->maps[o->nmaps++] = optarg;
 			break;
-		case 2003: o->tscale = tscales[choose("--time-unit", optarg, tunits, "s, ms or us")]; break;
+		case 2003:
+			o->tscale = tscales[choose("--time-unit", optarg, tunits, "s, ms, us or ns")];
+			o->tscale_set = 1;
+			break;
 		case 2008:
 			logmap_list_presets(stdout);
 			cli_close(stdout, "stdout");
@@ -334,6 +340,7 @@ typedef struct {
 	int have_veh;
 	actuator act;
 	int ntrue, *tidx;
+	timeunit tu;
 } logreader;
 
 #define NEED(L, s, why) logmap_need(&(L)->lm, (L)->r, s, why)
@@ -447,6 +454,7 @@ open_log(logreader *L, const char *path)
 	L->pos_mm = o->pos_mm >= 0 ? o->pos_mm : pre ? pre->pos_mm : 0;
 	L->gyro_deg = o->gyro_deg >= 0 ? o->gyro_deg : pre ? pre->gyro_deg : 0;
 	logmap_resolve(L->r, L->map, &L->lm);
+	timeunit_init(&L->tu, o->tscale_set, tbl_name(L->r), tbl_col(L->r, L->lm.idx[S_T][0]));
 	for (int s = 0; s < NSIG; s++)
 		L->lm.via[s] = auto_preset && !o->user_map[s] && pre->map[s] ? auto_preset : NULL;
 	/* the vehicle: --vehicle, else the preset's */
@@ -528,11 +536,14 @@ next_row(logreader *L, double *row, double *tprev, long *skipped)
 		int rc = tbl_next(L->r, row);
 		if (rc < 0)
 			cli_die(EXIT_DATA, "%s", tbl_error(L->r));
-		if (rc == 0)
+		if (rc == 0) {
+			timeunit_end(&L->tu);
 			return 0;
+		}
 		double t = row[L->lm.idx[S_T][0]] * L->o->tscale;
 		if (t > *tprev) {
 			*tprev = t;
+			timeunit_add(&L->tu, t);
 			return 1;
 		}
 		if (L->o->in.skip_bad) {
@@ -920,6 +931,7 @@ main(int argc, char **argv)
 		if (!!o.mb.friction + !!o.mb.fit_kinds + !!o.mb.fwl_kinds > 1)
 			cli_die(EXIT_USAGE, "--friction, --fit-friction and --friction-terms: one of the three");
 		o.mb.tscale = o.tscale;
+		o.mb.tscale_set = o.tscale_set;
 		o.mb.outname = o.outname;
 		o.mb.in = o.in;
 		return regress_multibody(&o.mb, o.inname);

@@ -60,6 +60,14 @@ d=$($R $M --angle-unit deg "$tmp/deg.csv" 2>/dev/null | $E -a ols --batch 2>/dev
 r=$(mass_err "$tmp/d.reg")
 check "--angle-unit deg: the mass of the radian log ($d and $r %)" \
 	awk -v a="$d" -v b="$r" 'BEGIN { exit !(a != "" && (a - b) < 1e-6 && (b - a) < 1e-6) }'
+awk -F, -v OFS=, -v CONVFMT=%.17g 'NR > 1 { $1 = $1 * 1e6 } { print }' "$tmp/foreign.csv" > "$tmp/us.csv"
+expect "a joint log stamped in us, read as seconds: refused, the units named" 1 "" \
+	"us.csv: its samples are 1e\+04 s apart \(the median of its first 8 time steps\).*is its time column 'time' in ms, us or ns\?" -- \
+	$R $M "$tmp/us.csv"
+$R $M --time-unit us "$tmp/us.csv" > "$tmp/us.reg" 2>/dev/null
+u=$(mass_err "$tmp/us.reg")
+check "... and with --time-unit us, the mass of the log in seconds ($u and $r %)" \
+	awk -v a="$u" -v b="$r" 'BEGIN { exit !(a != "" && (a - b) < 1e-6 && (b - a) < 1e-6) }'
 
 # the model and the log must be the same robot
 expect "--map naming fewer joints than the model has" 1 "" \

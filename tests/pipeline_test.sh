@@ -613,6 +613,21 @@ check "foreign column names mapped with --map give the same estimates" \
 	awk -F, 'NR == FNR { a[FNR] = $0; next } { n = split(a[FNR], x, ","); for (i = 1; i <= n; i++)
 	{ d = $i - x[i]; if (d < 0) d = -d; if (d > 1e-9 * (x[i] < 0 ? -x[i] : x[i]) + 1e-15) bad = 1 } }
 	END { exit bad }' "$tmp/e2.csv" "$tmp/e_foreign.csv"
+# time in the wrong unit: a log stamped in ns (a ROS bag's CSV) read as
+# seconds is refused with the units to try, and reads with --time-unit ns
+awk -F, -v OFS=, 'NR > 1 { $1 = sprintf("%.0f", 1.7e18 + $1 * 1e9) } { print }' "$tmp/syn.csv" > "$tmp/ns.csv"
+expect "a log stamped in ns, read as seconds: refused, the units named" 1 "" \
+	"ns.csv: its samples are 1e\+07 s apart \(the median of its first 8 time steps\), too far apart for a flight or robot log: is its time column 't' in ms, us or ns\?" -- \
+	$R "$tmp/ns.csv"
+expect "... and the foreign log in ms without --time-unit" 1 "" "foreign.csv: its samples are 10 s apart" -- \
+	$R --map t=time_ms --map acc=acc_x,acc_y,acc_z --map gyro=rate_x,rate_y,rate_z --map alpha=dw_x,dw_y,dw_z \
+	--map force=F_x,F_y,F_z --map torque=M_x,M_y,M_z "$tmp/foreign.csv"
+$R --time-unit ns "$tmp/ns.csv" | $E > "$tmp/e_ns.csv"
+check "--time-unit ns: the same estimates as the log in seconds (t shifted by 1.7e9 s)" \
+	awk -F, 'NR == FNR { a[FNR] = $0; next } /^#/ { next } { n = split(a[FNR], x, ","); for (i = 2; i <= n; i++)
+	{ d = $i - x[i]; if (d < 0) d = -d; if (d > 1e-9 * (x[i] < 0 ? -x[i] : x[i]) + 1e-15) bad = 1 } }
+	END { exit bad }' "$tmp/e2.csv" "$tmp/e_ns.csv"
+expect "--time-unit s reads it as it is (the user said so)" 0 "" "" -- sh -c "$R --time-unit s '$tmp/ns.csv' > /dev/null"
 expect "crazyflie preset on a uSD log, mass model" 0 "^0\.0399|^0\.0400" "" -- \
 	sh -c "$R --preset crazyflie -m mass '$tmp/v2.cfusd' | $E -a rls-low | grep -v ^#tagk- | tail -1 | cut -d, -f2"
 $R --preset crazyflie -m mass --stream csv "$tmp/v2.cfusd" > "$tmp/v2.preset.csv"
