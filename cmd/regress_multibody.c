@@ -47,7 +47,7 @@
 #include "friction_fwl.h"
 #include "sgderive.h"
 #include "regress_multibody.h"
-#include "timeunit.h"
+#include "unitguard.h"
 #include "../formats/friction.h"
 #include "../formats/mbmodel.h"
 

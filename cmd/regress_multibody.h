@@ -20,7 +20,7 @@ typedef struct {
 	int metric;           /* force rows: append each row of the metric (the mass matrix) and of its
 	                       * part in each unknown parameter (paper 002's dual metric) */
 	double tscale;        /* seconds per unit of t */
-	int tscale_set;       /* --time-unit given (timeunit.h) */
+	int tscale_set;       /* --time-unit given (unitguard.h) */
 	const char *map[5];   /* --map for MB_SIG_*: column lists (colspec.h), or NULL for t, q1.. */
 	int angle_deg;        /* revolute joints' q, qd, qdd in degrees */
 	double sg_window;     /* derived signals: Savitzky-Golay window (s) and degree */

@@ -29,7 +29,7 @@
 #include "cmdio.h"
 #include "logmap.h"
 #include "regress_multibody.h"
-#include "timeunit.h"
+#include "unitguard.h"
 #include "../formats/vehicle.h"
 #include "../lib/tagk.h"
 
@@ -41,7 +41,7 @@ typedef struct {
 	const char *user_map[NSIG], *outname, *vehfile, *wrench, *inname;
 	int acc_g, gyro_deg, kwin, pos_mm, other; /* -1: not given */
 	double tscale, max_gap;
-	int tscale_set;            /* --time-unit given: timeunit.h checks nothing */
+	int tscale_set;            /* --time-unit given: unitguard.h checks nothing */
 	const logmap_preset_t *pre;
 	int airborne;
 	double min_span, trim;
@@ -104,7 +104,8 @@ usage(FILE *f)
 	    "                         ranges or globs\n"
 	    "      --preset NAME      a log layout's columns and units (--list-presets names them;\n"
 	    "                         default for a Crazyflie uSD log: crazyflie, or crazyflie-pwm)\n"
-	    "      --acc-unit U       acc and acc_world in mps2 (default) or g\n"
+	    "      --acc-unit U       acc and acc_world in mps2 (default) or g (acc whose median is not\n"
+	    "                         within 0.4-2.5 g is refused unless this is given)\n"
 	    "      --gyro-unit U      angular velocity in rad (default) or deg per second\n"
 	    "      --time-unit U      time in s (default), ms, us or ns (a log whose samples are over\n"
 	    "                         0.5 s apart is refused unless this is given)\n"
@@ -341,6 +342,7 @@ typedef struct {
 	actuator act;
 	int ntrue, *tidx;
 	timeunit tu;
+	accunit au;
 } logreader;
 
 #define NEED(L, s, why) logmap_need(&(L)->lm, (L)->r, s, why)
@@ -455,6 +457,7 @@ open_log(logreader *L, const char *path)
 	L->gyro_deg = o->gyro_deg >= 0 ? o->gyro_deg : pre ? pre->gyro_deg : 0;
 	logmap_resolve(L->r, L->map, &L->lm);
 	timeunit_init(&L->tu, o->tscale_set, tbl_name(L->r), tbl_col(L->r, L->lm.idx[S_T][0]));
+	accunit_init(&L->au, o->acc_g >= 0, L->acc_g, tbl_name(L->r), L->map[S_ACC]);
 	for (int s = 0; s < NSIG; s++)
 		L->lm.via[s] = auto_preset && !o->user_map[s] && pre->map[s] ? auto_preset : NULL;
 	/* the vehicle: --vehicle, else the preset's */
@@ -502,6 +505,7 @@ read_sample(logreader *L, const double *row, sample *s, double *truth)
 	} else {
 		for (int j = 0; j < 3; j++)
 			s->a[j] = row[lm->idx[S_ACC][j]] * (L->acc_g ? TAGK_G0 : 1);
+		accunit_add(&L->au, s->a);
 	}
 	int use_w = L->o->model == M_RIGID || L->o->model == M_STATE;
 	for (int j = 0; j < 3; j++) {
@@ -538,6 +542,7 @@ next_row(logreader *L, double *row, double *tprev, long *skipped)
 			cli_die(EXIT_DATA, "%s", tbl_error(L->r));
 		if (rc == 0) {
 			timeunit_end(&L->tu);
+			accunit_end(&L->au);
 			return 0;
 		}
 		double t = row[L->lm.idx[S_T][0]] * L->o->tscale;

@@ -628,6 +628,25 @@ check "--time-unit ns: the same estimates as the log in seconds (t shifted by 1.
 	{ d = $i - x[i]; if (d < 0) d = -d; if (d > 1e-9 * (x[i] < 0 ? -x[i] : x[i]) + 1e-15) bad = 1 } }
 	END { exit bad }' "$tmp/e2.csv" "$tmp/e_ns.csv"
 expect "--time-unit s reads it as it is (the user said so)" 0 "" "" -- sh -c "$R --time-unit s '$tmp/ns.csv' > /dev/null"
+# the specific force in the wrong unit (cmd/unitguard.h): a log in g read
+# as m/s^2 gave a mass 9.8 times too large, with whole rows and estimates
+awk -F, -v OFS=, -v OFMT=%.17g -v CONVFMT=%.17g 'NR > 1 { for (i = 2; i <= 4; i++) $i = $i / 9.80665 } { print }' "$tmp/syn.csv" > "$tmp/in-g.csv"
+expect "acc logged in g, read as m/s^2: refused, --acc-unit g named" 1 "" \
+	"in-g.csv: the specific force \(ax,ay,az\) has a median magnitude of 1\.[0-9]+ m/s\^2 over its first 64 samples.*is it in g \(say --acc-unit g\), or the acceleration with gravity removed" -- \
+	$R "$tmp/in-g.csv"
+# (rows equal to an ulp; the first updates' covariance is ill-conditioned
+# enough to move by 1e-4, so the last estimate is compared)
+$R --acc-unit g "$tmp/in-g.csv" | $E -a rls-low 2>/dev/null | grep -v '^#' | tail -1 > "$tmp/e_g.last"
+$R "$tmp/syn.csv" | $E -a rls-low 2>/dev/null | grep -v '^#' | tail -1 > "$tmp/e_s.last"
+check "--acc-unit g: the last estimate of the log in m/s^2, to 1e-9" \
+	sh -c "paste -d, '$tmp/e_s.last' '$tmp/e_g.last' | awk -F, '{ h = NF / 2; for (i = 2; i <= 11; i++) {
+		d = \$i - \$(i + h); if (d < 0) d = -d; if (d > 1e-9 * (\$i < 0 ? -\$i : \$i) + 1e-15) bad = 1 } } END { exit bad }'"
+awk -F, -v OFS=, 'NR > 1 { $4 = $4 - 9.80665 } { print }' "$tmp/syn.csv" > "$tmp/no-g.csv"
+expect "acc with gravity removed: refused, that reason among the two named" 1 "" "or the acceleration with gravity removed \(tagk needs the accelerometer's reading, gravity included\)\?" -- $R "$tmp/no-g.csv"
+awk -F, -v OFS=, 'NR > 1 { $2 = $2 / 10; $3 = $3 / 10; $4 = ($4 - 9.80665) / 10 } { print }' "$tmp/syn.csv" > "$tmp/no-g-calm.csv"
+expect "... and, moving gently, gravity removed is the one reason" 1 "" "is it the acceleration with gravity removed\? tagk needs" -- $R "$tmp/no-g-calm.csv"
+expect "a log in m/s^2 read with the crazyflie preset (g): refused" 1 "" "it looks like m/s\^2, not the preset's g: say --acc-unit mps2" -- \
+	$R --preset crazyflie --map t=t --map acc=ax,ay,az --map gyro=gx,gy,gz --map thrust=fz --map torque=tx,ty,tz --gyro-unit rad "$tmp/syn.csv"
 expect "crazyflie preset on a uSD log, mass model" 0 "^0\.0399|^0\.0400" "" -- \
 	sh -c "$R --preset crazyflie -m mass '$tmp/v2.cfusd' | $E -a rls-low | grep -v ^#tagk- | tail -1 | cut -d, -f2"
 $R --preset crazyflie -m mass --stream csv "$tmp/v2.cfusd" > "$tmp/v2.preset.csv"

@@ -1,6 +1,8 @@
 /*
- * timeunit.h: a guard against a log's time column read in the wrong unit.
+ * unitguard.h: guards against a log's signals read in the wrong unit, where
+ * the rows would come out whole and every estimate quietly wrong.
  *
+ * Time.
  * A ROS bag exported to CSV stamps its rows in nanoseconds, a PX4 log in
  * microseconds, many loggers in milliseconds. Read as seconds, such a log
  * has samples 1e7 "s" apart: with alpha in the log its rows come out
@@ -11,8 +13,8 @@
  * log an inertia can be estimated from has, is refused with the units to
  * try, unless the user said the unit (--time-unit).
  */
-#ifndef TAGK_TIMEUNIT_H
-#define TAGK_TIMEUNIT_H
+#ifndef TAGK_UNITGUARD_H
+#define TAGK_UNITGUARD_H
 
 enum { TIMEUNIT_GAPS = 8 }; /* before sgderive sizes its window from its first 9 rows */
 
@@ -32,5 +34,30 @@ void timeunit_add(timeunit *u, double t);
 void timeunit_end(timeunit *u);
 /* The median gap so far, in seconds (NaN before the first gap). */
 double timeunit_median(const timeunit *u);
+
+/*
+ * Specific force. An accelerometer on a body that is not falling reads the
+ * specific force, gravity's reaction included: about 9.81 m/s^2 at rest or
+ * in hover, and its median magnitude over a flight or a manipulation stays
+ * within a few tenths of a g of it (the synthetic and simulated logs:
+ * 9.5-11; the real Crazyflie logs 9.8). A log in g read as m/s^2 has a
+ * median near 1 and gives a mass 9.8 times too large, with rows and
+ * estimates that look whole; one with gravity removed (a state
+ * estimator's linear acceleration) a median near 0. So the median of the
+ * first 64 samples' magnitude, in m/s^2 as read, is checked against
+ * [4, 25] (0.4 to 2.5 g), unless the user said the unit (--acc-unit).
+ */
+enum { ACCUNIT_SAMPLES = 64 };
+
+typedef struct {
+	double mag[ACCUNIT_SAMPLES];
+	int n, said, in_g;  /* in_g: read as g (a preset's unit) */
+	const char *name, *cols;
+} accunit;
+
+void accunit_init(accunit *u, int said, int in_g, const char *name, const char *cols);
+/* Each sample's specific force, in m/s^2 (after the unit's conversion). */
+void accunit_add(accunit *u, const double a[3]);
+void accunit_end(accunit *u);
 
 #endif

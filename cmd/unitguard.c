@@ -1,0 +1,127 @@
+/* unitguard.c: see unitguard.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "unitguard.h"
+#include "cli.h"
+
+/* Slower than 2 Hz: no flight or robot log sampled for inertia is. */
+#define TIMEUNIT_MAX_MEDIAN 0.5
+
+void
+timeunit_init(timeunit *u, int said, const char *name, const char *col)
+{
+	memset(u, 0, sizeof(*u));
+	u->last = (double)NAN;
+	u->said = said;
+	u->name = name;
+	u->col = col;
+}
+
+double
+timeunit_median(const timeunit *u)
+{
+	if (u->n == 0)
+		return (double)NAN;
+	double g[TIMEUNIT_GAPS];
+	memcpy(g, u->gap, (size_t)u->n * sizeof(g[0]));
+	qsort(g, (size_t)u->n, sizeof(g[0]), cli_cmp_double);
+	return g[u->n / 2];
+}
+
+static void
+check(timeunit *u)
+{
+	u->said = 1;
+	double med = timeunit_median(u);
+	if (!(med > TIMEUNIT_MAX_MEDIAN))
+		return;
+	cli_die(EXIT_DATA, "%s: its samples are %.4g s apart (the median of its first %d time steps), too far "
+	    "apart for a flight or robot log: is its time column '%s' in ms, us or ns? Say so with --time-unit "
+	    "ms, us or ns (--time-unit s reads it as seconds)", u->name, med, u->n, u->col);
+}
+
+void
+timeunit_add(timeunit *u, double t)
+{
+	if (u->said)
+		return;
+	if (u->last == u->last)
+		u->gap[u->n++] = t - u->last;
+	u->last = t;
+	if (u->n == TIMEUNIT_GAPS)
+		check(u);
+}
+
+void
+timeunit_end(timeunit *u)
+{
+	if (!u->said && u->n >= 2)
+		check(u);
+}
+
+/* 0.4 to 2.5 g: see unitguard.h */
+#define ACC_MIN 4.0
+#define ACC_MAX 25.0
+
+void
+accunit_init(accunit *u, int said, int in_g, const char *name, const char *cols)
+{
+	memset(u, 0, sizeof(*u));
+	u->said = said;
+	u->in_g = in_g;
+	u->name = name;
+	u->cols = cols;
+}
+
+/* What a median magnitude med (m/s^2, as read) suggests. Near 1 it may be
+ * g, or a linear acceleration (gravity removed) of a body moving hard:
+ * magnitudes alone cannot tell, so both are said. */
+static const char *
+acc_hint(const accunit *u, double med)
+{
+	double raw = u->in_g ? med / 9.80665 : med;
+	if (!u->in_g && raw > 0.4 && raw < 2.5)
+		return "is it in g (say --acc-unit g), or the acceleration with gravity removed (tagk needs "
+		    "the accelerometer's reading, gravity included)?";
+	if (u->in_g && raw > 4 && raw < 25)
+		return "it looks like m/s^2, not the preset's g: say --acc-unit mps2";
+	if (med < ACC_MIN)
+		return "is it the acceleration with gravity removed? tagk needs the accelerometer's reading, "
+		    "gravity included";
+	return "check its unit (mg? ft/s^2?)";
+}
+
+static void
+acc_check(accunit *u)
+{
+	u->said = 1;
+	qsort(u->mag, (size_t)u->n, sizeof(u->mag[0]), cli_cmp_double);
+	double med = u->mag[u->n / 2];
+	if (med >= ACC_MIN && med <= ACC_MAX)
+		return;
+	cli_die(EXIT_DATA, "%s: the specific force (%s) has a median magnitude of %.3g m/s^2 over its first %d "
+	    "samples, where an accelerometer on a body that is not falling reads about 9.81 (0.4 to 2.5 g "
+	    "accepted): %s (an explicit --acc-unit skips this check)", u->name, u->cols, med, u->n,
+	    acc_hint(u, med));
+}
+
+void
+accunit_add(accunit *u, const double a[3])
+{
+	if (u->said)
+		return;
+	double m = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+	if (!(m < 1e15))
+		return; /* NaN, or huge: tagk-regress's overflow check says why */
+	u->mag[u->n++] = m;
+	if (u->n == ACCUNIT_SAMPLES)
+		acc_check(u);
+}
+
+void
+accunit_end(accunit *u)
+{
+	if (!u->said && u->n >= 1)
+		acc_check(u);
+}
