@@ -106,7 +106,8 @@ usage(FILE *f)
 	    "                         default for a Crazyflie uSD log: crazyflie, or crazyflie-pwm)\n"
 	    "      --acc-unit U       acc and acc_world in mps2 (default) or g (acc whose median is not\n"
 	    "                         within 0.4-2.5 g is refused unless this is given)\n"
-	    "      --gyro-unit U      angular velocity in rad (default) or deg per second\n"
+	    "      --gyro-unit U      angular velocity in rad (default) or deg per second (read as rad,\n"
+	    "                         five samples over 40 rad/s are refused unless this is given)\n"
 	    "      --time-unit U      time in s (default), ms, us or ns (a log whose samples are over\n"
 	    "                         0.5 s apart is refused unless this is given)\n"
 	    "      --pos-unit U       state: position and velocity in m (default) or mm\n"
@@ -343,6 +344,7 @@ typedef struct {
 	int ntrue, *tidx;
 	timeunit tu;
 	accunit au;
+	gyrounit gu;
 } logreader;
 
 #define NEED(L, s, why) logmap_need(&(L)->lm, (L)->r, s, why)
@@ -458,6 +460,7 @@ open_log(logreader *L, const char *path)
 	logmap_resolve(L->r, L->map, &L->lm);
 	timeunit_init(&L->tu, o->tscale_set, tbl_name(L->r), tbl_col(L->r, L->lm.idx[S_T][0]));
 	accunit_init(&L->au, o->acc_g >= 0, L->acc_g, tbl_name(L->r), L->map[S_ACC]);
+	gyrounit_init(&L->gu, o->gyro_deg >= 0 || L->gyro_deg, tbl_name(L->r), L->map[S_GYRO]);
 	for (int s = 0; s < NSIG; s++)
 		L->lm.via[s] = auto_preset && !o->user_map[s] && pre->map[s] ? auto_preset : NULL;
 	/* the vehicle: --vehicle, else the preset's */
@@ -512,6 +515,8 @@ read_sample(logreader *L, const double *row, sample *s, double *truth)
 		s->w[j] = use_w ? row[lm->idx[S_GYRO][j]] * (L->gyro_deg ? M_PI / 180 : 1) : 0;
 		s->f[j] = s->tau[j] = 0;
 	}
+	if (use_w)
+		gyrounit_add(&L->gu, s->w, s->t);
 	if (L->src == S_FORCE) {
 		for (int j = 0; j < 3; j++)
 			s->f[j] = row[lm->idx[S_FORCE][j]];

@@ -125,3 +125,29 @@ accunit_end(accunit *u)
 	if (!u->said && u->n >= 1)
 		acc_check(u);
 }
+
+/* past a 2000 deg/s gyro's range: see unitguard.h */
+#define GYRO_MAX 40.0
+
+void
+gyrounit_init(gyrounit *u, int said, const char *name, const char *cols)
+{
+	memset(u, 0, sizeof(*u));
+	u->said = said;
+	u->name = name;
+	u->cols = cols;
+}
+
+void
+gyrounit_add(gyrounit *u, const double w[3], double t)
+{
+	double m2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
+	/* huge values (1e15 and up) are left to tagk-regress's overflow check */
+	if (u->said || !(m2 > GYRO_MAX * GYRO_MAX) || !(m2 < 1e30))
+		return;
+	if (++u->over < 5)
+		return;
+	cli_die(EXIT_DATA, "%s: the angular velocity (%s) exceeds %g rad/s (%.0f deg/s, past a MEMS gyro's usual "
+	    "2000 deg/s range) in %ld samples by t = %.9g s: is it in deg/s? Say --gyro-unit deg (an explicit "
+	    "--gyro-unit skips this check)", u->name, u->cols, GYRO_MAX, GYRO_MAX * 180 / M_PI, u->over, t);
+}

@@ -60,4 +60,22 @@ void accunit_init(accunit *u, int said, int in_g, const char *name, const char *
 void accunit_add(accunit *u, const double a[3]);
 void accunit_end(accunit *u);
 
+/*
+ * Angular velocity. A MEMS gyro's range is usually 2000 deg/s (35 rad/s);
+ * a log in deg/s read as rad/s exceeds 40 "rad/s" whenever the body turns
+ * faster than 40 deg/s, which any manoeuvre does, and its rows then carry
+ * omega 57 times too large (omega^2 in the centripetal terms). Five
+ * samples over 40 rad/s are refused (one glitch is not), unless the user
+ * said the unit (--gyro-unit) or read it as deg/s.
+ */
+typedef struct {
+	long over;
+	int said;
+	const char *name, *cols;
+} gyrounit;
+
+void gyrounit_init(gyrounit *u, int said, const char *name, const char *cols);
+/* Each sample's angular velocity in rad/s, at time t (s). */
+void gyrounit_add(gyrounit *u, const double w[3], double t);
+
 #endif

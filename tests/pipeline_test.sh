@@ -645,6 +645,15 @@ awk -F, -v OFS=, 'NR > 1 { $4 = $4 - 9.80665 } { print }' "$tmp/syn.csv" > "$tmp
 expect "acc with gravity removed: refused, that reason among the two named" 1 "" "or the acceleration with gravity removed \(tagk needs the accelerometer's reading, gravity included\)\?" -- $R "$tmp/no-g.csv"
 awk -F, -v OFS=, 'NR > 1 { $2 = $2 / 10; $3 = $3 / 10; $4 = ($4 - 9.80665) / 10 } { print }' "$tmp/syn.csv" > "$tmp/no-g-calm.csv"
 expect "... and, moving gently, gravity removed is the one reason" 1 "" "is it the acceleration with gravity removed\? tagk needs" -- $R "$tmp/no-g-calm.csv"
+awk -F, -v OFS=, -v OFMT=%.17g -v CONVFMT=%.17g 'NR > 1 { for (i = 5; i <= 10; i++) $i = $i * 57.29577951308232 } { print }' \
+	"$tmp/syn.csv" > "$tmp/deg.csv"
+expect "gyro (and alpha) logged in deg/s, read as rad/s: refused, --gyro-unit deg named" 1 "" \
+	"deg.csv: the angular velocity \(gx,gy,gz\) exceeds 40 rad/s .* in 5 samples by t = [0-9.]+ s: is it in deg/s\? Say --gyro-unit deg" -- \
+	$R "$tmp/deg.csv"
+$R --gyro-unit deg "$tmp/deg.csv" | $E -a rls-low 2>/dev/null | grep -v '^#' | tail -1 > "$tmp/e_deg.last"
+check "--gyro-unit deg: the last estimate of the log in rad/s, to 1e-9" \
+	sh -c "paste -d, '$tmp/e_s.last' '$tmp/e_deg.last' | awk -F, '{ h = NF / 2; for (i = 2; i <= 11; i++) {
+		d = \$i - \$(i + h); if (d < 0) d = -d; if (d > 1e-9 * (\$i < 0 ? -\$i : \$i) + 1e-15) bad = 1 } } END { exit bad }'"
 expect "a log in m/s^2 read with the crazyflie preset (g): refused" 1 "" "it looks like m/s\^2, not the preset's g: say --acc-unit mps2" -- \
 	$R --preset crazyflie --map t=t --map acc=ax,ay,az --map gyro=gx,gy,gz --map thrust=fz --map torque=tx,ty,tz --gyro-unit rad "$tmp/syn.csv"
 expect "crazyflie preset on a uSD log, mass model" 0 "^0\.0399|^0\.0400" "" -- \
