@@ -4,6 +4,7 @@
 #include <string.h>
 #include "unitguard.h"
 #include "cli.h"
+#include "../lib/tagk.h"
 
 /* Slower than 2 Hz: no flight or robot log sampled for inertia is. */
 #define TIMEUNIT_MAX_MEDIAN 0.5
@@ -18,22 +19,12 @@ timeunit_init(timeunit *u, int said, const char *name, const char *col)
 	u->col = col;
 }
 
-double
-timeunit_median(const timeunit *u)
-{
-	if (u->n == 0)
-		return (double)NAN;
-	double g[TIMEUNIT_GAPS];
-	memcpy(g, u->gap, (size_t)u->n * sizeof(g[0]));
-	qsort(g, (size_t)u->n, sizeof(g[0]), cli_cmp_double);
-	return g[u->n / 2];
-}
-
 static void
 check(timeunit *u)
 {
 	u->said = 1;
-	double med = timeunit_median(u);
+	qsort(u->gap, (size_t)u->n, sizeof(u->gap[0]), cli_cmp_double);
+	double med = u->gap[u->n / 2];
 	if (!(med > TIMEUNIT_MAX_MEDIAN))
 		return;
 	cli_die(EXIT_DATA, "%s: its samples are %.4g s apart (the median of its first %d time steps), too far "
@@ -74,17 +65,19 @@ accunit_init(accunit *u, int said, int in_g, const char *name, const char *cols)
 	u->cols = cols;
 }
 
-/* What a median magnitude med (m/s^2, as read) suggests. Near 1 it may be
- * g, or a linear acceleration (gravity removed) of a body moving hard:
- * magnitudes alone cannot tell, so both are said. */
+/* What a median magnitude med (m/s^2, as read) suggests: the other unit
+ * when it would pass in it. Read as g near 1 may also be a linear
+ * acceleration (gravity removed) of a body moving hard: magnitudes alone
+ * cannot tell, so both are said. */
 static const char *
 acc_hint(const accunit *u, double med)
 {
-	double raw = u->in_g ? med / 9.80665 : med;
-	if (!u->in_g && raw > 0.4 && raw < 2.5)
+	double other = u->in_g ? med / TAGK_G0 : med * TAGK_G0;
+	int fits = other >= ACC_MIN && other <= ACC_MAX;
+	if (fits && !u->in_g)
 		return "is it in g (say --acc-unit g), or the acceleration with gravity removed (tagk needs "
 		    "the accelerometer's reading, gravity included)?";
-	if (u->in_g && raw > 4 && raw < 25)
+	if (fits)
 		return "it looks like m/s^2, not the preset's g: say --acc-unit mps2";
 	if (med < ACC_MIN)
 		return "is it the acceleration with gravity removed? tagk needs the accelerometer's reading, "

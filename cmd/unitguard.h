@@ -32,8 +32,6 @@ void timeunit_init(timeunit *u, int said, const char *name, const char *col);
 void timeunit_add(timeunit *u, double t);
 /* At the end of the log: the check, if it has not run (two gaps at least). */
 void timeunit_end(timeunit *u);
-/* The median gap so far, in seconds (NaN before the first gap). */
-double timeunit_median(const timeunit *u);
 
 /*
  * Specific force. An accelerometer on a body that is not falling reads the
