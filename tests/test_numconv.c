@@ -316,6 +316,62 @@ test_parse_against_strtod(void **state)
 	assert_true(v == 5);
 }
 
+/* The shape a log's numbers have and num_parse's scanner takes itself,
+ * [-]digits[.digits][e[-+]digits] with up to 19 digits, against strtod
+ * bit for bit: fixed-point decimals of 1 to 22 digits (so both sides of
+ * 19, of 2^53 and of the exact powers of ten), leading zeros, a bare
+ * point at either end, exponents of 1 to 6 digits, and the doubles of
+ * every magnitude written with %.17g, %.16g and %.15g. */
+static void
+test_parse_common_shape(void **state)
+{
+	(void)state;
+	char s[96];
+	for (int i = 0; i < 400000; i++) {
+		int n = 0, ilen = (int)(next() % 8), flen = (int)(next() % 20);
+		if (next() & 1)
+			s[n++] = '-';
+		for (int d = 0; d < ilen; d++)
+			s[n++] = (char)('0' + (d == 0 && ilen > 1 && (next() & 3) ? 1 + next() % 9 : next() % 10));
+		if (flen || (next() & 1))
+			s[n++] = '.';
+		int zeros = next() % 4 == 0 ? (int)(next() % 12) : 0;
+		for (int d = 0; d < flen; d++)
+			s[n++] = (char)('0' + (d < zeros ? 0 : next() % 10));
+		if (next() % 3 == 0)
+			n += snprintf(s + n, 16, "%c%s%d", next() & 1 ? 'e' : 'E', next() & 1 ? "+" : "",
+			    (int)(next() % 700) - 350);
+		s[n] = 0;
+		char *end;
+		double b = strtod(s, &end), a;
+		if (end != s + n || b == 0 || !isfinite(b) || fabs(b) < 2.2250738585072014e-308)
+			continue; /* not a number, or one of numconv.c's own cases */
+		if (num_parse(s, (size_t)n, &a) != 0 || memcmp(&a, &b, 8) != 0)
+			fail_msg("parse '%s' -> %a, strtod %a", s, a, b);
+	}
+	const char *fmts[] = { "%.17g", "%.16g", "%.15g", "%.17f", "%.3e" };
+	for (int i = 0; i < 300000; i++) {
+		uint64_t bits = (next() >> 12) | ((uint64_t)(1 + next() % 2045) << 52);
+		double x, a;
+		memcpy(&x, &bits, 8);
+		int n = snprintf(s, sizeof(s), fmts[i % 5], x);
+		if (n >= (int)sizeof(s))
+			continue;
+		double b = strtod(s, NULL);
+		if (num_parse(s, (size_t)n, &a) != 0 || memcmp(&a, &b, 8) != 0)
+			fail_msg("parse '%s' -> %a, strtod %a", s, a, b);
+	}
+	const char *edge[] = { "9007199254740992", "9007199254740993", "9007199254740993.0", "1e22", "1e23",
+		"9999999999999999999", "99999999999999999999", "0.0000000000000000001", "1.7976931348623157e308",
+		"1.7976931348623158e308", "2.2250738585072014e-308", "4.9e-324", "-0.30000000000000004",
+		"123456789012345678e-30", "1.", "-.5", "5e+0", "0.1e1", "00000000000000000001.5" };
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		double a, b = strtod(edge[i], NULL);
+		if (num_parse(edge[i], strlen(edge[i]), &a) != 0 || memcmp(&a, &b, 8) != 0)
+			fail_msg("parse '%s' -> %a, strtod %a", edge[i], a, b);
+	}
+}
+
 /* The cases a correctly rounded parser gets wrong first, against strtod:
  * random doubles written with 17 significant digits (normal and
  * subnormal), the exact decimal of the midpoint between two adjacent
@@ -418,6 +474,7 @@ main(void)
 		cmocka_unit_test(test_format_same_as_exact_search),
 		cmocka_unit_test(test_format_outside_as_shortest_g),
 		cmocka_unit_test(test_parse_against_strtod),
+		cmocka_unit_test(test_parse_common_shape),
 		cmocka_unit_test(test_parse_near_midpoints),
 		cmocka_unit_test(test_parse_subnormals_halfways),
 	};
