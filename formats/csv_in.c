@@ -75,8 +75,13 @@ typedef struct {
 	int fatal;           /* an error to report once the queue drains */
 	char fatal_msg[800];
 	int opening;         /* stop feeding once the header row is complete */
-	int declared;        /* the stream began with TBL_STREAM_MARK */
-	ssum sum;            /* declared: of the names and every data cell */
+	int declared;        /* the stream began with TBL_STREAM_MARK: its version */
+	ssum sum;            /* version 2: of the names and every data cell */
+	bsum *bsum;          /* version 3: of the bytes after the declaration */
+	int bhash;           /* version 3, before the end marker: chunk[hfrom..coff) */
+	size_t hfrom;        /* is read and not yet hashed */
+	int hskip;           /* the line just read is not hashed: resume after it */
+	int hcr;             /* the line before ended at a CR */
 	int ended;           /* ... and its TBL_END_MARK has been read */
 	long long records;   /* data records read, skipped ones included */
 	int prev_cr;         /* the last record ended at a CR */
@@ -260,10 +265,48 @@ on_field(void *s, size_t len, void *data)
 			set_fatal(r, "out of memory");
 		return;
 	}
-	if (c->declared && !c->marker)
+	if (c->declared == 2 && !c->marker)
 		ssum_text(&c->sum, col, txt, len);
 	if (!c->marker)
 		data_cell(r, col, txt, len);
+}
+
+/* Version 3's check value: the bytes read so far are hashed up to the
+ * line being read, which is not (a note or the end marker, which the
+ * writer does not hash either), and hashing resumes after it. Every
+ * line is read from chunk[coff..) and coff moves past it after. */
+static void
+unhashed_line(csvin *c)
+{
+	if (!c->bhash)
+		return;
+	bsum_bytes(c->bsum, c->chunk + c->hfrom, c->coff - c->hfrom);
+	c->hskip = 1;
+}
+
+/* After a line was read, start[0..len): version 3 hashes the stream as
+ * its writer wrote it, every line ending in LF, so a line that ended in
+ * CR LF or a lone CR is hashed as if it ended in LF (a stream that went
+ * through a Windows tool is still whole), and a line unhashed_line
+ * skipped is not hashed. */
+static void
+hash_line_end(csvin *c, const char *start, size_t len)
+{
+	size_t off = (size_t)(start - c->chunk), end = off + len;
+	int cr = start[len - 1] == '\r', lf_of_crlf = c->hcr && len == 1 && start[0] == '\n';
+	c->hcr = cr;
+	if (c->hskip || lf_of_crlf) {
+		if (lf_of_crlf && !c->hskip)
+			bsum_bytes(c->bsum, c->chunk + c->hfrom, off - c->hfrom);
+		c->hskip = 0;
+		c->hfrom = end;
+		return;
+	}
+	if (cr) {
+		bsum_bytes(c->bsum, c->chunk + c->hfrom, end - 1 - c->hfrom);
+		bsum_bytes(c->bsum, "\n", 1);
+		c->hfrom = end;
+	}
 }
 
 static void
@@ -305,17 +348,25 @@ on_record(int ch, void *data)
 			set_fatal(r, msg);
 		}
 		const char *v = c->marker_msg + strlen(TBL_STREAM_MARK);
-		char want[16];
-		snprintf(want, sizeof(want), " %d", TBL_STREAM_VERSION);
-		if (nf != 1 || strcmp(v, want) != 0) {
+		int version = nf != 1 ? 0 : strcmp(v, " 2") == 0 ? 2 : strcmp(v, " 3") == 0 ? 3 : 0;
+		if (version != TBL_STREAM_VERSION && version != 2) {
 			int old = strcmp(v, " 1") == 0;
-			snprintf(msg, sizeof(msg), "%s:%ld: a tagk stream of version '%.20s': this tagk reads version "
-			    "%d%s", r->name, c->rec_line, v + (*v == ' '), TBL_STREAM_VERSION, old ? " (version 1 has "
-			    "no check value: write it again with this tagk, or delete its #tagk- lines to read it as "
+			snprintf(msg, sizeof(msg), "%s:%ld: a tagk stream of version '%.20s': this tagk reads versions "
+			    "2 and %d%s", r->name, c->rec_line, v + (*v == ' '), TBL_STREAM_VERSION, old ? " (version 1 "
+			    "has no check value: write it again with this tagk, or delete its #tagk- lines to read it as "
 			    "plain CSV)" : "");
 			set_fatal(r, msg);
+			return;
 		}
-		c->declared = 1;
+		c->declared = version;
+		if (version == 3 && !c->bsum) {
+			if (!(c->bsum = XXH3_createState())) {
+				set_fatal(r, "out of memory");
+				return;
+			}
+			bsum_init(c->bsum);
+			c->bhash = c->hskip = 1; /* from the line after this one */
+		}
 		return;
 	}
 	if (c->ended) {
@@ -324,6 +375,8 @@ on_record(int ch, void *data)
 		set_fatal(r, msg);
 		return;
 	}
+	if (c->marker == MARK_NOTE || c->marker == MARK_END)
+		unhashed_line(c);
 	if (c->marker == MARK_NOTE) {
 		const char *p = c->marker_msg + strlen(TBL_NOTE_MARK);
 		while (*p == ' ')
@@ -344,11 +397,13 @@ on_record(int ch, void *data)
 			snprintf(msg, sizeof(msg), "%s: a malformed end marker: '%.60s'%s", where, c->marker_msg,
 			    c->declared ? "" : " (in a stream without its #tagk-stream: line)");
 			set_fatal(r, msg);
-		} else if (tbl_check_end(r, where, n, check, c->records, ssum_value(&c->sum)) != 0) {
+		} else if (tbl_check_end(r, where, n, check, c->records, c->declared == 3 ? bsum_value(c->bsum)
+		    : ssum_value(&c->sum)) != 0) {
 			set_fatal(r, r->err);
 			r->failed = 0;
 		}
 		c->ended = 1;
+		c->bhash = 0;
 		return;
 	}
 	if (!c->header_done) {
@@ -381,7 +436,7 @@ on_record(int ch, void *data)
 		return;
 	}
 	c->records++;
-	if (c->declared)
+	if (c->declared == 2)
 		ssum_row(&c->sum);
 	if (c->bad) {
 		if (c->bad_skippable && r->opt.skip_bad) {
@@ -404,6 +459,10 @@ refill(tbl_reader *r)
 {
 	csvin *c = r->impl;
 	size_t left = c->clen - c->coff;
+	if (c->bhash) {
+		bsum_bytes(c->bsum, c->chunk + c->hfrom, c->coff - c->hfrom);
+		c->hfrom = 0;
+	}
 	memmove(c->chunk, c->chunk + c->coff, left);
 	c->clen = left;
 	c->coff = 0;
@@ -596,7 +655,7 @@ line_cell(tbl_reader *r, csvin *c, char *s, size_t a, size_t end)
 {
 	size_t len = end - a;
 	int col = c->nfield++;
-	if (c->declared)
+	if (c->declared == 2)
 		ssum_text_padded(&c->sum, col, s + a, len);
 	if (col < r->ncols && r->want[col] && !c->bad && !fast_cell(c, col, s + a, len)) {
 		char save = s[end];
@@ -765,6 +824,8 @@ fill(tbl_reader *r)
 		else if (feed_libcsv(r, start, len) != 0)
 			return;
 		c->coff += len;
+		if (c->bhash || c->hskip)
+			hash_line_end(c, start, len);
 		c->last_byte = (unsigned char)start[len - 1];
 		if (c->rec_bytes > TBL_MAX_LINE) {
 			char msg[512];
@@ -808,6 +869,7 @@ csv_close(tbl_reader *r)
 	if (!c)
 		return;
 	csv_free(&c->p);
+	XXH3_freeState(c->bsum);
 	if (c->f && c->f != stdin)
 		fclose(c->f);
 	free(c->cur);

@@ -29,9 +29,10 @@ struct sink {
 	int is_file;         /* of is in use */
 	int ncols;
 	long long rows;      /* data rows written, for the end marker */
-	ssum sum;            /* the end marker's check value (streamsum.h): CSV */
-	bsum *bsum;          /* binary: of the names and units lines (emitted
-	                      * while bhash is set) and of every record */
+	bsum *bsum;          /* the end marker's check value (streamsum.h): of
+	                      * the bytes emitted while bhash is set (CSV: from
+	                      * the names line to the last row; binary: the names
+	                      * and units lines) and of every binary record */
 	int bhash;
 	unsigned char *hq;   /* binary: records stored and not yet hashed, */
 	size_t hn;           /* hn bytes at hq (sum_run) */
@@ -428,9 +429,7 @@ sink_header(sink *s, int ncols, const char *const *names)
 		snprintf(s->err, sizeof(s->err), "out of memory");
 		return s->failed = 1, -1;
 	}
-	ssum_init(&s->sum);
 	for (int i = 0; i < ncols; i++) {
-		ssum_text(&s->sum, i, names[i], strlen(names[i]));
 		s->last[i] = (double)NAN; /* NaN never compares equal: no stale text */
 		if (names[i][strcspn(names[i], "\r\n")]) {
 			snprintf(s->err, sizeof(s->err), "column %d's name has a line break, which tagk's streams "
@@ -443,17 +442,20 @@ sink_header(sink *s, int ncols, const char *const *names)
 			return name_h5_error(s), s->failed = 1, -1;
 		return 0;
 	}
-	if (s->fmt == TBL_BINARY) {
-		if (!(s->bsum = XXH3_createState())) {
-			snprintf(s->err, sizeof(s->err), "out of memory");
-			return s->failed = 1, -1;
-		}
-		bsum_init(s->bsum);
-		return binary_header(s, names);
+	if (!(s->bsum = XXH3_createState())) {
+		snprintf(s->err, sizeof(s->err), "out of memory");
+		return s->failed = 1, -1;
 	}
-	/* the declaration that makes a reader insist on the end marker */
-	size_t n = (size_t)snprintf(s->line, sizeof(s->line), "%s %d\n", TBL_STREAM_MARK, TBL_STREAM_VERSION);
-	return emit_list(s, n, names, 0);
+	bsum_init(s->bsum);
+	if (s->fmt == TBL_BINARY)
+		return binary_header(s, names);
+	/* the declaration that makes a reader insist on the end marker; the
+	 * check value covers every byte after it, up to the notes */
+	int n = snprintf(s->line, sizeof(s->line), "%s %d\n", TBL_STREAM_MARK, TBL_STREAM_VERSION);
+	if (emit(s, s->line, (size_t)n) != 0)
+		return -1;
+	s->bhash = 1;
+	return emit_list(s, 0, names, 0);
 }
 
 /* The text of x into out (32 bytes), through s->memo, a direct-mapped
@@ -494,11 +496,12 @@ memo_fill(struct memo *m, double x, const char *t, int len)
 }
 
 /* A CSV row that fits in line after what is pending. Each new value is
- * formatted straight into line; the check value and the per-column text
- * of repeated values are taken from line after the whole row is written,
- * not cell by cell: reading a cell's text right after its bytes were
- * stored stalls store forwarding (the line, then the cache, then the hash
- * each read it back), which was a third of writing CSV. */
+ * formatted straight into line; the per-column text of repeated values
+ * is taken from line after the whole row is written, not cell by cell:
+ * reading a cell's text right after its bytes were stored stalls store
+ * forwarding (the line, then the cache, then the hash each read it
+ * back), which was a third of writing CSV. The check value hashes the
+ * line as it goes out (emit). */
 static void
 csv_row_whole(sink *s, const double *v)
 {
@@ -530,10 +533,8 @@ csv_row_whole(sink *s, const double *v)
 		}
 		n += len;
 	}
-	off[nc] = (uint32_t)n + 1;
 	for (int i = 0; i < nc; i++) {
 		const char *t = line + off[i];
-		ssum_text_padded(&s->sum, i, t, off[i + 1] - 1 - off[i]);
 		if (fresh[i]) {
 			memcpy(s->text[i], t, sizeof(s->text[i]));
 			if (s->fill[i])
@@ -557,16 +558,13 @@ csv_row_pieces(sink *s, const double *v)
 		}
 		if (i)
 			s->line[n++] = ',';
-		if (isnan(v[i])) {
-			ssum_text(&s->sum, i, "", 0);
+		if (isnan(v[i]))
 			continue;
-		}
 		if (v[i] != s->last[i] || signbit(v[i]) != signbit(s->last[i])) {
 			s->tlen[i] = (unsigned char)num_format(s->text[i], v[i]);
 			s->last[i] = v[i];
 		}
 		memcpy(s->line + n, s->text[i], sizeof(s->text[i]));
-		ssum_text_padded(&s->sum, i, s->text[i], s->tlen[i]);
 		n += s->tlen[i];
 	}
 	s->pending = n;
@@ -592,7 +590,6 @@ sink_row(sink *s, const double *v)
 	else if (csv_row_pieces(s, v) != 0)
 		return -1;
 	s->line[s->pending++] = '\n';
-	ssum_row(&s->sum);
 	s->rows++;
 	if (s->pending + 40 * (size_t)s->ncols + 64 > sizeof(s->line))
 		return flush_pending(s);
@@ -638,6 +635,7 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 	if (ok && text && s->fmt == TBL_BINARY && emit(s, (const char *)BINARY_TRAILER,
 	    sizeof(BINARY_TRAILER)) != 0)
 		ok = 0, rc = -1;
+	s->bhash = 0; /* the notes and the end marker are not hashed */
 	for (int i = 0; ok && text && i < s->nnotes; i++) {
 		char line[200];
 		int n = snprintf(line, sizeof(line), "%s %s\n", TBL_NOTE_MARK, s->notes[i]);
@@ -647,8 +645,7 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 	if (ok && text) {
 		char end[96];
 		int n = snprintf(end, sizeof(end), "%s %lld %s; check %016llx\n", TBL_END_MARK, s->rows,
-		    s->rows == 1 ? "row" : "rows", (unsigned long long)(s->fmt == TBL_BINARY ?
-		    bsum_value(s->bsum) : ssum_value(&s->sum)));
+		    s->rows == 1 ? "row" : "rows", (unsigned long long)bsum_value(s->bsum));
 		if (emit(s, end, (size_t)n) != 0)
 			ok = 0, rc = -1;
 	}

@@ -8,19 +8,21 @@
  *
  * Two functions, by the stream's version (tagk-formats(5)):
  *
- * ssum (CSV streams, and binary streams of version 2): a 64-bit hash of the
+ * ssum (streams of version 2, which tagk still reads): a 64-bit hash of the
  * column names and of every data row as it is written: for the CSV stream
  * the text of each cell, for the binary stream the 8 bytes of each value.
  * Four lanes, cell i of a row going to lane i mod 4; each lane is a round of
  * xxHash64 (Collet, BSD), whose constants these are. Per cell, so that a
  * CSV reader can compute it from the cells whatever its parsing path.
  *
- * bsum (binary streams of version 3): XXH3-64 with seed 0 (libxxhash) of
- * every byte between the magic line and the trailer, names and units lines
- * included, hashed in blocks as they are written or read. ssum's rounds are
- * a chain of two multiplies per value, 0.11 ns a byte here, where XXH3 over
- * blocks takes 0.035 with AVX2 (the dispatching entry points pick it at run
- * time): a seventh of tagk-regress's time from HDF5 was ssum's.
+ * bsum (streams of version 3): XXH3-64 with seed 0 (libxxhash) of every
+ * byte between the binary stream's magic line and its trailer (names and
+ * units lines included), or between the CSV stream's declaration and its
+ * first note or end marker (line ends read as LF), hashed in blocks as
+ * they are written or read. ssum's rounds are a chain of two multiplies
+ * per value, 0.11 ns a byte here, where XXH3 over blocks takes 0.035 with
+ * AVX2 (the dispatching entry points pick it at run time): a seventh of
+ * tagk-regress's time from HDF5, and an eighth of writing CSV, was ssum's.
  */
 #ifndef TAGK_STREAMSUM_H
 #define TAGK_STREAMSUM_H

@@ -38,16 +38,17 @@ typedef struct tbl_reader tbl_reader;
  * output has begun; readers turn it into an error. */
 #define TBL_ERROR_MARK "#tagk-error:"
 
-/* A CSV stream that starts with the line "#tagk-stream: 2" (the
+/* A CSV stream that starts with the line "#tagk-stream: 3" (the
  * declaration) promises to end with "#tagk-end: N rows; check HEX", N its
- * data rows and HEX the check value of its names and cells (streamsum.h).
+ * data rows and HEX the check value of its header and data lines (version
+ * 2's: of its names and cells; streamsum.h).
  * A reader refuses a declared stream that ends without that marker, whose
  * count or check value differs, that goes on after it, or that declares
  * another version: it was cut, altered, spliced, or written by another
  * tagk. Streams without the declaration are read as plain CSV. See
  * tagk-formats(5). The binary stream (binary.h) has the same end marker. */
 #define TBL_STREAM_MARK "#tagk-stream:"
-#define TBL_STREAM_VERSION 2
+#define TBL_STREAM_VERSION 3
 #define TBL_END_MARK "#tagk-end:"
 /* "#tagk-note: KEY VALUE" lines before the end marker carry facts about the
  * stream (tagk-estimate's refused updates); readers skip them as data and

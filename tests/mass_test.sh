@@ -12,7 +12,7 @@ E=$BIN/tagk-estimate S=$BIN/tagk-bench P=$BIN/tagk-report R=$BIN/tagk-regress
 # --- massflight --------------------------------------------------------------
 expect "massflight writes a log" 0 "" "square, drop, seed 3: 801 samples at 100 Hz, mass 1 -> 0.7" -- \
 	$S massflight --traj square --mass drop --seed 3 --duration 8 -o "$tmp/fdecl.csv"
-check "massflight declares a tagk stream" test "$(head -1 "$tmp/fdecl.csv")" = "#tagk-stream: 2"
+check "massflight declares a tagk stream" test "$(head -1 "$tmp/fdecl.csv")" = "#tagk-stream: 3"
 check "massflight ends it with its row count and check value" sh -c "tail -1 '$tmp/fdecl.csv' | grep -Eqx '#tagk-end: 801 rows; check [0-9a-f]{16}'"
 # the edits below change rows by line number: a plain CSV copy
 plain "$tmp/fdecl.csv" > "$tmp/f.csv"

@@ -70,7 +70,7 @@ if command -v script >/dev/null 2>&1 &&
 	script -qec "$R --stream binary -o '$tmp/term' '$tmp/syn.csv'" /dev/null < /dev/null > "$tmp/tty3.out" 2>&1
 	check "... and -o onto one" grep -q -- "--stream binary: .*term is a terminal" "$tmp/tty3.out"
 	script -qec "$R '$tmp/syn.csv' | head -1" /dev/null < /dev/null > "$tmp/tty2.out" 2>&1
-	check "auto writes CSV to a terminal's pipe into head" grep -q "^#tagk-stream: 2" "$tmp/tty2.out"
+	check "auto writes CSV to a terminal's pipe into head" grep -q "^#tagk-stream: 3" "$tmp/tty2.out"
 else
 	echo "skip --stream binary onto a terminal: script(1) cannot open a terminal here"
 fi
@@ -113,16 +113,29 @@ hb=$(head -3 "$tmp/reg.bin" | wc -c)
 expect "a binary stream spliced from two" 1 "" "splice.bin: the stream's check value does not match" -- $E "$tmp/splice.bin"
 awk -F, -v OFS=, 'NR == 500 { $13 = $13 "1" } { print }' "$tmp/reg.csv" > "$tmp/edited.csv"
 expect "a CSV stream with one cell edited" 1 "" "edited.csv:1803: the stream's check value does not match" -- $E "$tmp/edited.csv"
-sed '1s/: 2$/: 9/' "$tmp/reg.csv" > "$tmp/v9.csv"
-expect "a CSV stream of another version" 1 "" "v9.csv:1: a tagk stream of version '9': this tagk reads version 2$" -- $E "$tmp/v9.csv"
-sed '1s/: 2$/: 1/' "$tmp/reg.csv" > "$tmp/v1.csv"
+sed '1s/: 3$/: 9/' "$tmp/reg.csv" > "$tmp/v9.csv"
+expect "a CSV stream of another version" 1 "" "v9.csv:1: a tagk stream of version '9': this tagk reads versions 2 and 3$" -- $E "$tmp/v9.csv"
+sed '1s/: 3$/: 2/' "$tmp/reg.csv" > "$tmp/v3as2.csv"
+expect "a version 3 CSV stream relabelled 2 (its check value is not version 2's)" 1 "" \
+	"v3as2.csv:1803: the stream's check value does not match" -- $E "$tmp/v3as2.csv"
+check "a version 2 CSV stream (the bundled logs) is still read" sh -c \
+	"head -1 '$TAGK_DATADIR/synth-payload.csv' | grep -qx '#tagk-stream: 2' && $F '$TAGK_DATADIR/synth-payload.csv' > /dev/null"
+awk -F, -v OFS=, 'NR == 500 { $3 = $3 "1" } { print }' "$TAGK_DATADIR/synth-payload.csv" > "$tmp/v2-edited.csv"
+expect "... and one with a cell edited is refused" 1 "" "v2-edited.csv:[0-9]*: the stream's check value does not match" -- \
+	$F "$tmp/v2-edited.csv"
+sed '1s/: 3$/: 1/' "$tmp/reg.csv" > "$tmp/v1.csv"
 expect "a CSV stream of version 1" 1 "" "v1.csv:1: a tagk stream of version '1': .*delete its #tagk- lines" -- $E "$tmp/v1.csv"
 sed 's/; check [0-9a-f]*$//' "$tmp/reg.csv" > "$tmp/nocheck.csv"
 expect "an end marker without its check value" 1 "" "nocheck.csv:1803: a malformed end marker" -- $E "$tmp/nocheck.csv"
 sed 's/\r*$/\r/' "$tmp/reg.csv" > "$tmp/crlf.csv"
 expect "a CSV stream turned to CR LF line ends is still whole" 0 "*" "" -- $E -q "$tmp/crlf.csv"
+tr '\n' '\r' < "$tmp/reg.csv" > "$tmp/cr.csv"
+expect "... and to lone CRs (old Mac)" 0 "*" "" -- $E -q "$tmp/cr.csv"
+sed 's/$/ /' "$tmp/reg.csv" > "$tmp/blank.csv"
+expect "... but one with a blank added to each line is altered" 1 "" "blank.csv:1803: the stream's check value does not match" -- \
+	$E "$tmp/blank.csv"
 if [ -x $PY ] && $PY -c 'import xxhash' 2>/dev/null; then
-	for f in reg.csv reg.bin conv.csv; do
+	for f in reg.csv reg.bin conv.csv crlf.csv; do
 		check "$f: its check value is the one an independent implementation computes (tests/streamsum.py)" \
 			sh -c "$PY tests/streamsum.py '$tmp/$f' | awk '{ exit \$1 != \$2 }'"
 	done
@@ -264,22 +277,42 @@ for i, r in enumerate(rows):
 else
 	echo "skip the NumPy recipe: no NumPy in /usr/bin/python3"
 fi
-# --- the check value's recipe (python3-xxhash), as printed there --------------
+# --- the check value's recipes (python3-xxhash), as printed there -------------
+# recipe K (1: the CSV stream's, 2: the binary stream's) into FILE
+recipe() {
+	awk -v k="$1" '/^\.SS The check value/ { on = 1 } on && /^\.SS HDF5/ { exit }
+		on && /^\.nf/ { n++; code = n == k; next } on && /^\.fi/ { code = 0 } code' \
+		man/tagk-formats.5 | sed 's/\\e/\\/g' > "$2"
+}
+# the command fails (check's negation)
+not() {
+	! "$@"
+}
+# whether recipe R, run on a copy of stream S as x.csv or x.bin (X), gives
+# the check value S's end marker carries
+recipe_agrees() {
+	cp "$2" "$tmp/$3" && (cd "$tmp" && $PY -c '
+import sys
+exec(open(sys.argv[1]).read())
+b = open(sys.argv[2], "rb").read()
+sys.exit(check.encode() != b[b.rindex(b"; check ") + 8:].strip())
+' "$1" "$3")
+}
 if $PY -c "import xxhash" 2>/dev/null; then
-	awk '/^\.SS The check value/ { on = 1 } on && /^\.nf/ { code = 1; next } on && /^\.fi/ { exit } code' \
-		man/tagk-formats.5 | sed 's/\\e/\\/g' > "$tmp/checkrecipe.py"
-	check "tagk-formats(5) has the check value's recipe in three lines and the import" \
-		test "$(wc -l < "$tmp/checkrecipe.py")" -eq 4
-	check "the recipe gives the end marker's check value" sh -c "cd '$tmp' && cp reg.bin x.bin && $PY -c '
-exec(open(\"checkrecipe.py\").read())
-import sys
-sys.exit(check.encode() != b[b.rindex(b\"; check \") + 8:].strip())
-'"
-	check "... and not that of a stream with one byte changed" sh -c "cd '$tmp' && cp reg.bin x.bin && \
-		LC_ALL=C sed -i '4s/^\\(.\\{40\\}\\)./\\1\\x01/' x.bin && ! cmp -s x.bin reg.bin && ! $PY -c '
-exec(open(\"checkrecipe.py\").read())
-import sys
-sys.exit(check.encode() != b[b.rindex(b\"; check \") + 8:].strip())
-'"
+	recipe 1 "$tmp/csvrecipe.py"
+	recipe 2 "$tmp/checkrecipe.py"
+	check "tagk-formats(5) has the CSV check value's recipe in four lines and the import" \
+		test "$(wc -l < "$tmp/csvrecipe.py")" -eq 5
+	check "... and the binary one's in three lines and the import" test "$(wc -l < "$tmp/checkrecipe.py")" -eq 4
+	for f in reg.csv crlf.csv cr.csv; do
+		check "the CSV recipe gives $f's end marker's check value" recipe_agrees csvrecipe.py "$tmp/$f" x.csv
+	done
+	$E -a rls "$tmp/reg.csv" > "$tmp/est.csv" 2>/dev/null
+	check "... and tagk-estimate's, whose notes it leaves out" grep -q '^#tagk-note:' "$tmp/est.csv"
+	check "... gives its end marker's check value" recipe_agrees csvrecipe.py "$tmp/est.csv" x.csv
+	check "... but not that of a stream with one byte changed" not recipe_agrees csvrecipe.py "$tmp/edited.csv" x.csv
+	check "the binary recipe gives the end marker's check value" recipe_agrees checkrecipe.py "$tmp/reg.bin" x.bin
+	LC_ALL=C sed '4s/^\(.\{40\}\)./\1\x01/' "$tmp/reg.bin" > "$tmp/byte.bin"
+	check "... and not that of a stream with one byte changed" not recipe_agrees checkrecipe.py "$tmp/byte.bin" x.bin
 fi
 finish

@@ -1,9 +1,9 @@
 """streamsum.py: an independent implementation of the check value of tagk's
 streams, from its description in tagk-formats(5) (formats/streamsum.h is the
 C one). Used by the tests to write streams by hand and to check tagk's.
-Version 3 of the binary stream is XXH3-64 of a span of its bytes, taken
-here with python3-xxhash over the whole span at once (tagk hashes it in
-pieces as it writes or reads).
+Version 3 of either stream is XXH3-64 of a span of its bytes, taken here
+with python3-xxhash over the whole span at once (tagk hashes it in pieces
+as it writes or reads).
 
   python3 tests/streamsum.py FILE   prints the check value FILE's end marker
                                     should carry, and the one it carries
@@ -134,6 +134,14 @@ def check_of(data):
             # every byte after the magic line, up to the trailer
             got = xxh3(data[nl1 + 1:p])
         end = data[p + 8:].split(b"\n")
+    elif data.startswith(b"#tagk-stream: 3"):
+        # every byte after the declaration line, its line ends as LF, up
+        # to the first note or the end marker
+        text = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        lines = text.split(b"\n")[1:]
+        k = next(i for i, x in enumerate(lines) if x.startswith((b"#tagk-note:", b"#tagk-end:")))
+        got = xxh3(b"".join(x + b"\n" for x in lines[:k]))
+        end = lines[k:]
     else:
         lines = data.split(b"\n")
         assert lines[0].rstrip(b"\r") == b"#tagk-stream: 2", lines[0]
