@@ -114,6 +114,28 @@ def binary_stream(names, rows, notes=(), version=3):
     return magic + b"\n" + hashed + tail + end.encode()
 
 
+def csv_v2(data):
+    """A version 3 CSV stream's bytes as the version 2 stream of the same
+    lines (tagk before November 2026): its check value over the names and
+    cells."""
+    lines = data.split(b"\n")
+    assert lines[0] == b"#tagk-stream: 3", lines[0]
+    s = Sum()
+    for i, name in enumerate(split_names(lines[1])):
+        s.text(i, name)
+    out = [b"#tagk-stream: 2", lines[1]]
+    for line in lines[2:]:
+        if line.startswith(b"#tagk-end:"):
+            out.append(b"#tagk-end: %d %s; check %016x" % (s.rows, b"row" if s.rows == 1 else b"rows", s.value()))
+            break
+        out.append(line)
+        if not line.startswith(b"#tagk-"):
+            for i, cell in enumerate(line.split(b",")):
+                s.text(i, cell)
+            s.row()
+    return b"\n".join(out) + b"\n"
+
+
 def check_of(data):
     """(the check value computed, the one the end marker carries) of a CSV
     or binary stream's bytes."""
