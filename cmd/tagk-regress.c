@@ -660,14 +660,15 @@ emit_state(emitter *e, const sample *s, const double *row, int span)
 /* Whether the regressor of a, w and alpha may overflow tagk_real: it is
  * linear in a and alpha and quadratic in w (with constant factors), so
  * below 1e15 in every input (1e30 squared, under even float's 3.4e38) it
- * cannot, and emit_rows checks its 60 values only past that. */
+ * cannot, and emit_rows checks its 60 values only past that (or for a
+ * NaN). Compares, not fmax: libm's fmax was a call per value. */
 static int
 may_overflow(const sample *s, const double al[3])
 {
-	double m = 0;
+	int big = 0;
 	for (int i = 0; i < 3; i++)
-		m = fmax(m, fmax(fabs(s->a[i]), fmax(fabs(s->w[i]), fabs(al[i]))));
-	return !(m < 1e15);
+		big |= !(fabs(s->a[i]) < 1e15) | !(fabs(s->w[i]) < 1e15) | !(fabs(al[i]) < 1e15);
+	return big;
 }
 
 static int
