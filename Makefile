@@ -284,7 +284,11 @@ build/asan/test_outfile: tests/test_outfile.c formats/outfile.c formats/outfile.
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/outfile.c -lcmocka -lm
 
-test-formats: build/asan/test_numconv build/asan/test_pipeout build/asan/test_outfile
+build/asan/test_binary: tests/test_binary.c formats/binary.h | test-deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< -lcmocka -lm
+
+test-formats: build/asan/test_numconv build/asan/test_pipeout build/asan/test_outfile build/asan/test_binary
 	@set -e; for t in $^; do echo "== $$t"; ./$$t; done
 
 test-float: $(TESTS:%=build/asan-float/test_%)
