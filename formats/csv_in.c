@@ -647,9 +647,9 @@ fast_cell(csvin *c, int col, const char *t, size_t len)
 	return 1;
 }
 
-/* One cell of a data line, s[a..end) of a field that began at s[i0]:
- * the check value's text, then a wanted cell's value (fast_cell's common
- * case, else data_cell's judgement with the cell NUL-terminated). */
+/* One cell of a data line, s[a..end) (blanks trimmed): version 2's check
+ * value of its text, then a wanted cell's value (fast_cell's common case,
+ * else data_cell's judgement with the cell NUL-terminated). */
 static void
 line_cell(tbl_reader *r, csvin *c, char *s, size_t a, size_t end)
 {
