@@ -44,15 +44,17 @@ struct sink {
 	int failed;
 	char err[512];
 	h5out *h5;
-	/* per column, the last value written and its text: streams repeat
-	 * values across rows (time, truth), which are then copied */
-	double *last;
+	/* per column, the bits of the last value written and its text:
+	 * streams repeat values across rows (time, truth), which are then
+	 * copied. Equal bits, equal text; every NaN's text is empty (tlen 0),
+	 * which is where each column starts */
+	uint64_t *last;
 	char (*text)[32];
 	unsigned char *tlen;
-	/* csv_row_whole's per column: where the cell starts in line, and
-	 * whether its text was formatted anew */
+	/* csv_row_whole's cells formatted anew in the row: their columns and
+	 * where their text starts in line */
+	int *fresh;
 	uint32_t *off;
-	unsigned char *fresh;
 	/* the text of recent magnitudes, whatever their column: a regressor
 	 * row repeats the sample's values in other places and signs */
 	struct memo { uint64_t bits; unsigned char len; char text[32]; } *memo;
@@ -419,10 +421,10 @@ sink_header(sink *s, int ncols, const char *const *names)
 {
 	s->ncols = ncols;
 	s->last = malloc((size_t)ncols * sizeof(*s->last));
-	s->text = malloc((size_t)ncols * sizeof(*s->text));
+	s->text = calloc((size_t)ncols, sizeof(*s->text));
 	s->tlen = calloc((size_t)ncols, 1);
 	s->off = malloc(((size_t)ncols + 1) * sizeof(*s->off));
-	s->fresh = calloc((size_t)ncols, 1);
+	s->fresh = malloc(((size_t)ncols + 1) * sizeof(*s->fresh));
 	s->memo = calloc(MEMO, sizeof(*s->memo)); /* bits 0 is +0, which never reaches it */
 	s->fill = calloc((size_t)ncols, sizeof(*s->fill));
 	if (!s->last || !s->text || !s->tlen || !s->off || !s->fresh || !s->memo || !s->fill) {
@@ -430,7 +432,7 @@ sink_header(sink *s, int ncols, const char *const *names)
 		return s->failed = 1, -1;
 	}
 	for (int i = 0; i < ncols; i++) {
-		s->last[i] = (double)NAN; /* NaN never compares equal: no stale text */
+		s->last[i] = UINT64_C(0x7ff8000000000000); /* a NaN: its text, empty */
 		if (names[i][strcspn(names[i], "\r\n")]) {
 			snprintf(s->err, sizeof(s->err), "column %d's name has a line break, which tagk's streams "
 			    "cannot carry: rename it", i + 1);
@@ -495,13 +497,16 @@ memo_fill(struct memo *m, double x, const char *t, int len)
 	memcpy(m->text, t + neg, sizeof(m->text));
 }
 
-/* A CSV row that fits in line after what is pending. Each new value is
- * formatted straight into line; the per-column text of repeated values
- * is taken from line after the whole row is written, not cell by cell:
- * reading a cell's text right after its bytes were stored stalls store
- * forwarding (the line, then the cache, then the hash each read it
- * back), which was a third of writing CSV. The check value hashes the
- * line as it goes out (emit). */
+/* A CSV row that fits in line after what is pending, each cell followed
+ * by a comma (the last one is the caller's to replace by the line end).
+ * A value whose bits are its column's last has its text copied; another
+ * is formatted straight into line, and its text kept for the column once
+ * the whole row is written, from a list of those cells: reading a cell's
+ * text right after its bytes were stored stalls store forwarding (the
+ * line, then the cache, then the hash each read it back), which was a
+ * third of writing CSV. One integer comparison per cell decides, where
+ * a NaN test, a comparison and the signs' took three unpredictable
+ * branches. The check value hashes the line as it goes out (emit). */
 static void
 csv_row_whole(sink *s, const double *v)
 {
@@ -509,43 +514,42 @@ csv_row_whole(sink *s, const double *v)
 	 * compiler, which then reloads each field per cell */
 	char *line = s->line;
 	size_t n = s->pending;
-	int nc = s->ncols;
+	int nc = s->ncols, nf = 0;
 	uint32_t *off = s->off;
-	unsigned char *fresh = s->fresh, *tlen = s->tlen;
-	double *last = s->last;
+	int *fresh = s->fresh;
+	unsigned char *tlen = s->tlen;
+	uint64_t *last = s->last;
 	for (int i = 0; i < nc; i++) {
-		if (i)
-			line[n++] = ',';
-		off[i] = (uint32_t)n;
-		fresh[i] = 0;
-		if (isnan(v[i]))
-			continue;
+		uint64_t bits;
+		memcpy(&bits, &v[i], 8);
 		size_t len;
-		if (v[i] != last[i] || signbit(v[i]) != signbit(last[i])) {
-			len = (size_t)format_memo(s, line + n, v[i], &s->fill[i]);
+		if (bits != last[i]) {
+			s->fill[i] = NULL;
+			len = isnan(v[i]) ? 0 : (size_t)format_memo(s, line + n, v[i], &s->fill[i]);
 			tlen[i] = (unsigned char)len;
-			last[i] = v[i];
-			fresh[i] = 1;
+			last[i] = bits;
+			off[nf] = (uint32_t)n;
+			fresh[nf++] = i;
 		} else {
 			/* all 32 bytes: a fixed copy is two moves, a variable one a call */
 			memcpy(line + n, s->text[i], sizeof(s->text[i]));
 			len = tlen[i];
 		}
 		n += len;
+		line[n++] = ',';
 	}
-	for (int i = 0; i < nc; i++) {
-		const char *t = line + off[i];
-		if (fresh[i]) {
-			memcpy(s->text[i], t, sizeof(s->text[i]));
-			if (s->fill[i])
-				memo_fill(s->fill[i], v[i], t, tlen[i]);
-		}
+	for (int k = 0; k < nf; k++) {
+		int i = fresh[k];
+		const char *t = line + off[k];
+		memcpy(s->text[i], t, sizeof(s->text[i]));
+		if (s->fill[i])
+			memo_fill(s->fill[i], v[i], t, tlen[i]);
 	}
 	s->pending = n;
 }
 
-/* A CSV row too wide for what is left of line: cell by cell, line going
- * out whenever it fills. */
+/* A CSV row too wide for what is left of line: cell by cell, each
+ * followed by a comma, line going out whenever it fills. */
 static int
 csv_row_pieces(sink *s, const double *v)
 {
@@ -556,16 +560,15 @@ csv_row_pieces(sink *s, const double *v)
 				return -1;
 			n = 0;
 		}
-		if (i)
-			s->line[n++] = ',';
-		if (isnan(v[i]))
-			continue;
-		if (v[i] != s->last[i] || signbit(v[i]) != signbit(s->last[i])) {
-			s->tlen[i] = (unsigned char)num_format(s->text[i], v[i]);
-			s->last[i] = v[i];
+		uint64_t bits;
+		memcpy(&bits, &v[i], 8);
+		if (bits != s->last[i]) {
+			s->tlen[i] = (unsigned char)(isnan(v[i]) ? 0 : num_format(s->text[i], v[i]));
+			s->last[i] = bits;
 		}
 		memcpy(s->line + n, s->text[i], sizeof(s->text[i]));
 		n += s->tlen[i];
+		s->line[n++] = ',';
 	}
 	s->pending = n;
 	return 0;
@@ -589,6 +592,8 @@ sink_row(sink *s, const double *v)
 		csv_row_whole(s, v);
 	else if (csv_row_pieces(s, v) != 0)
 		return -1;
+	if (s->ncols)
+		s->pending--; /* the last cell's comma */
 	s->line[s->pending++] = '\n';
 	s->rows++;
 	if (s->pending + 40 * (size_t)s->ncols + 64 > sizeof(s->line))
