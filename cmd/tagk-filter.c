@@ -388,9 +388,9 @@ filter_row(filter_run *w)
 	}
 	if (o->nlow)
 		lowpass_row(w, tv);
-	if (w->seen++ % o->decimate != 0)
+	if (o->decimate > 1 && w->seen++ % o->decimate != 0)
 		return;
-	for (int i = 0; i < w->nc; i++)
+	for (int i = 0; o->nnoise && i < w->nc; i++) /* a test per column and row without --noise */
 		if (w->sig[i] > 0)
 			w->row[i] += w->sig[i] * (double)tagk_rng_gaussian(&w->g);
 	if (!fgate_row(&o->gate, w->r, w->row))
