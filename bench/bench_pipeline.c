@@ -80,8 +80,10 @@ tool_path(const char *name, char *out, size_t len)
 		snprintf(out, len, "/bin/%s", name);
 }
 
-/* The CPU table's lines, printed after the others. */
-enum { CPU_LINES = 128 };
+/* The CPU table's lines, printed after the others: at most 8 stages for
+ * each of 2 formats of each of 16 sizes (--samples' limit), so none is
+ * left out; the stage table's, at most 3 a size. */
+enum { MAX_SIZES = 16, CPU_LINES = MAX_SIZES * 2 * 8, STAGE_LINES = MAX_SIZES * 3 };
 static char cpu_text[CPU_LINES][128];
 static int cpu_n;
 
@@ -90,8 +92,8 @@ static int cpu_n;
 static void
 cpu_line(const char *input, const char *stage, long n, double cpu, double cat, double awk)
 {
-	if (cpu_n == CPU_LINES)
-		return;
+	if (cpu_n == CPU_LINES) /* a stage added to cpu_stages without raising the limit */
+		cli_die(EXIT_DATA, "pipeline: more than %d lines in the CPU table", CPU_LINES);
 	char ra[16];
 	snprintf(ra, sizeof(ra), awk > 0 ? "%.3f" : "-", cpu / awk);
 	snprintf(cpu_text[cpu_n++], sizeof(cpu_text[0]), "%-6s %-24s %10ld %8.2f %10.3f %8.1f %8s", input, stage, n, cpu,
@@ -101,7 +103,9 @@ cpu_line(const char *input, const char *stage, long n, double cpu, double cat, d
 /* The CPU table's rows for one log (CSV, or HDF5 if h5): cat and awk
  * reading it, tagk-regress to the binary stream and to CSV, tagk-filter
  * copying it to the binary stream (the reader alone, with no regressor),
- * and for CSV the CSV writer alone (tagk-filter turning regress's binary
+ * tagk-regress from the same rows as a binary stream (its own work with
+ * the cheapest reader tagk has: a bound under any reader's figure), and
+ * for CSV the CSV writer alone (tagk-filter turning regress's binary
  * stream into CSV) and tagk-estimate on that stream, each per log row.
  * Every command runs `repeat` times, the commands taking turns, and its
  * least CPU time counts: a busy or throttled moment only ever adds time,
@@ -109,11 +113,12 @@ cpu_line(const char *input, const char *stage, long n, double cpu, double cat, d
 static void
 cpu_stages(const char *me, const char *path, int h5, long n, const char *tmpdir, const char *method, int repeat)
 {
-	char cat[64], awk[64], reg[4200], fil[4200], est[4200], bin[4200];
+	char cat[64], awk[64], reg[4200], fil[4200], est[4200], bin[4200], log[4200];
 	snprintf(reg, sizeof(reg), "%s/tagk-regress", me);
 	snprintf(fil, sizeof(fil), "%s/tagk-filter", me);
 	snprintf(est, sizeof(est), "%s/tagk-estimate", me);
 	snprintf(bin, sizeof(bin), "%s/cpu-%ld.bin", tmpdir, n);
+	snprintf(log, sizeof(log), "%s/log-%ld.bin", tmpdir, n);
 	tool_path("cat", cat, sizeof(cat));
 	tool_path("awk", awk, sizeof(awk));
 	char *ca[] = { cat, (char *)path, NULL };
@@ -121,34 +126,40 @@ cpu_stages(const char *me, const char *path, int h5, long n, const char *tmpdir,
 	char *rb[] = { reg, "--stream", "binary", (char *)path, NULL };
 	char *rc[] = { reg, "--stream", "csv", (char *)path, NULL };
 	char *fb[] = { fil, "--stream", "binary", (char *)path, NULL };
+	char *lb[] = { reg, "--stream", "binary", log, NULL };
 	char *wb[] = { reg, "--stream", "binary", "-o", bin, (char *)path, NULL };
+	char *wl[] = { fil, "--stream", "binary", "-o", log, (char *)path, NULL };
 	char *fc[] = { fil, "--stream", "csv", bin, NULL };
 	char *ea[] = { est, "-a", (char *)method, "-q", bin, NULL };
-	struct { const char *in, *label; char **argv; double cpu; } st[] = {
-		{ "", "cat", ca, 0 },
-		{ "", "awk (sum of every field)", aa, 0 },
-		{ "", "tagk-regress -> binary", rb, 0 },
-		{ "", "tagk-regress -> csv", rc, 0 },
-		{ "", "tagk-filter -> binary", fb, 0 },
-		{ "binary", "tagk-filter -> csv", fc, 0 },
-		{ "binary", "tagk-estimate", ea, 0 },
+	/* which inputs each stage is measured for: 1 CSV, 2 HDF5 */
+	struct { const char *in, *label; char **argv; int on; double cpu; } st[] = {
+		{ "", "cat", ca, 3, 0 },
+		{ "", "awk (sum of every field)", aa, 1, 0 },
+		{ "", "tagk-regress -> binary", rb, 3, 0 },
+		{ "", "tagk-regress -> csv", rc, 3, 0 },
+		{ "", "tagk-filter -> binary", fb, 3, 0 },
+		{ "binlog", "tagk-regress -> binary", lb, 3, 0 },
+		{ "binary", "tagk-filter -> csv", fc, 1, 0 },
+		{ "binary", "tagk-estimate", ea, 1, 0 },
 	};
-	int nst = h5 ? 5 : 7;
+	int nst = (int)(sizeof(st) / sizeof(st[0])), on = h5 ? 2 : 1;
+	cpu_alone(wl); /* the log as a binary stream */
 	if (!h5)
 		cpu_alone(wb); /* the stream the last two read */
 	for (int r = 0; r < repeat; r++)
 		for (int i = 0; i < nst; i++) {
-			if (h5 && i == 1)
-				continue; /* awk does not read HDF5 */
+			if (!(st[i].on & on))
+				continue;
 			double t = cpu_alone(st[i].argv);
 			if (r == 0 || t < st[i].cpu)
 				st[i].cpu = t;
 		}
 	double tc = st[0].cpu, ta = h5 ? 0 : st[1].cpu;
 	for (int i = 0; i < nst; i++)
-		if (!(h5 && i == 1))
+		if (st[i].on & on)
 			cpu_line(st[i].in[0] ? st[i].in : h5 ? "hdf5" : "csv", st[i].label, n, st[i].cpu, tc, ta);
 	remove(bin);
+	remove(log);
 }
 
 /* A list option naming a, b or both; dies on anything else. */
@@ -182,7 +193,9 @@ print_stages_and_cpu(const char *method, char (*stages)[160], int nstages, int r
 	    "# 375 bytes), and its ratio to cat's and to awk's summing every field of the same\n"
 	    "# file, the least of %d runs each, the commands taking turns. tagk-filter ->\n"
 	    "# binary is the reader alone (no regressor; 26 values out per row, where\n"
-	    "# tagk-regress writes 6 rows of 23). Targets (issue 36): tagk-regress -> binary at\n"
+	    "# tagk-regress writes 6 rows of 23); binlog is the same rows as a binary stream,\n"
+	    "# the cheapest input tagk reads, and its ratios are to the file above's cat and awk:\n"
+	    "# tagk-regress's own work, under any reader. Targets (issue 36): tagk-regress -> binary at\n"
 	    "# most 0.5 us per row or 0.15x awk; from HDF5 at most 4x cat.\n\n%-6s %-24s %10s %8s %10s %8s %8s\n",
 	    repeat, "input", "stage", "samples", "cpu_s", "us_per_row", "x_cat", "x_awk");
 	for (int i = 0; i < cpu_n; i++)
@@ -225,9 +238,9 @@ cmd_pipeline(int argc, char **argv)
 	const tagk_method *pm = tagk_method_find(method);
 	if (!pm || pm->kind == TAGK_KIND_STATE || pm->kind == TAGK_KIND_LEARNED)
 		cli_die(EXIT_USAGE, "-a: '%s' is not a window or batch method (tagk-estimate --list)", method);
-	long ns[16];
-	char buf[512], *items[16];
-	int nn = cli_split("--samples", samples, buf, sizeof(buf), items, 16);
+	long ns[MAX_SIZES];
+	char buf[512], *items[MAX_SIZES];
+	int nn = cli_split("--samples", samples, buf, sizeof(buf), items, MAX_SIZES);
 	for (int i = 0; i < nn; i++)
 		ns[i] = cli_long("--samples", items[i], 1, 100000000);
 	int want_f[2] = { 0, 0 }, want_s[2] = { 0, 0 };
@@ -250,7 +263,7 @@ cmd_pipeline(int argc, char **argv)
 	printf("%-6s %-7s %10s %10s %14s %8s %16s %17s\n", "input", "stream", "samples", "seconds",
 	    "samples_per_s", "target", "regress_peak_KiB", "estimate_peak_KiB");
 	fflush(stdout);
-	char stages[16][160];
+	char stages[STAGE_LINES][160];
 	int nstages = 0;
 	char reg[4200], est[4200];
 	snprintf(reg, sizeof(reg), "%s/tagk-regress", me);
@@ -281,14 +294,12 @@ cmd_pipeline(int argc, char **argv)
 			char *wa[] = { reg, "--stream", "binary", "-o", bin, path, NULL };
 			char *ea[] = { est, "-a", (char *)method, "-q", bin, NULL };
 			double tr = run_alone(ra, NULL);
-			if (nstages < 16)
-				snprintf(stages[nstages++], sizeof(stages[0]), "%-6s %-16s %10ld %10.2f %14.0f",
+			snprintf(stages[nstages++], sizeof(stages[0]), "%-6s %-16s %10ld %10.2f %14.0f",
 				    f ? "hdf5" : "csv", "tagk-regress", ns[i], tr, (double)ns[i] / tr);
 			if (f == 1 || !want_f[1]) {
 				run_alone(wa, NULL);
 				double te = run_alone(ea, NULL);
-				if (nstages < 16)
-					snprintf(stages[nstages++], sizeof(stages[0]), "%-6s %-16s %10ld %10.2f %14.0f",
+				snprintf(stages[nstages++], sizeof(stages[0]), "%-6s %-16s %10ld %10.2f %14.0f",
 					    "binary", "tagk-estimate", ns[i], te, (double)ns[i] / te);
 				remove(bin);
 			}

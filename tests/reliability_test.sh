@@ -162,6 +162,15 @@ expect "an empty list item" 2 "" "^tagk-bench: --noise: an empty item in 'low,,h
 	$BIN/tagk-bench table2 --noise low,,high
 expect "pipeline --samples: 17 sizes are refused, not cut to 16" 2 "" "--samples: at most 16 items" -- \
 	$BIN/tagk-bench pipeline --samples 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
+# the most sizes it takes, both formats: every CPU-table line of every size
+# is printed (its table once held 128 lines and left the rest out)
+$S pipeline --samples 100,200,300,400,500,600,700,800,900,1000,1100,1200,1300,1400,1500,1600 \
+	--streams binary --repeat 1 > "$tmp/pipe16.txt" 2>&1
+check "pipeline with 16 sizes: each size's binlog line, twice (CSV, HDF5)" sh -c "
+	for n in 100 200 300 400 500 600 700 800 900 1000 1100 1200 1300 1400 1500 1600; do
+		test \$(grep -Ec \"^binlog tagk-regress -> binary +\$n \" '$tmp/pipe16.txt') = 2 || exit 1
+	done"
+check "... and the last size's HDF5 lines" grep -Eq "^hdf5   tagk-filter -> binary +1600 " "$tmp/pipe16.txt"
 awk 'BEGIN { print "#tagk-shard: 0/1 trials=1 seed=1 noise=low methods=tagk protocol=tagk"
 	for (i = 0; i < 70; i++) printf "trial,tagk,low,m%d,0,1,figure8,1,1,1,1,1,1,1,1,1,1,1,0,\n", i }' > "$tmp/shard70.txt"
 expect "merge of 70 method names" 1 "" "shard70.txt: unknown method 'm0'" -- $BIN/tagk-bench merge "$tmp/shard70.txt"
