@@ -189,6 +189,21 @@ cmdio_unread_hint(const tbl_reader *r, const char *name)
 }
 
 void
+cmdio_pass_notes(sink *s, const tbl_reader *r)
+{
+	for (int i = 0; i < tbl_nnotes(r); i++) {
+		const char *n = tbl_note_line(r, i);
+		char key[48];
+		size_t k = strcspn(n, " ");
+		if (k == 0 || n[k] != ' ' || k >= sizeof(key))
+			continue; /* not KEY VALUE: no reader of tagk's can use it */
+		memcpy(key, n, k);
+		key[k] = 0;
+		sink_note(s, key, n + k + 1);
+	}
+}
+
+void
 cmdio_commit(sink *s)
 {
 	char err[1024];

@@ -95,6 +95,12 @@ const char *cmdio_unread_hint(const tbl_reader *r, const char *name);
 void cmdio_header(sink *s, int n, const char *const *names);
 /* Commit the output or die. */
 void cmdio_commit(sink *s);
+/* The input's "#tagk-note: KEY VALUE" lines (tagk-estimate's method and
+ * refused updates) onto the output, oldest first, before cmdio_commit: a
+ * command between tagk-estimate and tagk-report must not drop what the
+ * report says about the estimate. Call once the input is read to its end,
+ * where the notes are. */
+void cmdio_pass_notes(sink *s, const tbl_reader *r);
 
 /* A whole output that is not a stream (a report, a model file, a table):
  * path NULL or "-" is standard output; a file goes through outfile.h

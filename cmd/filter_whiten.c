@@ -191,6 +191,7 @@ filter_whiten(const char *input, const tbl_options *in, const double *theta0, in
 	}
 	if (w.samples == 0)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(w.r));
+	cmdio_pass_notes(w.out, w.r);
 	cmdio_commit(w.out);
 	tbl_close(w.r);
 	free(w.tidx);

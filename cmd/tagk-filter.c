@@ -423,6 +423,7 @@ finish(filter_run *w)
 			    o->where, w->nin);
 		cli_die(EXIT_DATA, "%s: no row left after filtering (%ld read)", tbl_name(r), w->nin);
 	}
+	cmdio_pass_notes(w->out, r);
 	cmdio_commit(w->out);
 	fgate_report(&o->gate);
 	if (tbl_skipped(r))

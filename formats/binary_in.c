@@ -110,8 +110,8 @@ read_trailer(tbl_reader *r)
 			while (*p == ' ')
 				p++;
 			snprintf(r->notes[r->note_next], sizeof(r->notes[0]), "%s", p);
-			r->note_next = (r->note_next + 1) % 8;
-			if (r->nnotes < 8)
+			r->note_next = (r->note_next + 1) % TBL_NOTES;
+			if (r->nnotes < TBL_NOTES)
 				r->nnotes++;
 			continue;
 		}

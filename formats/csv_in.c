@@ -382,8 +382,8 @@ on_record(int ch, void *data)
 		while (*p == ' ')
 			p++;
 		snprintf(r->notes[r->note_next], sizeof(r->notes[0]), "%s", p);
-		r->note_next = (r->note_next + 1) % 8;
-		if (r->nnotes < 8)
+		r->note_next = (r->note_next + 1) % TBL_NOTES;
+		if (r->nnotes < TBL_NOTES)
 			r->nnotes++;
 		return;
 	}

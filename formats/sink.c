@@ -36,7 +36,8 @@ struct sink {
 	int bhash;
 	unsigned char *hq;   /* binary: records stored and not yet hashed, */
 	size_t hn;           /* hn bytes at hq (sum_run) */
-	char notes[4][160];  /* #tagk-note lines written before the end marker */
+	char notes[TBL_NOTES][160]; /* #tagk-note lines written before the end
+	                      * marker, the latest TBL_NOTES, as readers keep */
 	int nnotes;
 	char *hold;          /* stdout: held output, until HOLD bytes */
 	size_t held;
@@ -604,8 +605,11 @@ sink_row(sink *s, const double *v)
 void
 sink_note(sink *s, const char *key, const char *value)
 {
-	if (s->nnotes < 4)
-		snprintf(s->notes[s->nnotes++], sizeof(s->notes[0]), "%.40s %.110s", key, value);
+	if (s->nnotes == TBL_NOTES) {
+		memmove(s->notes[0], s->notes[1], sizeof(s->notes) - sizeof(s->notes[0]));
+		s->nnotes--;
+	}
+	snprintf(s->notes[s->nnotes++], sizeof(s->notes[0]), "%.40s %.110s", key, value);
 }
 
 void

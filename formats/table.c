@@ -357,11 +357,25 @@ tbl_note(const tbl_reader *r, const char *key)
 {
 	size_t k = strlen(key);
 	for (int i = 1; i <= r->nnotes; i++) {
-		const char *n = r->notes[(r->note_next - i + 8) % 8];
+		const char *n = r->notes[(r->note_next - i + TBL_NOTES) % TBL_NOTES];
 		if (strncmp(n, key, k) == 0 && n[k] == ' ')
 			return n + k + 1;
 	}
 	return NULL;
+}
+
+int
+tbl_nnotes(const tbl_reader *r)
+{
+	return r->nnotes;
+}
+
+const char *
+tbl_note_line(const tbl_reader *r, int i)
+{
+	if (i < 0 || i >= r->nnotes)
+		return NULL;
+	return r->notes[(r->note_next - r->nnotes + i + 2 * TBL_NOTES) % TBL_NOTES];
 }
 
 int

@@ -89,6 +89,12 @@ const char *tbl_error(const tbl_reader *r);
 const char *tbl_where(tbl_reader *r);
 /* The value of the last "#tagk-note: KEY VALUE" line read so far, or NULL. */
 const char *tbl_note(const tbl_reader *r, const char *key);
+/* The notes kept (the latest TBL_NOTES read), and the i-th of them, 0 the
+ * oldest, as "KEY VALUE" (NULL past the last): for a command that passes
+ * its input's notes on. */
+enum { TBL_NOTES = 8 };
+int tbl_nnotes(const tbl_reader *r);
+const char *tbl_note_line(const tbl_reader *r, int i);
 /* Rows skipped under skip_bad. */
 long tbl_skipped(const tbl_reader *r);
 /* Why the input has a signal called name that is not a column (an HDF5

@@ -18,7 +18,7 @@ struct tbl_reader {
 	char *want;          /* ncols flags */
 	char *text;          /* ncols flags: a text column (tbl_want_numeric) */
 	int want_numeric;    /* tbl_want_numeric was called */
-	char notes[8][128];  /* "KEY VALUE" of #tagk-note lines, the latest 8 */
+	char notes[TBL_NOTES][128]; /* "KEY VALUE" of #tagk-note lines, the latest TBL_NOTES */
 	int nnotes, note_next; /* how many are kept (<= 8); where the next goes */
 	long skipped;
 	char unread[TBL_UNREAD_MAX]; /* "NAME\tWHY\n" per signal of the input not read (tbl_unread) */

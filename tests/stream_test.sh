@@ -217,6 +217,15 @@ printf '\377\377\377\377\377\377\377\377#tagk-note: refused_updates 5 of 996\n' 
 check "... written after the eight 0xff bytes, before the end marker" cmp -s "$tmp/noted.tail" "$tmp/noted.want"
 check "... which ends the stream with its row count and check value" \
 	sh -c "tail -1 '$tmp/noted.bin' | grep -Eqx '#tagk-end: 991 rows; check [0-9a-f]{16}'"
+# a tagk-filter between them passes the notes on, in both streams
+for s in csv binary; do
+	expect "refused updates through tagk-filter (--stream $s) still shown by tagk-report" 0 \
+		"^# 5 of 996 updates refused by tagk-estimate" "only 425 of 945 estimates \(45 %\) are physical bodies" -- \
+		sh -c "$F --stream $s --from 1 '$tmp/noted.bin' | $P"
+done
+$F --stream csv "$tmp/noted.bin" > "$tmp/noted-f.csv"
+check "... the notes of tagk-filter's CSV output, as tagk-estimate wrote them" \
+	sh -c "grep '^#tagk-note: ' '$tmp/noted-f.csv' | tr '\\n' ';' | grep -qx '#tagk-note: refused_updates 5 of 996;#tagk-note: method rls-low;'"
 
 # --- empty cells: NaN in the stream, refused or skipped where wanted --------
 # a stream written by hand: tagk's own writers refuse empty cells upstream
