@@ -106,13 +106,7 @@ read_trailer(tbl_reader *r)
 			    b->records + 1, p + (*p == ' '));
 		}
 		if (strncmp(p, TBL_NOTE_MARK, strlen(TBL_NOTE_MARK)) == 0) {
-			p += strlen(TBL_NOTE_MARK);
-			while (*p == ' ')
-				p++;
-			snprintf(r->notes[r->note_next], sizeof(r->notes[0]), "%s", p);
-			r->note_next = (r->note_next + 1) % TBL_NOTES;
-			if (r->nnotes < TBL_NOTES)
-				r->nnotes++;
+			tbl_add_note(r, p + strlen(TBL_NOTE_MARK));
 			continue;
 		}
 		if (strncmp(p, TBL_END_MARK, strlen(TBL_END_MARK)) != 0)

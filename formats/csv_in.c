@@ -378,13 +378,7 @@ on_record(int ch, void *data)
 	if (c->marker == MARK_NOTE || c->marker == MARK_END)
 		unhashed_line(c);
 	if (c->marker == MARK_NOTE) {
-		const char *p = c->marker_msg + strlen(TBL_NOTE_MARK);
-		while (*p == ' ')
-			p++;
-		snprintf(r->notes[r->note_next], sizeof(r->notes[0]), "%s", p);
-		r->note_next = (r->note_next + 1) % TBL_NOTES;
-		if (r->nnotes < TBL_NOTES)
-			r->nnotes++;
+		tbl_add_note(r, c->marker_msg + strlen(TBL_NOTE_MARK));
 		return;
 	}
 	if (c->marker == MARK_END) {

@@ -44,7 +44,7 @@
 #include "pipeout.h"
 #include "outfile.h"
 
-enum { BLOCK = 4096, H5_STEP_SECONDS = 20, MAX_NAME = 1024 };
+enum { BLOCK = 4096, H5_STEP_SECONDS = 20, MAX_NAME = 1024, H5_NOTES_MAX = 2048 };
 /* Declared rows beyond this are refused before any read: 2^36 rows is
  * years of a 1 kHz log, and a damaged header can declare 2^60. */
 #define H5_MAX_ROWS ((hsize_t)1 << 36)
@@ -71,6 +71,7 @@ typedef struct {
 	int ncols;
 	char unread[TBL_UNREAD_MAX]; /* "NAME\tWHY\n" of the datasets skipped (tbl_unread) */
 	size_t nunread;
+	char notes[H5_NOTES_MAX]; /* the group's tagk_notes attribute: "KEY VALUE\n" lines */
 	char err[700];
 	const char *path;
 } child;
@@ -622,7 +623,9 @@ child_open(child *c, const char *group)
 		return cfail(c, "%s: cannot list group '%s' (file truncated?)", c->path, group);
 	if (c->nsig == 0)
 		return cfail(c, "%s: group '%s' holds no numeric datasets", c->path, group);
-	return 0;
+	/* tagk's notes (hdf5_out.h), or none; too long an attribute is an
+	 * error, not notes cut short */
+	return read_names_attr(c, c->group, "tagk_notes", c->notes, sizeof(c->notes)) < 0 ? -1 : 0;
 }
 
 /* Rows r0 .. r0 + nrows - 1 of the block into out, from the signals'
@@ -716,8 +719,9 @@ child_stream(child *c)
 		if (pipeout_write_all(c->fd, &l, 4) || pipeout_write_all(c->fd, c->names[i], l))
 			return -1;
 	}
-	uint32_t lu = (uint32_t)c->nunread;
-	if (pipeout_write_all(c->fd, &lu, 4) || pipeout_write_all(c->fd, c->unread, lu))
+	uint32_t lu = (uint32_t)c->nunread, ln = (uint32_t)strlen(c->notes);
+	if (pipeout_write_all(c->fd, &lu, 4) || pipeout_write_all(c->fd, c->unread, lu) ||
+	    pipeout_write_all(c->fd, &ln, 4) || pipeout_write_all(c->fd, c->notes, ln))
 		return -1;
 	/* by reference when a row fits in a slot (the parent reads with
 	 * read(2), as pipeout's contract asks); else a block of rows to copy */
@@ -894,6 +898,22 @@ h5_close(tbl_reader *r)
 	r->impl = NULL;
 }
 
+/* The notes the child sent after the header: the text's length, then
+ * "KEY VALUE" lines; each line kept as a note. */
+static int
+read_notes(tbl_reader *r)
+{
+	h5in *h = r->impl;
+	uint32_t ln;
+	char text[H5_NOTES_MAX];
+	if (rd(h->fd, &ln, 4) != 0 || ln >= sizeof(text) || rd(h->fd, text, ln) != 0)
+		return -1;
+	text[ln] = 0;
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		tbl_add_note(r, line);
+	return 0;
+}
+
 int
 tbl_hdf5_open(tbl_reader *r, const char *path)
 {
@@ -958,6 +978,8 @@ tbl_hdf5_open(tbl_reader *r, const char *path)
 	if (rd(h->fd, &lu, 4) != 0 || lu >= sizeof(r->unread) || rd(h->fd, r->unread, lu) != 0)
 		return child_failed(r);
 	r->unread[lu] = 0;
+	if (read_notes(r) != 0)
+		return child_failed(r);
 	h->blk = malloc((size_t)BLOCK * nc * sizeof(double));
 	if (!h->blk)
 		return tbl_fail(r, "out of memory");

@@ -118,12 +118,34 @@ h5out_row(h5out *h, const double *v, char *err, size_t errlen)
 	return 0;
 }
 
+/* The notes as the root group's attribute tagk_notes (h5out_close). */
+static int
+write_notes(h5out *h, const char *notes, char *err, size_t errlen)
+{
+	hid_t t = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR), a = -1;
+	herr_t rc = -1;
+	if (t >= 0 && sp >= 0 && H5Tset_size(t, strlen(notes) + 1) >= 0 && H5Tset_strpad(t, H5T_STR_NULLTERM) >= 0 &&
+	    (a = H5Acreate2(h->file, "tagk_notes", t, sp, H5P_DEFAULT, H5P_DEFAULT)) >= 0)
+		rc = H5Awrite(a, t, notes);
+	if (a >= 0)
+		H5Aclose(a);
+	if (sp >= 0)
+		H5Sclose(sp);
+	if (t >= 0)
+		H5Tclose(t);
+	if (rc < 0)
+		snprintf(err, errlen, "HDF5 write failed (the notes; disk full or file too large?)");
+	return rc < 0 ? -1 : 0;
+}
+
 int
-h5out_close(h5out *h, int ok, char *err, size_t errlen)
+h5out_close(h5out *h, int ok, const char *notes, char *err, size_t errlen)
 {
 	int rc = 0;
 	if (ok && h->ds)
 		rc = flush_rows(h, err, errlen);
+	if (ok && rc == 0 && notes && notes[0])
+		rc = write_notes(h, notes, err, errlen);
 	for (int c = 0; h->ds && c < h->ncols; c++)
 		if (h->ds[c] > 0)
 			H5Dclose(h->ds[c]);

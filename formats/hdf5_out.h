@@ -13,7 +13,11 @@ typedef struct h5out h5out;
 h5out *h5out_create(const char *path, char *err, size_t errlen);
 int h5out_header(h5out *h, int ncols, const char *const *names, char *err, size_t errlen);
 int h5out_row(h5out *h, const double *v, char *err, size_t errlen);
-/* Flush (when ok) and close; always frees h. */
-int h5out_close(h5out *h, int ok, char *err, size_t errlen);
+/* Flush (when ok) and close; always frees h. notes (NULL or "" for none)
+ * are the stream's "KEY VALUE" lines, each ended by a newline: written,
+ * when ok, as the root group's scalar string attribute tagk_notes, which
+ * tagk's HDF5 reader gives back as notes (an HDF5 file has no end marker
+ * to carry them after the rows). */
+int h5out_close(h5out *h, int ok, const char *notes, char *err, size_t errlen);
 
 #endif

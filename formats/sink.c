@@ -686,7 +686,10 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 		if (s->f != stdout && fclose(s->f) != 0 && ok && rc == 0)
 			rc = -1, snprintf(s->err, sizeof(s->err), "%s: write error: %s", s->name, strerror(errno));
 	} else if (s->fmt == TBL_HDF5) {
-		if (h5out_close(s->h5, ok, s->err, sizeof(s->err)) != 0 && ok)
+		char notes[TBL_NOTES * 162] = "";
+		for (int i = 0, n = 0; i < s->nnotes; i++)
+			n += snprintf(notes + n, sizeof(notes) - (size_t)n, "%s\n", s->notes[i]);
+		if (h5out_close(s->h5, ok, notes, s->err, sizeof(s->err)) != 0 && ok)
 			rc = -1, name_h5_error(s);
 	} else {
 		if (fflush(s->f) != 0 || ferror(s->f))

@@ -364,6 +364,17 @@ tbl_note(const tbl_reader *r, const char *key)
 	return NULL;
 }
 
+void
+tbl_add_note(tbl_reader *r, const char *text)
+{
+	while (*text == ' ')
+		text++;
+	snprintf(r->notes[r->note_next], sizeof(r->notes[0]), "%s", text);
+	r->note_next = (r->note_next + 1) % TBL_NOTES;
+	if (r->nnotes < TBL_NOTES)
+		r->nnotes++;
+}
+
 int
 tbl_nnotes(const tbl_reader *r)
 {

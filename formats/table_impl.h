@@ -38,6 +38,9 @@ int tbl_add_col(tbl_reader *r, const char *name, size_t len);
 /* Allocate want[] once all columns are known; check names are unique and
  * non-empty. Returns 0 or -1 with r->err set. */
 int tbl_finish_header(tbl_reader *r, const char *what);
+/* Keep a note's "KEY VALUE" (leading blanks dropped), the oldest of
+ * TBL_NOTES going. */
+void tbl_add_note(tbl_reader *r, const char *text);
 
 /* The text after TBL_END_MARK, " N rows; check HEX" (" 1 row; ..."), into
  * *n and *check; 0, or -1 if it is not exactly that. */

@@ -226,6 +226,28 @@ done
 $F --stream csv "$tmp/noted.bin" > "$tmp/noted-f.csv"
 check "... the notes of tagk-filter's CSV output, as tagk-estimate wrote them" \
 	sh -c "grep '^#tagk-note: ' '$tmp/noted-f.csv' | tr '\\n' ';' | grep -qx '#tagk-note: refused_updates 5 of 996;#tagk-note: method rls-low;'"
+# an HDF5 file has no end marker: the notes are its root group's attribute
+$E -a rls-low --every 1 -o "$tmp/noted.h5" "$tmp/outlier.csv" 2>/dev/null
+$F "$tmp/noted.bin" -o "$tmp/noted-f.h5"
+for h in noted noted-f; do
+	expect "refused updates in an HDF5 file ($h.h5), shown by tagk-report" 0 \
+		"^# 5 of 996 updates refused by tagk-estimate" "are physical bodies" -- $P "$tmp/$h.h5"
+done
+if [ -x $PY ] && $PY -c 'import h5py' 2>/dev/null; then
+	check "... as h5py reads them: the root group's string attribute tagk_notes" $PY -c '
+import sys, h5py
+with h5py.File(sys.argv[1]) as f:
+    sys.exit(f.attrs["tagk_notes"] != b"refused_updates 5 of 996\nmethod rls-low\n")' "$tmp/noted.h5"
+	$PY -c '
+import sys, h5py, numpy
+with h5py.File(sys.argv[1], "w") as f:
+    f["t"] = numpy.arange(3.0)
+    f.attrs["tagk_notes"] = "x" * 3000' "$tmp/longnotes.h5"
+	expect "a tagk_notes attribute too long for notes: refused, not cut" 1 "" \
+		"attribute 'tagk_notes' is longer than 2047 bytes" -- $F "$tmp/longnotes.h5"
+else
+	echo "skip the HDF5 notes through h5py: /usr/bin/python3 with h5py is not installed"
+fi
 
 # --- empty cells: NaN in the stream, refused or skipped where wanted --------
 # a stream written by hand: tagk's own writers refuse empty cells upstream
