@@ -525,8 +525,10 @@ csv_row_whole(sink *s, const double *v)
 		memcpy(&bits, &v[i], 8);
 		size_t len;
 		if (bits != last[i]) {
-			s->fill[i] = NULL;
-			len = isnan(v[i]) ? 0 : (size_t)format_memo(s, line + n, v[i], &s->fill[i]);
+			if (isnan(v[i]))
+				len = 0, s->fill[i] = NULL;
+			else
+				len = (size_t)format_memo(s, line + n, v[i], &s->fill[i]);
 			tlen[i] = (unsigned char)len;
 			last[i] = bits;
 			off[nf] = (uint32_t)n;

@@ -87,6 +87,42 @@ test_format_random_bits(void **state)
 	}
 }
 
+/* Integers below 2^53 (num_format's integer path, whose digits come from
+ * put_digits) against glibc's %llu: every 4-digit group value 0..9999 in
+ * each of the four groups of a 16-digit number, the others random (the
+ * SSE2 path converts each group in lanes of its own), and 10^4 random
+ * numbers of each length 1..16 (the copies of the last p of 16 digits). */
+static void
+test_format_integer_digits(void **state)
+{
+	(void)state;
+	static const uint64_t unit[4] = { 1000000000000ull, 100000000ull, 10000ull, 1ull };
+	char buf[32], ref[32];
+	for (int g = 0; g < 4; g++)
+		for (uint64_t x = 0; x < 10000; x++) {
+			if (g == 0 && x >= 9000)
+				break; /* 16 digits from 9.007e15 on are past 2^53 */
+			uint64_t n = 0;
+			for (int k = 0; k < 4; k++)
+				n += unit[k] * (k == g ? x : k == 0 ? 1000 + next() % 8000 : next() % 10000);
+			snprintf(ref, sizeof(ref), "%llu", (unsigned long long)n);
+			num_format(buf, (double)n);
+			if (strcmp(buf, ref) != 0)
+				fail_msg("%s formatted as '%s'", ref, buf);
+		}
+	uint64_t p10 = 1;
+	for (int p = 1; p <= 16; p++, p10 *= 10)
+		for (int i = 0; i < 10000; i++) {
+			uint64_t n = p10 + next() % (9 * p10);
+			if (n >= 9007199254740992ull)
+				continue;
+			snprintf(ref, sizeof(ref), "%llu", (unsigned long long)n);
+			num_format(buf, -(double)n);
+			if (buf[0] != '-' || strcmp(buf + 1, ref) != 0)
+				fail_msg("-%s formatted as '%s'", ref, buf);
+		}
+}
+
 static void
 test_format_typical_ranges(void **state)
 {
@@ -470,6 +506,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_random_bits),
 		cmocka_unit_test(test_format_typical_ranges),
+		cmocka_unit_test(test_format_integer_digits),
 		cmocka_unit_test(test_format_edges),
 		cmocka_unit_test(test_format_same_as_exact_search),
 		cmocka_unit_test(test_format_outside_as_shortest_g),
