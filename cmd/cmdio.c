@@ -161,6 +161,13 @@ cmdio_row(sink *s, const double *v)
 		cli_die(EXIT_DATA, "%s", sink_error(s));
 }
 
+void
+cmdio_rows(sink *s, const double *v, int k)
+{
+	if (sink_rows(s, v, k) != 0)
+		cli_die(EXIT_DATA, "%s", sink_error(s));
+}
+
 /* Branch-free and in integer lanes the compiler vectorises (regress
  * checks every sample's 66 values): an exponent field of all ones (Inf,
  * NaN) plus one carries into the sign bit, any other does not. */

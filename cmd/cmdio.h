@@ -84,6 +84,8 @@ void cmdio_sample_end(cmdio_samples *c, tbl_reader *r, int have_idx);
 sink *cmdio_open_output(const char *path, tbl_format fmt);
 /* Write one row or die. */
 void cmdio_row(sink *s, const double *v);
+/* k rows at once (sink_rows), or the same exit. */
+void cmdio_rows(sink *s, const double *v, int k);
 /* Whether v[0..n) are all finite. Products of finite inputs can overflow
  * (a log's values of 1e200 in the wrong units); a stream with Inf in it is
  * one every tagk reader refuses, so the tool that computed it says so. */

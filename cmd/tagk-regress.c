@@ -575,6 +575,7 @@ typedef struct {
 	int model, ntrue, spans;
 	int z_only;          /* mass rows: the z row alone (see regress()) */
 	double *orow;
+	int ocols;
 	long rows_out;
 	double pos_scale;
 	const int *idx_att, *idx_pos, *idx_vel;
@@ -613,7 +614,8 @@ emit_header(emitter *e, tbl_reader *r, const int *tidx)
 		nm[ncol++] = "span";
 	for (int j = 0; j < e->ntrue; j++)
 		nm[ncol + j] = tbl_col(r, tidx[j]);
-	e->orow = malloc((size_t)(ncol + e->ntrue) * sizeof(double));
+	e->ocols = ncol + e->ntrue;
+	e->orow = malloc(6 * (size_t)e->ocols * sizeof(double)); /* a sample's rows */
 	if (!e->orow)
 		cli_die(EXIT_DATA, "out of memory");
 	cmdio_header(e->out, ncol + e->ntrue, nm);
@@ -695,8 +697,9 @@ emit_rows(emitter *e, const sample *s, const double al[3], int span)
 		if (!cmdio_all_finite(y, rows * n))
 			return -1;
 	}
-	for (int r = e->z_only ? 2 : 0; r < rows; r++) {
-		double *o = e->orow;
+	int r0 = e->z_only ? 2 : 0;
+	for (int r = r0; r < rows; r++) {
+		double *o = e->orow + (size_t)(r - r0) * (size_t)e->ocols;
 		o[0] = s->t;
 		o[1] = r;
 		for (int j = 0; j < n; j++)
@@ -705,10 +708,9 @@ emit_rows(emitter *e, const sample *s, const double al[3], int span)
 		int k = 3 + n;
 		if (e->spans)
 			o[k++] = span;
-		for (int j = 0; j < e->ntrue; j++)
-			o[k + j] = s->truth[j];
-		cmdio_row(e->out, o);
+		memcpy(o + k, s->truth, (size_t)e->ntrue * sizeof(*o));
 	}
+	cmdio_rows(e->out, e->orow, rows - r0);
 	e->rows_out++;
 	return 0;
 }

@@ -30,7 +30,7 @@
 #include <emmintrin.h>
 #endif
 
-enum { CHUNK = 262144, PAD = 64 };
+enum { CHUNK = 262144, FRONT = 16, PAD = 64 };
 
 int tbl_csv_fastpath = 1;
 enum { MARK_NONE, MARK_ERROR, MARK_STREAM, MARK_END, MARK_NOTE };
@@ -89,9 +89,11 @@ typedef struct {
 	int at_end;          /* csv_fini is completing the input's last record */
 	int bom_checked;     /* a UTF-8 byte-order mark at the start was dropped */
 	int lib_busy;        /* libcsv holds part of a record: feed it until the record ends */
-	/* bytes read but not yet fed, then PAD bytes never filled: the fast
-	 * path reads whole words (and a cell's 32) past a line's end */
-	char chunk[CHUNK + PAD];
+	/* chunk = mem + FRONT: bytes read but not yet fed, then PAD bytes
+	 * never filled. The fast path reads whole words (and a cell's 48)
+	 * past a line's end, and a number's 16 bytes before its end */
+	char mem[FRONT + CHUNK + PAD];
+	char *chunk;
 	size_t clen, coff;
 	/* per column, the text and value of the last cell parsed: streams
 	 * repeat cells across rows (time, truth), which are then not parsed */
@@ -618,27 +620,47 @@ same_text(const char *a, const char *b, size_t len)
 #endif
 }
 
+/* What the cell loop reads per column, in locals the compiler keeps in
+ * registers: through c and r it reloaded every pointer after each store
+ * of a cell's text (a char store may alias anything). */
+typedef struct {
+	const char *want;
+	int ncols;
+	double *cur, *cval;
+	char (*ctext)[32];
+	unsigned char *clen;
+} cellcache;
+
 /* The common case of data_cell: a wanted cell that repeats the column's
- * last text, or that fast_float reads whole as a finite nonzero number.
- * Returns 0 for anything else, which data_cell then judges. t is
- * readable to t + 32 (the chunk's padding). */
-static int
-fast_cell(csvin *c, int col, const char *t, size_t len)
+ * last text, or that num_parse_pad reads whole as a finite nonzero number: 1
+ * and the value in cur, or 0 for anything else, which data_cell then
+ * judges. t is readable from t - 16 to t + 48 (the chunk's padding, as
+ * num_parse_pad asks). */
+static inline int
+cached_cell(const cellcache *cc, int col, const char *t, size_t len)
 {
-	if (len == 0 || len >= 32)
+	if (len - 1 >= 31)
 		return 0;
-	if (c->clen_[col] == len && same_text(c->ctext[col], t, len)) {
-		c->cur[col] = c->cval[col];
+	if (cc->clen[col] == len && same_text(cc->ctext[col], t, len)) {
+		cc->cur[col] = cc->cval[col];
 		return 1;
 	}
 	double v;
-	if (num_parse_ff(t, len, &v) != 0)
+	if (num_parse_pad(t, len, &v) != 0)
 		return 0;
-	c->cur[col] = v;
-	memcpy(c->ctext[col], t, 32);
-	c->clen_[col] = (unsigned char)len;
-	c->cval[col] = v;
+	cc->cur[col] = v;
+	cc->cval[col] = v;
+	memcpy(cc->ctext[col], t, 32);
+	cc->clen[col] = (unsigned char)len;
 	return 1;
+}
+
+/* cached_cell for line_cell. */
+static int
+fast_cell(csvin *c, int col, const char *t, size_t len)
+{
+	const cellcache cc = { NULL, 0, c->cur, c->cval, c->ctext, c->clen_ };
+	return cached_cell(&cc, col, t, len);
 }
 
 /* One cell of a data line, s[a..end) (blanks trimmed): version 2's check
@@ -711,25 +733,36 @@ has_blank(const char *s, size_t n)
 
 /* The fields of a line without blanks: commas found 64 bytes at a time
  * and taken lowest bit first, three instructions per field where the
- * scan for each comma was a loop. s is readable to s + n + 64 (the
- * chunk's padding). */
+ * scan for each comma was a loop; each wanted cell through
+ * cached_cell, else data_cell (once a cell is bad, the rest are only
+ * counted). s is readable to s + n + 64 (the chunk's padding). */
 static void
 fields_plain(tbl_reader *r, csvin *c, char *s, size_t n)
 {
+	const cellcache cc = { r->want, r->ncols, c->cur, c->cval, c->ctext, c->clen_ };
+	int col = 0, bad = c->bad;
 	size_t a = 0;
 	for (size_t base = 0;; base += 64) {
 		uint64_t m = commas64(s + base);
 		int last = n - base < 64;
 		if (last) /* the line's end closes its last field */
 			m = (m & ((UINT64_C(1) << (n - base)) - 1)) | UINT64_C(1) << (n - base);
-		for (; m; m &= m - 1) {
-			size_t b = base + (size_t)__builtin_ctzll(m);
-			line_cell(r, c, s, a, b);
+		for (; m; m &= m - 1, col++) {
+			size_t b = base + (size_t)__builtin_ctzll(m), len = b - a;
+			char *t = s + a;
 			a = b + 1;
+			if (col >= cc.ncols || !cc.want[col] || bad || cached_cell(&cc, col, t, len))
+				continue;
+			char save = t[len];
+			t[len] = 0;
+			data_cell(r, col, t, len);
+			t[len] = save;
+			bad = c->bad;
 		}
 		if (last)
 			break;
 	}
+	c->nfield = col;
 	c->rec_bytes += n + 1;
 }
 #else
@@ -763,8 +796,8 @@ fast_line(tbl_reader *r, char *s, size_t n, int ch)
 	}
 	c->prev_cr = 0;
 	begin_record(r);
-	if (has_blank(s, n))
-		fields_trimmed(r, c, s, n);
+	if (c->declared == 2 || has_blank(s, n))
+		fields_trimmed(r, c, s, n); /* version 2 hashes each cell's text */
 	else
 		fields_plain(r, c, s, n);
 	on_record(ch, r);
@@ -887,6 +920,7 @@ tbl_csv_open(tbl_reader *r, FILE *f)
 	r->where_fn = csv_where;
 	r->close = csv_close;
 	c->f = f;
+	c->chunk = c->mem + FRONT;
 	c->last_byte = -1;
 	if (csv_init(&c->p, CSV_APPEND_NULL | CSV_REPALL_NL) != 0)
 		return tbl_fail(r, "out of memory");

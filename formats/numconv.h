@@ -14,6 +14,7 @@
 #define TAGK_NUMCONV_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* buf must hold 32 bytes; returns the length written (NUL-terminated). */
 int num_format(char *buf, double x);
@@ -30,5 +31,15 @@ int num_parse(const char *s, size_t len, double *out);
  * with a cheaper fallback of their own: 0 and *out for a decimal it reads
  * whole into a finite nonzero double, else -1 (then ask num_parse). */
 int num_parse_ff(const char *s, size_t len, double *out);
+/* num_parse_ff for a caller whose text has readable bytes around it:
+ * s[-16..48) readable whatever len (< 32 for the fast path; the bytes
+ * outside s[0..len) are read and ignored). The same result, bit for bit,
+ * with the digits found and read sixteen at a time. */
+int num_parse_pad(const char *s, size_t len, double *out);
+/* num_parse_pad for a caller that has classified s's bytes already: bit k
+ * of digits set where s[k] is a decimal digit, of nonzero where it is one
+ * of '1'..'9', for every k < len (bits at len and above are ignored).
+ * The CSV reader finds them for a whole line at once. */
+int num_parse_bits(const char *s, size_t len, uint32_t digits, uint32_t nonzero, double *out);
 
 #endif

@@ -370,10 +370,11 @@ binary_header(sink *s, const char *const *names)
 	return rc;
 }
 
+/* k rows of v (k > 1 only when they fit the buffer and a pipe slot). */
 static int
-binary_row(sink *s, const double *v)
+binary_rows(sink *s, const double *v, int k)
 {
-	size_t rec = 8 * (size_t)s->ncols;
+	size_t rec = 8 * (size_t)s->ncols * (size_t)k;
 	if (s->by_reference && s->flushed && !s->po && !s->failed && rec <= pipeout_slot_size()) {
 		/* the rows and bytes before this one go out through stdio first */
 		if (flush_pending(s) != 0)
@@ -389,29 +390,29 @@ binary_row(sink *s, const double *v)
 		unsigned char *p = pipeout_room(s->po, rec);
 		if (!p)
 			return po_failed(s);
-		binary_put(p, v, s->ncols);
+		binary_put(p, v, s->ncols * k);
 		sum_later(s, p, rec);
 		pipeout_commit(s->po, rec);
-		s->rows++;
+		s->rows += k;
 		return 0;
 	}
 	if (s->pending + rec > sizeof(s->line) && flush_pending(s) != 0)
 		return -1;
-	s->rows++;
+	s->rows += k;
 	if (rec <= sizeof(s->line)) {
 		unsigned char *p = (unsigned char *)s->line + s->pending;
-		binary_put(p, v, s->ncols);
+		binary_put(p, v, s->ncols * k);
 		sum_later(s, p, rec);
 		s->pending += rec;
 		return 0;
 	}
 	/* a record wider than the buffer goes out in pieces */
 	for (int i = 0; i < s->ncols;) {
-		int k = s->ncols - i < (int)(sizeof(s->line) / 8) ? s->ncols - i : (int)(sizeof(s->line) / 8);
-		binary_put((unsigned char *)s->line, v + i, k);
-		bsum_bytes(s->bsum, s->line, 8 * (size_t)k);
-		i += k;
-		if (emit(s, s->line, 8 * (size_t)k) != 0)
+		int m = s->ncols - i < (int)(sizeof(s->line) / 8) ? s->ncols - i : (int)(sizeof(s->line) / 8);
+		binary_put((unsigned char *)s->line, v + i, m);
+		bsum_bytes(s->bsum, s->line, 8 * (size_t)m);
+		i += m;
+		if (emit(s, s->line, 8 * (size_t)m) != 0)
 			return -1;
 	}
 	return 0;
@@ -588,7 +589,7 @@ sink_row(sink *s, const double *v)
 		return 0;
 	}
 	if (s->fmt == TBL_BINARY)
-		return binary_row(s, v);
+		return binary_rows(s, v, 1);
 	/* whole lines gather in s->line; a line longer than it goes out in
 	 * pieces */
 	if (s->pending + 40 * (size_t)s->ncols + 64 <= sizeof(s->line))
@@ -601,6 +602,19 @@ sink_row(sink *s, const double *v)
 	s->rows++;
 	if (s->pending + 40 * (size_t)s->ncols + 64 > sizeof(s->line))
 		return flush_pending(s);
+	return 0;
+}
+
+int
+sink_rows(sink *s, const double *v, int k)
+{
+	size_t rec = 8 * (size_t)s->ncols * (size_t)k;
+	if (s->fmt == TBL_BINARY && !s->failed && k > 1 && rec <= sizeof(s->line) &&
+	    rec <= pipeout_slot_size())
+		return binary_rows(s, v, k);
+	for (int i = 0; i < k; i++)
+		if (sink_row(s, v + (size_t)i * (size_t)s->ncols) != 0)
+			return -1;
 	return 0;
 }
 

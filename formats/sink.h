@@ -26,6 +26,9 @@ sink *sink_open(const char *path, tbl_format fmt, char *err, size_t errlen);
 int sink_header(sink *s, int ncols, const char *const *names);
 /* One row of ncols values; NaN is written as an empty cell. */
 int sink_row(sink *s, const double *v);
+/* k rows, v[0 .. k * ncols): as k calls of sink_row, the binary stream's
+ * in one copy and one NaN scan. */
+int sink_rows(sink *s, const double *v, int k);
 /* ok = 1: finish and commit; ok = 0: abandon (see above), with why as the
  * message of the error marker. Returns 0, or -1 with sink_error() set when
  * committing failed. Frees s. */

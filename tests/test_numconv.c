@@ -408,6 +408,85 @@ test_parse_common_shape(void **state)
 	}
 }
 
+/* num_parse_pad and num_parse_bits (the CSV reader's) against num_parse_ff
+ * and strtod, with the text inside bytes that look like more of it:
+ * digits, points, signs and exponent letters before and after, which
+ * both read and must ignore. The masks for num_parse_bits are found here
+ * byte by byte, over the junk after the text too. Shapes: test
+ * common_shape's generator, plus more than 19 digits with leading zeros,
+ * junk inside, and lengths up to 40. */
+static void
+check_padded(const char *t, size_t n)
+{
+	char buf[16 + 48 + 32];
+	const char junk[] = "0123456789.-+eE9";
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = junk[next() % 16];
+	if (n > 48)
+		return;
+	memcpy(buf + 16, t, n);
+	const char *s = buf + 16;
+	uint32_t d = 0, nz = 0;
+	for (int k = 0; k < 32; k++) {
+		d |= (uint32_t)(s[k] >= '0' && s[k] <= '9') << k;
+		nz |= (uint32_t)(s[k] >= '1' && s[k] <= '9') << k;
+	}
+	double a = 0, b = 0, c = 0;
+	int ra = num_parse_ff(t, n, &a), rb = num_parse_pad(s, n, &b), rc = num_parse_bits(s, n, d, nz, &c);
+	if (ra != rb || ra != rc || (ra == 0 && (memcmp(&a, &b, 8) != 0 || memcmp(&a, &c, 8) != 0)))
+		fail_msg("'%.*s': num_parse_ff %d %a, num_parse_pad %d %a, num_parse_bits %d %a", (int)n, t,
+		    ra, a, rb, b, rc, c);
+	char z[64];
+	memcpy(z, t, n);
+	z[n] = 0;
+	char *end;
+	double e = strtod(z, &end);
+	if (ra == 0 && (end != z + n || memcmp(&a, &e, 8) != 0))
+		fail_msg("'%s': %a, strtod %a", z, a, e);
+}
+
+static void
+test_parse_padded(void **state)
+{
+	(void)state;
+	char s[96];
+	for (int i = 0; i < 400000; i++) {
+		int n = 0, ilen = (int)(next() % 8), flen = (int)(next() % 24);
+		if (next() & 1)
+			s[n++] = '-';
+		for (int d = 0; d < ilen; d++)
+			s[n++] = (char)('0' + (next() % 3 == 0 ? 0 : next() % 10));
+		if (flen || (next() & 1))
+			s[n++] = '.';
+		int zeros = next() % 3 == 0 ? (int)(next() % 12) : 0;
+		for (int d = 0; d < flen; d++)
+			s[n++] = (char)('0' + (d < zeros ? 0 : next() % 10));
+		if (next() % 3 == 0)
+			n += snprintf(s + n, 16, "%c%s%d", next() & 1 ? 'e' : 'E', next() & 1 ? "+" : "",
+			    (int)(next() % 700) - 350);
+		if (next() % 16 == 0 && n > 0) /* junk inside */
+			s[next() % (unsigned)n] = "x.-e+ ,"[next() % 7];
+		check_padded(s, (size_t)n);
+	}
+	const char *fmts[] = { "%.17g", "%.16g", "%.15g", "%.17f", "%.3e", "%.20f" };
+	for (int i = 0; i < 300000; i++) {
+		uint64_t bits = (next() >> 12) | ((uint64_t)(1 + next() % 2045) << 52);
+		double x;
+		memcpy(&x, &bits, 8);
+		int n = snprintf(s, sizeof(s), fmts[i % 6], x);
+		if (n < (int)sizeof(s))
+			check_padded(s, (size_t)n);
+	}
+	const char *edge[] = { "", "-", ".", "-.", "0", "-0", "0.0", "0e5", "1e", "1e-", "1e+5", "1e123456",
+		".5", "5.", "-.5e1", "9007199254740993", "10000000000000000000", "9999999999999999999",
+		"0.00012100620222792278", "0.0000000000000000000000000001", "1234567890123456789.5",
+		"12345678901234567.5", "4.9e-324", "1.7976931348623157e308", "1.8e308", "00000000000000000001.5",
+		"-0.3638411189175792", "10.762195885564719", "-2.0073569107637344e-05", "1.66e-05", "1..5",
+		"1.5.", "--1", "+1", "1.5e5.5", "nan", "inf", "0x10" };
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
+		check_padded(edge[i], strlen(edge[i]));
+}
+
 /* The cases a correctly rounded parser gets wrong first, against strtod:
  * random doubles written with 17 significant digits (normal and
  * subnormal), the exact decimal of the midpoint between two adjacent
@@ -512,6 +591,7 @@ main(void)
 		cmocka_unit_test(test_format_outside_as_shortest_g),
 		cmocka_unit_test(test_parse_against_strtod),
 		cmocka_unit_test(test_parse_common_shape),
+		cmocka_unit_test(test_parse_padded),
 		cmocka_unit_test(test_parse_near_midpoints),
 		cmocka_unit_test(test_parse_subnormals_halfways),
 	};
