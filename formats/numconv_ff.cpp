@@ -316,18 +316,8 @@ num_parse_bits(const char *s, size_t len, uint32_t digits, uint32_t nonzero, dou
 	uint64_t w;
 	int64_t q;
 	if (len > 0 && len < 32 && (quick_shape(s, (int)len, digits, &neg, &w, &q) ||
-	    padded_shape(s, (int)len, digits, nonzero, &neg, &w, &q))) {
-		using fmt = fast_float::binary_format<double>;
-		if (q >= fmt::min_exponent_fast_path() && q <= fmt::max_exponent_fast_path() &&
-		    w <= fmt::max_mantissa_fast_path()) { /* convert's first step, inline */
-			double v = double(w);
-			v = q < 0 ? v / fmt::exact_power_of_ten(-q) : v * fmt::exact_power_of_ten(q);
-			*out = neg ? -v : v;
-			return 0;
-		}
-		if (convert(neg, w, q, out))
-			return 0;
-	}
+	    padded_shape(s, (int)len, digits, nonzero, &neg, &w, &q)) && convert(neg, w, q, out))
+		return 0;
 #else
 	(void)digits;
 	(void)nonzero;
