@@ -66,9 +66,13 @@ CMD_COMMON := cmd/cli.c cmd/cmdio.c cmd/streampeer.c
 BENCH_CMD := $(filter-out $(BENCH_SRC) bench/alloc_count.c bench/alloc_none.c bench/tagk-bench.c,$(sort $(wildcard bench/*.c)))
 # Resolved when a recipe uses them (deferred =), not when
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
+# libhdf5 is not linked: formats/h5load.c loads it (its soname from
+# scripts/hdf5-soname) when a command first reads or writes HDF5, so that
+# its thirty-odd shared libraries are not mapped by every command's start.
 DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config --cflags cairo 2>/dev/null) \
-	$(shell pkg-config --cflags libxml-2.0 2>/dev/null)
-DEPS_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null) $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz -lmuparser -lxml2 -lfmt -lxxhash
+	$(shell pkg-config --cflags libxml-2.0 2>/dev/null) -DTAGK_HDF5_SONAME='"$(shell sh scripts/hdf5-soname)"'
+DEPS_LIBS = $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz -lmuparser -lxml2 -lfmt -lxxhash
+HDF5_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null)
 BINS := $(CMDS:%=bin/%)
 TESTS := rng linalg kaczmarz rls rls_ld multibody dmls shake kf outlier pcls estimator regressor signals metrics consistency quad mass arm cnn coordinv uncert excitation
 MAN1 := $(sort $(wildcard man/*.1))
@@ -378,7 +382,7 @@ check-m7:
 
 build/mkfixtures: tests/mkfixtures.c | build-deps
 	@mkdir -p build
-	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra $(DEPS_CFLAGS) -o $@ $< $(DEPS_LIBS) -lm
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra $(DEPS_CFLAGS) -o $@ $< $(HDF5_LIBS) $(DEPS_LIBS) -lm
 
 # The commands again with ASan and UBSan, for the pipeline battery.
 ASAN_BINS := $(CMDS:%=build/asan-bin/%)

@@ -29,7 +29,7 @@
  * cleanly, without partial output. Memory does not depend on N.
  */
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
-#include <hdf5.h>
+#include "h5load.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -930,6 +930,12 @@ tbl_hdf5_open(tbl_reader *r, const char *path)
 		return tbl_fail(r, "%s: %s", path, strerror(errno));
 	outfile_note_input(fileno(probe), path, r->name);
 	fclose(probe);
+	/* loaded here, so that the child (and the next file's) inherit it:
+	 * loading runs no HDF5 code on the file, which is what the child
+	 * contains */
+	char why[400];
+	if (h5_load(why, sizeof(why)) != 0)
+		return tbl_fail(r, "%s: %s", path, why);
 	int p[2];
 	if (pipe(p) != 0)
 		return tbl_fail(r, "%s: cannot start the HDF5 reader: %s", path, strerror(errno));

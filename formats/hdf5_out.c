@@ -1,5 +1,5 @@
 /* hdf5_out.c: the HDF5 stream writer; see hdf5_out.h. */
-#include <hdf5.h>
+#include "h5load.h"
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -21,10 +21,12 @@ h5out_create(const char *path, char *err, size_t errlen)
 {
 	/* When H5Fclose fails (a full disk, a file size limit), libhdf5's own
 	 * exit handler tries to close the file again and crashes (exit 139
-	 * with 1.10.8). Without the handler, the process exits with the file
+	 * with 1.10.8). Without the handler, which h5_load turns off before
+	 * the library starts (H5dont_atexit), the process exits with the file
 	 * still open, which is harmless: the temporary is unlinked anyway. The
 	 * library is closed by hand after a clean H5Fclose (h5out_close). */
-	H5dont_atexit();
+	if (h5_load(err, errlen) != 0)
+		return NULL;
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	h5out *h = calloc(1, sizeof(*h));
 	if (!h) {
@@ -42,7 +44,7 @@ h5out_create(const char *path, char *err, size_t errlen)
 	H5Pclose(fapl);
 	H5Pclose(fcpl);
 	if (h->file < 0) {
-		snprintf(err, errlen, "%s: cannot create the HDF5 file", path);
+		snprintf(err, errlen, "cannot create the HDF5 file");
 		free(h);
 		return NULL;
 	}

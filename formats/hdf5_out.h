@@ -10,6 +10,9 @@
 
 typedef struct h5out h5out;
 
+/* NULL and why in err (without the path: the caller names the file its
+ * user gave, not the temporary it writes) when libhdf5 cannot be loaded
+ * (h5load.h) or the file created. */
 h5out *h5out_create(const char *path, char *err, size_t errlen);
 int h5out_header(h5out *h, int ncols, const char *const *names, char *err, size_t errlen);
 int h5out_row(h5out *h, const double *v, char *err, size_t errlen);

@@ -204,10 +204,11 @@ sink_open(const char *path, tbl_format fmt, char *err, size_t errlen)
 		return s;
 	}
 	if (fmt == TBL_HDF5) {
-		s->h5 = h5out_create(outfile_open_name(&s->of), err, errlen);
+		char why[512];
+		s->h5 = h5out_create(outfile_open_name(&s->of), why, sizeof(why));
 		if (!s->h5) {
-			/* name the user's path, not the temporary one */
-			snprintf(err, errlen, "%s: cannot create the HDF5 file", path);
+			/* the user's path, not the temporary one */
+			snprintf(err, errlen, "%s: %s", path, why);
 			goto fail;
 		}
 		return s;

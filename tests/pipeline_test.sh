@@ -61,6 +61,21 @@ head -c 1500 "$tmp/syn.h5" > "$tmp/trunc.h5"
 expect "truncated HDF5 file" 1 "" "trunc.h5: not a readable HDF5 file \(truncated or damaged\?\)" -- $R "$tmp/trunc.h5"
 expect "wrong dataset shape (3-D)" 1 "" "rank3.h5: dataset 'cube' has 3 dimensions" -- $R "$tmp/rank3.h5"
 expect "datasets of different lengths" 1 "" "lengths.h5: dataset 't' has 40 rows but 'short' has 35" -- $R "$tmp/lengths.h5"
+# libhdf5 is loaded when HDF5 is first read or written (formats/h5load.c),
+# not linked: no command maps its thirty-odd libraries at start
+if command -v readelf > /dev/null; then
+	check "no command links libhdf5 (readelf: NEEDED)" sh -c \
+		"! readelf -d $R $E $F $P $S | grep 'NEEDED.*hdf5'"
+fi
+expect "HDF5 read without a loadable libhdf5: the file and why, nothing written" 1 "" \
+	"^tagk-regress: .*syn.h5: cannot load the HDF5 library \(/nonexistent/libhdf5.so: .*apt-get install libhdf5" -- \
+	env TAGK_HDF5_LIB=/nonexistent/libhdf5.so $R "$tmp/syn.h5"
+expect "... written: the file named, none left behind" 1 "" \
+	"^tagk-regress: .*nolib.h5: cannot load the HDF5 library" -- \
+	env TAGK_HDF5_LIB=/nonexistent/libhdf5.so $R "$tmp/small.csv" -o "$tmp/nolib.h5"
+check "... (no nolib.h5)" test ! -e "$tmp/nolib.h5"
+expect "... a library that is not HDF5's (libz)" 1 "" "syn.h5: libz.so.1 has no symbol H5Aclose" -- \
+	env TAGK_HDF5_LIB=libz.so.1 $F "$tmp/syn.h5"
 # per-topic logs joined on one time base: a PX4-like IMU topic at 250 Hz and
 # a force/torque topic at 100 Hz (the same prescribed flight at two rates)
 $S synth --rate 250 --seed 4 | grep -v '^#tagk-' > "$tmp/s250.csv"
