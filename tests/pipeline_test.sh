@@ -76,6 +76,21 @@ expect "... written: the file named, none left behind" 1 "" \
 check "... (no nolib.h5)" test ! -e "$tmp/nolib.h5"
 expect "... a library that is not HDF5's (libz)" 1 "" "syn.h5: libz.so.1 has no symbol H5Aclose" -- \
 	env TAGK_HDF5_LIB=libz.so.1 $F "$tmp/syn.h5"
+# another HDF5 version: a stand-in library with every symbol h5load.h
+# lists, whose H5get_libversion says 9.8.7, is refused before any use
+# (libhdf5's own check would abort)
+if command -v "${CC:-cc}" > /dev/null; then
+	{
+		grep -o 'X(H5[A-Za-z0-9_]*)' "$(dirname "$0")/../formats/h5load.h" | sed 's/X(\(.*\))/\1/' |
+			grep -vx H5get_libversion | sed 's/.*/int &(void); int &(void) { return 0; }/'
+		echo 'int H5get_libversion(unsigned *a, unsigned *b, unsigned *c);'
+		echo 'int H5get_libversion(unsigned *a, unsigned *b, unsigned *c) { *a = 9; *b = 8; *c = 7; return 0; }'
+	} > "$tmp/fakeh5.c"
+	"${CC:-cc}" -shared -fPIC -o "$tmp/libfakeh5.so" "$tmp/fakeh5.c"
+	expect "... an HDF5 of another version: both versions named" 1 "" \
+		"syn.h5: .*libfakeh5.so is HDF5 9.8.7; tagk was built with HDF5 [0-9]+\.[0-9]+\.[0-9]+$" -- \
+		env TAGK_HDF5_LIB="$tmp/libfakeh5.so" $R "$tmp/syn.h5"
+fi
 # per-topic logs joined on one time base: a PX4-like IMU topic at 250 Hz and
 # a force/torque topic at 100 Hz (the same prescribed flight at two rates)
 $S synth --rate 250 --seed 4 | grep -v '^#tagk-' > "$tmp/s250.csv"
