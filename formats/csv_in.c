@@ -89,6 +89,7 @@ typedef struct {
 	int at_end;          /* csv_fini is completing the input's last record */
 	int bom_checked;     /* a UTF-8 byte-order mark at the start was dropped */
 	int lib_busy;        /* libcsv holds part of a record: feed it until the record ends */
+	int nul;             /* the input has a NUL byte right after what chunk holds */
 	/* chunk = mem + FRONT: bytes read but not yet fed, then PAD bytes
 	 * never filled. The fast path reads whole words (and a cell's 48)
 	 * past a line's end, and a number's 16 bytes before its end */
@@ -462,6 +463,14 @@ refill(tbl_reader *r)
 	memmove(c->chunk, c->chunk + c->coff, left);
 	c->clen = left;
 	c->coff = 0;
+	if (c->nul) {
+		/* every line before the NUL's has been read and counted: the
+		 * one being read is the NUL's */
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s:%ld: binary data (a NUL byte), not CSV", r->name, c->line + 1);
+		set_fatal(r, msg);
+		return 0;
+	}
 	size_t n = fread(c->chunk + left, 1, CHUNK - left, c->f);
 	if (n == 0 && ferror(c->f)) {
 		char msg[512];
@@ -469,11 +478,14 @@ refill(tbl_reader *r)
 		set_fatal(r, msg);
 		return 0;
 	}
-	if (n && memchr(c->chunk + left, 0, n)) {
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s:%ld: binary data (a NUL byte), not CSV", r->name, c->line + 1);
-		set_fatal(r, msg);
-		return 0;
+	const char *z = n ? memchr(c->chunk + left, 0, n) : NULL;
+	if (z) {
+		/* the bytes before it are read as usual, so that the error, when
+		 * the reader reaches it, names the NUL's own line */
+		n = (size_t)(z - (c->chunk + left));
+		c->nul = 1;
+		if (n == 0)
+			return refill(r);
 	}
 	c->clen += n;
 	if (n && !c->bom_checked) {

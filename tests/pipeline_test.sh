@@ -44,6 +44,12 @@ expect "duplicate time" 1 "" "dup.csv:9: time 0.06 repeats the previous 0.06" --
 expect "a 1 MB line" 1 "" "long.csv:3: line longer than the limit of 65536 bytes" -- $R "$tmp/long.csv"
 printf 'PK\003\004\000\000\001\002binary junk\000\377' > "$tmp/junk.csv"
 expect "binary junk as CSV" 1 "" "junk.csv:1: binary data \(a NUL byte\), not CSV" -- $R "$tmp/junk.csv"
+# a NUL past the reader's first 256 KiB block names its own line, not the
+# line being read when the block that holds it came in
+$S synth --duration 12 --seed 3 -o "$tmp/syn12.csv"
+sed '1100s/^/@/' "$tmp/syn12.csv" | tr '@' '\000' > "$tmp/nul.csv"
+expect "a NUL byte on line 1100" 1 "" "nul.csv:1100: binary data \(a NUL byte\), not CSV" -- $R -o "$tmp/nul-out.csv" "$tmp/nul.csv"
+check "... and the rows before it make no output file" test ! -e "$tmp/nul-out.csv"
 printf '\274\001' > "$tmp/junk.bin"
 expect "binary junk with a uSD magic byte" 1 "" "junk.bin: (too short|header truncated)" -- $R "$tmp/junk.bin"
 $S synth --duration 2 -o "$tmp/syn.h5"
