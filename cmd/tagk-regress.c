@@ -673,6 +673,13 @@ may_overflow(const sample *s, const double al[3])
 	return big;
 }
 
+/* x as the i-th double at p, whatever p's type and alignment. */
+static inline void
+put_f64(unsigned char *p, int i, double x)
+{
+	memcpy(p + 8 * i, &x, sizeof(x));
+}
+
 static int
 emit_rows(emitter *e, const sample *s, const double al[3], int span)
 {
@@ -698,19 +705,28 @@ emit_rows(emitter *e, const sample *s, const double al[3], int span)
 			return -1;
 	}
 	int r0 = e->z_only ? 2 : 0;
-	for (int r = r0; r < rows; r++) {
-		double *o = e->orow + (size_t)(r - r0) * (size_t)e->ocols;
-		o[0] = s->t;
-		o[1] = r;
+	/* straight into the binary stream's buffer where it has room (the
+	 * values are finite: b and Y checked above, or Y bounded, and t and
+	 * the truth are the reader's, which refuses NaN and Inf in them; the
+	 * check of the truth is cheap insurance), sparing a copy through orow */
+	unsigned char *room = isfinite(s->t) && cmdio_all_finite(s->truth, e->ntrue) ?
+	    sink_rows_room(e->out, rows - r0) : NULL;
+	unsigned char *o = room ? room : (unsigned char *)e->orow;
+	for (int r = r0; r < rows; r++, o += 8 * (size_t)e->ocols) {
+		put_f64(o, 0, s->t);
+		put_f64(o, 1, r);
 		for (int j = 0; j < n; j++)
-			o[2 + j] = (double)Y[r * n + j];
-		o[2 + n] = b[r];
+			put_f64(o, 2 + j, (double)Y[r * n + j]);
+		put_f64(o, 2 + n, b[r]);
 		int k = 3 + n;
 		if (e->spans)
-			o[k++] = span;
-		memcpy(o + k, s->truth, (size_t)e->ntrue * sizeof(*o));
+			put_f64(o, k++, span);
+		memcpy(o + 8 * k, s->truth, (size_t)e->ntrue * sizeof(double));
 	}
-	cmdio_rows(e->out, e->orow, rows - r0);
+	if (room)
+		sink_rows_commit(e->out, rows - r0);
+	else
+		cmdio_rows(e->out, e->orow, rows - r0);
 	e->rows_out++;
 	return 0;
 }
