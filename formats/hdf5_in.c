@@ -40,6 +40,9 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "table_impl.h"
 #include "pipeout.h"
 #include "outfile.h"
@@ -64,6 +67,7 @@ typedef struct {
 	hid_t file, group;
 	h5sig *sig;
 	int nsig;
+	int single;       /* every signal is one column (k = 1) */
 	hsize_t n;
 	int n_set;
 	char first[MAX_NAME];
@@ -635,7 +639,29 @@ child_open(child *c, const char *group)
 static void
 rows_from_columns(const child *c, double *out, hsize_t r0, hsize_t nrows)
 {
-	for (hsize_t r = r0; r < r0 + nrows; r++)
+	hsize_t r = r0;
+#if defined(__SSE2__)
+	if (c->single) {
+		/* every signal one column (a log's usual case): two rows of two
+		 * columns at a time, a 2x2 transpose in two registers, where the
+		 * loop below moved a value at a time (a third of the child's
+		 * time, perf) */
+		int nc = c->nsig;
+		for (; r + 2 <= r0 + nrows; r += 2, out += 2 * nc) {
+			int i = 0;
+			for (; i + 2 <= nc; i += 2) {
+				__m128d a = _mm_loadu_pd(c->sig[i].buf + r), b = _mm_loadu_pd(c->sig[i + 1].buf + r);
+				_mm_storeu_pd(out + i, _mm_unpacklo_pd(a, b));
+				_mm_storeu_pd(out + nc + i, _mm_unpackhi_pd(a, b));
+			}
+			if (i < nc) {
+				out[i] = c->sig[i].buf[r];
+				out[nc + i] = c->sig[i].buf[r + 1];
+			}
+		}
+	}
+#endif
+	for (; r < r0 + nrows; r++)
 		for (int i = 0; i < c->nsig; i++) {
 			const h5sig *s = &c->sig[i];
 			if (s->k == 1) {
@@ -726,6 +752,9 @@ child_stream(child *c)
 	/* by reference when a row fits in a slot (the parent reads with
 	 * read(2), as pipeout's contract asks); else a block of rows to copy */
 	size_t rowbytes = (size_t)c->ncols * sizeof(double);
+	c->single = 1;
+	for (int i = 0; i < c->nsig; i++)
+		c->single &= c->sig[i].k == 1;
 	pipeout *po = rowbytes <= pipeout_slot_size() ? pipeout_open(c->fd) : NULL;
 	double *rows = po ? NULL : malloc((size_t)BLOCK * rowbytes);
 	if (!po && !rows)
