@@ -20,10 +20,16 @@
  *
  * How it is read. libhdf5 (1.10 in Debian 12) can crash or hang on a
  * malformed file, so all of its work happens in a child process that
- * streams the table to this process through a pipe: the header, then rows
- * in blocks of 4096, built in the child's pages and handed to the pipe by
- * reference (pipeout.h; this process, the pipe's only reader, copies them
- * once with read(2)). The child has a time limit per step (H5_STEP_SECONDS);
+ * streams the table to this process: the header through a pipe, then rows
+ * in blocks of 4096, each built in one of two slots of memory the two
+ * processes share and announced on the pipe, this process telling the
+ * child on a socket when it has read a block (send_shared). Where the
+ * slots cannot be had, or a block of a wide table does not fit one, the
+ * rows go through the pipe itself, built in the child's pages and handed
+ * over by reference (pipeout.h; this process, the pipe's only reader,
+ * copies them once with read(2)). A child can only spoil the values in
+ * the slots, never this process's memory: the lengths it sends are
+ * checked. The child has a time limit per step (H5_STEP_SECONDS);
  * if it dies or exceeds it, the reader fails with "FILE: malformed HDF5
  * file (the HDF5 library failed reading it: ...)" and the command ends
  * cleanly, without partial output. Memory does not depend on N.
@@ -37,6 +43,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -48,6 +56,10 @@
 #include "outfile.h"
 
 enum { BLOCK = 4096, H5_STEP_SECONDS = 20, MAX_NAME = 1024, H5_NOTES_MAX = 2048 };
+/* The memory the two processes share: two slots, each a block of rows
+ * for tables of up to 128 columns (wider ones go through the pipe). Only
+ * the pages a block uses are ever touched. */
+#define SHM_SLOT ((size_t)4 << 20)
 /* Declared rows beyond this are refused before any read: 2^36 rows is
  * years of a 1 kHz log, and a damaged header can declare 2^60. */
 #define H5_MAX_ROWS ((hsize_t)1 << 36)
@@ -64,6 +76,8 @@ typedef struct {
 
 typedef struct {
 	int fd;
+	unsigned char *shm; /* the shared slots, or NULL */
+	int ack;          /* the parent's byte per block let go, when shm */
 	hid_t file, group;
 	h5sig *sig;
 	int nsig;
@@ -732,6 +746,29 @@ send_block(const child *c, pipeout *po, double *rows, hsize_t len)
 	return 0;
 }
 
+/* Block bi's len rows into shared slot bi % 2, once the parent has let
+ * go of the block that filled it before (a byte on c->ack), then 'S',
+ * three zero bytes and the row count to the pipe: the parent reads the
+ * rows where they are. Through the pipe, its read(2) copied every row
+ * (and handing the pages over by reference cost the child as much). */
+static int
+send_shared(const child *c, hsize_t bi, hsize_t len)
+{
+	if (bi >= 2) {
+		char a;
+		ssize_t g;
+		while ((g = read(c->ack, &a, 1)) < 0 && errno == EINTR)
+			;
+		if (g != 1)
+			return -1; /* the parent is gone */
+	}
+	rows_from_columns(c, (double *)(void *)(c->shm + (bi & 1) * SHM_SLOT), 0, len);
+	unsigned char hdr[8] = { 'S', 0, 0, 0 };
+	uint32_t l = (uint32_t)len;
+	memcpy(hdr + 4, &l, 4);
+	return pipeout_write_all(c->fd, hdr, 8);
+}
+
 static int
 child_stream(child *c)
 {
@@ -749,23 +786,26 @@ child_stream(child *c)
 	if (pipeout_write_all(c->fd, &lu, 4) || pipeout_write_all(c->fd, c->unread, lu) ||
 	    pipeout_write_all(c->fd, &ln, 4) || pipeout_write_all(c->fd, c->notes, ln))
 		return -1;
-	/* by reference when a row fits in a slot (the parent reads with
-	 * read(2), as pipeout's contract asks); else a block of rows to copy */
+	/* in the shared slots when the parent made them and a block fits;
+	 * else through the pipe, by reference when a row fits in a pipeout
+	 * slot (the parent reads with read(2), as pipeout's contract asks),
+	 * or as a block of rows to copy */
 	size_t rowbytes = (size_t)c->ncols * sizeof(double);
 	c->single = 1;
 	for (int i = 0; i < c->nsig; i++)
 		c->single &= c->sig[i].k == 1;
-	pipeout *po = rowbytes <= pipeout_slot_size() ? pipeout_open(c->fd) : NULL;
-	double *rows = po ? NULL : malloc((size_t)BLOCK * rowbytes);
-	if (!po && !rows)
+	int shared = c->shm && (size_t)BLOCK * rowbytes <= SHM_SLOT;
+	pipeout *po = !shared && rowbytes <= pipeout_slot_size() ? pipeout_open(c->fd) : NULL;
+	double *rows = po || shared ? NULL : malloc((size_t)BLOCK * rowbytes);
+	if (!po && !shared && !rows)
 		return cfail(c, "out of memory");
 	int rc = 0;
-	for (hsize_t b = 0; b < c->n && rc == 0; b += BLOCK) {
+	for (hsize_t b = 0, bi = 0; b < c->n && rc == 0; b += BLOCK, bi++) {
 		hsize_t len = c->n - b < BLOCK ? c->n - b : BLOCK;
 		alarm(H5_STEP_SECONDS);
 		rc = read_block(c, b, len);
 		alarm(0); /* the parent may take its time reading */
-		if (rc == 0 && send_block(c, po, rows, len) != 0)
+		if (rc == 0 && (shared ? send_shared(c, bi, len) : send_block(c, po, rows, len)) != 0)
 			rc = -1;
 	}
 	free(rows);
@@ -777,7 +817,7 @@ child_stream(child *c)
 }
 
 static _Noreturn void
-run_child(int fd, const char *path, const char *group)
+run_child(int fd, unsigned char *shm, int ack, const char *path, const char *group)
 {
 	/* never run the parent's handlers, nor a sanitizer's or fuzzer's crash
 	 * handler: a crash of libhdf5 ends the child, which the parent reports */
@@ -788,6 +828,8 @@ run_child(int fd, const char *path, const char *group)
 	child c;
 	memset(&c, 0, sizeof(c));
 	c.fd = fd;
+	c.shm = shm;
+	c.ack = ack;
 	c.path = path;
 	c.file = c.group = -1;
 	alarm(H5_STEP_SECONDS);
@@ -809,7 +851,11 @@ typedef struct {
 	pid_t pid;
 	int fd;
 	hsize_t n;
-	double *blk;      /* BLOCK x ncols */
+	unsigned char *shm; /* the slots shared with the child, or NULL */
+	int ack;          /* a byte to the child per shared block let go */
+	long shared;      /* shared blocks received */
+	double *buf;      /* BLOCK x ncols, for blocks through the pipe */
+	double *blk;      /* the block being read: buf, or a shared slot */
 	uint32_t blen, bpos;
 	hsize_t pos;      /* rows returned */
 	int done;
@@ -873,8 +919,24 @@ read_message(tbl_reader *r)
 		uint32_t l;
 		char pad[3];
 		if (rd(h->fd, pad, 3) != 0 || rd(h->fd, &l, 4) != 0 || l == 0 || l > BLOCK ||
-		    rd(h->fd, h->blk, (size_t)l * (size_t)r->ncols * sizeof(double)) != 0)
+		    rd(h->fd, h->buf, (size_t)l * (size_t)r->ncols * sizeof(double)) != 0)
 			return child_failed(r);
+		h->blk = h->buf;
+		h->blen = l;
+		h->bpos = 0;
+		return 1;
+	}
+	if (tag == 'S' && h->shm) {
+		uint32_t l;
+		char pad[3];
+		if (rd(h->fd, pad, 3) != 0 || rd(h->fd, &l, 4) != 0 || l == 0 || l > BLOCK ||
+		    (size_t)l * (size_t)r->ncols * sizeof(double) > SHM_SLOT)
+			return child_failed(r);
+		/* the block before is read: its slot is the child's again (if
+		 * the child is gone, its pipe says so next) */
+		if (h->shared++ > 0)
+			(void)send(h->ack, "A", 1, MSG_NOSIGNAL);
+		h->blk = (double *)(void *)(h->shm + (size_t)((h->shared - 1) & 1) * SHM_SLOT);
 		h->blen = l;
 		h->bpos = 0;
 		return 1;
@@ -922,7 +984,11 @@ h5_close(tbl_reader *r)
 		kill(h->pid, SIGKILL);
 		waitpid(h->pid, NULL, 0);
 	}
-	free(h->blk);
+	if (h->ack >= 0)
+		close(h->ack);
+	if (h->shm)
+		munmap(h->shm, 2 * SHM_SLOT);
+	free(h->buf);
 	free(h);
 	r->impl = NULL;
 }
@@ -949,7 +1015,7 @@ tbl_hdf5_open(tbl_reader *r, const char *path)
 	h5in *h = calloc(1, sizeof(*h));
 	if (!h)
 		return tbl_fail(r, "out of memory");
-	h->fd = -1;
+	h->fd = h->ack = -1;
 	r->impl = h;
 	r->next = h5_next;
 	r->where_fn = h5_where;
@@ -968,18 +1034,33 @@ tbl_hdf5_open(tbl_reader *r, const char *path)
 	int p[2];
 	if (pipe(p) != 0)
 		return tbl_fail(r, "%s: cannot start the HDF5 reader: %s", path, strerror(errno));
+	/* the rows' way back, where the system gives it: else the pipe */
+	int ack[2] = { -1, -1 };
+	void *shm = mmap(NULL, 2 * SHM_SLOT, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shm != MAP_FAILED && socketpair(AF_UNIX, SOCK_STREAM, 0, ack) == 0) {
+		h->shm = shm;
+		h->ack = ack[0];
+	} else if (shm != MAP_FAILED) {
+		munmap(shm, 2 * SHM_SLOT);
+	}
 	fflush(NULL); /* the child must not inherit unwritten stdio buffers */
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
+		if (ack[1] >= 0)
+			close(ack[1]);
 		return tbl_fail(r, "%s: cannot start the HDF5 reader: %s", path, strerror(errno));
 	}
 	if (pid == 0) {
 		close(p[0]);
-		run_child(p[1], path, r->opt.group ? r->opt.group : "/");
+		if (h->ack >= 0)
+			close(h->ack);
+		run_child(p[1], h->shm, ack[1], path, r->opt.group ? r->opt.group : "/");
 	}
 	close(p[1]);
+	if (ack[1] >= 0)
+		close(ack[1]);
 #ifdef F_SETPIPE_SZ
 	(void)fcntl(p[0], F_SETPIPE_SZ, 1 << 20); /* the child's blocks in fewer switches */
 #endif
@@ -1015,8 +1096,8 @@ tbl_hdf5_open(tbl_reader *r, const char *path)
 	r->unread[lu] = 0;
 	if (read_notes(r) != 0)
 		return child_failed(r);
-	h->blk = malloc((size_t)BLOCK * nc * sizeof(double));
-	if (!h->blk)
+	h->buf = malloc((size_t)BLOCK * nc * sizeof(double));
+	if (!h->buf)
 		return tbl_fail(r, "out of memory");
 	return tbl_finish_header(r, path);
 }

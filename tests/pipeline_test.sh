@@ -53,16 +53,25 @@ check "... and the rows before it make no output file" test ! -e "$tmp/nul-out.c
 printf '\274\001' > "$tmp/junk.bin"
 expect "binary junk with a uSD magic byte" 1 "" "junk.bin: (too short|header truncated)" -- $R "$tmp/junk.bin"
 $S synth --duration 2 -o "$tmp/syn.h5"
-# a log long enough that the HDF5 reader's child hands many slots to the
-# pipe by reference, and a last partial one by copy: the same rows as the
-# same log read as CSV
+# a log long enough that the HDF5 reader's child fills each of the two
+# slots it shares with this process four times (8 blocks, the last one
+# partial): the same rows as the same log read as CSV
 $S synth --samples 30000 --seed 7 -o "$tmp/long.h5"
 $S synth --samples 30000 --seed 7 -o "$tmp/long30k.csv"
 $R --stream csv "$tmp/long.h5" > "$tmp/long-h5.out" 2> /dev/null
 $R --stream csv "$tmp/long30k.csv" > "$tmp/long-csv.out" 2> /dev/null
-check "a 30000-sample HDF5 log (6 MB through the reader's pipe) gives the rows of the same log as CSV" \
+check "a 30000-sample HDF5 log (6 MB through the reader's shared slots) gives the rows of the same log as CSV" \
 	cmp "$tmp/long-h5.out" "$tmp/long-csv.out"
 check "... all 180000 of them" test "$(plain "$tmp/long-h5.out" | wc -l)" -eq 180001
+# a table of 200 columns, too wide for a shared slot's block: its rows
+# through the pipe instead,
+# the same as the CSV it was written from
+awk 'BEGIN { for (j = 1; j <= 200; j++) printf "%sc%d", (j > 1 ? "," : ""), j; print "";
+	for (i = 0; i < 9000; i++) { for (j = 1; j <= 200; j++) printf "%s%d", (j > 1 ? "," : ""), i * 1000 + j; print "" } }' \
+	> "$tmp/wide.csv"
+$F "$tmp/wide.csv" -o "$tmp/wide.h5"
+check "a 200-column HDF5 table (through the reader's pipe) gives the rows of its CSV" \
+	sh -c "$F --stream csv '$tmp/wide.h5' | grep -v '^#' > '$tmp/wide-h5.out' && cmp '$tmp/wide-h5.out' '$tmp/wide.csv'"
 head -c 1500 "$tmp/syn.h5" > "$tmp/trunc.h5"
 expect "truncated HDF5 file" 1 "" "trunc.h5: not a readable HDF5 file \(truncated or damaged\?\)" -- $R "$tmp/trunc.h5"
 expect "wrong dataset shape (3-D)" 1 "" "rank3.h5: dataset 'cube' has 3 dimensions" -- $R "$tmp/rank3.h5"
