@@ -1061,6 +1061,12 @@ tbl_hdf5_open(tbl_reader *r, const char *path)
 	close(p[1]);
 	if (ack[1] >= 0)
 		close(ack[1]);
+#ifdef MADV_DONTFORK
+	/* the child of another HDF5 input opened later must not see these
+	 * slots: its libhdf5 could write there */
+	if (h->shm)
+		(void)madvise(h->shm, 2 * SHM_SLOT, MADV_DONTFORK);
+#endif
 #ifdef F_SETPIPE_SZ
 	(void)fcntl(p[0], F_SETPIPE_SZ, 1 << 20); /* the child's blocks in fewer switches */
 #endif
