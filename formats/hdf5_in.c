@@ -896,6 +896,19 @@ child_failed(tbl_reader *r)
 	return tbl_fail(r, "%s: malformed HDF5 file (the HDF5 library failed reading it)", r->name);
 }
 
+/* The child's 'E' message after its tag: the command fails with it. */
+static int
+child_error(tbl_reader *r)
+{
+	h5in *h = r->impl;
+	uint32_t l;
+	char msg[800];
+	if (rd(h->fd, &l, 4) != 0 || l >= sizeof(msg) || rd(h->fd, msg, l) != 0)
+		return child_failed(r);
+	msg[l] = 0;
+	return tbl_fail(r, "%s", msg);
+}
+
 static int
 read_message(tbl_reader *r)
 {
@@ -903,45 +916,37 @@ read_message(tbl_reader *r)
 	char tag;
 	if (rd(h->fd, &tag, 1) != 0)
 		return child_failed(r);
-	if (tag == 'E') {
-		uint32_t l;
-		char msg[800];
-		if (rd(h->fd, &l, 4) != 0 || l >= sizeof(msg) || rd(h->fd, msg, l) != 0)
-			return child_failed(r);
-		msg[l] = 0;
-		return tbl_fail(r, "%s", msg);
-	}
+	if (tag == 'E')
+		return child_error(r);
 	if (tag == 'Z') {
 		h->done = 1;
 		return 0;
 	}
+	if (tag != 'B' && !(tag == 'S' && h->shm))
+		return child_failed(r);
+	/* a block of rows: three zero bytes and its row count, then for 'B'
+	 * the rows themselves, for 'S' nothing (they are in the next slot) */
+	uint32_t l;
+	char pad[3];
+	if (rd(h->fd, pad, 3) != 0 || rd(h->fd, &l, 4) != 0 || l == 0 || l > BLOCK)
+		return child_failed(r);
+	size_t bytes = (size_t)l * (size_t)r->ncols * sizeof(double);
 	if (tag == 'B') {
-		uint32_t l;
-		char pad[3];
-		if (rd(h->fd, pad, 3) != 0 || rd(h->fd, &l, 4) != 0 || l == 0 || l > BLOCK ||
-		    rd(h->fd, h->buf, (size_t)l * (size_t)r->ncols * sizeof(double)) != 0)
+		if (rd(h->fd, h->buf, bytes) != 0)
 			return child_failed(r);
 		h->blk = h->buf;
-		h->blen = l;
-		h->bpos = 0;
-		return 1;
-	}
-	if (tag == 'S' && h->shm) {
-		uint32_t l;
-		char pad[3];
-		if (rd(h->fd, pad, 3) != 0 || rd(h->fd, &l, 4) != 0 || l == 0 || l > BLOCK ||
-		    (size_t)l * (size_t)r->ncols * sizeof(double) > SHM_SLOT)
+	} else {
+		if (bytes > SHM_SLOT)
 			return child_failed(r);
 		/* the block before is read: its slot is the child's again (if
 		 * the child is gone, its pipe says so next) */
 		if (h->shared++ > 0)
 			(void)send(h->ack, "A", 1, MSG_NOSIGNAL);
 		h->blk = (double *)(void *)(h->shm + (size_t)((h->shared - 1) & 1) * SHM_SLOT);
-		h->blen = l;
-		h->bpos = 0;
-		return 1;
 	}
-	return child_failed(r);
+	h->blen = l;
+	h->bpos = 0;
+	return 1;
 }
 
 static int
@@ -1075,14 +1080,8 @@ tbl_hdf5_open(tbl_reader *r, const char *path)
 	char tag;
 	if (rd(h->fd, &tag, 1) != 0)
 		return child_failed(r);
-	if (tag == 'E') {
-		uint32_t l;
-		char msg[800];
-		if (rd(h->fd, &l, 4) != 0 || l >= sizeof(msg) || rd(h->fd, msg, l) != 0)
-			return child_failed(r);
-		msg[l] = 0;
-		return tbl_fail(r, "%s", msg);
-	}
+	if (tag == 'E')
+		return child_error(r);
 	uint32_t nc;
 	uint64_t n;
 	if (tag != 'H' || rd(h->fd, &nc, 4) != 0 || rd(h->fd, &n, 8) != 0 || nc == 0 || nc > 1u << 20)
