@@ -619,6 +619,34 @@ with h5py.File(sys.argv[1], "w") as f:
 	$F --stream csv "$tmp/wide.h5" 2> "$tmp/wide.err" | grep -v '^#' > "$tmp/wide.csv"
 	check "a 36001-column HDF5 log: all 20 rows, each ending in the last dataset's value" awk -F, '
 		NR > 1 { n++; if (NF != 36001 || $NF != 8) bad = 1 } END { exit bad || n != 20 }' "$tmp/wide.csv"
+	# chunk layouts: rows straddling chunks, chunks straddling the
+	# reader's 4096-row blocks (read through libhdf5's chunk cache) and
+	# chunks inside them (read without it), compressed or not, float32, an
+	# N x 4 signal in (4096, 2) chunks: every value as h5py reads it
+	for lay in c1000 c4096 c2048 c10000 contig gz1000 gz4096 gzall f32; do
+		/usr/bin/python3 -c 'import h5py, numpy as np, sys
+lay = sys.argv[2]; n = 12289
+kw = {"c1000": {"chunks": (1000,)}, "c4096": {"chunks": (4096,)}, "c2048": {"chunks": (2048,)},
+    "c10000": {"chunks": (10000,)}, "contig": {}, "gz1000": {"chunks": (1000,), "compression": "gzip"},
+    "gz4096": {"chunks": (4096,), "compression": "gzip"}, "gzall": {"chunks": (n,), "compression": "gzip"},
+    "f32": {"chunks": (4096,)}}[lay]
+dt = "f4" if lay == "f32" else "f8"
+rng = np.random.default_rng(7)
+with h5py.File(sys.argv[1], "w") as f:
+    f.create_dataset("t", data=(np.arange(n) * 0.01).astype(dt), **kw)
+    f.create_dataset("x", data=rng.standard_normal(n).astype(dt), **kw)
+    kw2 = dict(kw, chunks=(kw["chunks"][0], 2)) if "chunks" in kw else kw
+    f.create_dataset("q", data=rng.standard_normal((n, 4)).astype(dt), **kw2)' "$tmp/lay.h5" $lay
+		$F --stream csv "$tmp/lay.h5" > "$tmp/lay.csv" 2> "$tmp/lay.err"
+		check "HDF5 chunks '$lay': all 12289 rows, every value as h5py reads it" /usr/bin/python3 -c 'import h5py, numpy as np, sys
+f = h5py.File(sys.argv[1], "r")
+want = np.column_stack([f["t"][:].astype("f8"), f["x"][:].astype("f8"), f["q"][:].astype("f8")])
+lines = [l for l in open(sys.argv[2]) if not l.startswith("#")]
+head = lines[0].strip().split(",")
+got = np.array([[float(v) for v in l.split(",")] for l in lines[1:]])
+order = [head.index(c) for c in ("t", "x", "q.0", "q.1", "q.2", "q.3")]
+sys.exit(not (got.shape == (12289, 6) and np.array_equal(got[:, order], want)))' "$tmp/lay.h5" "$tmp/lay.csv"
+	done
 	# h5py's complex numbers are a compound of r and i: named by their
 	# dataset, two of them are two pairs of columns, not a clash of r and i
 	/usr/bin/python3 -c 'import h5py, numpy as np, sys
