@@ -171,7 +171,9 @@ gzw_close(void *cookie)
 FILE *
 gz_open_write_fd(int fd)
 {
-	gzFile z = gzdopen(fd, "wb");
+	/* level 1: 4.4x faster than the default 6 for 7 % more bytes on a
+	 * log (tagk-formats(5)); a log tool writes much and seldom archives */
+	gzFile z = gzdopen(fd, "wb1");
 	if (!z)
 		return NULL;
 	cookie_io_functions_t io = { .write = gzw_write, .close = gzw_close };

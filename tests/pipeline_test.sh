@@ -151,6 +151,8 @@ check "... byte for byte" sh -c "$R '$tmp/syn.csv' | cmp -s - '$tmp/r_gz.csv'"
 expect "gzip on standard input" 0 "" "" -- sh -c "$R < '$tmp/syn.csv.gz' | cmp -s - '$tmp/r_gz.csv'"
 expect "-o FILE.csv.gz writes gzip" 0 "" "" -- $R "$tmp/syn.csv" -o "$tmp/r.csv.gz"
 check "... which gunzip reads back to the plain stream" sh -c "gzip -dc '$tmp/r.csv.gz' | cmp -s - '$tmp/r_gz.csv'"
+# zlib's fastest level: its header's XFL byte is 4 (0 at gzip's default -6)
+expect "... at zlib's fastest level (gzip header XFL 4)" 0 "^ *4$" "" -- od -An -tu1 -j8 -N1 "$tmp/r.csv.gz"
 head -c 2000 "$tmp/syn.csv.gz" > "$tmp/cut.csv.gz"
 expect "a truncated .gz file" 1 "" "cut.csv.gz: read error: gzip data cut short" -- $R "$tmp/cut.csv.gz"
 expect "HDF5 output is not compressed" 1 "" "x.h5.gz: HDF5 output is not gzip-compressed" -- $R "$tmp/syn.csv" -o "$tmp/x.h5.gz"
