@@ -695,6 +695,11 @@ awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) $i = "\"" $i "\"" } { prin
 	"$tmp/syn.csv" > "$tmp/crlf.csv"
 $R "$tmp/crlf.csv" > "$tmp/r_crlf.csv"; $R "$tmp/syn.csv" > "$tmp/r_plain.csv"
 check "CRLF and quoted header fields" cmp -s "$tmp/r_crlf.csv" "$tmp/r_plain.csv"
+# every cell quoted (Python's csv.QUOTE_ALL): the same stream
+awk -F, -v OFS=, '/^#/ { print; next } { for (i = 1; i <= NF; i++) $i = "\"" $i "\"" } { print }' \
+	"$tmp/syn.csv" > "$tmp/quoted.csv"
+$R "$tmp/quoted.csv" > "$tmp/r_quoted.csv"
+check "every cell quoted reads like the plain file" cmp -s "$tmp/r_quoted.csv" "$tmp/r_plain.csv"
 $R - < "$tmp/syn.csv" > "$tmp/r_stdin.csv"
 check "standard input" cmp -s "$tmp/r_stdin.csv" "$tmp/r_plain.csv"
 # foreign column names, mapped as a new user would
