@@ -153,6 +153,15 @@ cli_long_pair(const char *s, char sep, long *a, long *b)
 	return errno || *end ? -1 : 0;
 }
 
+int
+cli_choose(const char *opt, const char *s, const char *const *names, const char *list)
+{
+	for (int i = 0; names[i]; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	cli_die(EXIT_USAGE, "%s: '%s' is not %s", opt, s, list);
+}
+
 double
 cli_double(const char *opt, const char *s, double lo, double hi)
 {

@@ -35,6 +35,9 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
 long cli_long(const char *opt, const char *s, long lo, long hi);
 double cli_double(const char *opt, const char *s, double lo, double hi);
 uint64_t cli_u64(const char *opt, const char *s);
+/* The position of s among names (NULL-terminated), or die with exit 2:
+ * "prog: OPT: 'S' is not LIST". */
+int cli_choose(const char *opt, const char *s, const char *const *names, const char *list);
 /* The whole of s as two decimal integers joined by sep ("960x540", "2/4"):
  * 0 and *a, *b, or -1 (nothing said) for anything else, signs, spaces,
  * trailing text and values beyond a long included; the caller names the

@@ -22,6 +22,7 @@
 #include "filter_whiten.h"
 #include "filter_gate.h"
 #include "filter_select.h"
+#include "unitguard.h"
 #include "../formats/vehicle.h"
 #include "../lib/tagk.h"
 
@@ -38,7 +39,8 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: tagk-filter [--physical] [--project] [--l-arm L] [--alpha A] [--vehicle FILE] [--floor F]\n"
 	    "                   [--from T] [--to T] [--lowpass COLS=HZ]... [--decimate K]\n"
-	    "                   [--noise COLS=SIGMA]... [--seed S] [--time-col NAME] [--stamp SEC,NSEC]\n"
+	    "                   [--noise COLS=SIGMA]... [--seed S] [--time-col NAME] [--time-unit U]\n"
+	    "                   [--stamp SEC,NSEC]\n"
 	    "                   [--join FILE[:PREFIX]]... [--join-gap T] [--join-hold]\n"
 	    "                   [--eval NAME=EXPR]... [--where EXPR]\n"
 	    "                   [-f csv|hdf5|cfusd] [--skip-bad] [--ignore-crc] [--group G]\n"
@@ -59,6 +61,8 @@ usage(FILE *f)
 	    "      --noise COLS=SIGMA add Gaussian noise to COLS\n"
 	    "      --seed S           the noise seed (default 1)\n"
 	    "      --time-col NAME    the time column (default t)\n"
+	    "      --time-unit U      --lowpass: the time column in s (default), ms, us or ns (a log whose\n"
+	    "                         samples are over 0.5 s apart is refused unless this is given)\n"
 	    "      --stamp SEC,NSEC   time = SEC + 1e-9 NSEC, in every file\n"
 	    "      --join FILE[:PRE]  interpolate FILE's columns onto this time base, named PRE+name\n"
 	    "      --join-gap T       longest interval of a joined file interpolated across\n"
@@ -109,6 +113,8 @@ typedef struct {
 	int l_arm_set, alpha_set;
 	int decimate, nlow, nnoise, njoin, join_hold, nev;
 	double from, to, join_gap;
+	double tscale;            /* --time-unit: seconds per unit of the time column */
+	int tscale_set;
 	uint64_t seed;
 	const char *input, *outname, *tcol, *stamp, *vehfile, *whiten, *where;
 	const char *joins[MAXJOIN], *evals[MAXEVAL];
@@ -136,6 +142,7 @@ static const struct option opts[] = {
 	{ "whiten", required_argument, NULL, 4018 },
 	{ "where", required_argument, NULL, 4019 },
 	{ "eval", required_argument, NULL, 4020 },
+	{ "time-unit", required_argument, NULL, 4021 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -179,6 +186,7 @@ step_option(filter_opts *o, int c, const char *arg)
 		if (o->nev == MAXEVAL) cli_die(EXIT_USAGE, "--eval: at most %d", MAXEVAL);
 		o->evals[o->nev++] = arg;
 		return 1;
+	case 4021: o->tscale = timeunit_scale("--time-unit", arg); o->tscale_set = 1; return 1;
 	}
 	return 0;
 }
@@ -186,7 +194,7 @@ step_option(filter_opts *o, int c, const char *arg)
 static void
 parse(filter_opts *o, int argc, char **argv)
 {
-	*o = (filter_opts){ .decimate = 1, .from = -INFINITY, .to = INFINITY, .seed = 1, .tcol = "t" };
+	*o = (filter_opts){ .decimate = 1, .from = -INFINITY, .to = INFINITY, .seed = 1, .tcol = "t", .tscale = 1 };
 	o->gate.l_arm = 0.0325, o->gate.alpha = 1e-4;
 	int c;
 	while ((c = cli_getopt(argc, argv, "f:o:hV", opts)) != -1) {
@@ -201,6 +209,13 @@ parse(filter_opts *o, int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		cli_die(EXIT_USAGE, "one input file at most");
+	/* only --lowpass reads time as seconds; --from, --to and --join-gap
+	 * are in the time column's own unit */
+	if (o->tscale_set && !o->nlow)
+		cli_die(EXIT_USAGE, "--time-unit applies to --lowpass (--from, --to and --join-gap are in the "
+		    "time column's own unit)");
+	if (o->tscale_set && o->stamp)
+		cli_die(EXIT_USAGE, "--time-unit: --stamp's time is in seconds already");
 	o->input = optind < argc ? argv[optind] : "-";
 }
 
@@ -254,6 +269,7 @@ typedef struct {
 	long nin, kept_rows, seen, join_dropped_rows;
 	double tprev, tlast;
 	int first_lp;
+	timeunit tu;              /* --lowpass: time in seconds, checked (unitguard.h) */
 } filter_run;
 
 static void
@@ -287,6 +303,9 @@ open_run(filter_run *w, filter_opts *o)
 		cli_die(EXIT_DATA, "out of memory");
 	for (int i = 0; i < o->nlow; i++)
 		mark_cols(r, "--lowpass", o->low[i].cols, o->low[i].v, w->cut);
+	/* --lowpass's HZ are per second: a log stamped in ms read as seconds
+	 * would pass through unfiltered, its steps 1000 "s" long */
+	timeunit_init(&w->tu, !o->nlow || o->tscale_set || o->stamp, tbl_name(r), o->tcol);
 	for (int i = 0; i < o->nnoise; i++)
 		mark_cols(r, "--noise", o->noise[i].cols, o->noise[i].v, w->sig);
 	fgate_open(&o->gate, r);
@@ -349,11 +368,12 @@ join_row(filter_run *w, double tv)
 	return ok;
 }
 
-/* --lowpass: a first-order filter of the marked columns, in place. */
+/* --lowpass: a first-order filter of the marked columns, in place; tv in
+ * the time column's unit. */
 static void
 lowpass_row(filter_run *w, double tv)
 {
-	double dt = w->first_lp ? 0 : tv - w->tprev;
+	double dt = w->first_lp ? 0 : (tv - w->tprev) * w->o->tscale;
 	if (!w->first_lp && !(dt > 0))
 		cli_die(EXIT_DATA, "%s: time does not increase, so --lowpass cannot run", tbl_where(w->r));
 	for (int i = 0; i < w->nc; i++) {
@@ -367,6 +387,7 @@ lowpass_row(filter_run *w, double tv)
 	}
 	w->first_lp = 0;
 	w->tprev = tv;
+	timeunit_add(&w->tu, tv * w->o->tscale);
 }
 
 /* The steps on the row in w->row, in the order of the header comment;
@@ -423,6 +444,7 @@ finish(filter_run *w)
 			    o->where, w->nin);
 		cli_die(EXIT_DATA, "%s: no row left after filtering (%ld read)", tbl_name(r), w->nin);
 	}
+	timeunit_end(&w->tu);
 	cmdio_pass_notes(w->out, r);
 	cmdio_commit(w->out);
 	fgate_report(&o->gate);

@@ -129,16 +129,6 @@ usage(FILE *f)
 
 /* --- options --------------------------------------------------------------- */
 
-/* One of names (NULL-terminated) by position, or die naming the option. */
-static int
-choose(const char *opt, const char *arg, const char *const *names, const char *list)
-{
-	for (int i = 0; names[i]; i++)
-		if (strcmp(arg, names[i]) == 0)
-			return i;
-	cli_die(EXIT_USAGE, "%s: '%s' is not %s", opt, arg, list);
-}
-
 static const struct option opts[] = {
 	{ "model", required_argument, NULL, 'm' },
 	{ "map", required_argument, NULL, 'M' },
@@ -179,7 +169,7 @@ multibody_option(regress_opts *o, int c, const char *arg)
 	static const char *const rows[] = { "force", "momentum", "energy", NULL };
 	static const char *const angu[] = { "rad", "deg", NULL };
 	switch (c) {
-	case 2019: o->mb.angle_deg = choose("--angle-unit", arg, angu, "rad or deg"); o->mb_set = c; return 1;
+	case 2019: o->mb.angle_deg = cli_choose("--angle-unit", arg, angu, "rad or deg"); o->mb_set = c; return 1;
 	case 2020: o->mb.sg_window = cli_double("--sg-window", arg, 1e-6, 1e4); o->mb_set = c; return 1;
 	case 2021: o->mb.sg_order = (int)cli_long("--sg-order", arg, 1, TAGK_SG_MAX_ORDER); o->mb_set = c; return 1;
 	case 2022: o->mb.sg_smooth = 1; o->mb_set = c; return 1;
@@ -196,7 +186,7 @@ multibody_option(regress_opts *o, int c, const char *arg)
 		o->mb.held = c == 2012;
 		return 1;
 	case 2013:
-		o->mb.rows = choose("--rows", arg, rows, "force, momentum or energy");
+		o->mb.rows = cli_choose("--rows", arg, rows, "force, momentum or energy");
 		o->rows_set = 1;
 		return 1;
 	case 2014: o->mb.metric = 1; return 1;
@@ -216,13 +206,13 @@ log_option(regress_opts *o, int c, const char *arg)
 		if (!(o->pre = logmap_preset(arg)))
 			cli_die(EXIT_USAGE, "--preset: unknown preset '%s' (see --list-presets)", arg);
 		break;
-	case 2001: o->acc_g = choose("--acc-unit", arg, accu, "mps2 or g"); break;
-	case 2002: o->gyro_deg = choose("--gyro-unit", arg, gyu, "rad or deg"); break;
-	case 2004: choose("--wrench", arg, wr, "force, thrust or rotors"); o->wrench = arg; break;
+	case 2001: o->acc_g = cli_choose("--acc-unit", arg, accu, "mps2 or g"); break;
+	case 2002: o->gyro_deg = cli_choose("--gyro-unit", arg, gyu, "rad or deg"); break;
+	case 2004: cli_choose("--wrench", arg, wr, "force, thrust or rotors"); o->wrench = arg; break;
 	case 2005: o->vehfile = arg; break;
 	case 2006: o->kwin = (int)cli_long("--alpha-window", arg, 1, 50); break;
 	case 2007: o->max_gap = cli_double("--max-gap", arg, 1e-6, 1e9); break;
-	case 2009: o->pos_mm = choose("--pos-unit", arg, posu, "m or mm"); break;
+	case 2009: o->pos_mm = cli_choose("--pos-unit", arg, posu, "m or mm"); break;
 	case 2015: o->airborne = 1; break;
 	case 2016: o->min_span = cli_double("--min-span", arg, 0, 1e6); break;
 	case 2017: o->trim = cli_double("--trim", arg, 0, 1e6); break;
@@ -237,8 +227,6 @@ static void
 parse(int argc, char **argv, regress_opts *o)
 {
 	static const char *const models[] = { "rigid-body", "mass", "state", "multibody", NULL };
-	static const char *const tunits[] = { "s", "ms", "us", "ns", NULL };
-	static const double tscales[] = { 1, 1e-3, 1e-6, 1e-9 };
 	memset(o, 0, sizeof(*o));
 	o->acc_g = o->pos_mm = o->gyro_deg = -1;
 	o->kwin = 2;
@@ -252,14 +240,14 @@ parse(int argc, char **argv, regress_opts *o)
 		    multibody_option(o, c, optarg) || log_option(o, c, optarg))
 			continue;
 		switch (c) {
-		case 'm': o->model = choose("-m", optarg, models, "rigid-body, mass, state or multibody"); break;
+		case 'm': o->model = cli_choose("-m", optarg, models, "rigid-body, mass, state or multibody"); break;
 		case 'M':
 			if (o->nmaps == (int)(sizeof(o->maps) / sizeof(o->maps[0])))
 				cli_die(EXIT_USAGE, "--map: at most %d", o->nmaps);
 			o->maps[o->nmaps++] = optarg;
 			break;
 		case 2003:
-			o->tscale = tscales[choose("--time-unit", optarg, tunits, "s, ms, us or ns")];
+			o->tscale = timeunit_scale("--time-unit", optarg);
 			o->tscale_set = 1;
 			break;
 		case 2008:

@@ -9,6 +9,14 @@
 /* Slower than 2 Hz: no flight or robot log sampled for inertia is. */
 #define TIMEUNIT_MAX_MEDIAN 0.5
 
+double
+timeunit_scale(const char *opt, const char *arg)
+{
+	static const char *const units[] = { "s", "ms", "us", "ns", NULL };
+	static const double scales[] = { 1, 1e-3, 1e-6, 1e-9 };
+	return scales[cli_choose(opt, arg, units, "s, ms, us or ns")];
+}
+
 void
 timeunit_init(timeunit *u, int said, const char *name, const char *col)
 {

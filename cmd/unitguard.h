@@ -26,6 +26,9 @@ typedef struct {
 	const char *col;  /* its time column */
 } timeunit;
 
+/* Seconds per unit of --time-unit's argument: s, ms, us or ns (dies on
+ * anything else, naming opt). */
+double timeunit_scale(const char *opt, const char *arg);
 /* said: the user gave --time-unit (then nothing is checked). */
 void timeunit_init(timeunit *u, int said, const char *name, const char *col);
 /* Each increasing time, in seconds: the check runs at the 8th gap. */

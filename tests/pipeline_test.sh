@@ -823,6 +823,14 @@ printf 't,x\n0,0\n0.01,1\n0.02,1\n0.03,1\n' > "$tmp/step.csv"
 # y(t) = 1 - exp(-2 pi fc t) sampled: 1 - exp(-2 pi 10 0.03) = 0.8482
 expect "filter --lowpass: first-order response to a step" 0 "^0.03,0.848" "" -- \
 	sh -c "$F --lowpass x=10 '$tmp/step.csv' | grep -v ^#tagk- | tail -1"
+# the same step stamped in ms: read as seconds it would pass unfiltered
+printf 't,x\n0,0\n10,1\n20,1\n30,1\n' > "$tmp/step_ms.csv"
+expect "filter --lowpass on a log stamped in ms: refused, --time-unit named" 1 "" \
+	"step_ms.csv: its samples are 10 s apart .*--time-unit ms" -- $F --lowpass x=10 "$tmp/step_ms.csv"
+expect "... and with --time-unit ms, the response of the log in seconds" 0 "^30,0.848" "" -- \
+	sh -c "$F --lowpass x=10 --time-unit ms '$tmp/step_ms.csv' | grep -v ^#tagk- | tail -1"
+expect "--time-unit without --lowpass: an error, not ignored" 2 "" "--time-unit applies to --lowpass" -- \
+	$F --time-unit ms "$tmp/step_ms.csv"
 expect "filter --project makes estimates consistent" 0 "" "projected 10 of 10 estimates" -- \
 	sh -c "printf 't,m,mcx,mcy,mcz,Ixx,Ixy,Iyy,Ixz,Iyz,Izz\n' > '$tmp/bad_est.csv';
 	for i in 0 1 2 3 4 5 6 7 8 9; do echo \"\$i,-0.01,0,0,0,1e-5,0,1e-5,0,0,3e-5\" >> '$tmp/bad_est.csv'; done;
