@@ -551,6 +551,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	int rc;
 	timeunit tu;
 	timeunit_init(&tu, o->tscale_set, tbl_name(r), tbl_col(r, it));
+	angleunit au;
+	angleunit_init(&au, o->angle_set, tbl_name(r));
 	while ((rc = tbl_next(r, row)) == 1) {
 		double t = row[it] * o->tscale;
 		if (!(t > tprev)) {
@@ -562,6 +564,9 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		}
 		tprev = t;
 		timeunit_add(&tu, t);
+		for (int j = 0; j < s.nj; j++)
+			if (mm.m.joint[j + 1] == TAGK_JOINT_REVOLUTE)
+				angleunit_add(&au, row[s.iq[j]], tbl_col(r, s.iq[j]), t);
 		if (!d) {
 			sample(&s, t, row);
 			continue;

@@ -86,7 +86,8 @@ usage(FILE *f)
 	    "      --held BODY        multibody: rows for an object BODY holds (in BODY's frame)\n"
 	    "      --rows R           multibody: force (inverse dynamics, default), momentum or energy rows\n"
 	    "      --metric           multibody force rows: also each row of the mass matrix and of its parts\n"
-	    "      --angle-unit U     multibody: revolute joints' q, qd, qdd in rad (default) or deg\n"
+	    "      --angle-unit U     multibody: revolute joints' q, qd, qdd in rad (default) or deg (a log\n"
+	    "                         with a joint past 2 pi + 0.5 rad in five samples is refused unless given)\n"
 	    "      --sg-window S      multibody: qdd (qd) absent: derived from qd (q) by a Savitzky-Golay\n"
 	    "                         filter over S seconds (default 0.05)\n"
 	    "      --sg-order P       ... of degree P (default 3)\n"
@@ -169,7 +170,11 @@ multibody_option(regress_opts *o, int c, const char *arg)
 	static const char *const rows[] = { "force", "momentum", "energy", NULL };
 	static const char *const angu[] = { "rad", "deg", NULL };
 	switch (c) {
-	case 2019: o->mb.angle_deg = cli_choose("--angle-unit", arg, angu, "rad or deg"); o->mb_set = c; return 1;
+	case 2019:
+		o->mb.angle_deg = cli_choose("--angle-unit", arg, angu, "rad or deg");
+		o->mb.angle_set = 1;
+		o->mb_set = c;
+		return 1;
 	case 2020: o->mb.sg_window = cli_double("--sg-window", arg, 1e-6, 1e4); o->mb_set = c; return 1;
 	case 2021: o->mb.sg_order = (int)cli_long("--sg-order", arg, 1, TAGK_SG_MAX_ORDER); o->mb_set = c; return 1;
 	case 2022: o->mb.sg_smooth = 1; o->mb_set = c; return 1;

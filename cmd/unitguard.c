@@ -152,3 +152,29 @@ gyrounit_add(gyrounit *u, const double w[3], double t)
 	    "2000 deg/s range) in %ld samples by t = %.9g s: is it in deg/s? Say --gyro-unit deg (an explicit "
 	    "--gyro-unit skips this check)", u->name, u->cols, GYRO_MAX, GYRO_MAX * 180 / M_PI, u->over, t);
 }
+
+/* A full turn and half a radian: see unitguard.h */
+#define ANGLE_MAX (2 * M_PI + 0.5)
+
+void
+angleunit_init(angleunit *u, int said, const char *name)
+{
+	memset(u, 0, sizeof(*u));
+	u->last = (double)NAN;
+	u->said = said;
+	u->name = name;
+}
+
+void
+angleunit_add(angleunit *u, double q, const char *col, double t)
+{
+	if (u->said || !(fabs(q) > ANGLE_MAX) || !(fabs(q) < 1e15) || t == u->last)
+		return;
+	u->last = t;
+	if (++u->over < 5)
+		return;
+	cli_die(EXIT_DATA, "%s: joint angle '%s' reads %.4g rad at t = %.9g s, past a full turn from zero (%ld samples "
+	    "beyond %.2f rad so far): is it in degrees? Say --angle-unit deg; a joint that turns freely past a turn "
+	    "(a wheel, a continuous joint) is read as it is with --angle-unit rad", u->name, col, q, t, u->over,
+	    ANGLE_MAX);
+}

@@ -79,4 +79,27 @@ void gyrounit_init(gyrounit *u, int said, const char *name, const char *cols);
 /* Each sample's angular velocity in rad/s, at time t (s). */
 void gyrounit_add(gyrounit *u, const double w[3], double t);
 
+/*
+ * Joint angles. A revolute joint's angle in rad stays within about a turn
+ * of zero (arms' limits: the Panda's within 3.8 rad, a UR's 2 pi, a KUKA
+ * iiwa's 3); logged in degrees and read as rad, an arm's joints read tens
+ * of "rad", and the kinematics take their sines and cosines as other
+ * angles: rows and estimates come out whole and quietly wrong. Five
+ * samples with a revolute joint beyond 2 pi + 0.5 rad are refused (one
+ * glitch is not), unless the user said the unit (--angle-unit). A joint
+ * that turns freely past a turn (a wheel, a continuous wrist) is read as
+ * it is with --angle-unit rad.
+ */
+typedef struct {
+	long over;        /* samples with a joint beyond the bound */
+	double last;      /* the time of the last one counted */
+	int said;
+	const char *name;
+} angleunit;
+
+void angleunit_init(angleunit *u, int said, const char *name);
+/* A revolute joint's angle q as read (rad unless said otherwise), from
+ * column col, at time t (s); a sample's joints in turn, times increasing. */
+void angleunit_add(angleunit *u, double q, const char *col, double t);
+
 #endif

@@ -60,6 +60,10 @@ d=$($R $M --angle-unit deg "$tmp/deg.csv" 2>/dev/null | $E -a ols --batch 2>/dev
 r=$(mass_err "$tmp/d.reg")
 check "--angle-unit deg: the mass of the radian log ($d and $r %)" \
 	awk -v a="$d" -v b="$r" 'BEGIN { exit !(a != "" && (a - b) < 1e-6 && (b - a) < 1e-6) }'
+expect "the log in degrees without --angle-unit: refused, --angle-unit deg named" 1 "" \
+	"deg.csv: joint angle 'joint[1-7]_pos' reads .* rad at t = .*past a full turn from zero.*Say --angle-unit deg" -- \
+	$R $M "$tmp/deg.csv"
+check "... --angle-unit rad reads it as it is (a joint that turns freely)" sh -c "$R $M --angle-unit rad '$tmp/deg.csv' > /dev/null 2>&1"
 awk -F, -v OFS=, -v CONVFMT=%.17g 'NR > 1 { $1 = $1 * 1e6 } { print }' "$tmp/foreign.csv" > "$tmp/us.csv"
 expect "a joint log stamped in us, read as seconds: refused, the units named" 1 "" \
 	"us.csv: its samples are 1e\+04 s apart \(the median of its first 8 time steps\).*is its time column 'time' in ms, us or ns\?" -- \
