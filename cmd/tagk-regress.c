@@ -42,6 +42,7 @@ typedef struct {
 	int acc_g, gyro_deg, kwin, pos_mm, other; /* -1: not given */
 	double tscale, max_gap;
 	int tscale_set;            /* --time-unit given: unitguard.h checks nothing */
+	int no_att_check;          /* --no-attitude-check (unitguard.h's attguard) */
 	const logmap_preset_t *pre;
 	int airborne;
 	double min_span, trim;
@@ -65,8 +66,8 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: tagk-regress [-m rigid-body|mass|state] [-f csv|hdf5|cfusd] [--map SIGNAL=COLS]...\n"
 	    "                    [--preset NAME] [--acc-unit mps2|g] [--gyro-unit rad|deg] [--pos-unit m|mm]\n"
-	    "                    [--time-unit s|ms|us|ns] [--wrench force|thrust|rotors] [--vehicle FILE]\n"
-	    "                    [--airborne [--min-span S] [--trim S]] [--calibrate-mass KG]\n"
+	    "                    [--time-unit s|ms|us|ns] [--no-attitude-check] [--wrench force|thrust|rotors]\n"
+	    "                    [--vehicle FILE] [--airborne [--min-span S] [--trim S]] [--calibrate-mass KG]\n"
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
 	    "                    [--group G] [--event E] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-regress -m multibody --robot FILE --unknown BODY|--held BODY\n"
@@ -112,6 +113,8 @@ usage(FILE *f)
 	    "      --time-unit U      time in s (default), ms, us or ns (a log whose samples are over\n"
 	    "                         0.5 s apart is refused unless this is given)\n"
 	    "      --pos-unit U       state: position and velocity in m (default) or mm\n"
+	    "      --no-attitude-check  read quat or rpy as they are, where a log whose attitude does not\n"
+	    "                         turn with the gyro is refused (its order, frame or unit misread)\n"
 	    "      --wrench W         force and torque from force (default), thrust or rotors\n"
 	    "      --vehicle FILE     rotors, thrust map, scale and lag (tagk-formats(5)); a bare name\n"
 	    "                         (crazyflie2) is looked up among the vehicles tagk ships\n"
@@ -160,6 +163,7 @@ static const struct option opts[] = {
 	{ "fit-friction", required_argument, NULL, 2024 },
 	{ "coulomb-smooth", required_argument, NULL, 2025 },
 	{ "friction-terms", required_argument, NULL, 2026 },
+	{ "no-attitude-check", no_argument, NULL, 2027 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -219,6 +223,7 @@ log_option(regress_opts *o, int c, const char *arg)
 	case 2007: o->max_gap = cli_double("--max-gap", arg, 1e-6, 1e9); break;
 	case 2009: o->pos_mm = cli_choose("--pos-unit", arg, posu, "m or mm"); break;
 	case 2015: o->airborne = 1; break;
+	case 2027: o->no_att_check = 1; break;
 	case 2016: o->min_span = cli_double("--min-span", arg, 0, 1e6); break;
 	case 2017: o->trim = cli_double("--trim", arg, 0, 1e6); break;
 	case 2018: o->calibrate = cli_double("--calibrate-mass", arg, 1e-6, 1e4); break;
@@ -338,6 +343,8 @@ typedef struct {
 	timeunit tu;
 	accunit au;
 	gyrounit gu;
+	attguard ag;
+	int att_on;          /* the rows use the log's attitude and the gyro: ag checks it */
 } logreader;
 
 #define NEED(L, s, why) logmap_need(&(L)->lm, (L)->r, s, why)
@@ -471,6 +478,31 @@ open_log(logreader *L, const char *path)
 		cli_die(EXIT_DATA, "%s: the vehicle file has no 'input' line for the rotor columns", o->vehfile);
 	want_signals(L);
 	actuator_init(&L->act, L->have_veh ? &L->veh : NULL, L->src == S_ROTORS);
+	int use_w = o->model == M_RIGID || o->model == M_STATE;
+	L->att_on = use_w && (o->model == M_STATE || L->use_accw == 1);
+	int att = L->use_rpy ? S_RPY : S_QUAT;
+	attguard_init(&L->ag, o->no_att_check || !L->att_on, tbl_name(L->r), L->map[att], !L->use_rpy,
+	    L->map[S_GYRO]);
+}
+
+/* The sample's attitude as read (w, x, y, z, or from roll, pitch, yaw)
+ * with its gyro, for the attitude's check (unitguard.h). */
+static void
+check_attitude(logreader *L, const double *row, const sample *s)
+{
+	double q[4];
+	if (L->use_rpy) {
+		tagk_real rpy[3], qr[4];
+		for (int j = 0; j < 3; j++)
+			rpy[j] = (tagk_real)row[L->lm.idx[S_RPY][j]];
+		tagk_qfromrpy(rpy, qr);
+		for (int j = 0; j < 4; j++)
+			q[j] = (double)qr[j];
+	} else {
+		for (int j = 0; j < 4; j++)
+			q[j] = row[L->lm.idx[S_QUAT][j]];
+	}
+	attguard_add(&L->ag, s->t, q, s->w);
 }
 
 /* One row into s (t in seconds; a, w, f, tau in SI units); the truth
@@ -510,6 +542,8 @@ read_sample(logreader *L, const double *row, sample *s, double *truth)
 	}
 	if (use_w)
 		gyrounit_add(&L->gu, s->w, s->t);
+	if (L->att_on)
+		check_attitude(L, row, s);
 	if (L->src == S_FORCE) {
 		for (int j = 0; j < 3; j++)
 			s->f[j] = row[lm->idx[S_FORCE][j]];

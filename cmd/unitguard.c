@@ -5,6 +5,7 @@
 #include "unitguard.h"
 #include "cli.h"
 #include "../lib/tagk.h"
+#include "../lib/so3.h"
 
 /* Slower than 2 Hz: no flight or robot log sampled for inertia is. */
 #define TIMEUNIT_MAX_MEDIAN 0.5
@@ -177,4 +178,117 @@ angleunit_add(angleunit *u, double q, const char *col, double t)
 	    "beyond %.2f rad so far): is it in degrees? Say --angle-unit deg; a joint that turns freely past a turn "
 	    "(a wheel, a continuous joint) is read as it is with --angle-unit rad", u->name, col, q, t, u->over,
 	    ANGLE_MAX);
+}
+
+/* Windows, the precision wanted of the slope, the slopes accepted: see
+ * unitguard.h */
+#define ATT_WINDOW 0.1
+#define ATT_MIN_WINDOWS 16
+#define ATT_MAX_SE 0.1
+#define ATT_LO 0.5
+#define ATT_HI 2.0
+
+void
+attguard_init(attguard *u, int said, const char *name, const char *att, int quat, const char *gyro)
+{
+	memset(u, 0, sizeof(*u));
+	u->said = said;
+	u->name = name;
+	u->att = att;
+	u->quat = quat;
+	u->gyro = gyro;
+}
+
+/* Alternative k of q's reading: as read, conjugated, or its four values
+ * taken as x, y, z, w. */
+static void
+att_alt(int k, const double q[4], tagk_real o[4])
+{
+	static const int order[ATT_ALTS][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 }, { 3, 0, 1, 2 } };
+	for (int i = 0; i < 4; i++)
+		o[i] = (tagk_real)q[order[k][i]] * (k == 1 && i > 0 ? -1 : 1);
+}
+
+static void
+att_restart(attguard *u, double t, const double q[4], const double w[3])
+{
+	u->t0 = u->tprev = t;
+	memcpy(u->q0, q, sizeof(u->q0));
+	memcpy(u->wprev, w, sizeof(u->wprev));
+	u->g[0] = u->g[1] = u->g[2] = 0;
+	u->started = 1;
+}
+
+/* Alternative k's slope of the attitude's rotation on the gyro's, and its
+ * standard error (least squares through zero over the windows' 3 nwin
+ * components). */
+static double
+att_slope(const attguard *u, int k, double *se)
+{
+	double b = u->svg[k] / u->sgg, ss = u->svv[k] - b * u->svg[k];
+	*se = sqrt((ss > 0 ? ss : 0) / (3.0 * u->nwin - 1) / u->sgg);
+	return b;
+}
+
+static int
+att_fits(double b)
+{
+	return b >= ATT_LO && b <= ATT_HI;
+}
+
+static void
+att_check(attguard *u)
+{
+	u->said = 1;
+	double se, b = att_slope(u, 0, &se), se_alt, b1 = att_slope(u, 1, &se_alt), b2 = att_slope(u, 2, &se_alt);
+	if (att_fits(b))
+		return;
+	const char *hint = !u->quat ? "are roll, pitch and yaw in rad, in that order, body to world (ZYX)? is the gyro "
+	    "in rad/s, in the body frame, on the same axes?"
+	    : att_fits(b2) ? "read as x, y, z, w it follows the gyro: map its columns in w, x, y, z order "
+		"(--map quat=W,X,Y,Z)"
+	    : att_fits(b1) ? "read conjugated (x, y, z negated) it follows the gyro: does the log's quaternion "
+		"turn world to body (tagk's turns body to world), or are its columns in another order?"
+	    : "is it w, x, y, z and body to world, and the gyro in rad/s, in the body frame, on the same axes?";
+	cli_die(EXIT_DATA, "%s: the attitude (%s) does not turn with the gyro (%s): over %d windows of %g s, its "
+	    "rotation is %.3g +- %.2g times the gyro's integral, where a consistent log gives about 1: %s "
+	    "(--no-attitude-check reads it as it is)", u->name, u->att, u->gyro, u->nwin, ATT_WINDOW, b, se, hint);
+}
+
+void
+attguard_add(attguard *u, double t, const double q[4], const double w[3])
+{
+	if (u->said)
+		return;
+	if (!u->started || !(t - u->tprev <= ATT_WINDOW)) { /* the first sample, or a gap */
+		att_restart(u, t, q, w);
+		return;
+	}
+	for (int i = 0; i < 3; i++)
+		u->g[i] += 0.5 * (w[i] + u->wprev[i]) * (t - u->tprev);
+	memcpy(u->wprev, w, sizeof(u->wprev));
+	u->tprev = t;
+	if (t - u->t0 < ATT_WINDOW)
+		return;
+	for (int k = 0; k < ATT_ALTS; k++) {
+		tagk_real a[4], b[4], ac[4], d[4], v[3];
+		att_alt(k, u->q0, a);
+		att_alt(k, q, b);
+		tagk_qconj(a, ac);
+		tagk_qmul(ac, b, d);
+		tagk_qlog(d, v);
+		for (int i = 0; i < 3; i++) {
+			u->svg[k] += (double)v[i] * u->g[i];
+			u->svv[k] += (double)v[i] * (double)v[i];
+		}
+	}
+	u->sgg += u->g[0] * u->g[0] + u->g[1] * u->g[1] + u->g[2] * u->g[2];
+	u->nwin++;
+	att_restart(u, t, q, w);
+	/* judged once the slope is known within ATT_MAX_SE, or sure to lie
+	 * outside the range (three standard errors: a slope of 57, read in
+	 * degrees, is never known that closely) */
+	double se, b = u->sgg > 0 ? att_slope(u, 0, &se) : 0;
+	if (u->nwin >= ATT_MIN_WINDOWS && u->sgg > 0 && (se <= ATT_MAX_SE || b + 3 * se < ATT_LO || b - 3 * se > ATT_HI))
+		att_check(u);
 }

@@ -102,4 +102,41 @@ void angleunit_init(angleunit *u, int said, const char *name);
  * column col, at time t (s); a sample's joints in turn, times increasing. */
 void angleunit_add(angleunit *u, double q, const char *col, double t);
 
+/*
+ * Attitude. Where the rows use the log's attitude (a quaternion, or roll,
+ * pitch and yaw: tagk-regress -m state, or acc_world turned into the body
+ * frame), its convention is the log's word alone, and a quaternion stored
+ * x, y, z, w, one that turns world to body, angles in degrees, swapped
+ * axes or a gyro in another frame or unit give rows that look whole. The
+ * gyro says how the body turns: over windows of 0.1 s, the attitude's own
+ * rotation v (the rotation vector of q0* q1, in the body frame) is
+ * regressed on the gyro's integral g through zero. A consistent log's
+ * slope is 1 up to noise (the real Crazyflie flights 1.03 and 1.07,
+ * tagk-bench massflight's five trajectories 0.96-1.03, at 3 times the
+ * noise 0.85, at 20 Hz 0.91); read conjugated about -1, in another order
+ * of its values, with axes swapped, or in other units, far from 1 (rpy
+ * in degrees: 18 +- 5). Once the slope is known within 0.1 (its standard
+ * error, over 16 windows or more), or is three standard errors outside
+ * [0.5, 2], one outside that range is refused, naming what to check,
+ * unless --no-attitude-check; a log that never turns enough for either is
+ * not judged. A constant rotation of the world frame (c q for all q) leaves
+ * q0* q1 as it is: the check cannot see one.
+ */
+enum { ATT_ALTS = 3 }; /* as read, conjugated, x y z w order */
+
+typedef struct {
+	int said, started, nwin;
+	double t0, tprev;
+	double q0[4];              /* the attitude at the window's start */
+	double wprev[3], g[3];     /* the gyro then, and its integral since t0 */
+	double svg[ATT_ALTS], svv[ATT_ALTS], sgg; /* sums of v.g, v.v, g.g over the windows */
+	const char *name, *att, *gyro;
+	int quat;                  /* the attitude is a quaternion (not rpy) */
+} attguard;
+
+void attguard_init(attguard *u, int said, const char *name, const char *att, int quat, const char *gyro);
+/* Each sample: time (s), the attitude as a unit quaternion (w, x, y, z,
+ * body to world, as read or from rpy) and the gyro (rad/s, body frame). */
+void attguard_add(attguard *u, double t, const double q[4], const double w[3]);
+
 #endif

@@ -78,6 +78,16 @@ expect "regress: missing pos names --map" 1 "" "missing column 'px' for pos .*--
 	$R -m state "$tmp/renamed.csv"
 $R -m state --map pos=pos_x,pos_y,pos_z "$tmp/renamed.csv" | $E -a ekf -o "$tmp/e_map.csv"
 check "--map pos= gives the same estimates" cmp -s "$tmp/e_map.csv" "$tmp/e_ekf.csv"
+# the attitude's convention, checked against the gyro (unitguard.h)
+expect "a quaternion read in the wrong order: refused, its order named" 1 "" \
+	"the attitude \(qx,qy,qz,qw\) does not turn with the gyro \(gx,gy,gz\).*read as x, y, z, w it follows the gyro" -- \
+	$R -m state --map quat=qx,qy,qz,qw "$tmp/f.csv"
+awk -F, -v OFS=, -v CONVFMT=%.17g '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	{ $c["qx"] = -$c["qx"]; $c["qy"] = -$c["qy"]; $c["qz"] = -$c["qz"]; print }' "$tmp/f.csv" > "$tmp/conj.csv"
+expect "a quaternion that turns world to body: refused, conjugation named" 1 "" \
+	"its rotation is -[01]\.[0-9]* \+- [0-9.e-]* times the gyro's integral.*read conjugated \(x, y, z negated\) it follows the gyro" -- \
+	$R -m state "$tmp/conj.csv"
+expect "... --no-attitude-check reads it as it is" 0 "" "" -- sh -c "$R -m state --no-attitude-check '$tmp/conj.csv' > /dev/null"
 
 # attitude as roll, pitch, yaw, and positions in millimetres
 awk -F, -v OFS=, 'NR == 1 { print $0, "roll", "pitch", "yaw"; next }

@@ -66,6 +66,14 @@ done
 # 50 s on it is continuous.
 expect "log182: the gap is refused" 1 "" "a gap of 1.49453 s after t = 48.392616" -- \
 	sh -c "$R -m state --preset crazyflie '$D/log182' | $E -a ekf"
+expect "log201: roll and pitch swapped do not turn with the gyro: refused" 1 "" \
+	"the attitude \(ctrlLee.rpyy,ctrlLee.rpyx,ctrlLee.rpyz\) does not turn with the gyro" -- \
+	$R -m state --preset crazyflie --map rpy=ctrlLee.rpyy,ctrlLee.rpyx,ctrlLee.rpyz "$D/log201"
+$F --stream csv "$D/log201" | awk -F, -v OFS=, -v CONVFMT=%.17g '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	{ for (k = 0; k < 3; k++) $c["ctrlLee.rpy" substr("xyz", k + 1, 1)] *= 57.29577951308232; print }' > "$tmp/rpydeg.csv"
+expect "log201: roll, pitch and yaw in degrees: refused" 1 "" \
+	"rpydeg.csv: the attitude \(ctrlLee.rpyx,ctrlLee.rpyy,ctrlLee.rpyz\) does not turn with the gyro.*in rad" -- \
+	$R -m state --preset crazyflie "$tmp/rpydeg.csv"
 for log in 201 182; do
 	from=0
 	[ $log = 182 ] && from=50
