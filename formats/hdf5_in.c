@@ -377,8 +377,10 @@ static size_t
 chunk_cache_bytes(hid_t ds)
 {
 	hid_t dcpl = H5Dget_create_plist(ds), type = H5Dget_type(ds), space = H5Dget_space(ds);
-	hsize_t cd[2] = { 0, 1 }, dims[2] = { 0, 1 };
-	int chunked = dcpl >= 0 && H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_chunk(dcpl, 2, cd) >= 1 &&
+	/* H5S_MAX_RANK: extent_dims writes as many as the dataset has, and
+	 * 3-D ones are refused only later */
+	hsize_t cd[H5S_MAX_RANK] = { 0, 1 }, dims[H5S_MAX_RANK] = { 0, 1 };
+	int chunked = dcpl >= 0 && H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_chunk(dcpl, H5S_MAX_RANK, cd) >= 1 &&
 	    cd[0] > 0 && cd[1] > 0 && space >= 0 && H5Sget_simple_extent_dims(space, dims, NULL) >= 1;
 	size_t esize = type >= 0 ? H5Tget_size(type) : 0;
 	if (dcpl >= 0)
