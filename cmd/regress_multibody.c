@@ -464,6 +464,45 @@ open_log(mb_run *s, const char *input, double **row)
 	return d;
 }
 
+/* The joints whose derivative (qd of q, or qdd of qd) the log carries, as
+ * two derivguards (unitguard.h); lists of the pairs' columns in jx, jd. */
+typedef struct {
+	derivguard g[2];
+	int n[2], jx[2][TAGK_MB_MAX_BODIES], jd[2][TAGK_MB_MAX_BODIES];
+} deriv_pairs;
+
+static void
+deriv_open(deriv_pairs *p, const mb_run *s)
+{
+	const int nc = tbl_ncols(s->r);
+	const int *from[2] = { s->iq, s->iqd }, *to[2] = { s->iqd, s->force ? s->iqdd : NULL };
+	for (int k = 0; k < 2; k++) {
+		const char *xc[TAGK_MB_MAX_BODIES], *dc[TAGK_MB_MAX_BODIES];
+		p->n[k] = 0;
+		for (int j = 0; to[k] && j < s->nj; j++)
+			if (from[k][j] < nc && to[k][j] < nc) { /* both read from the log, not derived */
+				xc[p->n[k]] = tbl_col(s->r, from[k][j]);
+				dc[p->n[k]] = tbl_col(s->r, to[k][j]);
+				p->jx[k][p->n[k]] = from[k][j];
+				p->jd[k][p->n[k]++] = to[k][j];
+			}
+		derivguard_init(&p->g[k], s->o->no_check, tbl_name(s->r), p->n[k], xc, dc);
+	}
+}
+
+static void
+deriv_add(deriv_pairs *p, double t, const double *row)
+{
+	for (int k = 0; k < 2; k++) {
+		double x[TAGK_MB_MAX_BODIES], d[TAGK_MB_MAX_BODIES];
+		for (int i = 0; i < p->n[k]; i++) {
+			x[i] = row[p->jx[k][i]];
+			d[i] = row[p->jd[k][i]];
+		}
+		derivguard_add(&p->g[k], t, x, d);
+	}
+}
+
 /* On stderr: what the filter did. */
 static void
 filter_note(const mb_run *s, const sgderive *d)
@@ -553,6 +592,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	timeunit_init(&tu, o->tscale_set, tbl_name(r), tbl_col(r, it));
 	angleunit au;
 	angleunit_init(&au, o->angle_set, tbl_name(r));
+	static deriv_pairs dp;
+	deriv_open(&dp, &s);
 	while ((rc = tbl_next(r, row)) == 1) {
 		double t = row[it] * o->tscale;
 		if (!(t > tprev)) {
@@ -567,6 +608,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		for (int j = 0; j < s.nj; j++)
 			if (mm.m.joint[j + 1] == TAGK_JOINT_REVOLUTE)
 				angleunit_add(&au, row[s.iq[j]], tbl_col(r, s.iq[j]), t);
+		deriv_add(&dp, t, row);
 		if (!d) {
 			sample(&s, t, row);
 			continue;

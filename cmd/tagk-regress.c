@@ -42,7 +42,7 @@ typedef struct {
 	int acc_g, gyro_deg, kwin, pos_mm, other; /* -1: not given */
 	double tscale, max_gap;
 	int tscale_set;            /* --time-unit given: unitguard.h checks nothing */
-	int no_att_check;          /* --no-attitude-check (unitguard.h's attguard) */
+	int no_att_check;          /* --no-consistency-check (unitguard.h's attguard) */
 	const logmap_preset_t *pre;
 	int airborne;
 	double min_span, trim;
@@ -66,7 +66,7 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: tagk-regress [-m rigid-body|mass|state] [-f csv|hdf5|cfusd] [--map SIGNAL=COLS]...\n"
 	    "                    [--preset NAME] [--acc-unit mps2|g] [--gyro-unit rad|deg] [--pos-unit m|mm]\n"
-	    "                    [--time-unit s|ms|us|ns] [--no-attitude-check] [--wrench force|thrust|rotors]\n"
+	    "                    [--time-unit s|ms|us|ns] [--no-consistency-check] [--wrench force|thrust|rotors]\n"
 	    "                    [--vehicle FILE] [--airborne [--min-span S] [--trim S]] [--calibrate-mass KG]\n"
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
 	    "                    [--group G] [--event E] [--stream S] [-o FILE] [FILE|-]\n"
@@ -74,7 +74,7 @@ usage(FILE *f)
 	    "                    [--rows force|momentum|energy] [--metric] [--map SIGNAL=COLS]...\n"
 	    "                    [--angle-unit rad|deg] [--sg-window S] [--sg-order P] [--sg-smooth]\n"
 	    "                    [--friction FILE | --fit-friction TERMS | --friction-terms TERMS]\n"
-	    "                    [--coulomb-smooth V]\n"
+	    "                    [--coulomb-smooth V] [--no-consistency-check]\n"
 	    "                    [--time-unit s|ms|us|ns] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
 	    "                    [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
@@ -113,8 +113,9 @@ usage(FILE *f)
 	    "      --time-unit U      time in s (default), ms, us or ns (a log whose samples are over\n"
 	    "                         0.5 s apart is refused unless this is given)\n"
 	    "      --pos-unit U       state: position and velocity in m (default) or mm\n"
-	    "      --no-attitude-check  read quat or rpy as they are, where a log whose attitude does not\n"
-	    "                         turn with the gyro is refused (its order, frame or unit misread)\n"
+	    "      --no-consistency-check  read signals as they are where they disagree: an attitude that\n"
+	    "                         does not turn with the gyro, a joint angle whose change is not its\n"
+	    "                         velocity's integral (an order, frame, unit or column misread)\n"
 	    "      --wrench W         force and torque from force (default), thrust or rotors\n"
 	    "      --vehicle FILE     rotors, thrust map, scale and lag (tagk-formats(5)); a bare name\n"
 	    "                         (crazyflie2) is looked up among the vehicles tagk ships\n"
@@ -163,7 +164,7 @@ static const struct option opts[] = {
 	{ "fit-friction", required_argument, NULL, 2024 },
 	{ "coulomb-smooth", required_argument, NULL, 2025 },
 	{ "friction-terms", required_argument, NULL, 2026 },
-	{ "no-attitude-check", no_argument, NULL, 2027 },
+	{ "no-consistency-check", no_argument, NULL, 2027 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -223,7 +224,6 @@ log_option(regress_opts *o, int c, const char *arg)
 	case 2007: o->max_gap = cli_double("--max-gap", arg, 1e-6, 1e9); break;
 	case 2009: o->pos_mm = cli_choose("--pos-unit", arg, posu, "m or mm"); break;
 	case 2015: o->airborne = 1; break;
-	case 2027: o->no_att_check = 1; break;
 	case 2016: o->min_span = cli_double("--min-span", arg, 0, 1e6); break;
 	case 2017: o->trim = cli_double("--trim", arg, 0, 1e6); break;
 	case 2018: o->calibrate = cli_double("--calibrate-mass", arg, 1e-6, 1e4); break;
@@ -255,6 +255,9 @@ parse(int argc, char **argv, regress_opts *o)
 			if (o->nmaps == (int)(sizeof(o->maps) / sizeof(o->maps[0])))
 				cli_die(EXIT_USAGE, "--map: at most %d", o->nmaps);
 			o->maps[o->nmaps++] = optarg;
+			break;
+		case 2027: /* both kinds of log */
+			o->no_att_check = o->mb.no_check = 1;
 			break;
 		case 2003:
 			o->tscale = timeunit_scale("--time-unit", optarg);

@@ -252,7 +252,7 @@ att_check(attguard *u)
 	    : "is it w, x, y, z and body to world, and the gyro in rad/s, in the body frame, on the same axes?";
 	cli_die(EXIT_DATA, "%s: the attitude (%s) does not turn with the gyro (%s): over %d windows of %g s, its "
 	    "rotation is %.3g +- %.2g times the gyro's integral, where a consistent log gives about 1: %s "
-	    "(--no-attitude-check reads it as it is)", u->name, u->att, u->gyro, u->nwin, ATT_WINDOW, b, se, hint);
+	    "(--no-consistency-check reads it as it is)", u->name, u->att, u->gyro, u->nwin, ATT_WINDOW, b, se, hint);
 }
 
 void
@@ -291,4 +291,79 @@ attguard_add(attguard *u, double t, const double q[4], const double w[3])
 	double se, b = u->sgg > 0 ? att_slope(u, 0, &se) : 0;
 	if (u->nwin >= ATT_MIN_WINDOWS && u->sgg > 0 && (se <= ATT_MAX_SE || b + 3 * se < ATT_LO || b - 3 * se > ATT_HI))
 		att_check(u);
+}
+
+void
+derivguard_init(derivguard *u, int said, const char *name, int n, const char *const *xcol, const char *const *dcol)
+{
+	memset(u, 0, sizeof(*u));
+	u->said = said || n <= 0;
+	u->n = n < DERIV_MAX ? n : DERIV_MAX;
+	u->name = name;
+	for (int j = 0; j < u->n; j++) {
+		u->xcol[j] = xcol[j];
+		u->dcol[j] = dcol[j];
+	}
+}
+
+static void
+deriv_restart(derivguard *u, double t, const double *x, const double *d)
+{
+	u->t0 = u->tprev = t;
+	for (int j = 0; j < u->n; j++) {
+		u->x0[j] = x[j];
+		u->dprev[j] = d[j];
+		u->in[j] = 0;
+	}
+	u->started = 1;
+}
+
+/* Joint j's slope, judged once known well enough (as attguard_add's). */
+static void
+deriv_judge(derivguard *u, int j)
+{
+	if (u->done[j] || u->nwin < ATT_MIN_WINDOWS || !(u->sii[j] > 0))
+		return;
+	double b = u->sxi[j] / u->sii[j], ss = u->sxx[j] - b * u->sxi[j];
+	double se = sqrt((ss > 0 ? ss : 0) / (u->nwin - 1) / u->sii[j]);
+	if (!(se <= ATT_MAX_SE || b + 3 * se < ATT_LO || b - 3 * se > ATT_HI))
+		return;
+	u->done[j] = 1;
+	u->judged++;
+	if (att_fits(b))
+		return;
+	cli_die(EXIT_DATA, "%s: '%s' does not change as the integral of '%s': over %d windows of %g s, its change is "
+	    "%.3g +- %.2g times the integral, where a consistent log gives about 1: is one in another unit (deg "
+	    "against rad: 57 or 1/57), or of another joint (--map's order)? (--no-consistency-check reads them as "
+	    "they are)", u->name, u->xcol[j], u->dcol[j], u->nwin, ATT_WINDOW, b, se);
+}
+
+void
+derivguard_add(derivguard *u, double t, const double *x, const double *d)
+{
+	if (u->said)
+		return;
+	if (!u->started || !(t - u->tprev <= ATT_WINDOW)) { /* the first sample, or a gap */
+		deriv_restart(u, t, x, d);
+		return;
+	}
+	for (int j = 0; j < u->n; j++) {
+		u->in[j] += 0.5 * (d[j] + u->dprev[j]) * (t - u->tprev);
+		u->dprev[j] = d[j];
+	}
+	u->tprev = t;
+	if (t - u->t0 < ATT_WINDOW)
+		return;
+	for (int j = 0; j < u->n; j++) {
+		double dx = x[j] - u->x0[j];
+		u->sxi[j] += dx * u->in[j];
+		u->sii[j] += u->in[j] * u->in[j];
+		u->sxx[j] += dx * dx;
+	}
+	u->nwin++;
+	deriv_restart(u, t, x, d);
+	for (int j = 0; j < u->n; j++)
+		deriv_judge(u, j);
+	if (u->judged == u->n)
+		u->said = 1;
 }

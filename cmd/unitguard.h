@@ -118,7 +118,7 @@ void angleunit_add(angleunit *u, double q, const char *col, double t);
  * in degrees: 18 +- 5). Once the slope is known within 0.1 (its standard
  * error, over 16 windows or more), or is three standard errors outside
  * [0.5, 2], one outside that range is refused, naming what to check,
- * unless --no-attitude-check; a log that never turns enough for either is
+ * unless --no-consistency-check; a log that never turns enough for either is
  * not judged. A constant rotation of the world frame (c q for all q) leaves
  * q0* q1 as it is: the check cannot see one.
  */
@@ -138,5 +138,35 @@ void attguard_init(attguard *u, int said, const char *name, const char *att, int
 /* Each sample: time (s), the attitude as a unit quaternion (w, x, y, z,
  * body to world, as read or from rpy) and the gyro (rad/s, body frame). */
 void attguard_add(attguard *u, double t, const double q[4], const double w[3]);
+
+/*
+ * Joint derivatives. A joint log often carries qd (and qdd) measured
+ * beside q, each read from its own columns: a velocity in deg/s beside an
+ * angle in rad, or a --map whose velocity columns are in another order
+ * than the angles' (a glob takes the file's order), gave force rows that
+ * looked whole. Over windows of 0.1 s, each joint's change of q is
+ * regressed on the integral of its qd (and of qd on qdd's) through zero,
+ * as the attitude on the gyro above: once a joint's slope is known within
+ * 0.1, or lies three standard errors outside [0.5, 2], a slope outside
+ * that range is refused, naming the two columns, unless
+ * --no-consistency-check. A joint that never moves enough is not judged.
+ */
+enum { DERIV_MAX = 64 };
+
+typedef struct {
+	int said, started, n, nwin, judged;
+	double t0, tprev;
+	double x0[DERIV_MAX], dprev[DERIV_MAX], in[DERIV_MAX];  /* x at the window's start; d; its integral */
+	double sxi[DERIV_MAX], sii[DERIV_MAX], sxx[DERIV_MAX];  /* sums of dx in, in^2, dx^2 */
+	int done[DERIV_MAX];
+	const char *name, *xcol[DERIV_MAX], *dcol[DERIV_MAX];
+} derivguard;
+
+/* n signals x and their derivatives d, read from columns xcol[j], dcol[j]. */
+void derivguard_init(derivguard *u, int said, const char *name, int n, const char *const *xcol,
+    const char *const *dcol);
+/* Each sample: time (s), x[0..n) and d[0..n) as read (the same unit of
+ * angle or length). */
+void derivguard_add(derivguard *u, double t, const double *x, const double *d);
 
 #endif

@@ -64,6 +64,15 @@ expect "the log in degrees without --angle-unit: refused, --angle-unit deg named
 	"deg.csv: joint angle 'joint[1-7]_pos' reads .* rad at t = .*past a full turn from zero.*Say --angle-unit deg" -- \
 	$R $M "$tmp/deg.csv"
 check "... --angle-unit rad reads it as it is (a joint that turns freely)" sh -c "$R $M --angle-unit rad '$tmp/deg.csv' > /dev/null 2>&1"
+# velocities against angles (unitguard.h's derivguard)
+awk -F, -v OFS=, -v CONVFMT=%.17g 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_vel$/) v[i] = 1; print; next }
+	{ for (i in v) $i *= 57.29577951308232; print }' "$tmp/foreign.csv" > "$tmp/veldeg.csv"
+expect "velocities in deg/s beside angles in rad: refused, the columns named" 1 "" \
+	"veldeg.csv: 'joint1_pos' does not change as the integral of 'joint1_vel': .* its change is 0\.017" -- $R $M "$tmp/veldeg.csv"
+M2="--map t=time --map q=joint{1..7}_pos --map qd=joint2_vel,joint1_vel,joint{3..7}_vel --map tau=joint1_effort,joint2_effort,joint{3..7}_effort"
+expect "two velocity columns mapped in each other's place: refused" 1 "" \
+	"foreign.csv: 'joint[12]_pos' does not change as the integral of 'joint[12]_vel'" -- $R $M2 "$tmp/foreign.csv"
+expect "... --no-consistency-check reads them as they are" 0 "" "" -- sh -c "$R $M2 --no-consistency-check '$tmp/foreign.csv' > /dev/null 2>&1"
 awk -F, -v OFS=, -v CONVFMT=%.17g 'NR > 1 { $1 = $1 * 1e6 } { print }' "$tmp/foreign.csv" > "$tmp/us.csv"
 expect "a joint log stamped in us, read as seconds: refused, the units named" 1 "" \
 	"us.csv: its samples are 1e\+04 s apart \(the median of its first 8 time steps\).*is its time column 'time' in ms, us or ns\?" -- \

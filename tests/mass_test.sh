@@ -87,7 +87,7 @@ awk -F, -v OFS=, -v CONVFMT=%.17g '/^#/ { next } !h { h = 1; for (i = 1; i <= NF
 expect "a quaternion that turns world to body: refused, conjugation named" 1 "" \
 	"its rotation is -[01]\.[0-9]* \+- [0-9.e-]* times the gyro's integral.*read conjugated \(x, y, z negated\) it follows the gyro" -- \
 	$R -m state "$tmp/conj.csv"
-expect "... --no-attitude-check reads it as it is" 0 "" "" -- sh -c "$R -m state --no-attitude-check '$tmp/conj.csv' > /dev/null"
+expect "... --no-consistency-check reads it as it is" 0 "" "" -- sh -c "$R -m state --no-consistency-check '$tmp/conj.csv' > /dev/null"
 
 # attitude as roll, pitch, yaw, and positions in millimetres
 awk -F, -v OFS=, 'NR == 1 { print $0, "roll", "pitch", "yaw"; next }
