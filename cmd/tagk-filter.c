@@ -289,7 +289,15 @@ open_run(filter_run *w, filter_opts *o)
 	if (o->stamp && tbl_find(r, o->tcol) >= 0)
 		cli_die(EXIT_DATA, "%s: --stamp makes a column '%s', which the stream has already (rename "
 		    "it with --time-col)", tbl_name(r), o->tcol);
-	for (int k = 0; k < o->njoin; k++) {
+	for (int k = 0, stdin_used = strcmp(o->input, "-") == 0; k < o->njoin; k++) {
+		/* joined files are read as the stream goes: standard input can
+		 * feed one of them, or the stream, not two */
+		if (strcmp(o->joins[k], "-") == 0 || strncmp(o->joins[k], "-:", 2) == 0) {
+			if (stdin_used)
+				cli_die(EXIT_USAGE, "--join -: standard input is read already (by the stream or another "
+				    "--join): name the file");
+			stdin_used = 1;
+		}
 		w->js[k] = join_load(o->joins[k], &jt, &o->in, o->join_gap, o->join_hold);
 		w->njcols += join_ncols(w->js[k]);
 	}

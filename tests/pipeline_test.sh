@@ -143,6 +143,26 @@ awk -F, 'NR == 1 || $1 < 5 || $1 > 6' "$tmp/ft.csv" > "$tmp/ft_gap.csv"
 expect "--join: rows in a gap of the topic are dropped and counted" 0 "" "and 255 in its gaps longer than 0.05" -- \
 	$F "$tmp/imu.csv" --join "$tmp/ft_gap.csv:g_" -o "$tmp/gap.csv"
 expect "--join: no time column" 1 "" "no time column 'time'" -- $F --time-col time "$tmp/imu.csv" --join "$tmp/ft.csv"
+# a topic longer than the joined file's read-ahead (4097 rows: it is read
+# as the stream goes), with a gap past the read-ahead
+$S synth --rate 250 --seed 6 --duration 60 | grep -v '^#tagk-' | cut -d, -f1-10 > "$tmp/imu60.csv"
+$S synth --rate 100 --seed 6 --duration 60 | grep -v '^#tagk-' | cut -d, -f1,11-16 | awk -F, 'NR == 1 || $1 < 50 || $1 > 51' \
+	> "$tmp/ft60.csv"
+in_gap=$(awk -F, 'NR == FNR { if (FNR > 1) { if ($1 < 50) a = $1; else if (b == "") b = $1 } next }
+	FNR > 1 && $1 > a && $1 < b { n++ } END { print n }' "$tmp/ft60.csv" "$tmp/imu60.csv")
+expect "--join: a 5899-row topic with a gap at 50 s: the $in_gap rows inside it dropped" 0 "" \
+	"dropped [0-9]+ rows outside its time span and $in_gap in its gaps longer than 0.05$" -- \
+	$F "$tmp/imu60.csv" --join "$tmp/ft60.csv" -o "$tmp/joined60.csv"
+expect "--join - with the stream on standard input too: refused" 2 "" "--join -: standard input is read already" -- \
+	sh -c "$F --join - < '$tmp/imu60.csv'"
+expect "--join - with the stream from a file: the same rows as the file joined" 0 "" "" -- \
+	sh -c "$F '$tmp/imu60.csv' --join - < '$tmp/ft60.csv' 2>/dev/null | cmp -s - '$tmp/joined60.csv'"
+check "... and at the topic's own times its values (to 1e-9), after the read-ahead too" awk -F, '
+	/^#/ { next } NR == FNR { if (FNR > 1) for (i = 2; i <= 7; i++) f[sprintf("%.6f", $1), i] = $i; next }
+	FNR > 2 && ((k = sprintf("%.6f", $1)) SUBSEP 2) in f { n++; if ($1 > 55) late++
+		for (i = 2; i <= 7; i++) { a = f[k, i]; d = $(i + 9) - a; if (d < 0) d = -d
+			if (d > 1e-9 * (a < 0 ? -a : a) + 1e-15) bad = 1 } }
+	END { exit bad || n < 2900 || late < 240 }' "$tmp/ft60.csv" "$tmp/joined60.csv"
 
 # gzip: read by magic bytes, written by the .gz extension
 gzip -c "$tmp/syn.csv" > "$tmp/syn.csv.gz"
