@@ -495,6 +495,8 @@ deriv_add(deriv_pairs *p, double t, const double *row)
 {
 	for (int k = 0; k < 2; k++) {
 		double x[TAGK_MB_MAX_BODIES], d[TAGK_MB_MAX_BODIES];
+		if (p->g[k].said) /* judged, or nothing to judge: no copies a sample */
+			continue;
 		for (int i = 0; i < p->n[k]; i++) {
 			x[i] = row[p->jx[k][i]];
 			d[i] = row[p->jd[k][i]];

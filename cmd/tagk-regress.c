@@ -545,7 +545,7 @@ read_sample(logreader *L, const double *row, sample *s, double *truth)
 	}
 	if (use_w)
 		gyrounit_add(&L->gu, s->w, s->t);
-	if (L->att_on)
+	if (L->att_on && !L->ag.said) /* judged: no quaternion a sample from rpy */
 		check_attitude(L, row, s);
 	if (L->src == S_FORCE) {
 		for (int j = 0; j < 3; j++)
