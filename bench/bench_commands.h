@@ -30,6 +30,7 @@ void bench_help_all(FILE *f);
 int cmd_timing(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_pipeline(int argc, char **argv);
+int cmd_iofloor(int argc, char **argv); /* bench_iofloor.c */
 int cmd_memory(int argc, char **argv);
 int cmd_coverage(int argc, char **argv); /* bench_coverage.c */
 int cmd_device(int argc, char **argv);

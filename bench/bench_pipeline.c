@@ -17,6 +17,7 @@
 #include "bench_commands.h"
 #include "spawn.h"
 #include "../cmd/cli.h"
+#include "../formats/binary.h"
 #include "../lib/tagk.h"
 
 /* "regress --stream STREAM IN | estimate -a METHOD > /dev/null": wall
@@ -80,10 +81,10 @@ tool_path(const char *name, char *out, size_t len)
 		snprintf(out, len, "/bin/%s", name);
 }
 
-/* The CPU table's lines, printed after the others: at most 8 stages for
+/* The CPU table's lines, printed after the others: at most 10 stages for
  * each of 2 formats of each of 16 sizes (--samples' limit), so none is
  * left out; the stage table's, at most 3 a size. */
-enum { MAX_SIZES = 16, CPU_LINES = MAX_SIZES * 2 * 8, STAGE_LINES = MAX_SIZES * 3 };
+enum { MAX_SIZES = 16, CPU_LINES = MAX_SIZES * 2 * 10, STAGE_LINES = MAX_SIZES * 3 };
 static char cpu_text[CPU_LINES][128];
 static int cpu_n;
 
@@ -100,8 +101,37 @@ cpu_line(const char *input, const char *stage, long n, double cpu, double cat, d
 	    1e6 * cpu / (double)n, cpu / cat, ra);
 }
 
+/* The record bytes a sample of the n in the binary stream at path: 8
+ * times the columns its magic line declares, times the rows its end line
+ * counts, over n (tagk-formats(5)). */
+static long
+stream_bytes(const char *path, long n)
+{
+	char head[BINARY_MAGIC_MAX + 1] = { 0 }, tail[257] = { 0 };
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		cli_die(EXIT_DATA, "%s: %s", path, strerror(errno));
+	size_t hn = fread(head, 1, BINARY_MAGIC_MAX, f);
+	long cols = 0, rows = 0;
+	if (fseek(f, -256, SEEK_END) != 0)
+		rewind(f);
+	size_t tn = fread(tail, 1, 256, f);
+	fclose(f);
+	const char *end = NULL; /* after the records' bytes, NULs and all: no strstr */
+	for (size_t i = 0; !end && i + 11 <= tn; i++)
+		if (memcmp(tail + i, "#tagk-end: ", 11) == 0)
+			end = tail + i;
+	if (hn < 8 || sscanf(head, BINARY_MAGIC " 3 f64le %ld", &cols) != 1 || !end ||
+	    sscanf(end, "#tagk-end: %ld", &rows) != 1 || cols <= 0 || rows <= 0)
+		cli_die(EXIT_DATA, "%s: not a whole binary stream of version 3", path);
+	return (long)((double)(8 * cols) * (double)rows / (double)n + 0.5);
+}
+
 /* The CPU table's rows for one log (CSV, or HDF5 if h5): cat and awk
- * reading it, tagk-regress to the binary stream and to CSV, tagk-filter
+ * reading it, tagk-bench io-floor reading it through the library tagk's
+ * reader is built on (fast_float or libhdf5) and writing its values, then
+ * the bytes a sample tagk-regress's stream has (what no reader over those
+ * libraries writing that stream can beat), tagk-regress to the binary stream and to CSV, tagk-filter
  * copying it to the binary stream (the reader alone, with no regressor),
  * tagk-regress from the same rows as a binary stream (its own work with
  * the cheapest reader tagk has: a bound under any reader's figure), and
@@ -131,10 +161,20 @@ cpu_stages(const char *me, const char *path, int h5, long n, const char *tmpdir,
 	char *wl[] = { fil, "--stream", "binary", "-o", log, (char *)path, NULL };
 	char *fc[] = { fil, "--stream", "csv", bin, NULL };
 	char *ea[] = { est, "-a", (char *)method, "-q", bin, NULL };
+	char bench[4200], bytes[24], label[48];
+	snprintf(bench, sizeof(bench), "%s/tagk-bench", me);
+	cpu_alone(wl); /* the log as a binary stream */
+	cpu_alone(wb); /* the stream the CSV writer and tagk-estimate read, and the floor's size */
+	snprintf(bytes, sizeof(bytes), "%ld", stream_bytes(bin, n));
+	snprintf(label, sizeof(label), "io-floor -> %s B/row", bytes);
+	char *fv[] = { bench, "io-floor", (char *)path, NULL };
+	char *fr[] = { bench, "io-floor", "--bytes", bytes, (char *)path, NULL };
 	/* which inputs each stage is measured for: 1 CSV, 2 HDF5 */
 	struct { const char *in, *label; char **argv; int on; double cpu; } st[] = {
 		{ "", "cat", ca, 3, 0 },
 		{ "", "awk (sum of every field)", aa, 1, 0 },
+		{ "", "io-floor -> values", fv, 3, 0 },
+		{ "", label, fr, 3, 0 },
 		{ "", "tagk-regress -> binary", rb, 3, 0 },
 		{ "", "tagk-regress -> csv", rc, 3, 0 },
 		{ "", "tagk-filter -> binary", fb, 3, 0 },
@@ -143,9 +183,6 @@ cpu_stages(const char *me, const char *path, int h5, long n, const char *tmpdir,
 		{ "binary", "tagk-estimate", ea, 1, 0 },
 	};
 	int nst = (int)(sizeof(st) / sizeof(st[0])), on = h5 ? 2 : 1;
-	cpu_alone(wl); /* the log as a binary stream */
-	if (!h5)
-		cpu_alone(wb); /* the stream the last two read */
 	for (int r = 0; r < repeat; r++)
 		for (int i = 0; i < nst; i++) {
 			if (!(st[i].on & on))
@@ -195,8 +232,11 @@ print_stages_and_cpu(const char *method, char (*stages)[160], int nstages, int r
 	    "# binary is the reader alone (no regressor; 26 values out per row, where\n"
 	    "# tagk-regress writes 6 rows of 23); binlog is the same rows as a binary stream,\n"
 	    "# the cheapest input tagk reads, and its ratios are to the file above's cat and awk:\n"
-	    "# tagk-regress's own work, under any reader. Targets (issue 36): tagk-regress -> binary at\n"
-	    "# most 0.5 us per row or 0.15x awk; from HDF5 at most 4x cat.\n\n%-6s %-24s %10s %8s %10s %8s %8s\n",
+	    "# tagk-regress's own work, under any reader. io-floor is the least any reader does\n"
+	    "# (tagk-bench io-floor: fast_float's from_chars on every field, or libhdf5's\n"
+	    "# hyperslabs, no check of anything), writing the row's values, then zeros to the\n"
+	    "# bytes a sample tagk-regress's stream has. Targets (issue 36): tagk-regress ->\n"
+	    "# binary at most 0.5 us per row or 0.15x awk; from HDF5 at most 4x cat.\n\n%-6s %-24s %10s %8s %10s %8s %8s\n",
 	    repeat, "input", "stage", "samples", "cpu_s", "us_per_row", "x_cat", "x_awk");
 	for (int i = 0; i < cpu_n; i++)
 		printf("%s\n", cpu_text[i]);

@@ -48,6 +48,10 @@ const bench_command bench_subcommands[] = {
 	  "      --repeat N         runs of each command in the CPU table, the least counts (default 3)\n"
 	  "      --dir DIR          where the logs are written (default: a temporary directory)\n"
 	  "      --keep             keep the logs\n", cmd_pipeline },
+	{ "io-floor", "the least a reader of a log does: fast_float or libhdf5, then the stream's bytes",
+	  "[--bytes N] FILE",
+	  "      --bytes N          bytes written per row: its values, then zeros (default 8 a value)\n",
+	  cmd_iofloor },
 	{ "memory", "peak memory of the commands that read a whole stream, as it grows",
 	  "[--rows LIST]",
 	  "      --rows LIST        stream lengths (default 100000,1000000,10000000)\n", cmd_memory },

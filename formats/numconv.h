@@ -41,5 +41,9 @@ int num_parse_pad(const char *s, size_t len, double *out);
  * of '1'..'9', for every k < len (bits at len and above are ignored).
  * The CSV reader finds them for a whole line at once. */
 int num_parse_bits(const char *s, size_t len, uint32_t digits, uint32_t nonzero, double *out);
+/* fast_float's from_chars over [s, e) and nothing else (no shape, range or
+ * end check): where it stopped, the value in *out. Not for reading data:
+ * tagk-bench io-floor's yardstick of what the library alone costs. */
+const char *num_from_chars(const char *s, const char *e, double *out);
 
 #endif

@@ -42,6 +42,7 @@
 extern "C" int num_parse_ff(const char *s, size_t len, double *out);
 extern "C" int num_parse_pad(const char *s, size_t len, double *out);
 extern "C" int num_parse_bits(const char *s, size_t len, uint32_t digits, uint32_t nonzero, double *out);
+extern "C" const char *num_from_chars(const char *s, const char *e, double *out);
 
 namespace {
 
@@ -349,4 +350,10 @@ num_parse_ff(const char *s, size_t len, double *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+const char *
+num_from_chars(const char *s, const char *e, double *out)
+{
+	return fast_float::from_chars(s, e, *out).ptr;
 }

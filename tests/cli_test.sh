@@ -61,6 +61,52 @@ expect "pipeline: each stage's CPU per row beside cat's and awk's" 0 "^csv +awk 
 	$B pipeline --samples 2000 --formats csv --streams binary
 check "... cat's own ratio to cat is 1, awk's to awk 1" sh -c \
 	"grep -Eq '^csv +cat +2000 .* 1\.0 ' '$tmp/out' && grep -Eq '^csv +awk .* 1\.000$' '$tmp/out'"
+check "... with the io-floor yardsticks, the second at tagk-regress's 6 rows of 23 values a sample" sh -c \
+	"grep -Eq '^csv +io-floor -> values +2000 ' '$tmp/out' && grep -Eq '^csv +io-floor -> 1104 B/row +2000 ' '$tmp/out'"
+
+# tagk-bench io-floor: its output is the log's values as little-endian
+# doubles, as Python's float and struct read and pack them, then zeros;
+# its check is XXH3-64 of them (python3-xxhash); the HDF5 log of the same
+# flight gives the same bytes.
+$B synth --samples 300 --seed 3 -o "$tmp/fl.csv" 2>/dev/null
+$B synth --samples 300 --seed 3 -o "$tmp/fl.h5" 2>/dev/null
+for fl in csv h5; do
+	for by in "" 16 1104; do
+		expect "io-floor: $fl log, --bytes ${by:-default}" 0 "*" "^io-floor: 300 rows, check [0-9a-f]{16}$" -- \
+			$B io-floor ${by:+--bytes $by} "$tmp/fl.$fl"
+		cp "$tmp/out" "$tmp/fl-$fl-$by.bin"
+		cp "$tmp/err" "$tmp/fl-$fl-$by.err"
+	done
+done
+if /usr/bin/python3 -c 'import xxhash' 2>/dev/null; then
+	check "io-floor: the bytes are Python's doubles of the CSV's fields, then zeros, and its check their XXH3" \
+		/usr/bin/python3 - "$tmp" <<'PYEOF'
+import struct, sys, xxhash
+d = sys.argv[1]
+rows = [l for l in open(d + "/fl.csv") if not l.startswith("#")][1:]
+vals = [[float(x) for x in l.strip().split(",")] for l in rows]
+ok = len(vals) == 300
+for by in ("", "16", "1104"):
+    want = b""
+    for v in vals:
+        r = struct.pack("<%dd" % len(v), *v)
+        n = int(by) if by else len(r)
+        want += r[:n] + bytes(max(0, n - len(r)))
+    got = open(d + "/fl-csv-%s.bin" % by, "rb").read()
+    err = open(d + "/fl-csv-%s.err" % by).read()
+    ok = ok and got == want and err.split()[-1] == "%016x" % xxhash.xxh3_64_intdigest(want)
+sys.exit(0 if ok else 1)
+PYEOF
+fi
+check "io-floor: the HDF5 log of the same flight gives the CSV's bytes" sh -c \
+	"cmp -s '$tmp/fl-csv-.bin' '$tmp/fl-h5-.bin' && cmp -s '$tmp/fl-csv-1104.bin' '$tmp/fl-h5-1104.bin'"
+expect "io-floor: no file is usage" 2 "" "io-floor: one FILE, a CSV or an HDF5 log" -- $B io-floor
+expect "io-floor: --bytes 0 is refused" 2 "" "--bytes: 0 is outside" -- $B io-floor --bytes 0 "$tmp/fl.csv"
+expect "io-floor: a missing file" 1 "" "io-floor: $tmp/none.csv: No such file or directory" -- $B io-floor "$tmp/none.csv"
+expect "io-floor: a pipe is refused, not read short" 2 "" "io-floor: /dev/stdin: not a regular file" -- \
+	sh -c "cat '$tmp/fl.csv' | $B io-floor /dev/stdin"
+head -c 4000 "$tmp/fl.h5" > "$tmp/cut.h5"
+expect "io-floor: a cut HDF5 file is one line, exit 1" 1 "" "^tagk-bench: io-floor: $tmp/cut.h5: " -- $B io-floor "$tmp/cut.h5"
 expect "table2: wall time printed" 0 "^# wall time [0-9.]+ s \(1 job\)$" "" -- $B table2 --trials 1 --noise none --methods tagk
 $B table2 --trials 6 --noise none,high --shard 0/2 > "$tmp/s0.csv"
 $B table2 --trials 6 --noise none,high --shard 1/2 > "$tmp/s1.csv"
