@@ -317,6 +317,36 @@ hash_line_end(csvin *c, const char *start, size_t len)
 	}
 }
 
+/* A header of one column whose name holds a tab, a semicolon or a bar:
+ * a file separated by that, which read as CSV would only have been
+ * refused later for a missing column, or, by a command that takes any
+ * columns, read as one text column. 1 and the message in msg, else 0. */
+static int
+other_separator(tbl_reader *r, char *msg, size_t len)
+{
+	static const struct { char ch; const char *one, *many, *how; } seps[] = {
+		{ '\t', "tab", "tabs", "convert it with tr '\\t' ',' < FILE" },
+		{ ';', "semicolon", "semicolons", "a spreadsheet's export, whose decimal mark is a comma? Convert it "
+		    "with sed 's/,/./g; s/;/,/g' FILE (when no text field holds a comma)" },
+		{ '|', "'|'", "'|' characters", "convert it with tr '|' ','" },
+	};
+	if (r->ncols != 1)
+		return 0;
+	for (size_t i = 0; i < sizeof(seps) / sizeof(seps[0]); i++) {
+		const char *name = r->cols[0];
+		int n = 0;
+		for (const char *p = strchr(name, seps[i].ch); p; p = strchr(p + 1, seps[i].ch))
+			n++;
+		if (n == 0)
+			continue;
+		snprintf(msg, len, "%s:1: the header is one column, '%.40s%s', with %d %s in it: a %s-separated "
+		    "file? tagk reads comma-separated values; %s", r->name, name, strlen(name) > 40 ? "..." : "", n,
+		    n == 1 ? seps[i].one : seps[i].many, seps[i].one, seps[i].how);
+		return 1;
+	}
+	return 0;
+}
+
 static void
 on_record(int ch, void *data)
 {
@@ -410,6 +440,10 @@ on_record(int ch, void *data)
 	}
 	if (!c->header_done) {
 		c->header_done = 1;
+		if (other_separator(r, msg, sizeof(msg))) {
+			set_fatal(r, msg);
+			return;
+		}
 		if (tbl_finish_header(r, r->name) != 0) {
 			set_fatal(r, r->err);
 			r->failed = 0;
@@ -454,6 +488,23 @@ on_record(int ch, void *data)
 		set_fatal(r, "out of memory");
 }
 
+/* The first bytes p[0..n) of an input: if they are UTF-16 text (its
+ * byte-order mark, or ASCII with every other byte 0, as Windows tools
+ * write "Unicode" text), the name iconv(1) reads it by ("UTF-16" with a
+ * mark; "UTF-16LE" or "UTF-16BE" without, where iconv would guess the
+ * order), else NULL. Without this the NUL in it was called binary data. */
+static const char *
+utf16_name(const unsigned char *p, size_t n)
+{
+	if (n >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff)))
+		return "UTF-16";
+	if (n >= 4 && p[0] && !p[1] && p[2] && !p[3] && p[0] < 0x80 && p[2] < 0x80)
+		return "UTF-16LE";
+	if (n >= 4 && !p[0] && p[1] && !p[2] && p[3] && p[1] < 0x80 && p[3] < 0x80)
+		return "UTF-16BE";
+	return NULL;
+}
+
 /* Move the unread tail to the front and read more after it. Returns the
  * bytes read: 0 at the end of the input or on an error (then fatal). */
 static size_t
@@ -477,6 +528,14 @@ refill(tbl_reader *r)
 		return 0;
 	}
 	size_t n = fread(c->chunk + left, 1, CHUNK - left, c->f);
+	const char *wide = !c->bom_checked ? utf16_name((const unsigned char *)c->chunk + left, n) : NULL;
+	if (wide) {
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s: UTF-16 text, not UTF-8: convert it first, e.g. iconv -f %s -t UTF-8 "
+		    "FILE", r->name, wide);
+		set_fatal(r, msg);
+		return 0;
+	}
 	if (n == 0 && ferror(c->f)) {
 		char msg[512];
 		snprintf(msg, sizeof(msg), "%s: read error: %s", r->name, gz_strerror(errno));

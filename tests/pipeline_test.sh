@@ -44,6 +44,25 @@ expect "duplicate time" 1 "" "dup.csv:9: time 0.06 repeats the previous 0.06" --
 expect "a 1 MB line" 1 "" "long.csv:3: line longer than the limit of 65536 bytes" -- $R "$tmp/long.csv"
 printf 'PK\003\004\000\000\001\002binary junk\000\377' > "$tmp/junk.csv"
 expect "binary junk as CSV" 1 "" "junk.csv:1: binary data \(a NUL byte\), not CSV" -- $R "$tmp/junk.csv"
+# text a spreadsheet or Windows tool wrote, named for what it is (not
+# "binary data", not "missing column 't'"), with the conversion to make
+if command -v iconv >/dev/null 2>&1; then
+	iconv -f UTF-8 -t UTF-16 "$tmp/small.csv" > "$tmp/u16.csv"
+	expect "UTF-16 with its byte-order mark" 1 "" "u16.csv: UTF-16 text, not UTF-8: convert it first, e.g. iconv -f UTF-16 -t UTF-8 FILE" -- $R "$tmp/u16.csv"
+	iconv -f UTF-8 -t UTF-16LE "$tmp/small.csv" > "$tmp/u16le.csv"
+	expect "UTF-16LE without one: the order named for iconv" 1 "" "u16le.csv: UTF-16 text, .*iconv -f UTF-16LE " -- $R -o "$tmp/u16-out.csv" "$tmp/u16le.csv"
+	check "... the iconv it names gives the log back" sh -c "iconv -f UTF-16LE -t UTF-8 '$tmp/u16le.csv' | cmp -s - '$tmp/small.csv'"
+	check "... and no output file" test ! -e "$tmp/u16-out.csv"
+	iconv -f UTF-8 -t UTF-16BE "$tmp/small.csv" > "$tmp/u16be.csv"
+	expect "UTF-16BE without one" 1 "" "u16be.csv: UTF-16 text, .*iconv -f UTF-16BE " -- $R "$tmp/u16be.csv"
+fi
+tr ',' '\t' < "$tmp/small.csv" > "$tmp/tabs.tsv"
+expect "a tab-separated log" 1 "" "tabs.tsv:1: the header is one column, 't\\\\tax.*', with 25 tabs in it: a tab-separated file\\? .*tr '\\\\t' ','" -- $R "$tmp/tabs.tsv"
+sed 's/,/;/g; s/\./,/g' "$tmp/small.csv" > "$tmp/semi.csv"
+expect "a semicolon-separated log with decimal commas" 1 "" "semi.csv:1: .* with 25 semicolons in it: a semicolon-separated file\\? .*sed 's/,/./g; s/;/,/g' FILE" -- $F "$tmp/semi.csv"
+check "... which the sed it names turns back into the log" sh -c "sed 's/,/./g; s/;/,/g' '$tmp/semi.csv' | cmp -s - '$tmp/small.csv'"
+printf 't\n0\n0.01\n' > "$tmp/onecol.csv"
+expect "a one-column CSV with no separator in its name is still read" 0 "^0.01$" "" -- $F --stream csv "$tmp/onecol.csv"
 # a NUL past the reader's first 256 KiB block names its own line, not the
 # line being read when the block that holds it came in
 $S synth --duration 12 --seed 3 -o "$tmp/syn12.csv"
