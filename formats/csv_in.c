@@ -20,6 +20,7 @@
  * fuzz harness reads every input both ways and requires the same result.
  */
 #include <csv.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -66,7 +67,7 @@ typedef struct {
 	double *cur;         /* ncols: the record being assembled */
 	int bad;             /* the current record has a bad wanted cell */
 	int bad_skippable;   /* ... and skip_bad may skip it */
-	char bad_msg[256];
+	char bad_msg[384];
 	int marker;          /* the record is a marker line (enum below) */
 	char marker_msg[600];
 	/* queue of complete rows */
@@ -174,6 +175,39 @@ begin_record(tbl_reader *r)
 			c->cur[i] = NAN;
 }
 
+/* The count of t[i..len)'s leading bytes that are in set. */
+static size_t
+span_in(const char *t, size_t i, size_t len, const char *set)
+{
+	size_t n = 0;
+	while (i + n < len && t[i + n] && strchr(set, t[i + n]))
+		n++;
+	return n;
+}
+
+/* What a cell t[0..len) that is not a number looks like, when it looks
+ * like one of the usual mistakes: a date or a time of day (loggers that
+ * stamp rows with the wall clock), a decimal comma (in a quoted field), a
+ * number with its unit after it; else "". */
+static const char *
+not_number_hint(const char *t, size_t len)
+{
+	static const char *const dig = "0123456789";
+	size_t d = span_in(t, 0, len, dig), k = len && (t[0] == '-' || t[0] == '+');
+	if ((d == 4 && len >= 10 && t[4] == '-' && span_in(t, 5, len, dig) == 2 && t[7] == '-') ||
+	    (d == 2 && len >= 8 && t[2] == ':' && span_in(t, 3, len, dig) == 2 && t[5] == ':'))
+		return " (a date or a time of day: tagk reads time as a number, seconds or --time-unit's, "
+		    "such as seconds since the epoch or since the log's start)";
+	size_t m = k + span_in(t, k, len, dig);
+	if (m > k && m < len && t[m] == ',' && m + 1 + span_in(t, m + 1, len, dig) == len && m + 1 < len)
+		return " (a decimal comma: tagk reads a decimal point)";
+	size_t e = k + span_in(t, k, len, "0123456789.eE+-");
+	if (e > k && e < len && (isalpha((unsigned char)t[e]) || t[e] == '%' || t[e] == '/' ||
+	    (unsigned char)t[e] >= 0x80))
+		return " (a number with text after it: a unit belongs in the header, not the cell)";
+	return "";
+}
+
 /* Cell col of a data record (not a marker line), txt NUL-terminated: if
  * the column is wanted, its value into cur, or why the record is bad. */
 static void
@@ -210,8 +244,8 @@ data_cell(tbl_reader *r, int col, const char *txt, size_t len)
 		return;
 	}
 	if (prc != 0) {
-		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%s': not a number: '%.24s%s'",
-		    name, txt, len > 24 ? "..." : "");
+		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%.60s': not a number: '%.24s%s'%s",
+		    name, txt, len > 24 ? "..." : "", not_number_hint(txt, len));
 		c->bad = 1;
 		c->bad_skippable = 0;
 		return;
