@@ -114,8 +114,9 @@ usage(FILE *f)
 	    "                         0.5 s apart is refused unless this is given)\n"
 	    "      --pos-unit U       state: position and velocity in m (default) or mm\n"
 	    "      --no-consistency-check  read signals as they are where they disagree: an attitude that\n"
-	    "                         does not turn with the gyro, a joint angle whose change is not its\n"
-	    "                         velocity's integral (an order, frame, unit or column misread)\n"
+	    "                         does not turn with the gyro, a gyro or a joint angle whose change\n"
+	    "                         is not its alpha's or velocity's integral (an order, frame, unit\n"
+	    "                         or column misread)\n"
 	    "      --wrench W         force and torque from force (default), thrust or rotors\n"
 	    "      --vehicle FILE     rotors, thrust map, scale and lag (tagk-formats(5)); a bare name\n"
 	    "                         (crazyflie2) is looked up among the vehicles tagk ships\n"
@@ -347,6 +348,7 @@ typedef struct {
 	accunit au;
 	gyrounit gu;
 	attguard ag;
+	derivguard alg;      /* a logged alpha against the gyro's change (unitguard.h) */
 	int att_on;          /* the rows use the log's attitude and the gyro: ag checks it */
 } logreader;
 
@@ -486,6 +488,12 @@ open_log(logreader *L, const char *path)
 	int att = L->use_rpy ? S_RPY : S_QUAT;
 	attguard_init(&L->ag, o->no_att_check || !L->att_on, tbl_name(L->r), L->map[att], !L->use_rpy,
 	    L->map[S_GYRO]);
+	const char *gc[3] = { "", "", "" }, *ac[3] = { "", "", "" };
+	for (int j = 0; L->use_alpha && j < 3; j++) {
+		gc[j] = tbl_col(L->r, L->lm.idx[S_GYRO][j]);
+		ac[j] = tbl_col(L->r, L->lm.idx[S_ALPHA][j]);
+	}
+	derivguard_init(&L->alg, o->no_att_check || !L->use_alpha, tbl_name(L->r), 3, gc, ac);
 }
 
 /* The sample's attitude as read (w, x, y, z, or from roll, pitch, yaw)
@@ -883,9 +891,12 @@ regress(logreader *L, airborne *air)
 			airborne_add(&ground, slot->t, slot->f[2]);
 		if (ring == 1) {
 			double al[3] = { 0, 0, 0 };
-			if (L->use_alpha)
+			if (L->use_alpha) {
 				for (int j = 0; j < 3; j++)
 					al[j] = row[L->lm.idx[S_ALPHA][j]] * (L->gyro_deg ? M_PI / 180 : 1);
+				if (!L->alg.said)
+					derivguard_add(&L->alg, slot->t, slot->w, al);
+			}
 			if (o->model == M_STATE && emit_state(&em, slot, row, span) != 0) {
 				if (!o->in.skip_bad)
 					cli_die(EXIT_DATA, "%s: the attitude quaternion is not of unit length (within 1e-3); "

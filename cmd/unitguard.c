@@ -313,29 +313,63 @@ deriv_restart(derivguard *u, double t, const double *x, const double *d)
 	for (int j = 0; j < u->n; j++) {
 		u->x0[j] = x[j];
 		u->dprev[j] = d[j];
-		u->in[j] = 0;
+		for (int k = 0; k < DERIV_RULES; k++)
+			u->in[k][j] = 0;
 	}
 	u->started = 1;
 }
 
-/* Joint j's slope, judged once known well enough (as attguard_add's). */
+/* Signal j's slope by rule k and its standard error: 0 if not known well
+ * enough to judge (as attguard_add's), 1 if it fits, -1 if it does not. */
+static int
+deriv_rule(const derivguard *u, int k, int j, double *b, double *se)
+{
+	if (!(u->sii[k][j] > 0))
+		return 0;
+	*b = u->sxi[k][j] / u->sii[k][j];
+	double ss = u->sxx[j] - *b * u->sxi[k][j];
+	*se = sqrt((ss > 0 ? ss : 0) / (u->nwin - 1) / u->sii[k][j]);
+	if (!(*se <= ATT_MAX_SE || *b + 3 * *se < ATT_LO || *b - 3 * *se > ATT_HI))
+		return 0;
+	return att_fits(*b) ? 1 : -1;
+}
+
+/* Signal j, judged once one rule fits (it passes) or every rule is known
+ * not to (refused, with the trapezoid's slope). */
 static void
 deriv_judge(derivguard *u, int j)
 {
-	if (u->done[j] || u->nwin < ATT_MIN_WINDOWS || !(u->sii[j] > 0))
+	if (u->done[j] || u->nwin < ATT_MIN_WINDOWS)
 		return;
-	double b = u->sxi[j] / u->sii[j], ss = u->sxx[j] - b * u->sxi[j];
-	double se = sqrt((ss > 0 ? ss : 0) / (u->nwin - 1) / u->sii[j]);
-	if (!(se <= ATT_MAX_SE || b + 3 * se < ATT_LO || b - 3 * se > ATT_HI))
-		return;
-	u->done[j] = 1;
-	u->judged++;
-	if (att_fits(b))
+	int bad = 0;
+	double b[DERIV_RULES], se[DERIV_RULES];
+	for (int k = 0; k < DERIV_RULES; k++) {
+		int v = deriv_rule(u, k, j, &b[k], &se[k]);
+		if (v > 0) {
+			u->done[j] = 1;
+			u->judged++;
+			return;
+		}
+		bad += v < 0;
+	}
+	if (bad < DERIV_RULES)
 		return;
 	cli_die(EXIT_DATA, "%s: '%s' does not change as the integral of '%s': over %d windows of %g s, its change is "
-	    "%.3g +- %.2g times the integral, where a consistent log gives about 1: is one in another unit (deg "
-	    "against rad: 57 or 1/57), or of another joint (--map's order)? (--no-consistency-check reads them as "
-	    "they are)", u->name, u->xcol[j], u->dcol[j], u->nwin, ATT_WINDOW, b, se);
+	    "%.3g +- %.2g times the integral (by the rectangle rules %.3g and %.3g), where a consistent log gives "
+	    "about 1: is one in another unit (deg against rad: 57 or 1/57), or of another joint or axis (--map's "
+	    "order)? (--no-consistency-check reads them as they are)", u->name, u->xcol[j], u->dcol[j], u->nwin,
+	    ATT_WINDOW, b[1], se[1], b[0], b[2]);
+}
+
+/* Window sums of signal j: its change against each rule's integral. */
+static void
+deriv_sums(derivguard *u, int j, double dx)
+{
+	for (int k = 0; k < DERIV_RULES; k++) {
+		u->sxi[k][j] += dx * u->in[k][j];
+		u->sii[k][j] += u->in[k][j] * u->in[k][j];
+	}
+	u->sxx[j] += dx * dx;
 }
 
 void
@@ -347,19 +381,18 @@ derivguard_add(derivguard *u, double t, const double *x, const double *d)
 		deriv_restart(u, t, x, d);
 		return;
 	}
+	double h = t - u->tprev;
 	for (int j = 0; j < u->n; j++) {
-		u->in[j] += 0.5 * (d[j] + u->dprev[j]) * (t - u->tprev);
+		u->in[0][j] += u->dprev[j] * h;
+		u->in[1][j] += 0.5 * (d[j] + u->dprev[j]) * h;
+		u->in[2][j] += d[j] * h;
 		u->dprev[j] = d[j];
 	}
 	u->tprev = t;
 	if (t - u->t0 < ATT_WINDOW)
 		return;
-	for (int j = 0; j < u->n; j++) {
-		double dx = x[j] - u->x0[j];
-		u->sxi[j] += dx * u->in[j];
-		u->sii[j] += u->in[j] * u->in[j];
-		u->sxx[j] += dx * dx;
-	}
+	for (int j = 0; j < u->n; j++)
+		deriv_sums(u, j, x[j] - u->x0[j]);
 	u->nwin++;
 	deriv_restart(u, t, x, d);
 	for (int j = 0; j < u->n; j++)

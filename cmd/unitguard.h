@@ -140,24 +140,38 @@ void attguard_init(attguard *u, int said, const char *name, const char *att, int
 void attguard_add(attguard *u, double t, const double q[4], const double w[3]);
 
 /*
- * Joint derivatives. A joint log often carries qd (and qdd) measured
- * beside q, each read from its own columns: a velocity in deg/s beside an
- * angle in rad, or a --map whose velocity columns are in another order
- * than the angles' (a glob takes the file's order), gave force rows that
- * looked whole. Over windows of 0.1 s, each joint's change of q is
- * regressed on the integral of its qd (and of qd on qdd's) through zero,
- * as the attitude on the gyro above: once a joint's slope is known within
- * 0.1, or lies three standard errors outside [0.5, 2], a slope outside
- * that range is refused, naming the two columns, unless
- * --no-consistency-check. A joint that never moves enough is not judged.
+ * Joint derivatives, and a rigid body's logged alpha against its gyro.
+ * A joint log often carries qd (and qdd) measured beside q, each read from
+ * its own columns: a velocity in deg/s beside an angle in rad, or a --map
+ * whose velocity columns are in another order than the angles' (a glob
+ * takes the file's order), gave force rows that looked whole; so did a
+ * logged alpha in deg/s^2, of another sign or axis than the gyro's. Over
+ * windows of 0.1 s, each signal's change (q, qd, the gyro) is regressed
+ * on the integral of its derivative (qd, qdd, alpha) through zero, as the
+ * attitude on the gyro above: once a slope is known within 0.1, or lies
+ * three standard errors outside [0.5, 2], it is judged, naming the two
+ * columns on a refusal, unless --no-consistency-check. A signal that
+ * never changes enough is not judged.
+ * The integral is taken three ways, and a signal passes when one of them
+ * fits: by the trapezoid rule (a derivative of the instant, or a centred
+ * difference), and by the left and the right rectangle rules (d[k] the
+ * forward difference of x, as an Euler step writes it: tagk-bench
+ * simulate's alpha; or the backward one, as a driver that differences its
+ * encoder writes qd). A derivative that changes sign every sample (a
+ * controller's chatter at 50 Hz) integrates to nearly nothing by the
+ * trapezoid, and to the change of x by the rule that made it: of 144
+ * tagk-bench simulate logs (six trajectories, four noise levels, three
+ * seeds, both protocols; alpha logged at 50 Hz), the trapezoid alone
+ * refused 22, the three rules none.
  */
-enum { DERIV_MAX = 64 };
+enum { DERIV_MAX = 64, DERIV_RULES = 3 };
 
 typedef struct {
 	int said, started, n, nwin, judged;
 	double t0, tprev;
-	double x0[DERIV_MAX], dprev[DERIV_MAX], in[DERIV_MAX];  /* x at the window's start; d; its integral */
-	double sxi[DERIV_MAX], sii[DERIV_MAX], sxx[DERIV_MAX];  /* sums of dx in, in^2, dx^2 */
+	double x0[DERIV_MAX], dprev[DERIV_MAX];            /* x at the window's start; d */
+	double in[DERIV_RULES][DERIV_MAX];                  /* d's integral since: left, trapezoid, right */
+	double sxi[DERIV_RULES][DERIV_MAX], sii[DERIV_RULES][DERIV_MAX], sxx[DERIV_MAX]; /* sums of dx in, in^2, dx^2 */
 	int done[DERIV_MAX];
 	const char *name, *xcol[DERIV_MAX], *dcol[DERIV_MAX];
 } derivguard;

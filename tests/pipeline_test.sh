@@ -632,6 +632,41 @@ check "  ... and no file was left" test ! -e "$tmp/out.csv"
 expect "--skip-bad skips NaN rows" 0 "^t,row" "skipped 1 bad row of" -- $R --skip-bad "$tmp/nan.csv"
 expect "--skip-bad skips repeated times" 0 "^t,row" "skipped 1 bad row of" -- $R --skip-bad "$tmp/dup.csv"
 
+# a logged alpha against its gyro (unitguard.h's derivguard): in deg/s^2,
+# of another sign, or with two axes in each other's place, refused; logs
+# whose alpha is the forward difference of the gyro (tagk-bench simulate's
+# Euler steps, with a controller's chatter at 50 Hz that integrates to
+# nothing by the trapezoid) or the backward one, read
+$S synth --duration 10 --seed 4 --noise-gyro 0.01 -o "$tmp/al.tagk"
+plain "$tmp/al.tagk" > "$tmp/al.csv"
+expect "alpha beside its gyro: read" 0 "*" "" -- $R "$tmp/al.csv"
+awk -F, -v OFS=, -v CONVFMT=%.17g 'NR > 1 { $8 *= 57.29577951308232; $9 *= 57.29577951308232; $10 *= 57.29577951308232 } { print }' \
+	"$tmp/al.csv" > "$tmp/aldeg.csv"
+expect "alpha in deg/s^2 beside a gyro in rad/s: refused, the columns named" 1 "" \
+	"aldeg.csv: 'g[xyz]' does not change as the integral of 'al[xyz]': .* its change is 0\.017" -- $R "$tmp/aldeg.csv"
+awk -F, -v OFS=, -v CONVFMT=%.17g 'NR > 1 { $8 = -$8; $9 = -$9; $10 = -$10 } { print }' "$tmp/al.csv" > "$tmp/alneg.csv"
+expect "alpha of the other sign: refused" 1 "" "alneg.csv: 'g[xyz]' .* its change is -0\.9[0-9]* \+-" -- $R "$tmp/alneg.csv"
+expect "alx and aly mapped in each other's place: refused" 1 "" "al.csv: 'g[xy]' does not change as the integral of 'al[xy]'" -- \
+	$R --map alpha=aly,alx,alz "$tmp/al.csv"
+expect "... --no-consistency-check reads them as they are" 0 "*" "" -- $R --map alpha=aly,alx,alz --no-consistency-check "$tmp/al.csv"
+# four flights whose alpha the trapezoid alone refused (slopes -5.4, 10,
+# -1.35 and 0.005)
+for fl in "figure-8 low 3 authors" "ellipse low 3 authors" "ellipse low 1 tagk" "random low 1 tagk"; do
+	set -- $fl
+	$S simulate --traj $1 --noise $2 --seed $3 --protocol $4 -o "$tmp/sim.csv" 2>/dev/null
+	expect "simulate --traj $1 --noise $2 --seed $3 --protocol $4: its Euler-step alpha is read" 0 "*" "" -- $R "$tmp/sim.csv"
+done
+# the same flight with a gyro that chatters at the log's Nyquist rate
+# (+-0.05 rad/s on each axis) and alpha its backward difference, as a
+# firmware that differences its gyro writes it: by the trapezoid and the
+# left rule the chatter's change has no integral or the opposite sign
+plain "$tmp/sim.csv" | awk -F, -v OFS=, -v CONVFMT=%.17g 'NR == 1 { print; next } {
+	c = (n % 2 ? 0.05 : -0.05); for (j = 0; j < 3; j++) g[j] = $(5 + j) + c
+	if (n++) for (j = 0; j < 3; j++) $(8 + j) = (g[j] - p[j]) / ($1 - pt)
+	else $8 = $9 = $10 = 0
+	for (j = 0; j < 3; j++) { $(5 + j) = g[j]; p[j] = g[j] } pt = $1; print }' > "$tmp/simback.csv"
+expect "... a chattering gyro with alpha its backward difference: read" 0 "*" "" -- $R "$tmp/simback.csv"
+
 # --- usage errors ----------------------------------------------------------
 expect "bad --map" 2 "" "--map: acc takes 3 columns, 'ax,ay' names 2" -- $R --map acc=ax,ay "$tmp/small.csv"
 expect "unknown signal" 2 "" "--map: 'foo=x' is not SIGNAL=COL" -- $R --map foo=x "$tmp/small.csv"
