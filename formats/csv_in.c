@@ -244,8 +244,13 @@ data_cell(tbl_reader *r, int col, const char *txt, size_t len)
 		return;
 	}
 	if (prc != 0) {
-		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%.60s': not a number: '%.24s%s'%s",
-		    name, txt, len > 24 ? "..." : "", not_number_hint(txt, len));
+		char units[96] = "";
+		if (c->records == 0 && !*not_number_hint(txt, len) && !memchr(txt, '.', len) &&
+		    strcspn(txt, "0123456789") == strlen(txt)) /* a word under the header */
+			snprintf(units, sizeof(units), " (a second header row, of units? tagk reads one: delete line %ld, "
+			    "sed %ldd FILE)", c->rec_line, c->rec_line);
+		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%.60s': not a number: '%.24s%s'%s%s",
+		    name, txt, len > 24 ? "..." : "", not_number_hint(txt, len), units);
 		c->bad = 1;
 		c->bad_skippable = 0;
 		return;

@@ -37,6 +37,10 @@ expect "blank cell" 1 "" "blank.csv:7: column 'ax': empty cell" -- $R "$tmp/blan
 # cells that are not numbers but look like a usual mistake say which
 sed '7s/^[^,]*/2024-05-01T12:00:00.06Z/' "$tmp/small.csv" > "$tmp/iso.csv"
 expect "a date-time stamp" 1 "" "iso.csv:7: column 't': not a number: '2024-05-01T12:00:00.06Z' \(a date or a time of day: tagk reads time as a number" -- $R "$tmp/iso.csv"
+sed '1a\
+s,m/s^2,m/s^2,m/s^2,rad/s,rad/s,rad/s,rad/s^2,rad/s^2,rad/s^2,N,N,N,N m,N m,N m,kg,m,m,m,kg m^2,,,,,' "$tmp/small.csv" > "$tmp/units.csv"
+expect "a row of units under the header" 1 "" "units.csv:2: column 't': not a number: 's' \(a second header row, of units\? tagk reads one: delete line 2, sed 2d FILE\)" -- $R "$tmp/units.csv"
+check "... the sed it names gives the log back" sh -c "sed 2d '$tmp/units.csv' | cmp -s - '$tmp/small.csv'"
 sed '7s/^[^,]*/12:00:00.06/' "$tmp/small.csv" > "$tmp/tod.csv"
 expect "a time of day" 1 "" "tod.csv:7: column 't': .*\(a date or a time of day" -- $R "$tmp/tod.csv"
 sed '7s/^\([^,]*\),\([^,.]*\)\.\([^,]*\)/\1,"\2,\3"/' "$tmp/small.csv" > "$tmp/dcomma.csv"
