@@ -115,8 +115,8 @@ usage(FILE *f)
 	    "      --pos-unit U       state: position and velocity in m (default) or mm\n"
 	    "      --no-consistency-check  read signals as they are where they disagree: an attitude that\n"
 	    "                         does not turn with the gyro, a gyro or a joint angle whose change\n"
-	    "                         is not its alpha's or velocity's integral (an order, frame, unit\n"
-	    "                         or column misread)\n"
+	    "                         is not its alpha's or velocity's integral, a force against the\n"
+	    "                         specific force (an order, frame, unit or column misread)\n"
 	    "      --wrench W         force and torque from force (default), thrust or rotors\n"
 	    "      --vehicle FILE     rotors, thrust map, scale and lag (tagk-formats(5)); a bare name\n"
 	    "                         (crazyflie2) is looked up among the vehicles tagk ships\n"
@@ -349,6 +349,7 @@ typedef struct {
 	gyrounit gu;
 	attguard ag;
 	derivguard alg;      /* a logged alpha against the gyro's change (unitguard.h) */
+	forceguard fg;       /* the force against the specific force (unitguard.h) */
 	int att_on;          /* the rows use the log's attitude and the gyro: ag checks it */
 } logreader;
 
@@ -494,6 +495,8 @@ open_log(logreader *L, const char *path)
 		ac[j] = tbl_col(L->r, L->lm.idx[S_ALPHA][j]);
 	}
 	derivguard_init(&L->alg, o->no_att_check || !L->use_alpha, tbl_name(L->r), 3, gc, ac);
+	forceguard_init(&L->fg, o->no_att_check || o->model == M_STATE, tbl_name(L->r), L->map[L->src],
+	    L->map[L->use_accw ? S_ACCW : S_ACC]);
 }
 
 /* The sample's attitude as read (w, x, y, z, or from roll, pitch, yaw)
@@ -569,6 +572,8 @@ read_sample(logreader *L, const double *row, sample *s, double *truth)
 	if (L->o->model == M_RIGID && L->src != S_ROTORS)
 		for (int j = 0; j < 3; j++)
 			s->tau[j] = row[lm->idx[S_TORQUE][j]];
+	if (!L->fg.said)
+		forceguard_add(&L->fg, s->f, s->a, s->t);
 	if (truth)
 		for (int j = 0; j < L->ntrue; j++)
 			truth[j] = row[L->tidx[j]];

@@ -128,6 +128,40 @@ accunit_end(accunit *u)
 		acc_check(u);
 }
 
+void
+forceguard_init(forceguard *u, int said, const char *name, const char *fcols, const char *acols)
+{
+	memset(u, 0, sizeof(*u));
+	u->said = said;
+	u->name = name;
+	u->fcols = fcols;
+	u->acols = acols;
+}
+
+void
+forceguard_add(forceguard *u, const double f[3], const double a[3], double t)
+{
+	if (u->said)
+		return;
+	double fa = f[0] * a[0] + f[1] * a[1] + f[2] * a[2];
+	double ab = sqrt((f[0] * f[0] + f[1] * f[1] + f[2] * f[2]) * (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]));
+	if (!(ab < 1e300))
+		return; /* NaN or huge: the overflow check says why */
+	u->sfa += fa;
+	u->sab += ab;
+	if (++u->n < FORCEGUARD_SAMPLES || !(u->sab > 0))
+		return;
+	double c = u->sfa / u->sab;
+	if (c > 0.5)
+		u->said = 1;
+	else if (c < -0.5)
+		cli_die(EXIT_DATA, "%s: the force (%s) points against the specific force (%s): their mean cosine, "
+		    "weighted by their sizes, is %.2f over the samples to t = %.9g s, where f = m a gives about +1: is "
+		    "the body frame z-down (FRD or NED, as PX4 logs) beside a thrust taken as positive up, or a force "
+		    "sensor read as the reaction? tagk's body frame has z up, the force the one applied to the body "
+		    "(--no-consistency-check reads them as they are)", u->name, u->fcols, u->acols, c, t);
+}
+
 /* past a 2000 deg/s gyro's range: see unitguard.h */
 #define GYRO_MAX 40.0
 

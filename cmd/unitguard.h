@@ -140,6 +140,34 @@ void attguard_init(attguard *u, int said, const char *name, const char *att, int
 void attguard_add(attguard *u, double t, const double q[4], const double w[3]);
 
 /*
+ * Force against specific force. The rows say f = m a plus terms of the
+ * centre of mass, small beside it, with m > 0: the force applied to the
+ * body (or the thrust along its z) points the way its accelerometer's
+ * specific force does. A body frame with z down (FRD, as PX4 logs its
+ * sensors) beside a thrust taken as positive, or a force sensor read as
+ * the reaction, points them opposite ways and gave a mass of -1 kg where
+ * the log holds 1, said only by tagk-report at the end. So the cosine of
+ * f and a, weighted by |f| |a| (ground time, with no thrust, weighs
+ * nothing), is summed from the first sample: once 64 samples are in and
+ * it passes +0.5, the log is read; below -0.5, refused, unless
+ * --no-consistency-check. The real Crazyflie flights give 0.9994-0.9999
+ * (with and without their ground time), tagk-bench's synthetic, simulated
+ * and massflight logs 1.0000, a z-down mass log or a negated force -1.00.
+ */
+enum { FORCEGUARD_SAMPLES = 64 };
+
+typedef struct {
+	int said;
+	long n;
+	double sfa, sab;     /* sums of f.a and |f| |a| */
+	const char *name, *fcols, *acols;
+} forceguard;
+
+void forceguard_init(forceguard *u, int said, const char *name, const char *fcols, const char *acols);
+/* Each sample's force (or thrust along z) and specific force, SI units. */
+void forceguard_add(forceguard *u, const double f[3], const double a[3], double t);
+
+/*
  * Joint derivatives, and a rigid body's logged alpha against its gyro.
  * A joint log often carries qd (and qdd) measured beside q, each read from
  * its own columns: a velocity in deg/s beside an angle in rad, or a --map

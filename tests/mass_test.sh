@@ -88,6 +88,17 @@ expect "a quaternion that turns world to body: refused, conjugation named" 1 "" 
 	"its rotation is -[01]\.[0-9]* \+- [0-9.e-]* times the gyro's integral.*read conjugated \(x, y, z negated\) it follows the gyro" -- \
 	$R -m state "$tmp/conj.csv"
 expect "... --no-consistency-check reads it as it is" 0 "" "" -- sh -c "$R -m state --no-consistency-check '$tmp/conj.csv' > /dev/null"
+# the thrust against the specific force (unitguard.h's forceguard): a body
+# frame with z down (FRD, as PX4 logs its sensors: ay and az negated, with
+# the gyro's y and z) beside a positive thrust gave a negative mass, said only
+# at the end by tagk-report
+awk -F, -v OFS=, -v CONVFMT=%.17g '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	{ $c["ay"] = -$c["ay"]; $c["az"] = -$c["az"]; $c["gy"] = -$c["gy"]; $c["gz"] = -$c["gz"]; print }' "$tmp/f.csv" > "$tmp/frd.csv"
+expect "a z-down (FRD) body frame beside a positive thrust: refused, the frame named" 1 "" \
+	"frd.csv: the force \(thrust\) points against the specific force \(ax,ay,az\): .* is -1\.00 .*z-down \(FRD or NED" -- \
+	$R -m mass "$tmp/frd.csv"
+expect "... read as the log says (a negative mass) with --no-consistency-check, then flagged by tagk-report" 0 "" \
+	"the final mass, -[0-9.]+ kg, is not physical" -- sh -c "$R -m mass --no-consistency-check '$tmp/frd.csv' | $E -a rls-low | $P > /dev/null"
 
 # attitude as roll, pitch, yaw, and positions in millimetres
 awk -F, -v OFS=, 'NR == 1 { print $0, "roll", "pitch", "yaw"; next }

@@ -653,6 +653,9 @@ expect "alpha of the other sign: refused" 1 "" "alneg.csv: 'g[xyz]' .* its chang
 expect "alx and aly mapped in each other's place: refused" 1 "" "al.csv: 'g[xy]' does not change as the integral of 'al[xy]'" -- \
 	$R --map alpha=aly,alx,alz "$tmp/al.csv"
 expect "... --no-consistency-check reads them as they are" 0 "*" "" -- $R --map alpha=aly,alx,alz --no-consistency-check "$tmp/al.csv"
+awk -F, -v OFS=, -v CONVFMT=%.17g 'NR > 1 { $11 = -$11; $12 = -$12; $13 = -$13 } { print }' "$tmp/al.csv" > "$tmp/fneg.csv"
+expect "a force read as the reaction (negated): refused" 1 "" \
+	"fneg.csv: the force \(fx,fy,fz\) points against the specific force \(ax,ay,az\): .* is -1\.00 .*read as the reaction" -- $R "$tmp/fneg.csv"
 # four flights whose alpha the trapezoid alone refused (slopes -5.4, 10,
 # -1.35 and 0.005)
 for fl in "figure-8 low 3 authors" "ellipse low 3 authors" "ellipse low 1 tagk" "random low 1 tagk"; do
