@@ -131,8 +131,8 @@ stream_bytes(const char *path, long n)
  * reading it, tagk-bench io-floor reading it through the library tagk's
  * reader is built on (fast_float or libhdf5) and writing its values, then
  * the bytes a sample tagk-regress's stream has (what no reader over those
- * libraries writing that stream can beat), tagk-regress to the binary stream and to CSV, tagk-filter
- * copying it to the binary stream (the reader alone, with no regressor),
+ * libraries writing that stream can beat), tagk-regress to the binary
+ * stream and to CSV, tagk-filter copying it to the binary stream (the reader alone, with no regressor),
  * tagk-regress from the same rows as a binary stream (its own work with
  * the cheapest reader tagk has: a bound under any reader's figure), and
  * for CSV the CSV writer alone (tagk-filter turning regress's binary
@@ -232,11 +232,11 @@ print_stages_and_cpu(const char *method, char (*stages)[160], int nstages, int r
 	    "# binary is the reader alone (no regressor; 26 values out per row, where\n"
 	    "# tagk-regress writes 6 rows of 23); binlog is the same rows as a binary stream,\n"
 	    "# the cheapest input tagk reads, and its ratios are to the file above's cat and awk:\n"
-	    "# tagk-regress's own work, under any reader. io-floor is the least any reader does\n"
-	    "# (tagk-bench io-floor: fast_float's from_chars on every field, or libhdf5's\n"
-	    "# hyperslabs, no check of anything), writing the row's values, then zeros to the\n"
-	    "# bytes a sample tagk-regress's stream has. Targets (issue 36): tagk-regress ->\n"
-	    "# binary at most 0.5 us per row or 0.15x awk; from HDF5 at most 4x cat.\n\n%-6s %-24s %10s %8s %10s %8s %8s\n",
+	    "# tagk-regress's own work, under any reader. io-floor is the least a reader over\n"
+	    "# tagk's libraries does (tagk-bench io-floor: fast_float's from_chars on every field,\n"
+	    "# or libhdf5's hyperslabs, no check of anything), writing the row's values, then\n"
+	    "# zeros to the bytes a sample tagk-regress's stream has. Targets (issue 36):\n"
+	    "# tagk-regress -> binary at most 0.5 us per row or 0.15x awk; from HDF5 at most 4x cat.\n\n%-6s %-24s %10s %8s %10s %8s %8s\n",
 	    repeat, "input", "stage", "samples", "cpu_s", "us_per_row", "x_cat", "x_awk");
 	for (int i = 0; i < cpu_n; i++)
 		printf("%s\n", cpu_text[i]);
