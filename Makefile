@@ -60,9 +60,17 @@ FMT_HDR := $(sort $(wildcard formats/*.h))
 # formats/ is compiled once per build into an archive the commands link
 FMT_LIB := $(BUILD)/libtagkfmt.a
 ASAN_FMT_LIB := build/asan/libtagkfmt.a
-CMD_COMMON := cmd/cli.c cmd/cmdio.c cmd/streampeer.c
+# cmd/: one folder per command (cmd/regress/ ...) over cmd/common/ (argument
+# parsing, messages, stream I/O, what more than one command shares). The
+# sources keep the #include lines they had when cmd/ was one folder ("cli.h",
+# "../lib/tagk.h"): CMD_INC finds them in cmd/common/ and from cmd/, so that
+# edits made to the old paths merge by git's rename detection.
+# tests/include_rules.sh resolves them the same way.
+CMD_COMMON := $(sort $(wildcard cmd/common/*.c))
+CMD_HDR := $(sort $(wildcard cmd/*/*.h))
+CMD_INC := -iquote cmd/common -iquote cmd
 # tagk-bench: the paper reproductions, simulators' drivers and benchmarks,
-# in bench/ over the pipeline commands' shared CLI code (CMD_COMMON)
+# in bench/ over the pipeline commands' shared code, cmd/common/ (CMD_COMMON)
 BENCH_CMD := $(filter-out $(BENCH_SRC) bench/alloc_count.c bench/alloc_none.c bench/tagk-bench.c,$(sort $(wildcard bench/*.c)))
 # Resolved when a recipe uses them (deferred =), not when
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
@@ -140,23 +148,20 @@ $(SIM_LIB): $(SIM_SRC:%.c=$(BUILD)/%.o) build/config
 	rm -f $@
 	$(AR) rcs $@ $(SIM_SRC:%.c=$(BUILD)/%.o)
 
-bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_count.c \
+bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(CMD_HDR) $(BENCH_SRC) bench/alloc_count.c \
 		bench/*.h $(FMT_LIB) $(FMT_HDR) $(SIM_LIB) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
-	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
+	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(CMD_INC) $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
 		bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_count.c $(FMT_LIB) \
 		$(SIM_LIB) lib/libtagk.a $(DEPS_LIBS) -lm
 
-# Pipeline commands: cmd/NAME.c (and the parts EXTRA_stem lists, e.g. EXTRA_estimate) over
-# formats/ and lib/.
-EXTRA_estimate := cmd/estout.c cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c cmd/estimate_samples.c cmd/estimate_learned.c
-EXTRA_report := cmd/quantile.c cmd/report_check.c cmd/report_score.c cmd/report_summary.c cmd/report_plot.c cmd/report_ncc.c
-EXTRA_filter := cmd/unitguard.c cmd/join.c cmd/filter_whiten.c cmd/filter_expr.c cmd/filter_select.c cmd/filter_gate.c
-EXTRA_regress := cmd/logmap.c cmd/unitguard.c cmd/regress_multibody.c cmd/actuator.c cmd/airborne.c cmd/calibrate.c cmd/quantile.c cmd/colspec.c cmd/sgderive.c cmd/friction_fit.c cmd/friction_fwl.c
-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_LIB) $(FMT_HDR) lib/libtagk.a build/config | build-deps
+# Pipeline commands: tagk-NAME is cmd/NAME/*.c (its main in cmd/NAME/tagk-NAME.c)
+# over cmd/common/, formats/ and lib/.
+CMD_SRC = $(sort $(wildcard cmd/$(1)/*.c))
+bin/tagk-%: $(CMD_COMMON) $(CMD_HDR) cmd/*/*.c $(FMT_LIB) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
-	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
-		$< $(EXTRA_$*) $(CMD_COMMON) $(FMT_LIB) lib/libtagk.a $(DEPS_LIBS) -lm
+	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(CMD_INC) $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
+		$(call CMD_SRC,$*) $(CMD_COMMON) $(FMT_LIB) lib/libtagk.a $(DEPS_LIBS) -lm
 
 # Unit tests: each driver linked against the library built with sanitizers,
 # once in double (build/asan) and once in float (build/asan-float). The
@@ -208,12 +213,12 @@ build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan-fl
 # two at a time with -j2, and prints executions per target.
 FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle expr friction
 FUZZ_SECONDS ?= 60
-FUZZ_SRC := tests/fuzz/fuzz_table.c cmd/filter_expr.c $(FMT_SRC) $(LIB_SRC)
-FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c cmd/filter_expr.c cmd/filter_expr.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
+FUZZ_SRC := tests/fuzz/fuzz_table.c cmd/filter/filter_expr.c $(FMT_SRC) $(LIB_SRC)
+FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c cmd/filter/filter_expr.c cmd/filter/filter_expr.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
 build/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) $(ASAN_FMT_LIB) build/asan/libtagk.a | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g $(SAN) -o $@ $< \
-		tests/fuzz/replay.c tests/fuzz/fuzz_table.c cmd/filter_expr.c $(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lm
+		tests/fuzz/replay.c tests/fuzz/fuzz_table.c cmd/filter/filter_expr.c $(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lm
 test-fuzz-replay: $(FUZZ_TARGETS:%=build/fuzz-replay/%)
 	@for t in $(FUZZ_TARGETS); do build/fuzz-replay/$$t tests/fuzz/corpus/$$t || exit 1; done
 build/fuzz/cxx/%.o: formats/%.cpp | build-deps
@@ -304,7 +309,7 @@ check-lib: lib/libtagk.a $(SIM_LIB)
 	@sh tests/check_lib_symbols.sh lib/libtagk.a
 	@sh tests/check_lib_symbols.sh $(SIM_LIB) lib/libtagk.a
 	@sh tests/include_rules.sh
-	@sh tests/function_length.sh cmd bench bench/sim
+	@sh tests/function_length.sh cmd/common cmd/regress cmd/estimate cmd/filter cmd/report bench bench/sim
 	@$(MAKE) --no-print-directory FLOAT=1 build/float/lib.stamp
 
 build/float/lib.stamp: $(LIB_SRC:%.c=build/float/%.o) $(SIM_SRC:%.c=build/float/%.o)
@@ -386,17 +391,17 @@ build/mkfixtures: tests/mkfixtures.c | build-deps
 
 # The commands again with ASan and UBSan, for the pipeline battery.
 ASAN_BINS := $(CMDS:%=build/asan-bin/%)
-build/asan-bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SRC) bench/alloc_none.c \
+build/asan-bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(CMD_HDR) $(BENCH_SRC) bench/alloc_none.c \
 		bench/*.h $(ASAN_FMT_LIB) $(FMT_HDR) build/asan/libtagksim.a build/asan/libtagk.a $(LIB_HDR) | build-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \
+	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(CMD_INC) $(DEPS_CFLAGS) \
 		-O1 -g $(SAN) -o $@ $< $(BENCH_CMD) $(CMD_COMMON) $(BENCH_SRC) bench/alloc_none.c $(ASAN_FMT_LIB) \
 		build/asan/libtagksim.a build/asan/libtagk.a $(DEPS_LIBS) -lm
-build/asan-bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(ASAN_FMT_LIB) $(FMT_HDR) build/asan/libtagk.a $(LIB_HDR) \
+build/asan-bin/tagk-%: $(CMD_COMMON) $(CMD_HDR) cmd/*/*.c $(ASAN_FMT_LIB) $(FMT_HDR) build/asan/libtagk.a $(LIB_HDR) \
 		| build-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS) \
-		-O1 -g $(SAN) -o $@ $< $(EXTRA_$*) $(CMD_COMMON) $(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lm
+	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(CMD_INC) $(DEPS_CFLAGS) \
+		-O1 -g $(SAN) -o $@ $(call CMD_SRC,$*) $(CMD_COMMON) $(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lm
 
 # Leak detection is off for the commands: they exit after one run, with
 # buffers sized once at start still held, on error paths too. Growth per

@@ -20,7 +20,7 @@
 #include <string.h>
 #include "bench_cfpend.h"
 #include "coordinv_tables.h"
-#include "../cmd/cli.h"
+#include "../cmd/common/cli.h"
 #include "../lib/tagk.h"
 #include "../lib/coordinv.h"
 #include "sim/cfpend.h"

@@ -14,7 +14,7 @@
 #include "bench_cfpend.h"
 #include "bench_coordinv.h"
 #include "coordinv_tables.h"
-#include "../cmd/cli.h"
+#include "../cmd/common/cli.h"
 #include "../lib/tagk.h"
 #include "../lib/coordinv.h"
 #include "sim/swimmer.h"

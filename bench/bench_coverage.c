@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bench_commands.h"
-#include "../cmd/cli.h"
+#include "../cmd/common/cli.h"
 #include "spawn.h"
 #include "workers.h"
 

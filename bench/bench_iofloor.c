@@ -34,7 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bench_commands.h"
-#include "../cmd/cli.h"
+#include "../cmd/common/cli.h"
 #include "../formats/h5load.h"
 #include "../formats/numconv.h"
 #include "../formats/streamsum.h"

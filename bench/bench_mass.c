@@ -19,11 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "bench_mass.h"
-#include "../cmd/cli.h"
+#include "../cmd/common/cli.h"
 #include "bench_commands.h"
 #include "progress.h"
 #include "workers.h"
-#include "../cmd/cmdio.h"
+#include "../cmd/common/cmdio.h"
 #include "../formats/vehicle.h"
 #include "sim/tagk_sim.h"
 

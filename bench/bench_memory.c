@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bench_commands.h"
-#include "../cmd/cli.h"
+#include "../cmd/common/cli.h"
 #include "../formats/sink.h"
 #include "../lib/tagk.h"
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include "bench_commands.h"
 #include "spawn.h"
-#include "../cmd/cli.h"
+#include "../cmd/common/cli.h"
 #include "../formats/binary.h"
 #include "../lib/tagk.h"
 

@@ -2,7 +2,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "bench_protocol.h"
-#include "../cmd/cli.h"
+#include "../cmd/common/cli.h"
 
 static const bench_protocol tagk_text = { "tagk", 0, 0, TAGK_TRIAL_GATE_EQ15, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0 };
 static const bench_protocol authors_code = { "authors", 1, 1, TAGK_TRIAL_GATE_AUTHORS, 1, 1, 1, 1, 1, 1, 1,

@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include "bench_commands.h"
 #include "bench_shake.h"
-#include "../cmd/cli.h"
-#include "../cmd/cmdio.h"
+#include "../cmd/common/cli.h"
+#include "../cmd/common/cmdio.h"
 #include "progress.h"
 #include "workers.h"
 #include "../formats/mbmodel.h"

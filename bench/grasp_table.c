@@ -17,8 +17,8 @@
 #include <string.h>
 #include "bench_commands.h"
 #include "bench_grasp.h"
-#include "../cmd/cli.h"
-#include "../cmd/cmdio.h"
+#include "../cmd/common/cli.h"
+#include "../cmd/common/cmdio.h"
 #include "sim/tagk_sim.h"
 
 /* What the paper leaves open, as options (bench_table.c's help). */

@@ -3,7 +3,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "progress.h"
-#include "../cmd/cli.h"
+#include "../cmd/common/cli.h"
 
 void
 progress_init(progress *p, const char *what, long total, progress_mode mode)

@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "../cmd/cli.h"
+#include "../cmd/common/cli.h"
 #include "spawn.h"
 
 void

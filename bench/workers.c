@@ -1,7 +1,7 @@
 /* workers.c: wait for the benchmarks' worker processes; see workers.h. */
 #include <sys/wait.h>
 #include "workers.h"
-#include "../cmd/cli.h"
+#include "../cmd/common/cli.h"
 
 void
 workers_wait(const char *what, const pid_t *pids, int n)

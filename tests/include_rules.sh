@@ -1,17 +1,23 @@
 #!/bin/sh
 # include_rules.sh: the layers' include rules (README, "Layout"),
-# read from every quoted #include, resolved against the including file's
-# directory:
+# read from every quoted #include, resolved as the compiler does: against
+# the including file's directory, then, for cmd/ and bench/, the Makefile's
+# CMD_INC (-iquote cmd/common -iquote cmd: cmd/'s files kept the include
+# lines they had when cmd/ was one folder):
 #   lib/      includes only lib/ (it builds alone for the Cortex-M7);
 #   formats/  includes formats/ and lib/, never cmd/ or bench/;
 #   cmd/ and formats/ include from lib/ only the public API, lib/tagk.h
 #             and the headers it includes;
-#   cmd/      the four pipeline commands and their shared code: never
-#             bench/ (tagk-bench, the reproductions, the simulators);
+#   cmd/      the four pipeline commands, one folder each (cmd/regress/,
+#             cmd/estimate/, cmd/filter/, cmd/report/), over cmd/common/: a
+#             command's folder includes its own files and cmd/common/, never
+#             another command's; cmd/common/ includes no command's folder;
+#             no file of cmd/ includes bench/ (tagk-bench, the
+#             reproductions, the simulators);
 #   bench/sim/ includes only bench/sim/ and lib/ (the Cortex-M7 image
 #             builds the simulators with the library);
-#   bench/    may include any lib/ header, internal ones too, and formats/
-#             and cmd/'s shared code: the benchmarks time and check the
+#   bench/    may include any lib/ header, internal ones too, formats/
+#             and cmd/common/ (no command's folder): the benchmarks time and check the
 #             library's internals (a method's state, its workspace layout)
 #             and are not an API anyone builds on, so no rule binds them
 #             but the circle check below;
@@ -20,16 +26,27 @@
 set -eu
 cd "$(dirname "$0")/.."
 # every quoted include as "FILE PATH", the path folded to the project's
-pairs=$(for f in lib/*.c lib/*.h bench/sim/*.c bench/sim/*.h formats/*.c formats/*.h cmd/*.c cmd/*.h bench/*.c bench/*.h; do
+pairs=$(for f in lib/*.c lib/*.h bench/sim/*.c bench/sim/*.h formats/*.c formats/*.h cmd/*/*.c cmd/*/*.h bench/*.c bench/*.h; do
 	[ -f "$f" ] || continue
-	sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | awk -v f="$f" '{
-		n = split(f, d, "/"); k = 0
-		for (i = 1; i < n; i++) s[++k] = d[i]
-		m = split($0, p, "/")
+	sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | awk -v f="$f" '
+	function fold(dir, rel,   d, n, k, i, s, m, p, out) {
+		n = split(dir, d, "/"); k = 0
+		for (i = 1; i <= n; i++) s[++k] = d[i]
+		m = split(rel, p, "/")
 		for (i = 1; i <= m; i++) {
 			if (p[i] == "..") k--; else if (p[i] != ".") s[++k] = p[i]
 		}
 		out = s[1]; for (i = 2; i <= k; i++) out = out "/" s[i]
+		return out
+	}
+	function found(path) { if ((getline line < path) >= 0) { close(path); return 1 } return 0 }
+	{
+		dir = f; sub(/\/[^\/]*$/, "", dir)
+		out = fold(dir, $0)
+		if (!found(out) && f ~ /^(cmd|bench)\//) {
+			if (found(fold("cmd/common", $0))) out = fold("cmd/common", $0)
+			else if (found(fold("cmd", $0))) out = fold("cmd", $0)
+		}
 		print f, out }'
 done)
 # the public API: lib/tagk.h and what it includes
@@ -47,6 +64,13 @@ while read -r f p; do
 	formats/*:formats/* | formats/*:lib/*) ;;
 	formats/*) rule="formats/ includes formats/ and lib/ only" ;;
 	cmd/*:bench/*) rule="cmd/ never includes bench/" ;;
+	cmd/common/*:cmd/common/*) ;;
+	cmd/common/*:cmd/*) rule="cmd/common/ includes no command's folder" ;;
+	bench/*:cmd/common/*) ;;
+	bench/*:cmd/*) rule="bench/ uses cmd/common/ only, no command's folder" ;;
+	cmd/*/*:cmd/*/*)
+		a=${f#cmd/}; a=${a%%/*}; b=${p#cmd/}; b=${b%%/*}
+		[ "$a" = "$b" ] || [ "$b" = common ] || rule="a command's folder includes its own and cmd/common/, never another command's" ;;
 	bench/sim/*:bench/sim/* | bench/sim/*:lib/*) ;;
 	bench/sim/*) rule="bench/sim/ includes bench/sim/ and lib/ only" ;;
 	esac
@@ -72,4 +96,4 @@ if [ -n "$loops" ]; then
 	bad=1
 fi
 [ "$bad" -eq 0 ] || exit 1
-echo "include_rules: lib/, formats/ and cmd/ keep their layers, no circle of includes - ok"
+echo "include_rules: lib/, formats/, cmd/ (each command in its folder, over cmd/common/) and bench/ keep their layers, no circle of includes - ok"

@@ -6,12 +6,12 @@ set -u
 BIN=${BIN:-bin}
 . "$(dirname "$0")/lib.sh"
 for c in tagk-regress tagk-estimate tagk-filter tagk-report; do
-	src=cmd/$c.c
+	src=cmd/${c#tagk-}/$c.c
 	{
 		grep -oE '\{ "[a-z0-9-]+", (no|required|optional)_argument' "$src"
 		# the shared option groups, expanded (CMDIO_OPTIONS_END holds both)
 		for m in CMDIO_OPTIONS_END CMDIO_INPUT_OPTIONS CMDIO_OUTPUT_OPTIONS; do
-			{ grep -q "$m," "$src" || { [ $m != CMDIO_OPTIONS_END ] && grep -q CMDIO_OPTIONS_END, "$src"; }; } && awk -v m="$m" '$0 ~ "#define " m { on = 1 } on; on && !/\\$/ { on = 0 }' cmd/cmdio.h \
+			{ grep -q "$m," "$src" || { [ $m != CMDIO_OPTIONS_END ] && grep -q CMDIO_OPTIONS_END, "$src"; }; } && awk -v m="$m" '$0 ~ "#define " m { on = 1 } on; on && !/\\$/ { on = 0 }' cmd/common/cmdio.h \
 				| grep -oE '\{ "[a-z0-9-]+", (no|required|optional)_argument'
 		done
 	} | sed -E 's/^\{ "([^"]+)".*/--\1/' | sort -u > "$tmp/$c.src"

@@ -1,4 +1,4 @@
-/* fuzz_expr.c: tagk-filter's expressions (cmd/filter_expr.c over
+/* fuzz_expr.c: tagk-filter's expressions (cmd/filter/filter_expr.c over
  * muParser). The input's first line is an expression over the variables
  * t, acc.x, motor.m1 and x_1; every expression either compiles or is
  * refused with a one-line reason, and one that compiles evaluates, at
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz_table.h"
-#include "../../cmd/filter_expr.h"
+#include "../../cmd/filter/filter_expr.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
