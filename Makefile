@@ -462,7 +462,14 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@$(ASAN_RUN) sh tests/output_safety_test.sh
 	@sh tests/memory_test.sh
 	@sh tests/coverage_test.sh
-	@$(ASAN_RUN) sh tests/pipeline_test.sh
+	@$(ASAN_RUN) sh tests/pipeline_badinput_test.sh
+	@$(ASAN_RUN) sh tests/pipeline_hdf5_test.sh
+	@$(ASAN_RUN) sh tests/pipeline_join_test.sh
+	@$(ASAN_RUN) sh tests/pipeline_input_test.sh
+	@$(ASAN_RUN) sh tests/pipeline_estimate_test.sh
+	@$(ASAN_RUN) sh tests/pipeline_report_test.sh
+	@$(ASAN_RUN) sh tests/pipeline_filter_test.sh
+	@$(ASAN_RUN) sh tests/pipeline_papers_test.sh
 	@$(ASAN_RUN) sh tests/stream_test.sh
 
 bench: $(BINS)

@@ -67,6 +67,20 @@ same_rows() {
 	cmp -s "$tmp/same_rows.a" "$tmp/same_rows.b"
 }
 
+# pipeline_setup: for the pipeline battery (tests/pipeline_*_test.sh, after
+# BIN and MKFIX are set): the commands as $R, $E, $F, $P and $S, the
+# fixtures of build/mkfixtures in $tmp, a 4 s synthetic log ($tmp/syn.tagk),
+# its plain CSV copy (syn.csv: the edits change rows by line number) and
+# its first 30 samples (small.csv, whose lines `line N` prints).
+pipeline_setup() {
+	R=$BIN/tagk-regress E=$BIN/tagk-estimate F=$BIN/tagk-filter P=$BIN/tagk-report S=$BIN/tagk-bench
+	"$MKFIX" "$tmp" || { echo "FAIL mkfixtures"; exit 1; }
+	$S synth --duration 4 --seed 3 -o "$tmp/syn.tagk" || { echo "FAIL synth"; exit 1; }
+	plain "$tmp/syn.tagk" > "$tmp/syn.csv"
+	head -31 "$tmp/syn.csv" > "$tmp/small.csv"
+}
+line() { sed -n "${1}p" "$tmp/small.csv"; }
+
 finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
