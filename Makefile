@@ -305,10 +305,10 @@ test-float: $(TESTS:%=build/asan-float/test_%)
 
 # lib/ must build for a bare-metal Cortex-M7: the only external symbols its
 # objects may use are libm's and a few freestanding string routines.
-check-lib: lib/libtagk.a $(SIM_LIB)
+check-lib: lib/libtagk.a $(SIM_LIB) $(FMT_LIB)
 	@sh tests/check_lib_symbols.sh lib/libtagk.a
 	@sh tests/check_lib_symbols.sh $(SIM_LIB) lib/libtagk.a
-	@sh tests/include_rules.sh
+	@sh tests/include_rules.sh $(FMT_LIB)
 	@sh tests/function_length.sh cmd/common cmd/regress cmd/estimate cmd/filter cmd/report bench bench/sim
 	@$(MAKE) --no-print-directory FLOAT=1 build/float/lib.stamp
 

@@ -16,6 +16,7 @@
 #include "streamsum.h"
 #include "gz.h"
 #include "table_impl.h"
+#include "table_readers.h"
 
 enum { BLOCK = 1 << 16, TRAILER_LINE = 1024 };
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "table_impl.h"
+#include "table_readers.h"
 
 enum { BUF = 1 << 16, MAXVARS = 512 };
 

@@ -29,6 +29,7 @@
 #include "numconv.h"
 #include "streamsum.h"
 #include "table_impl.h"
+#include "table_readers.h"
 #include "gz.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>

@@ -22,8 +22,19 @@
 #             and are not an API anyone builds on, so no rule binds them
 #             but the circle check below;
 #   datasets/ holds no C that anything includes.
+#   formats/  table.c's dispatch (tbl_open) sits above the readers
+#             (*_in.c, csv_fast.c), which sit above what they share
+#             (table_impl.c): only table.c and the readers include
+#             table_readers.h, the readers' entry points. With the formats
+#             archive as argument (the Makefile's check-lib passes it), its
+#             objects' calls are checked for a circle too: the real
+#             dependency, which includes alone do not show (a header may
+#             declare what is defined above it).
 # Prints each breach as FILE: includes PATH (RULE) and exits 1 if any.
+# Usage: include_rules.sh [FORMATS-ARCHIVE]
 set -eu
+fmtlib=${1:-}
+case "$fmtlib" in ""|/*) ;; *) fmtlib=$PWD/$fmtlib ;; esac
 cd "$(dirname "$0")/.."
 # every quoted include as "FILE PATH", the path folded to the project's
 pairs=$(for f in lib/*.c lib/*.h bench/sim/*.c bench/sim/*.h formats/*.c formats/*.h cmd/*/*.c cmd/*/*.h bench/*.c bench/*.h; do
@@ -76,6 +87,11 @@ while read -r f p; do
 	esac
 	case "$p" in
 	datasets/*) rule="nothing includes C from datasets/" ;;
+	formats/table_readers.h)
+		case "$f" in
+		formats/table.c | formats/*_in.c | formats/csv_fast.c) ;;
+		*) rule="only table.c's dispatch and the readers include the readers' entry points" ;;
+		esac ;;
 	esac
 	if [ -n "$rule" ]; then
 		echo "$f: includes $p ($rule)"
@@ -95,5 +111,20 @@ if [ -n "$loops" ]; then
 	echo "include_rules: a circle of includes through $loops"
 	bad=1
 fi
+# formats/: which object calls which (nm), and no circle. csv_fast.o is
+# the CSV reader's fast path, one module with csv_in.o (they call each
+# other's functions through csv_in.h, the reader's private header).
+if [ -n "$fmtlib" ]; then
+	[ -f "$fmtlib" ] || { echo "include_rules: $fmtlib: no such archive"; exit 1; }
+	floops=$(nm -A "$fmtlib" 2>/dev/null | awk '{
+		n = split($1, a, ":"); m = a[n - 1]; sub(/\.o$/, "", m); if (m == "csv_fast") m = "csv_in"
+		if ($(NF - 1) ~ /^[TDBRCVW]$/) def[$NF] = m; else if ($(NF - 1) == "U") { u[++k] = m; us[k] = $NF }
+	} END { for (i = 1; i <= k; i++) if ((us[i] in def) && def[us[i]] != u[i]) print u[i], def[us[i]] }' |
+		sort -u | LC_ALL=C tsort 2>&1 >/dev/null | sed -n 's/^tsort: \([^-].*\)$/\1/p' | sort -u | tr '\n' ' ')
+	if [ -n "$floops" ]; then
+		echo "include_rules: formats/: a circle of calls through $floops"
+		bad=1
+	fi
+fi
 [ "$bad" -eq 0 ] || exit 1
-echo "include_rules: lib/, formats/, cmd/ (each command in its folder, over cmd/common/) and bench/ keep their layers, no circle of includes - ok"
+echo "include_rules: lib/, formats/, cmd/ (each command in its folder, over cmd/common/) and bench/ keep their layers, no circle of includes${fmtlib:+ nor of formats/' calls} - ok"

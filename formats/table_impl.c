@@ -1,0 +1,149 @@
+/* table_impl.c: what every reader of table.c's dispatch shares (table_impl.h):
+ * messages, the header's columns, the end marker, notes. Below the readers:
+ * it calls none of them, nor the dispatch above them. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "table_impl.h"
+
+void
+tbl_one_line(char *out, size_t outlen, const char *in)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)in; *p && n + 5 < outlen; p++) {
+		if (*p >= 0x20 && *p != 0x7f) {
+			out[n++] = (char)*p;
+			continue;
+		}
+		out[n++] = '\\';
+		switch (*p) {
+		case '\n': out[n++] = 'n'; break;
+		case '\r': out[n++] = 'r'; break;
+		case '\t': out[n++] = 't'; break;
+		default: n += (size_t)snprintf(out + n, outlen - n, "x%02x", *p); break;
+		}
+	}
+	if (outlen)
+		out[n] = 0;
+}
+
+int
+tbl_fail(tbl_reader *r, const char *fmt, ...)
+{
+	char raw[sizeof(r->err)];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	/* cell text and names from the file may hold line breaks */
+	tbl_one_line(r->err, sizeof(r->err), raw);
+	r->failed = 1;
+	return -1;
+}
+
+int
+tbl_add_col(tbl_reader *r, const char *name, size_t len)
+{
+	char **c = realloc(r->cols, (size_t)(r->ncols + 1) * sizeof(*c));
+	if (!c)
+		return -1;
+	r->cols = c;
+	c[r->ncols] = malloc(len + 1);
+	if (!c[r->ncols])
+		return -1;
+	memcpy(c[r->ncols], name, len);
+	c[r->ncols][len] = 0;
+	r->ncols++;
+	return 0;
+}
+
+int
+tbl_finish_header(tbl_reader *r, const char *what)
+{
+	if (r->ncols == 0)
+		return tbl_fail(r, "%s: no columns", what);
+	/* pandas' df.to_csv() writes its index as a first column without a
+	 * name; call it "index", as pandas' reset_index() does */
+	if (r->ncols > 1 && !r->cols[0][0] && tbl_find(r, "index") < 0) {
+		char *n = strdup("index");
+		if (!n)
+			return tbl_fail(r, "out of memory");
+		free(r->cols[0]);
+		r->cols[0] = n;
+	}
+	for (int i = 0; i < r->ncols; i++) {
+		if (!r->cols[i][0])
+			return tbl_fail(r, "%s: column %d has no name", what, i + 1);
+		for (int j = 0; j < i; j++)
+			if (strcmp(r->cols[i], r->cols[j]) == 0)
+				return tbl_fail(r, "%s: duplicate column '%s'", what, r->cols[i]);
+	}
+	r->want = calloc((size_t)r->ncols, 1);
+	r->text = calloc((size_t)r->ncols, 1);
+	return r->want && r->text ? 0 : tbl_fail(r, "out of memory");
+}
+
+int
+tbl_parse_end(const char *text, long long *n, uint64_t *check)
+{
+	const char *p = text;
+	if (*p++ != ' ' || *p < '0' || *p > '9')
+		return -1;
+	char *end;
+	errno = 0;
+	long long count = strtoll(p, &end, 10);
+	if (errno || count < 0)
+		return -1;
+	const char *tail = count == 1 ? " row; check " : " rows; check ";
+	if (strncmp(end, tail, strlen(tail)) != 0)
+		return -1;
+	p = end + strlen(tail);
+	uint64_t h = 0;
+	int digits = 0;
+	for (; *p; p++, digits++) {
+		int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+		if (d < 0 || digits == 16)
+			return -1;
+		h = h << 4 | (uint64_t)d;
+	}
+	if (digits != 16)
+		return -1;
+	*n = count;
+	*check = h;
+	return 0;
+}
+
+int
+tbl_check_end(tbl_reader *r, const char *where, long long count, uint64_t check, long long rows, uint64_t sum)
+{
+	if (count != rows)
+		return tbl_fail(r, "%s: the end marker counts %lld rows but %lld were read: rows were removed or "
+		    "added after tagk wrote the stream (to read what is left as plain CSV: grep -v '^#tagk-')", where,
+		    count, rows);
+	if (check != sum)
+		return tbl_fail(r, "%s: the stream's check value does not match its rows: it was altered, or "
+		    "spliced from two streams, after tagk wrote it (to read it anyway as plain CSV: "
+		    "grep -v '^#tagk-')", where);
+	return 0;
+}
+
+int
+tbl_find(const tbl_reader *r, const char *name)
+{
+	for (int i = 0; i < r->ncols; i++)
+		if (strcmp(r->cols[i], name) == 0)
+			return i;
+	return -1;
+}
+
+void
+tbl_add_note(tbl_reader *r, const char *text)
+{
+	while (*text == ' ')
+		text++;
+	snprintf(r->notes[r->note_next], sizeof(r->notes[0]), "%s", text);
+	r->note_next = (r->note_next + 1) % TBL_NOTES;
+	if (r->nnotes < TBL_NOTES)
+		r->nnotes++;
+}
