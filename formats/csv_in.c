@@ -343,6 +343,96 @@ other_separator(tbl_reader *r, char *msg, size_t len)
 	return 0;
 }
 
+/* A "#tagk-stream: V" line of nf fields: the stream's version, and for
+ * version 3 the hash of the bytes after it; a second declaration, or one
+ * of a version this tagk does not read, is fatal. */
+static void
+stream_declaration(tbl_reader *r, int nf)
+{
+	csvin *c = r->impl;
+	char msg[768];
+	if (c->header_done || c->declared) {
+		snprintf(msg, sizeof(msg), "%s:%ld: a second stream begins here (two streams "
+		    "joined with cat?)", r->name, c->rec_line);
+		set_fatal(r, msg);
+	}
+	const char *v = c->marker_msg + strlen(TBL_STREAM_MARK);
+	int version = nf != 1 ? 0 : strcmp(v, " 2") == 0 ? 2 : strcmp(v, " 3") == 0 ? 3 : 0;
+	if (version != TBL_STREAM_VERSION && version != 2) {
+		int old = strcmp(v, " 1") == 0;
+		snprintf(msg, sizeof(msg), "%s:%ld: a tagk stream of version '%.20s': this tagk reads versions "
+		    "2 and %d%s", r->name, c->rec_line, v + (*v == ' '), TBL_STREAM_VERSION, old ? " (version 1 "
+		    "has no check value: write it again with this tagk, or delete its #tagk- lines to read it as "
+		    "plain CSV)" : "");
+		set_fatal(r, msg);
+		return;
+	}
+	c->declared = version;
+	if (version == 3 && !c->bsum) {
+		if (!(c->bsum = XXH3_createState())) {
+			set_fatal(r, "out of memory");
+			return;
+		}
+		bsum_init(c->bsum);
+		c->bhash = c->hskip = 1; /* from the line after this one */
+	}
+}
+
+/* The "#tagk-end: N rows; check HEX" line of nf fields: the count and
+ * check value against what was read (fatal if they differ, or if the
+ * marker is malformed or ends an undeclared stream); nothing may follow. */
+static void
+end_marker(tbl_reader *r, int nf)
+{
+	csvin *c = r->impl;
+	char msg[768];
+	const char *p = c->marker_msg + strlen(TBL_END_MARK);
+	long long n;
+	uint64_t check;
+	char where[300];
+	snprintf(where, sizeof(where), "%s:%ld", r->name, c->rec_line);
+	if (!c->header_done || !c->declared || nf != 1 || tbl_parse_end(p, &n, &check) != 0) {
+		snprintf(msg, sizeof(msg), "%s: a malformed end marker: '%.60s'%s", where, c->marker_msg,
+		    c->declared ? "" : " (in a stream without its #tagk-stream: line)");
+		set_fatal(r, msg);
+	} else if (tbl_check_end(r, where, n, check, c->records, c->declared == 3 ? bsum_value(c->bsum)
+	    : ssum_value(&c->sum)) != 0) {
+		set_fatal(r, r->err);
+		r->failed = 0;
+	}
+	c->ended = 1;
+	c->bhash = 0;
+}
+
+/* The header row is complete: its names checked (another separator, or a
+ * name empty or repeated, is fatal), version 2's check value begun with
+ * them, and the record's buffers sized to its columns. */
+static void
+header_complete(tbl_reader *r)
+{
+	csvin *c = r->impl;
+	char msg[768];
+	c->header_done = 1;
+	if (other_separator(r, msg, sizeof(msg))) {
+		set_fatal(r, msg);
+		return;
+	}
+	if (tbl_finish_header(r, r->name) != 0) {
+		set_fatal(r, r->err);
+		r->failed = 0;
+		return;
+	}
+	ssum_init(&c->sum);
+	for (int i = 0; i < r->ncols; i++)
+		ssum_text(&c->sum, i, r->cols[i], strlen(r->cols[i]));
+	c->cur = malloc((size_t)r->ncols * sizeof(*c->cur));
+	c->ctext = malloc((size_t)r->ncols * sizeof(*c->ctext));
+	c->clen_ = calloc((size_t)r->ncols, 1);
+	c->cval = malloc((size_t)r->ncols * sizeof(*c->cval));
+	if (!c->cur || !c->ctext || !c->clen_ || !c->cval)
+		set_fatal(r, "out of memory");
+}
+
 void
 on_record(int ch, void *data)
 {
@@ -376,31 +466,7 @@ on_record(int ch, void *data)
 		return;
 	}
 	if (c->marker == MARK_STREAM) {
-		if (c->header_done || c->declared) {
-			snprintf(msg, sizeof(msg), "%s:%ld: a second stream begins here (two streams "
-			    "joined with cat?)", r->name, c->rec_line);
-			set_fatal(r, msg);
-		}
-		const char *v = c->marker_msg + strlen(TBL_STREAM_MARK);
-		int version = nf != 1 ? 0 : strcmp(v, " 2") == 0 ? 2 : strcmp(v, " 3") == 0 ? 3 : 0;
-		if (version != TBL_STREAM_VERSION && version != 2) {
-			int old = strcmp(v, " 1") == 0;
-			snprintf(msg, sizeof(msg), "%s:%ld: a tagk stream of version '%.20s': this tagk reads versions "
-			    "2 and %d%s", r->name, c->rec_line, v + (*v == ' '), TBL_STREAM_VERSION, old ? " (version 1 "
-			    "has no check value: write it again with this tagk, or delete its #tagk- lines to read it as "
-			    "plain CSV)" : "");
-			set_fatal(r, msg);
-			return;
-		}
-		c->declared = version;
-		if (version == 3 && !c->bsum) {
-			if (!(c->bsum = XXH3_createState())) {
-				set_fatal(r, "out of memory");
-				return;
-			}
-			bsum_init(c->bsum);
-			c->bhash = c->hskip = 1; /* from the line after this one */
-		}
+		stream_declaration(r, nf);
 		return;
 	}
 	if (c->ended) {
@@ -416,44 +482,11 @@ on_record(int ch, void *data)
 		return;
 	}
 	if (c->marker == MARK_END) {
-		const char *p = c->marker_msg + strlen(TBL_END_MARK);
-		long long n;
-		uint64_t check;
-		char where[300];
-		snprintf(where, sizeof(where), "%s:%ld", r->name, c->rec_line);
-		if (!c->header_done || !c->declared || nf != 1 || tbl_parse_end(p, &n, &check) != 0) {
-			snprintf(msg, sizeof(msg), "%s: a malformed end marker: '%.60s'%s", where, c->marker_msg,
-			    c->declared ? "" : " (in a stream without its #tagk-stream: line)");
-			set_fatal(r, msg);
-		} else if (tbl_check_end(r, where, n, check, c->records, c->declared == 3 ? bsum_value(c->bsum)
-		    : ssum_value(&c->sum)) != 0) {
-			set_fatal(r, r->err);
-			r->failed = 0;
-		}
-		c->ended = 1;
-		c->bhash = 0;
+		end_marker(r, nf);
 		return;
 	}
 	if (!c->header_done) {
-		c->header_done = 1;
-		if (other_separator(r, msg, sizeof(msg))) {
-			set_fatal(r, msg);
-			return;
-		}
-		if (tbl_finish_header(r, r->name) != 0) {
-			set_fatal(r, r->err);
-			r->failed = 0;
-			return;
-		}
-		ssum_init(&c->sum);
-		for (int i = 0; i < r->ncols; i++)
-			ssum_text(&c->sum, i, r->cols[i], strlen(r->cols[i]));
-		c->cur = malloc((size_t)r->ncols * sizeof(*c->cur));
-		c->ctext = malloc((size_t)r->ncols * sizeof(*c->ctext));
-		c->clen_ = calloc((size_t)r->ncols, 1);
-		c->cval = malloc((size_t)r->ncols * sizeof(*c->cval));
-		if (!c->cur || !c->ctext || !c->clen_ || !c->cval)
-			set_fatal(r, "out of memory");
+		header_complete(r);
 		return;
 	}
 	if (nf != r->ncols) {
