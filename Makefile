@@ -309,7 +309,8 @@ check-lib: lib/libtagk.a $(SIM_LIB) $(FMT_LIB)
 	@sh tests/check_lib_symbols.sh lib/libtagk.a
 	@sh tests/check_lib_symbols.sh $(SIM_LIB) lib/libtagk.a
 	@sh tests/include_rules.sh $(FMT_LIB)
-	@sh tests/function_length.sh cmd/common cmd/regress cmd/estimate cmd/filter cmd/report bench bench/sim
+	@sh tests/function_length.sh lib formats cmd/common cmd/regress cmd/estimate cmd/filter cmd/report bench bench/sim \
+		bench/teensy bench/qemu tests tests/fuzz
 	@$(MAKE) --no-print-directory FLOAT=1 build/float/lib.stamp
 
 build/float/lib.stamp: $(LIB_SRC:%.c=build/float/%.o) $(SIM_SRC:%.c=build/float/%.o)

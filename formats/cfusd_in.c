@@ -240,74 +240,50 @@ is_id(const char *s, int id)
 	return strcmp(s, buf) == 0;
 }
 
-int
-tbl_cfusd_open(tbl_reader *r, FILE *f, int seekable)
+/* A seekable log's CRC-32, checked before any row is read, so that a
+ * damaged log yields no rows; then rewound. 0, or -1 with r's message. */
+static int
+check_crc_first(tbl_reader *r, cfin *c, FILE *f)
 {
-	static int crc_ready;
-	if (!crc_ready) {
-		crc_init();
-		crc_ready = 1;
+	uint32_t crc = 0;
+	unsigned char tail[4] = { 0 }, pend[4];
+	size_t npend = 0;
+	long total = 0;
+	for (;;) {
+		size_t n = fread(c->buf, 1, BUF, f);
+		if (n == 0)
+			break;
+		/* hold back the last 4 bytes seen: they may be the CRC */
+		size_t keep = n >= 4 ? 4 : n;
+		unsigned char joined[BUF + 4];
+		memcpy(joined, pend, npend);
+		memcpy(joined + npend, c->buf, n);
+		size_t all = npend + n;
+		keep = all >= 4 ? 4 : all;
+		crc = crc_update(crc, joined, all - keep);
+		memcpy(pend, joined + all - keep, keep);
+		npend = keep;
+		total += (long)n;
 	}
-	cfin *c = calloc(1, sizeof(*c));
-	if (!c)
-		return tbl_fail(r, "out of memory");
-	r->impl = c;
-	r->next = cf_next;
-	r->where_fn = cf_where;
-	r->close = cf_close;
-	c->f = f;
+	if (total < 9)
+		return tbl_fail(r, "%s: too short for a Crazyflie uSD log", r->name);
+	memcpy(tail, pend, 4);
+	uint32_t stored = (uint32_t)tail[0] | (uint32_t)tail[1] << 8 | (uint32_t)tail[2] << 16 |
+	    (uint32_t)tail[3] << 24;
+	if (stored != crc)
+		return tbl_fail(r, "%s: CRC-32 mismatch (stored %08x, computed %08x): the log is "
+		    "damaged (--ignore-crc reads it anyway)", r->name, stored, crc);
+	if (fseek(f, 0, SEEK_SET) != 0)
+		return tbl_fail(r, "%s: cannot rewind", r->name);
+	return 0;
+}
 
-	if (seekable && !r->opt.ignore_crc) {
-		/* Check the CRC first, so that a damaged log yields no rows. */
-		uint32_t crc = 0;
-		unsigned char tail[4] = { 0 }, pend[4];
-		size_t npend = 0;
-		long total = 0;
-		for (;;) {
-			size_t n = fread(c->buf, 1, BUF, f);
-			if (n == 0)
-				break;
-			/* hold back the last 4 bytes seen: they may be the CRC */
-			size_t keep = n >= 4 ? 4 : n;
-			unsigned char joined[BUF + 4];
-			memcpy(joined, pend, npend);
-			memcpy(joined + npend, c->buf, n);
-			size_t all = npend + n;
-			keep = all >= 4 ? 4 : all;
-			crc = crc_update(crc, joined, all - keep);
-			memcpy(pend, joined + all - keep, keep);
-			npend = keep;
-			total += (long)n;
-		}
-		if (total < 9)
-			return tbl_fail(r, "%s: too short for a Crazyflie uSD log", r->name);
-		memcpy(tail, pend, 4);
-		uint32_t stored = (uint32_t)tail[0] | (uint32_t)tail[1] << 8 | (uint32_t)tail[2] << 16 |
-		    (uint32_t)tail[3] << 24;
-		if (stored != crc)
-			return tbl_fail(r, "%s: CRC-32 mismatch (stored %08x, computed %08x): the log is "
-			    "damaged (--ignore-crc reads it anyway)", r->name, stored, crc);
-		if (fseek(f, 0, SEEK_SET) != 0)
-			return tbl_fail(r, "%s: cannot rewind", r->name);
-	} else {
-		c->check_crc_at_end = 1;
-	}
-
-	if (avail(c, 1) < 1 || *take(c, 1) != 0xBC)
-		return tbl_fail(r, "%s: not a Crazyflie uSD log (no 0xBC magic byte)", r->name);
-	int nev;
-	if (header_u16(r, &c->version) || header_u16(r, &nev))
-		return -1;
-	if (c->version != 1 && c->version != 2)
-		return tbl_fail(r, "%s: unsupported uSD log version %d (1 and 2 are known)", r->name,
-		    c->version);
-	if (nev < 1)
-		return tbl_fail(r, "%s: no event types in the header", r->name);
-	c->tsize = c->version == 1 ? 4 : 8;
-	c->ev = calloc((size_t)nev, sizeof(*c->ev));
-	if (!c->ev)
-		return tbl_fail(r, "out of memory");
-	c->nev = nev;
+/* The header's event types (id, name, typed variables) after its count:
+ * the chosen one's variables become the columns after t; *chosen is its
+ * index. 0, or -1 with r's message. */
+static int
+read_event_types(tbl_reader *r, cfin *c, int nev, int *chosen_out)
+{
 	char evnames[2048] = "";
 	int chosen = -1;
 	char name[256], var[256];
@@ -359,6 +335,52 @@ tbl_cfusd_open(tbl_reader *r, FILE *f, int seekable)
 		return tbl_fail(r, "%s: %d event types (%s): choose one with --event", r->name, nev,
 		    evnames);
 	}
+	*chosen_out = chosen;
+	return 0;
+}
+
+int
+tbl_cfusd_open(tbl_reader *r, FILE *f, int seekable)
+{
+	static int crc_ready;
+	if (!crc_ready) {
+		crc_init();
+		crc_ready = 1;
+	}
+	cfin *c = calloc(1, sizeof(*c));
+	if (!c)
+		return tbl_fail(r, "out of memory");
+	r->impl = c;
+	r->next = cf_next;
+	r->where_fn = cf_where;
+	r->close = cf_close;
+	c->f = f;
+
+	if (seekable && !r->opt.ignore_crc) {
+		if (check_crc_first(r, c, f))
+			return -1;
+	} else {
+		c->check_crc_at_end = 1;
+	}
+
+	if (avail(c, 1) < 1 || *take(c, 1) != 0xBC)
+		return tbl_fail(r, "%s: not a Crazyflie uSD log (no 0xBC magic byte)", r->name);
+	int nev;
+	if (header_u16(r, &c->version) || header_u16(r, &nev))
+		return -1;
+	if (c->version != 1 && c->version != 2)
+		return tbl_fail(r, "%s: unsupported uSD log version %d (1 and 2 are known)", r->name,
+		    c->version);
+	if (nev < 1)
+		return tbl_fail(r, "%s: no event types in the header", r->name);
+	c->tsize = c->version == 1 ? 4 : 8;
+	c->ev = calloc((size_t)nev, sizeof(*c->ev));
+	if (!c->ev)
+		return tbl_fail(r, "out of memory");
+	c->nev = nev;
+	int chosen;
+	if (read_event_types(r, c, nev, &chosen))
+		return -1;
 	c->ev[chosen].selected = 1;
 	return tbl_finish_header(r, r->name);
 }

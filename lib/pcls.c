@@ -343,6 +343,142 @@ start(const problem *pb, tagk_real *th, tagk_real *K)
 	return TAGK_OK;
 }
 
+/* The unconstrained minimiser of the regularised problem, when it exists
+ * and is physical, is the solution: the problem is convex (and the barrier
+ * would only bias it). Not for LOGDET, whose objective is not quadratic.
+ * Returns 1 with theta and info written, 0 if the barrier path must run. */
+static int
+physical_minimiser(const problem *pb, tagk_real *K, tagk_real *trial, tagk_real *theta, tagk_pcls_info *info)
+{
+	const int n = pb->n;
+	int ok;
+	model_system(pb, K, trial);
+	if (pb->cfg->reg == TAGK_PCLS_LOGDET || tagk_cholesky(n, K) != TAGK_OK)
+		return 0;
+	tagk_cholesky_solve(n, 1, K, trial);
+	int inside = tagk_all_finite(n, trial);
+	tagk_real L[16];
+	for (int k = 0; k < pb->cfg->bodies && inside; k++)
+		inside = body_factor(trial + k * P, pb->cfg->margin, L);
+	if (!inside)
+		return 0;
+	memcpy(theta, trial, sizeof(*theta) * (size_t)n);
+	if (info)
+		*info = (tagk_pcls_info){ objective(pb, trial, &ok), 0, 0, 0, 0 };
+	return 1;
+}
+
+/* The barrier path's state: the iterate th, the workspace the Newton steps
+ * use (K, g, dx, trial), the last completed stage's iterate (saved), the
+ * barrier's weight tau and the counts tagk_pcls_info reports. */
+typedef struct {
+	tagk_real *K, *th, *g, *dx, *trial, *saved;
+	tagk_real tau, decrement, dims; /* dims: the LMIs' total size, gap = dims tau */
+	int barrier, last, newton, outer;
+} barrier_path;
+
+enum { CENTRED, FADED }; /* how a centering ended, when it did not fail */
+
+/* The Newton step at the iterate: dx and the decrement squared lambda2 =
+ * -g^T dx. Singular to working precision before any stage is complete
+ * (directions only the regulariser holds, against weighted data 1e16
+ * times larger): a ridge of a few roundings keeps the step a descent
+ * direction, which barely moves those directions, as their effect on f is
+ * that small. After a stage, *faded says the barrier's curvature has faded
+ * (below). */
+static tagk_status
+newton_step(const problem *pb, barrier_path *s, tagk_real *lambda2, int *faded)
+{
+	const int n = pb->n;
+	const int later = s->barrier && s->outer > 1;
+	tagk_status st = newton_system(pb, s->th, s->tau, 0, s->g, s->K, s->trial);
+	for (tagk_real ridge = 100 * TAGK_EPS; st != TAGK_OK && !later && ridge < (tagk_real)1e-2; ridge *= 100)
+		st = newton_system(pb, s->th, s->tau, ridge, s->g, s->K, s->trial);
+	/* Parameters the data leave free are held by the barrier alone, whose
+	 * curvature fades with tau until the Newton system is singular to
+	 * working precision: the last completed stage is the answer. */
+	*faded = st != TAGK_OK && later;
+	if (st != TAGK_OK)
+		return *faded ? TAGK_OK : TAGK_EDIVERGED;
+	for (int i = 0; i < n; i++)
+		s->dx[i] = -s->g[i] * s->trial[i];
+	tagk_cholesky_solve(n, 1, s->K, s->dx);
+	for (int i = 0; i < n; i++)
+		s->dx[i] *= s->trial[i];
+	*lambda2 = 0;
+	for (int i = 0; i < n; i++)
+		*lambda2 -= s->g[i] * s->dx[i];
+	return tagk_isfinite(*lambda2) ? TAGK_OK : TAGK_EDIVERGED;
+}
+
+/* Backtracking along dx from th until the barrier objective falls by a
+ * quarter of the decrement's prediction: 1 with th and *phi moved, 0 if no
+ * step of at least 1e-20 decreases it at this precision. */
+static int
+line_search(const problem *pb, barrier_path *s, tagk_real lambda2, tagk_real *phi)
+{
+	const int n = pb->n;
+	int ok;
+	tagk_real a = 1, phit = 0;
+	for (; a > (tagk_real)1e-20; a /= 2) {
+		for (int i = 0; i < n; i++)
+			s->trial[i] = s->th[i] + a * s->dx[i];
+		phit = barrier_objective(pb, s->trial, s->tau, &ok);
+		if (ok && phit <= *phi - (tagk_real)0.25 * a * lambda2)
+			break;
+	}
+	if (!(a > (tagk_real)1e-20))
+		return 0;
+	memcpy(s->th, s->trial, sizeof(*s->th) * (size_t)n);
+	*phi = phit;
+	return 1;
+}
+
+/* One centering: damped Newton on the barrier objective at weight tau,
+ * from th. *how is CENTRED, or FADED when the barrier's curvature has
+ * faded (th is then back at the last completed stage). */
+static tagk_status
+centre(const problem *pb, barrier_path *s, int *how)
+{
+	const tagk_pcls_config *cfg = pb->cfg;
+	int ok, faded;
+	tagk_real phi = barrier_objective(pb, s->th, s->tau, &ok), prev = -1, lambda2 = 0;
+	*how = CENTRED;
+	for (;;) {
+		if (s->newton >= cfg->max_newton)
+			return TAGK_EDIVERGED;
+		tagk_status st = newton_step(pb, s, &lambda2, &faded);
+		if (st != TAGK_OK)
+			return st;
+		if (faded) {
+			memcpy(s->th, s->saved, sizeof(*s->th) * (size_t)pb->n);
+			*how = FADED;
+			return TAGK_OK;
+		}
+		if (lambda2 <= 0)
+			return TAGK_OK; /* K is positive definite: only rounding makes it so */
+		s->decrement = lambda2 / 2;
+		/* centred enough for the next weight; at the last one, as far
+		 * as the precision allows (the dual Z = tau J^-1 is then exact).
+		 * Without a barrier: lambda^2 / 2 estimates f - f*; Newton goes
+		 * on to tol^2 of |f|, or to the rounding of f (100 epsilon),
+		 * or until the line search finds no decrease (below). */
+		if (s->barrier ? lambda2 / 2 <= (s->last ? (tagk_real)1e-8 : (tagk_real)1e-2) * s->dims * s->tau
+		    : lambda2 / 2 <= pcls_max(cfg->tol * cfg->tol, 100 * (tagk_real)TAGK_EPS) * (1 + tagk_fabs(phi)))
+			return TAGK_OK;
+		/* near the centre Newton converges quadratically; once the
+		 * decrement stops falling, rounding has the last word. Without
+		 * a barrier the damped steps far from the optimum fall slowly
+		 * too: there the line search's failure ends it. */
+		if (s->barrier && s->last && prev >= 0 && !(lambda2 < prev / 4))
+			return TAGK_OK;
+		prev = lambda2;
+		s->newton++;
+		if (!line_search(pb, s, lambda2, &phi))
+			return TAGK_OK; /* no decrease left at this precision: centred */
+	}
+}
+
 tagk_status
 tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real *h, tagk_real *theta,
     tagk_pcls_info *info, tagk_real *ws, size_t len)
@@ -353,8 +489,7 @@ tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real
 		return TAGK_EINVAL;
 	if (len < tagk_pcls_workspace_len(cfg->bodies))
 		return TAGK_ESPACE;
-	const int n = P * cfg->bodies, B = cfg->bodies;
-	const tagk_real dims = (tagk_real)(4 * B); /* the LMIs' total size: gap = dims tau */
+	const int n = P * cfg->bodies;
 	if (!tagk_all_finite(n * n, H) || !tagk_all_finite(n, h) ||
 	    (cfg->theta0 && !tagk_all_finite(n, cfg->theta0)))
 		return TAGK_ENONFINITE;
@@ -365,129 +500,54 @@ tagk_pcls_solve(const tagk_pcls_config *cfg, const tagk_real *H, const tagk_real
 	pb.h = h;
 	pb.n = n;
 	basis(pb.E);
-	tagk_real *K = ws, *th = K + n * n, *g = th + n, *dx = g + n, *trial = dx + n, *saved = trial + n;
-	tagk_status st = prior_setup(&pb, saved + n);
+	barrier_path s = { 0 };
+	s.K = ws, s.th = s.K + n * n, s.g = s.th + n, s.dx = s.g + n, s.trial = s.dx + n, s.saved = s.trial + n;
+	s.dims = (tagk_real)(4 * cfg->bodies);
+	tagk_status st = prior_setup(&pb, s.saved + n);
 	if (st != TAGK_OK)
 		return st;
-	st = start(&pb, th, K);
+	st = start(&pb, s.th, s.K);
 	if (st != TAGK_OK)
 		return st;
-	int newton = 0, outer = 0, ok, last = 0;
-	/* the unconstrained minimiser, when it exists and is physical, is the
-	 * solution: the problem is convex (and the barrier would only bias it).
-	 * Not for LOGDET, whose objective is not quadratic. */
-	model_system(&pb, K, trial);
-	if (cfg->reg != TAGK_PCLS_LOGDET && tagk_cholesky(n, K) == TAGK_OK) {
-		tagk_cholesky_solve(n, 1, K, trial);
-		int inside = tagk_all_finite(n, trial);
-		tagk_real L[16];
-		for (int k = 0; k < B && inside; k++)
-			inside = body_factor(trial + k * P, cfg->margin, L);
-		if (inside) {
-			memcpy(theta, trial, sizeof(*theta) * (size_t)n);
-			if (info)
-				*info = (tagk_pcls_info){ objective(&pb, trial, &ok), 0, 0, 0, 0 };
-			return TAGK_OK;
-		}
-	}
-	tagk_real f = objective(&pb, th, &ok);
+	if (physical_minimiser(&pb, s.K, s.trial, theta, info))
+		return TAGK_OK;
+	int ok, how = CENTRED;
+	tagk_real f = objective(&pb, s.th, &ok);
 	if (!ok)
 		return TAGK_ENOTPD;
 	/* With LOGDET, mu > 0 and no margin the objective is itself infinite
 	 * at the boundary: no barrier is needed, and one damped Newton
 	 * minimisation (tau = 0) solves the problem, feasibility kept by the
 	 * same Cholesky test in the line search. */
-	const int barrier = !(cfg->reg == TAGK_PCLS_LOGDET && cfg->mu > 0 && cfg->margin == 0);
-	tagk_real tau = barrier ? (1 + tagk_fabs(f)) / dims : 0, decrement = 0;
-	if (!barrier)
-		last = 1;
+	s.barrier = !(cfg->reg == TAGK_PCLS_LOGDET && cfg->mu > 0 && cfg->margin == 0);
+	s.tau = s.barrier ? (1 + tagk_fabs(f)) / s.dims : 0;
+	s.last = !s.barrier;
 	for (;;) {
-		outer++;
-		/* centering: damped Newton on the barrier objective */
-		tagk_real phi = barrier_objective(&pb, th, tau, &ok), prev = -1;
-		for (;;) {
-			if (newton >= cfg->max_newton)
-				return TAGK_EDIVERGED;
-			/* Singular to working precision before any stage is complete
-			 * (directions only the regulariser holds, against weighted data
-			 * 1e16 times larger): a ridge of a few roundings keeps the step
-			 * a descent direction, which barely moves those directions, as
-			 * their effect on f is that small. */
-			st = newton_system(&pb, th, tau, 0, g, K, trial);
-			for (tagk_real ridge = 100 * TAGK_EPS; st != TAGK_OK && !(barrier && outer > 1) && ridge < (tagk_real)1e-2;
-			    ridge *= 100)
-				st = newton_system(&pb, th, tau, ridge, g, K, trial);
-			if (st != TAGK_OK && barrier && outer > 1) {
-				/* Parameters the data leave free are held by the barrier
-				 * alone, whose curvature fades with tau until the Newton
-				 * system is singular to working precision: the last
-				 * completed stage is the answer, its gap reported. */
-				memcpy(th, saved, sizeof(*th) * (size_t)n);
-				tau *= 10;
-				f = objective(&pb, th, &ok);
-				goto done;
-			}
-			if (st != TAGK_OK)
-				return TAGK_EDIVERGED;
-			for (int i = 0; i < n; i++)
-				dx[i] = -g[i] * trial[i];
-			tagk_cholesky_solve(n, 1, K, dx);
-			for (int i = 0; i < n; i++)
-				dx[i] *= trial[i];
-			tagk_real lambda2 = 0; /* Newton decrement squared: -g^T dx */
-			for (int i = 0; i < n; i++)
-				lambda2 -= g[i] * dx[i];
-			if (!tagk_isfinite(lambda2))
-				return TAGK_EDIVERGED;
-			if (lambda2 <= 0)
-				break; /* K is positive definite: only rounding makes it so */
-			decrement = lambda2 / 2;
-			/* centred enough for the next weight; at the last one, as far
-			 * as the precision allows (the dual Z = tau J^-1 is then exact).
-			 * Without a barrier: lambda^2 / 2 estimates f - f*; Newton goes
-			 * on to tol^2 of |f|, or to the rounding of f (100 epsilon),
-			 * or until the line search finds no decrease (below). */
-			if (barrier ? lambda2 / 2 <= (last ? (tagk_real)1e-8 : (tagk_real)1e-2) * dims * tau
-			    : lambda2 / 2 <= pcls_max(cfg->tol * cfg->tol, 100 * (tagk_real)TAGK_EPS) * (1 + tagk_fabs(phi)))
-				break;
-			/* near the centre Newton converges quadratically; once the
-			 * decrement stops falling, rounding has the last word. Without
-			 * a barrier the damped steps far from the optimum fall slowly
-			 * too: there the line search's failure ends it (below). */
-			if (barrier && last && prev >= 0 && !(lambda2 < prev / 4))
-				break;
-			prev = lambda2;
-			newton++;
-			tagk_real a = 1, phit = 0;
-			for (; a > (tagk_real)1e-20; a /= 2) {
-				for (int i = 0; i < n; i++)
-					trial[i] = th[i] + a * dx[i];
-				phit = barrier_objective(&pb, trial, tau, &ok);
-				if (ok && phit <= phi - (tagk_real)0.25 * a * lambda2)
-					break;
-			}
-			if (!(a > (tagk_real)1e-20))
-				break; /* no decrease left at this precision: centred */
-			memcpy(th, trial, sizeof(*th) * (size_t)n);
-			phi = phit;
-		}
-		f = objective(&pb, th, &ok);
-		memcpy(saved, th, sizeof(*th) * (size_t)n);
-		if (last)
+		s.outer++;
+		st = centre(&pb, &s, &how);
+		if (st != TAGK_OK)
+			return st;
+		if (how == FADED) { /* the last completed stage, its gap reported */
+			s.tau *= 10;
+			f = objective(&pb, s.th, &ok);
 			break;
-		if (dims * tau <= cfg->tol * (1 + tagk_fabs(f)))
-			last = 1; /* one more centering, a tight one, at this weight */
+		}
+		f = objective(&pb, s.th, &ok);
+		memcpy(s.saved, s.th, sizeof(*s.th) * (size_t)n);
+		if (s.last)
+			break;
+		if (s.dims * s.tau <= cfg->tol * (1 + tagk_fabs(f)))
+			s.last = 1; /* one more centering, a tight one, at this weight */
 		else
-			tau /= 10;
+			s.tau /= 10;
 	}
-done:
-	memcpy(theta, th, sizeof(*theta) * (size_t)n);
+	memcpy(theta, s.th, sizeof(*theta) * (size_t)n);
 	if (info) {
 		info->f = f;
-		info->tau = tau;
-		info->gap = barrier ? dims * tau : decrement;
-		info->newton = newton;
-		info->outer = outer;
+		info->tau = s.tau;
+		info->gap = s.barrier ? s.dims * s.tau : s.decrement;
+		info->newton = s.newton;
+		info->outer = s.outer;
 	}
 	return TAGK_OK;
 }

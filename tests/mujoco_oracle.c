@@ -79,6 +79,112 @@ dfs(const tagk_mb_model *m, int i, int *perm, int k)
 	return k;
 }
 
+/* Tree k of the run: its size (2 to 8 bodies, then the largest trees),
+ * floating base on odd k, random joints, axes, placements and gravity;
+ * each body a box of random size and mass, off centre and turned, its
+ * parameters in theta (and, as drawn, in body_m, body_c, body_d and
+ * body_R for the MJCF). */
+static void
+random_tree(tagk_rng *g, int k, tagk_mb_model *m, double *theta)
+{
+	memset(m, 0, sizeof(*m));
+	m->nb = k < 56 ? 2 + k % 7 : NB - 5 * (k % 2); /* and the largest trees */
+	m->floating = k % 2;
+	m->parent[0] = -1;
+	rotation(g, m->rot[0]);
+	for (int j = 0; j < 3; j++) {
+		m->pos[0][j] = tagk_rng_gaussian(g);
+		m->gravity[j] = tagk_rng_gaussian(g) * 5;
+	}
+	for (int i = 0; i < m->nb; i++) {
+		if (i > 0) {
+			m->parent[i] = (int)(tagk_rng_uniform(g) * i);
+			m->joint[i] = tagk_rng_uniform(g) < 0.7 ? TAGK_JOINT_REVOLUTE : TAGK_JOINT_PRISMATIC;
+			rotation(g, m->rot[i]);
+			double u[3], s = 0;
+			for (int j = 0; j < 3; j++) {
+				m->pos[i][j] = 0.3 * tagk_rng_gaussian(g);
+				u[j] = tagk_rng_gaussian(g);
+				s += u[j] * u[j];
+			}
+			for (int j = 0; j < 3; j++)
+				m->axis[i][j] = u[j] / sqrt(s);
+		}
+		/* a box of random size and mass, off centre and turned */
+		double mass = 0.5 + 2 * tagk_rng_uniform(g), h[3], *c = body_c[i], *R = body_R[i], Ic[9];
+		for (int j = 0; j < 3; j++) {
+			h[j] = 0.05 + 0.3 * tagk_rng_uniform(g);
+			c[j] = 0.4 * (tagk_rng_uniform(g) - 0.5);
+		}
+		double *d = body_d[i];
+		d[0] = mass * (h[1] * h[1] + h[2] * h[2]) / 3;
+		d[1] = mass * (h[0] * h[0] + h[2] * h[2]) / 3;
+		d[2] = mass * (h[0] * h[0] + h[1] * h[1]) / 3;
+		body_m[i] = mass;
+		rotation(g, R);
+		for (int a = 0; a < 3; a++)
+			for (int b = 0; b < 3; b++)
+				Ic[a * 3 + b] = R[a * 3] * d[0] * R[b * 3] + R[a * 3 + 1] * d[1] * R[b * 3 + 1]
+				    + R[a * 3 + 2] * d[2] * R[b * 3 + 2];
+		tagk_theta_from_body(mass, c, Ic, theta + 10 * i);
+	}
+}
+
+/* The tree as MJCF at path, in the principal form write_body gives:
+ * 0, or -1 if the file cannot be written. */
+static int
+write_mjcf(const char *path, const tagk_mb_model *m)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "<mujoco>\n <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
+	    " <option gravity=\"%.17g %.17g %.17g\"/>\n <worldbody>\n", m->gravity[0], m->gravity[1], m->gravity[2]);
+	write_body(f, m, 0, 2);
+	fprintf(f, " </worldbody>\n</mujoco>\n");
+	if (fclose(f) != 0)
+		return -1;
+	return 0;
+}
+
+/* The relative differences of tagk's M and tau from MuJoCo's Mmj and tmj
+ * carried into tagk's coordinates (T^T Mmj T, T^T tmj), at base attitude R
+ * (perm: tagk's body of mj's k-th joint). */
+static void
+differences(const tagk_mb_model *m, const double R[9], const int *perm, const double *Mmj, const double *tmj,
+    const double *M, const double *tau, double *em_out, double *et_out)
+{
+	int nv = tagk_mb_dof(m), nj = m->nb - 1, off = m->floating ? 6 : 0;
+	/* T (nv x nv) maps tagk velocities to mj's: qvel = T nu */
+	double T[NV * NV] = { 0 };
+	if (m->floating)
+		for (int a = 0; a < 3; a++) {
+			T[(3 + a) * nv + a] = 1;                 /* omega, body frame */
+			for (int b = 0; b < 3; b++)
+				T[a * nv + 3 + b] = R[a * 3 + b]; /* v_world = R v */
+		}
+	for (int kk = 0; kk < nj; kk++)
+		T[(off + kk) * nv + off + perm[kk] - 1] = 1;
+	double em = 0, sm = 0, et = 0, st = 0;
+	for (int a = 0; a < nv; a++) {
+		double ta = 0;
+		for (int r = 0; r < nv; r++)
+			ta += T[r * nv + a] * tmj[r];
+		et += (ta - tau[a]) * (ta - tau[a]);
+		st += tau[a] * tau[a];
+		for (int b = 0; b < nv; b++) {
+			double s = 0;
+			for (int r = 0; r < nv; r++)
+				for (int c = 0; c < nv; c++)
+					s += T[r * nv + a] * Mmj[r * nv + c] * T[c * nv + b];
+			em += (s - M[a * nv + b]) * (s - M[a * nv + b]);
+			sm += M[a * nv + b] * M[a * nv + b];
+		}
+	}
+	*em_out = sqrt(em / sm);
+	*et_out = sqrt(et / st);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -92,58 +198,11 @@ main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/tree.xml", argv[1]);
 	for (int k = 0; k < 60; k++) {
 		tagk_mb_model m;
-		memset(&m, 0, sizeof(m));
-		m.nb = k < 56 ? 2 + k % 7 : NB - 5 * (k % 2); /* and the largest trees */
-		m.floating = k % 2;
-		m.parent[0] = -1;
-		rotation(&g, m.rot[0]);
-		for (int j = 0; j < 3; j++) {
-			m.pos[0][j] = tagk_rng_gaussian(&g);
-			m.gravity[j] = tagk_rng_gaussian(&g) * 5;
-		}
 		double theta[10 * NB];
-		for (int i = 0; i < m.nb; i++) {
-			if (i > 0) {
-				m.parent[i] = (int)(tagk_rng_uniform(&g) * i);
-				m.joint[i] = tagk_rng_uniform(&g) < 0.7 ? TAGK_JOINT_REVOLUTE : TAGK_JOINT_PRISMATIC;
-				rotation(&g, m.rot[i]);
-				double u[3], s = 0;
-				for (int j = 0; j < 3; j++) {
-					m.pos[i][j] = 0.3 * tagk_rng_gaussian(&g);
-					u[j] = tagk_rng_gaussian(&g);
-					s += u[j] * u[j];
-				}
-				for (int j = 0; j < 3; j++)
-					m.axis[i][j] = u[j] / sqrt(s);
-			}
-			/* a box of random size and mass, off centre and turned */
-			double mass = 0.5 + 2 * tagk_rng_uniform(&g), h[3], *c = body_c[i], *R = body_R[i], Ic[9];
-			for (int j = 0; j < 3; j++) {
-				h[j] = 0.05 + 0.3 * tagk_rng_uniform(&g);
-				c[j] = 0.4 * (tagk_rng_uniform(&g) - 0.5);
-			}
-			double *d = body_d[i];
-			d[0] = mass * (h[1] * h[1] + h[2] * h[2]) / 3;
-			d[1] = mass * (h[0] * h[0] + h[2] * h[2]) / 3;
-			d[2] = mass * (h[0] * h[0] + h[1] * h[1]) / 3;
-			body_m[i] = mass;
-			rotation(&g, R);
-			for (int a = 0; a < 3; a++)
-				for (int b = 0; b < 3; b++)
-					Ic[a * 3 + b] = R[a * 3] * d[0] * R[b * 3] + R[a * 3 + 1] * d[1] * R[b * 3 + 1]
-					    + R[a * 3 + 2] * d[2] * R[b * 3 + 2];
-			tagk_theta_from_body(mass, c, Ic, theta + 10 * i);
-		}
+		random_tree(&g, k, &m, theta);
 		if (tagk_mb_check(&m) != TAGK_OK)
 			return 3;
-		FILE *f = fopen(path, "w");
-		if (!f)
-			return 4;
-		fprintf(f, "<mujoco>\n <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
-		    " <option gravity=\"%.17g %.17g %.17g\"/>\n <worldbody>\n", m.gravity[0], m.gravity[1], m.gravity[2]);
-		write_body(f, &m, 0, 2);
-		fprintf(f, " </worldbody>\n</mujoco>\n");
-		if (fclose(f) != 0)
+		if (write_mjcf(path, &m) != 0)
 			return 4;
 		mjModel *mm = mj_loadXML(path, NULL, err, sizeof(err));
 		if (!mm) {
@@ -202,34 +261,8 @@ main(int argc, char **argv)
 		double M[NV * NV], tau[NV];
 		tagk_mb_mass_matrix(&kin, &m, theta, M);
 		tagk_mb_inverse_dynamics(&kin, &m, theta, tau);
-		/* T (nv x nv) maps tagk velocities to mj's: qvel = T nu */
-		double T[NV * NV] = { 0 };
-		if (m.floating)
-			for (int a = 0; a < 3; a++) {
-				T[(3 + a) * nv + a] = 1;                 /* omega, body frame */
-				for (int b = 0; b < 3; b++)
-					T[a * nv + 3 + b] = R[a * 3 + b]; /* v_world = R v */
-			}
-		for (int kk = 0; kk < nj; kk++)
-			T[(off + kk) * nv + off + perm[kk] - 1] = 1;
-		double em = 0, sm = 0, et = 0, st = 0;
-		for (int a = 0; a < nv; a++) {
-			double ta = 0;
-			for (int r = 0; r < nv; r++)
-				ta += T[r * nv + a] * tmj[r];
-			et += (ta - tau[a]) * (ta - tau[a]);
-			st += tau[a] * tau[a];
-			for (int b = 0; b < nv; b++) {
-				double s = 0;
-				for (int r = 0; r < nv; r++)
-					for (int c = 0; c < nv; c++)
-						s += T[r * nv + a] * Mmj[r * nv + c] * T[c * nv + b];
-				em += (s - M[a * nv + b]) * (s - M[a * nv + b]);
-				sm += M[a * nv + b] * M[a * nv + b];
-			}
-		}
-		em = sqrt(em / sm);
-		et = sqrt(et / st);
+		double em, et;
+		differences(&m, R, perm, Mmj, tmj, M, tau, &em, &et);
 		worst_M = em > worst_M ? em : worst_M;
 		worst_tau = et > worst_tau ? et : worst_tau;
 		cases++;

@@ -665,6 +665,60 @@ cf_divergence(const tagk_real *th, const tagk_real *th0)
 	return D;
 }
 
+/* The variance of each of the CN rows' residuals at xo over the CS samples
+ * (WLS's weights are their inverses). */
+static void
+row_variances(const tagk_real *xo, long double var[CN])
+{
+	for (int i = 0; i < CN; i++)
+		var[i] = 0;
+	for (int k = 0; k < CS; k++)
+		for (int i = 0; i < CN; i++) {
+			long double r = -(long double)ctau[k * CN + i];
+			for (int a = 0; a < CP; a++)
+				r += (long double)cY[(k * CN + i) * CP + a] * xo[a];
+			var[i] += r * r / CS;
+		}
+}
+
+/* The unconstrained minimiser of sum r^2 / var + 10 d^T G d (d = x -
+ * prior, G the pseudo-inertias' pullback metric at the prior), by
+ * Gaussian elimination in long double. */
+static void
+pullback_minimiser(const tagk_real *prior, const long double *var, tagk_real xmr[CP])
+{
+	tagk_real G[CP * CP] = { 0 };
+	for (int b = 0; b < TAGK_CFP_BODIES; b++) {
+		tagk_real Gb[TAGK_NPARAM * TAGK_NPARAM];
+		assert_int_equal(tagk_pullback_metric(prior + TAGK_NPARAM * b, Gb), TAGK_OK);
+		for (int i = 0; i < TAGK_NPARAM; i++)
+			for (int j = 0; j < TAGK_NPARAM; j++)
+				G[(TAGK_NPARAM * b + i) * CP + TAGK_NPARAM * b + j] = Gb[i * TAGK_NPARAM + j];
+	}
+	static long double A[CP][CP + 1];
+	for (int a = 0; a < CP; a++) {
+		for (int b = 0; b <= CP; b++)
+			A[a][b] = 0;
+		for (int b = 0; b < CP; b++) {
+			A[a][b] = 10 * (long double)G[a * CP + b];
+			A[a][CP] += 10 * (long double)G[a * CP + b] * prior[b];
+		}
+	}
+	for (int k = 0; k < CS; k++)
+		for (int i = 0; i < CN; i++) {
+			const tagk_real *y = cY + (k * CN + i) * CP;
+			for (int a = 0; a < CP; a++) {
+				A[a][CP] += (long double)y[a] * ctau[k * CN + i] / var[i];
+				for (int b = 0; b < CP; b++)
+					A[a][b] += (long double)y[a] * y[b] / var[i];
+			}
+		}
+	long double xm[CP];
+	gauss(CP, A, xm);
+	for (int a = 0; a < CP; a++)
+		xmr[a] = (tagk_real)xm[a];
+}
+
 /* The pseudo-inertias kept physical (pb.bodies = 3) on the Crazyflie with a
  * pendulum, 24 of whose 30 parameters the data determine:
  *   - noise-free data: every method fits the rows (|Y theta - tau|^2 below
@@ -718,48 +772,13 @@ test_physical_bodies(void **state)
 	/* weights from OLS-pc's residuals, as WLS's definition says */
 	tagk_real xo[CP], xb[CP];
 	assert_int_equal(tagk_ci_solve(TAGK_CI_OLS, &pb, cqd, prior, 10, xo, ws, len), TAGK_OK);
-	long double var[CN] = { 0 };
-	for (int k = 0; k < CS; k++)
-		for (int i = 0; i < CN; i++) {
-			long double r = -(long double)ctau[k * CN + i];
-			for (int a = 0; a < CP; a++)
-				r += (long double)cY[(k * CN + i) * CP + a] * xo[a];
-			var[i] += r * r / CS;
-		}
+	long double var[CN];
+	row_variances(xo, var);
 	/* pullback: against the unconstrained minimiser of sum w r^2 + lambda
 	 * d^T G d, G the pseudo-inertias' pullback metric, solved here */
-	tagk_real G[CP * CP] = { 0 }, xp[CP];
-	for (int b = 0; b < TAGK_CFP_BODIES; b++) {
-		tagk_real Gb[TAGK_NPARAM * TAGK_NPARAM];
-		assert_int_equal(tagk_pullback_metric(prior + TAGK_NPARAM * b, Gb), TAGK_OK);
-		for (int i = 0; i < TAGK_NPARAM; i++)
-			for (int j = 0; j < TAGK_NPARAM; j++)
-				G[(TAGK_NPARAM * b + i) * CP + TAGK_NPARAM * b + j] = Gb[i * TAGK_NPARAM + j];
-	}
+	tagk_real xp[CP], xmr[CP];
 	assert_int_equal(tagk_ci_solve(TAGK_CI_PULLBACK, &pb, cqd, prior, 10, xp, ws, len), TAGK_OK);
-	static long double A[CP][CP + 1];
-	for (int a = 0; a < CP; a++) {
-		for (int b = 0; b <= CP; b++)
-			A[a][b] = 0;
-		for (int b = 0; b < CP; b++) {
-			A[a][b] = 10 * (long double)G[a * CP + b];
-			A[a][CP] += 10 * (long double)G[a * CP + b] * prior[b];
-		}
-	}
-	for (int k = 0; k < CS; k++)
-		for (int i = 0; i < CN; i++) {
-			const tagk_real *y = cY + (k * CN + i) * CP;
-			for (int a = 0; a < CP; a++) {
-				A[a][CP] += (long double)y[a] * ctau[k * CN + i] / var[i];
-				for (int b = 0; b < CP; b++)
-					A[a][b] += (long double)y[a] * y[b] / var[i];
-			}
-		}
-	long double xm[CP];
-	gauss(CP, A, xm);
-	tagk_real xmr[CP];
-	for (int a = 0; a < CP; a++)
-		xmr[a] = (tagk_real)xm[a];
+	pullback_minimiser(prior, var, xmr);
 	int inside = 1;
 	for (int b = 0; b < TAGK_CFP_BODIES; b++)
 		inside &= cf_min_eig(xmr, b) > 1e-6;

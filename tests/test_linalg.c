@@ -65,23 +65,17 @@ test_products_match_loops(void **state)
 		}
 }
 
-/* The blocked kernels keep each entry's order of operations, so their
- * results are the plain loops' bits: tagk_matmul (four rows at a time)
- * against the row-by-row loop with p ascending, at shapes with and
- * without a remainder of rows; tagk_matmul_nt_sym against tagk_matmul_nt
- * then tagk_symmetrize, on a symmetric product (A P) A^T. */
+/* tagk_matmul (four rows at a time) against the row-by-row loop with p
+ * ascending, at shapes with and without a remainder of rows. */
 static void
-test_blocked_kernels_keep_bits(void **state)
+matmul_keeps_bits(tagk_rng *g)
 {
-	(void)state;
-	tagk_rng g;
-	tagk_rng_seed(&g, 9);
 	static tagk_real A[33 * 21], B[21 * 19], C[33 * 19], C2[33 * 19];
 	const int shapes[][3] = { { 33, 21, 19 }, { 4, 3, 5 }, { 7, 1, 2 }, { 1, 6, 6 }, { 10, 10, 10 }, { 9, 9, 12 } };
 	for (int sh = 0; sh < 6; sh++) {
 		int m = shapes[sh][0], k = shapes[sh][1], n = shapes[sh][2];
-		fill_gauss(&g, m * k, A);
-		fill_gauss(&g, k * n, B);
+		fill_gauss(g, m * k, A);
+		fill_gauss(g, k * n, B);
 		tagk_matmul(m, k, n, A, B, C);
 		for (int i = 0; i < m; i++)
 			for (int j = 0; j < n; j++) {
@@ -92,11 +86,16 @@ test_blocked_kernels_keep_bits(void **state)
 			}
 		assert_memory_equal(C, C2, sizeof(*C) * (size_t)(m * n));
 	}
-	/* tagk_dot4 against tagk_dot, every length 0..41 */
+}
+
+/* tagk_dot4 against tagk_dot, every length 0..41. */
+static void
+dot4_keeps_bits(tagk_rng *g)
+{
 	static tagk_real X[4 * 41], Z[41];
 	for (int len = 0; len <= 41; len++) {
-		fill_gauss(&g, 4 * 41, X);
-		fill_gauss(&g, 41, Z);
+		fill_gauss(g, 4 * 41, X);
+		fill_gauss(g, 41, Z);
 		const tagk_real *rows[4] = { X, X + 41, X + 82, X + 123 };
 		tagk_real out[4];
 		tagk_dot4(len, rows, Z, out);
@@ -105,16 +104,21 @@ test_blocked_kernels_keep_bits(void **state)
 			assert_memory_equal(&out[q], &ref, sizeof(ref));
 		}
 	}
-	/* the four-row syrk and the four-row Cholesky against their plain
-	 * loops, written here: C = beta C + A^T A with zeros in A (skipped
-	 * rows), and L of an SPD matrix */
+}
+
+/* the four-row syrk and the four-row Cholesky against their plain
+ * loops, written here: C = beta C + A^T A with zeros in A (skipped
+ * rows), and L of an SPD matrix */
+static void
+syrk_cholesky_keep_bits(tagk_rng *g)
+{
 	for (int sh = 0; sh < 3; sh++) {
 		const int mm = sh == 0 ? 30 : sh == 1 ? 7 : 3, nn = sh == 2 ? 5 : 23;
 		static tagk_real AA[30 * 23], CC[23 * 23], CR[23 * 23], SP[23 * 23], LR[23 * 23];
-		fill_gauss(&g, mm * nn, AA);
+		fill_gauss(g, mm * nn, AA);
 		for (int q = 0; q < mm * nn; q += 5)
 			AA[q] = 0;
-		random_spd(&g, nn, CC);
+		random_spd(g, nn, CC);
 		memcpy(CR, CC, sizeof(*CC) * (size_t)(nn * nn));
 		tagk_syrk_t(mm, nn, AA, (tagk_real)0.5, CC);
 		for (int i = 0; i < nn; i++)
@@ -126,7 +130,7 @@ test_blocked_kernels_keep_bits(void **state)
 				CR[i * nn + j] = CR[j * nn + i] = c;
 			}
 		assert_memory_equal(CC, CR, sizeof(*CC) * (size_t)(nn * nn));
-		random_spd(&g, nn, SP);
+		random_spd(g, nn, SP);
 		memcpy(LR, SP, sizeof(*SP) * (size_t)(nn * nn));
 		assert_int_equal(tagk_cholesky(nn, SP), TAGK_OK);
 		for (int j = 0; j < nn; j++) {
@@ -140,62 +144,78 @@ test_blocked_kernels_keep_bits(void **state)
 		}
 		assert_memory_equal(SP, LR, sizeof(*SP) * (size_t)(nn * nn));
 	}
-	/* the triangular solves (a pass of up to twelve columns held in
-	 * registers) and tagk_sub_tn (four rows at a time) against their plain
-	 * loops, written here, with zeros in L (skipped) and widths on both
-	 * sides of a pass */
-	{
-		enum { TN = 17, TK = 30 };
-		static tagk_real TL[TN * TN], TX[TN * TK], TXR[TN * TK];
-		const int widths[] = { 1, 2, 5, 12, 13, 25, 30 };
-		for (int wi = 0; wi < 7; wi++) {
-			const int k = widths[wi];
-			random_spd(&g, TN, TL);
-			assert_int_equal(tagk_cholesky(TN, TL), TAGK_OK);
-			for (int q = TN; q < TN * TN; q += 7)
-				if (q / TN != q % TN)
-					TL[q] = 0;
-			for (int t = 0; t < 2; t++) {
-				fill_gauss(&g, TN * k, TX);
-				memcpy(TXR, TX, sizeof(*TX) * (size_t)(TN * k));
-				if (t == 0)
-					tagk_trsm_lower(TN, k, TL, TX);
-				else
-					tagk_trsm_lower_t(TN, k, TL, TX);
-				for (int s = 0; s < TN; s++) {
-					int i = t == 0 ? s : TN - 1 - s;
-					for (int p = 0; p < TN; p++) {
-						tagk_real l = t == 0 ? (p < i ? TL[i * TN + p] : 0) : (p > i ? TL[p * TN + i] : 0);
-						if (l != 0)
-							for (int c = 0; c < k; c++)
-								TXR[i * k + c] -= l * TXR[p * k + c];
-					}
-					tagk_real inv = (tagk_real)1 / TL[i * TN + i];
-					for (int c = 0; c < k; c++)
-						TXR[i * k + c] *= inv;
+}
+
+/* the triangular solves (a pass of up to twelve columns held in
+ * registers) against their plain loops, written here, with zeros in L
+ * (skipped) and widths on both sides of a pass */
+static void
+trsm_keeps_bits(tagk_rng *g)
+{
+	enum { TN = 17, TK = 30 };
+	static tagk_real TL[TN * TN], TX[TN * TK], TXR[TN * TK];
+	const int widths[] = { 1, 2, 5, 12, 13, 25, 30 };
+	for (int wi = 0; wi < 7; wi++) {
+		const int k = widths[wi];
+		random_spd(g, TN, TL);
+		assert_int_equal(tagk_cholesky(TN, TL), TAGK_OK);
+		for (int q = TN; q < TN * TN; q += 7)
+			if (q / TN != q % TN)
+				TL[q] = 0;
+		for (int t = 0; t < 2; t++) {
+			fill_gauss(g, TN * k, TX);
+			memcpy(TXR, TX, sizeof(*TX) * (size_t)(TN * k));
+			if (t == 0)
+				tagk_trsm_lower(TN, k, TL, TX);
+			else
+				tagk_trsm_lower_t(TN, k, TL, TX);
+			for (int s = 0; s < TN; s++) {
+				int i = t == 0 ? s : TN - 1 - s;
+				for (int p = 0; p < TN; p++) {
+					tagk_real l = t == 0 ? (p < i ? TL[i * TN + p] : 0) : (p > i ? TL[p * TN + i] : 0);
+					if (l != 0)
+						for (int c = 0; c < k; c++)
+							TXR[i * k + c] -= l * TXR[p * k + c];
 				}
-				assert_memory_equal(TX, TXR, sizeof(*TX) * (size_t)(TN * k));
+				tagk_real inv = (tagk_real)1 / TL[i * TN + i];
+				for (int c = 0; c < k; c++)
+					TXR[i * k + c] *= inv;
 			}
-		}
-		static tagk_real SA[9 * 11], SB[9 * 11], SC[11 * 11], SR[11 * 11];
-		for (int t = 0; t < 4; t++) {
-			const int mm = t < 2 ? 9 : 3, nn = 11, upper = t % 2;
-			fill_gauss(&g, mm * nn, SA);
-			fill_gauss(&g, mm * nn, SB);
-			fill_gauss(&g, nn * nn, SC);
-			memcpy(SR, SC, sizeof(SC));
-			tagk_sub_tn(mm, nn, SA, upper ? SA : SB, upper, SC);
-			for (int i = 0; i < nn; i++)
-				for (int j = upper ? i : 0; j < nn; j++)
-					for (int p = 0; p < mm; p++)
-						SR[i * nn + j] -= SA[p * nn + i] * (upper ? SA : SB)[p * nn + j];
-			assert_memory_equal(SC, SR, sizeof(SC));
+			assert_memory_equal(TX, TXR, sizeof(*TX) * (size_t)(TN * k));
 		}
 	}
+}
+
+/* tagk_sub_tn (four rows at a time) against its plain loop, lower and
+ * upper. */
+static void
+sub_tn_keeps_bits(tagk_rng *g)
+{
+	static tagk_real SA[9 * 11], SB[9 * 11], SC[11 * 11], SR[11 * 11];
+	for (int t = 0; t < 4; t++) {
+		const int mm = t < 2 ? 9 : 3, nn = 11, upper = t % 2;
+		fill_gauss(g, mm * nn, SA);
+		fill_gauss(g, mm * nn, SB);
+		fill_gauss(g, nn * nn, SC);
+		memcpy(SR, SC, sizeof(SC));
+		tagk_sub_tn(mm, nn, SA, upper ? SA : SB, upper, SC);
+		for (int i = 0; i < nn; i++)
+			for (int j = upper ? i : 0; j < nn; j++)
+				for (int p = 0; p < mm; p++)
+					SR[i * nn + j] -= SA[p * nn + i] * (upper ? SA : SB)[p * nn + j];
+		assert_memory_equal(SC, SR, sizeof(SC));
+	}
+}
+
+/* tagk_matmul_nt_sym against tagk_matmul_nt then tagk_symmetrize, on a
+ * symmetric product (A P) A^T. */
+static void
+matmul_nt_keeps_bits(tagk_rng *g)
+{
 	enum { M = 9, N = 13 };
-	tagk_real P[N * N], AP[M * N], S[M * M], S2[M * M];
-	random_spd(&g, N, P);
-	fill_gauss(&g, M * N, A);
+	tagk_real A[M * N], P[N * N], AP[M * N], S[M * M], S2[M * M];
+	random_spd(g, N, P);
+	fill_gauss(g, M * N, A);
 	tagk_matmul(M, N, N, A, P, AP);
 	tagk_matmul_nt_sym(M, N, AP, A, S);
 	for (int i = 0; i < M; i++)
@@ -207,6 +227,23 @@ test_blocked_kernels_keep_bits(void **state)
 		for (int j = 0; j < M; j++)
 			S2[i * M + j] = tagk_dot(N, AP + i * N, A + j * N);
 	assert_memory_equal(S, S2, sizeof(S));
+}
+
+/* The blocked kernels keep each entry's order of operations, so their
+ * results are the plain loops' bits: each kernel above against its plain
+ * loop, on one generator's draws in turn. */
+static void
+test_blocked_kernels_keep_bits(void **state)
+{
+	(void)state;
+	tagk_rng g;
+	tagk_rng_seed(&g, 9);
+	matmul_keeps_bits(&g);
+	dot4_keeps_bits(&g);
+	syrk_cholesky_keep_bits(&g);
+	trsm_keeps_bits(&g);
+	sub_tn_keeps_bits(&g);
+	matmul_nt_keeps_bits(&g);
 }
 
 static void
