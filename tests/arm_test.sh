@@ -64,7 +64,7 @@ expect "the log in degrees without --angle-unit: refused, --angle-unit deg named
 	"deg.csv: joint angle 'joint[1-7]_pos' reads .* rad at t = .*past a full turn from zero.*Say --angle-unit deg" -- \
 	$R $M "$tmp/deg.csv"
 check "... --angle-unit rad reads it as it is (a joint that turns freely)" sh -c "$R $M --angle-unit rad '$tmp/deg.csv' > /dev/null 2>&1"
-# velocities against angles (unitguard.h's derivguard)
+# velocities against angles (consistency_guard.h's derivguard)
 awk -F, -v OFS=, -v CONVFMT=%.17g 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_vel$/) v[i] = 1; print; next }
 	{ for (i in v) $i *= 57.29577951308232; print }' "$tmp/foreign.csv" > "$tmp/veldeg.csv"
 expect "velocities in deg/s beside angles in rad: refused, the columns named" 1 "" \

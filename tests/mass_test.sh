@@ -78,7 +78,7 @@ expect "regress: missing pos names --map" 1 "" "missing column 'px' for pos .*--
 	$R -m state "$tmp/renamed.csv"
 $R -m state --map pos=pos_x,pos_y,pos_z "$tmp/renamed.csv" | $E -a ekf -o "$tmp/e_map.csv"
 check "--map pos= gives the same estimates" cmp -s "$tmp/e_map.csv" "$tmp/e_ekf.csv"
-# the attitude's convention, checked against the gyro (unitguard.h)
+# the attitude's convention, checked against the gyro (consistency_guard.h)
 expect "a quaternion read in the wrong order: refused, its order named" 1 "" \
 	"the attitude \(qx,qy,qz,qw\) does not turn with the gyro \(gx,gy,gz\).*read as x, y, z, w it follows the gyro" -- \
 	$R -m state --map quat=qx,qy,qz,qw "$tmp/f.csv"
@@ -88,7 +88,7 @@ expect "a quaternion that turns world to body: refused, conjugation named" 1 "" 
 	"its rotation is -[01]\.[0-9]* \+- [0-9.e-]* times the gyro's integral.*read conjugated \(x, y, z negated\) it follows the gyro" -- \
 	$R -m state "$tmp/conj.csv"
 expect "... --no-consistency-check reads it as it is" 0 "" "" -- sh -c "$R -m state --no-consistency-check '$tmp/conj.csv' > /dev/null"
-# the thrust against the specific force (unitguard.h's forceguard): a body
+# the thrust against the specific force (consistency_guard.h's forceguard): a body
 # frame with z down (FRD, as PX4 logs its sensors: ay and az negated, with
 # the gyro's y and z) beside a positive thrust gave a negative mass, said only
 # at the end by tagk-report

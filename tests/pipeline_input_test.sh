@@ -82,7 +82,7 @@ expect "--map with an empty column name" 2 "" "--map: an empty item in 'ax,,az'"
 expect "a missing vehicle file" 1 "" "nope.veh: No such file or directory" -- \
 	$R --wrench rotors --vehicle "$tmp/nope.veh" --map rotors=w0 "$tmp/rot.csv"
 
-# a logged alpha against its gyro (unitguard.h's derivguard): in deg/s^2,
+# a logged alpha against its gyro (consistency_guard.h's derivguard): in deg/s^2,
 # of another sign, or with two axes in each other's place, refused; logs
 # whose alpha is the forward difference of the gyro (tagk-bench simulate's
 # Euler steps, with a controller's chatter at 50 Hz that integrates to
@@ -168,7 +168,7 @@ check "--time-unit ns: the same estimates as the log in seconds (t shifted by 1.
 	{ d = $i - x[i]; if (d < 0) d = -d; if (d > 1e-9 * (x[i] < 0 ? -x[i] : x[i]) + 1e-15) bad = 1 } }
 	END { exit bad }' "$tmp/e2.csv" "$tmp/e_ns.csv"
 expect "--time-unit s reads it as it is (the user said so)" 0 "" "" -- sh -c "$R --time-unit s '$tmp/ns.csv' > /dev/null"
-# the specific force in the wrong unit (cmd/unitguard.h): a log in g read
+# the specific force in the wrong unit (cmd/common/unitguard.h): a log in g read
 # as m/s^2 gave a mass 9.8 times too large, with whole rows and estimates
 awk -F, -v OFS=, -v OFMT=%.17g -v CONVFMT=%.17g 'NR > 1 { for (i = 2; i <= 4; i++) $i = $i / 9.80665 } { print }' "$tmp/syn.csv" > "$tmp/in-g.csv"
 expect "acc logged in g, read as m/s^2: refused, --acc-unit g named" 1 "" \

@@ -91,7 +91,7 @@ expect "HDF5: columns as arrays, nested groups, compound fields, text skipped" 0
 expect "HDF5: compound fields read as numbers (int32, double, float[3])" 0 "^1,0.301,9.99999974737875[0-9]*e-05,0.000199999994947575[0-9]*,0.000300000014249235[0-9]*,0.02$" "" -- \
 	sh -c "$F '$tmp/layouts.h5' | sed -n 4p | cut -d, -f10-"
 # (its acc is made up, about 1.2: --acc-unit mps2 takes it as it is past the
-# specific-force guard, cmd/unitguard.h)
+# specific-force guard, cmd/common/unitguard.h)
 expect "--map by a nested N x 3 dataset's path" 0 "" "" -- \
 	sh -c "$R --acc-unit mps2 --wrench thrust --map gyro=imu/mag --map torque=torque '$tmp/layouts.h5' > '$tmp/map-path.csv'"
 check "... reads what the columns named one by one read" sh -c \

@@ -48,6 +48,7 @@
 #include "sgderive.h"
 #include "regress_multibody.h"
 #include "unitguard.h"
+#include "consistency_guard.h"
 #include "../formats/friction.h"
 #include "../formats/mbmodel.h"
 
@@ -465,7 +466,7 @@ open_log(mb_run *s, const char *input, double **row)
 }
 
 /* The joints whose derivative (qd of q, or qdd of qd) the log carries, as
- * two derivguards (unitguard.h); lists of the pairs' columns in jx, jd. */
+ * two derivguards (consistency_guard.h); lists of the pairs' columns in jx, jd. */
 typedef struct {
 	derivguard g[2];
 	int n[2], jx[2][TAGK_MB_MAX_BODIES], jd[2][TAGK_MB_MAX_BODIES];

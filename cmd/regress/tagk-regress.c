@@ -30,6 +30,7 @@
 #include "logmap.h"
 #include "regress_multibody.h"
 #include "unitguard.h"
+#include "consistency_guard.h"
 #include "../formats/vehicle.h"
 #include "../lib/tagk.h"
 
@@ -42,7 +43,7 @@ typedef struct {
 	int acc_g, gyro_deg, kwin, pos_mm, other; /* -1: not given */
 	double tscale, max_gap;
 	int tscale_set;            /* --time-unit given: unitguard.h checks nothing */
-	int no_att_check;          /* --no-consistency-check (unitguard.h's attguard) */
+	int no_att_check;          /* --no-consistency-check (consistency_guard.h) */
 	const logmap_preset_t *pre;
 	int airborne;
 	double min_span, trim;
@@ -348,8 +349,8 @@ typedef struct {
 	accunit au;
 	gyrounit gu;
 	attguard ag;
-	derivguard alg;      /* a logged alpha against the gyro's change (unitguard.h) */
-	forceguard fg;       /* the force against the specific force (unitguard.h) */
+	derivguard alg;      /* a logged alpha against the gyro's change (consistency_guard.h) */
+	forceguard fg;       /* the force against the specific force (consistency_guard.h) */
 	int att_on;          /* the rows use the log's attitude and the gyro: ag checks it */
 } logreader;
 
@@ -500,7 +501,7 @@ open_log(logreader *L, const char *path)
 }
 
 /* The sample's attitude as read (w, x, y, z, or from roll, pitch, yaw)
- * with its gyro, for the attitude's check (unitguard.h). */
+ * with its gyro, for the attitude's check (consistency_guard.h). */
 static void
 check_attitude(logreader *L, const double *row, const sample *s)
 {
