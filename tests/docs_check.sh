@@ -91,7 +91,7 @@ flush() {
 	wants=$(cat "$tmp/wants")
 	pending=
 	n=$(echo $wants | wc -w)
-	if [ "$list" = 1 ]; then echo "$at: $cmd  [$wants]"; return 0; fi
+	if [ "$list" = 1 ]; then printf "%s: %s  [%s]\n" "$at" "$cmd" "$wants"; return 0; fi
 	case $cmd in *'$REAL'*)
 		if [ ! -d "$REAL" ]; then echo "skip $at: needs the real logs ($REAL)"; nskip=$((nskip + n)); return 0; fi ;;
 	esac
@@ -102,15 +102,15 @@ flush() {
 	took=$(( $(date +%s) - start ))
 	nfig=$((nfig + n))
 	if [ $rc -ne 0 ]; then
-		echo "FAIL $at: exit $rc: $cmd"; tail -3 "$tmp/out" | sed 's/^/     /'
+		printf "FAIL %s: exit %d: %s\n" "$at" "$rc" "$cmd"; tail -3 "$tmp/out" | sed "s/^/     /"
 		nbad=$((nbad + n)); return 0
 	fi
 	judge "$tmp/out" "$wants" "$took" > "$tmp/bad"
 	if [ -s "$tmp/bad" ]; then
-		echo "FAIL $at: $cmd"; sed 's/^/     /' "$tmp/bad"
+		printf "FAIL %s: %s\n" "$at" "$cmd"; sed "s/^/     /" "$tmp/bad"
 		nbad=$((nbad + $(wc -l < "$tmp/bad")))
 	else
-		echo "ok   $at ($n figures, ${took} s): $(echo "$cmd" | cut -c1-90)"
+		echo "ok   $at ($n figures, ${took} s): $(printf "%s\n" "$cmd" | cut -c1-90)"
 	fi
 }
 : > "$tmp/cmds"
