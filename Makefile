@@ -104,7 +104,7 @@ test-deps:
 # Keep chained targets (the .elf behind each .hex) instead of deleting them.
 .SECONDARY:
 
-.PHONY: bench-eigen FORCE train test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-formats test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline demo install uninstall deps clean
+.PHONY: bench-eigen FORCE train test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-formats test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline docs-check demo install uninstall deps clean
 
 all: lib/libtagk.a $(BINS)
 
@@ -445,6 +445,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@sh tests/cli_test.sh
 	@sh tests/readme_test.sh
 	@sh tests/man_examples_test.sh
+	@sh tests/docs_check_test.sh
 	@sh tests/install_test.sh
 	@sh tests/options_test.sh
 	@sh tests/pcls_oracle_test.sh
@@ -514,6 +515,12 @@ bench-eigen:
 			echo; $(MAKE) -s build/eigen-yardstick-libavx2 && ./build/eigen-yardstick-libavx2; \
 		else echo "bench-eigen: the AVX2 yardstick skipped: this CPU lacks AVX2 or FMA"; fi; \
 	else echo "bench-eigen: skipped: needs g++ and libeigen3-dev (Eigen 3 in /usr/include/eigen3)"; fi
+
+# docs-check re-runs the command behind every figure the README and the
+# manuals quote (their docs-check comments) and names each figure that no
+# longer comes out; not part of check: some commands take minutes.
+docs-check: $(BINS)
+	@sh tests/docs_check.sh
 
 bench-pipeline: $(BINS)
 	./bin/tagk-bench pipeline
