@@ -160,8 +160,8 @@ classify(const char *path, int *fdn)
 		struct stat st;
 		if ((*fdn = fd_by_text(cur)) >= 0)
 			return NAME_FD;
-		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
-			return NAME_PLAIN;
+		/* the directory holding the name, resolved: /dev/fd/7 is in
+		 * /proc/PID/fd whether or not descriptor 7 is open */
 		char *slash = strrchr(cur, '/'), *dir;
 		const char *base = slash ? slash + 1 : cur;
 		if (!slash)
@@ -179,7 +179,13 @@ classify(const char *path, int *fdn)
 		if (statfs(dir, &sf) == 0 && sf.f_type == TAGK_PROC_SUPER_MAGIC) {
 			*fdn = own_fd(dir, base);
 			free(dir);
-			return *fdn >= 0 ? NAME_FD : NAME_PROC;
+			if (*fdn >= 0)
+				return NAME_FD;
+			return lstat(cur, &st) == 0 && S_ISLNK(st.st_mode) ? NAME_PROC : NAME_PLAIN;
+		}
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+			free(dir);
+			return NAME_PLAIN;
 		}
 		ssize_t n = readlink(cur, next, sizeof(next) - 1);
 		if (n < 0) {
