@@ -126,6 +126,11 @@ ln -s e68.csv "$tmp/many/link.csv"
 expect "tagk-report, 70 inputs, -o a symlink to the 68th" 0 "" "" -- "$B/tagk-report" $ins -o "$tmp/many/link.csv"
 check "the 68th input is intact" cmp -s "$tmp/many/e68.csv" "$tmp/est.csv"
 check "the symlink was replaced by the report" [ ! -L "$tmp/many/link.csv" ] && [ -s "$tmp/many/link.csv" ]
+# standard input among 70 plotted inputs: the figure's own limit answers,
+# not a fixed table of 64 names
+# shellcheck disable=SC2086
+expect "tagk-report --plot, stdin and 70 inputs" 2 "" "at most 8 streams on one figure" -- \
+	sh -c "'$B/tagk-report' --plot '$tmp/many/p.png' - $ins < '$tmp/est.csv'"
 check "no temporary left among the inputs" [ -z "$(ls -A "$tmp/many" | grep tmp)" ]
 
 # ---- in a private mount namespace: /dev/stdout itself, a full disk -------
