@@ -462,6 +462,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@$(ASAN_RUN) sh tests/arm_mujoco_test.sh
 	@$(ASAN_RUN) sh tests/reliability_test.sh
 	@$(ASAN_RUN) sh tests/output_safety_test.sh
+	@$(ASAN_RUN) sh tests/output_honesty_test.sh
 	@sh tests/memory_test.sh
 	@sh tests/coverage_test.sh
 	@$(ASAN_RUN) sh tests/pipeline_badinput_test.sh

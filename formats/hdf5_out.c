@@ -40,6 +40,11 @@ h5out_create(const char *path, char *err, size_t errlen)
 	 * B-tree state of the 1.8 format (memory then grows with the file). */
 	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
 	H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_LATEST);
+	/* H5Fclose fails while any object of the file is open, instead of
+	 * answering success and closing later (the default, weak degree): a
+	 * dataset whose close failed to write its cached chunks cannot then
+	 * pass for a closed, whole file */
+	H5Pset_fclose_degree(fapl, H5F_CLOSE_SEMI);
 	h->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
 	H5Pclose(fapl);
 	H5Pclose(fcpl);
@@ -148,16 +153,21 @@ h5out_close(h5out *h, int ok, const char *notes, char *err, size_t errlen)
 		rc = flush_rows(h, err, errlen);
 	if (ok && rc == 0 && notes && notes[0])
 		rc = write_notes(h, notes, err, errlen);
+	/* Every status counts: a dataset's close writes its cached chunks
+	 * (with 32 KiB chunks and libhdf5's 1 MiB cache, most of the rows),
+	 * the flush the file's metadata, and each can meet a full disk. */
+	int said = rc != 0;
 	for (int c = 0; h->ds && c < h->ncols; c++)
-		if (h->ds[c] > 0)
-			H5Dclose(h->ds[c]);
-	if (H5Fclose(h->file) < 0) {
-		if (ok && rc == 0)
-			snprintf(err, errlen, "HDF5 write failed (disk full or file too large?)");
+		if (h->ds[c] > 0 && H5Dclose(h->ds[c]) < 0)
+			rc = -1;
+	if (rc == 0 && ok && H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0)
 		rc = -1;
-	} else {
+	if (H5Fclose(h->file) < 0)
+		rc = -1;
+	else if (rc == 0)
 		H5close();
-	}
+	if (rc != 0 && ok && !said)
+		snprintf(err, errlen, "HDF5 write failed (disk full or file too large?)");
 	free(h->ds);
 	free(h->buf);
 	free(h);

@@ -4,26 +4,39 @@
  * is touched, no link planted by someone else is followed, and no input is
  * overwritten by its own output.
  *
+ * - A name that stands for one of the process's descriptors is written
+ *   through a copy of it (F_DUPFD_CLOEXEC), at its offset, never truncated
+ *   or renamed over: /dev/stdin|stdout|stderr, /dev/fd/N,
+ *   /proc/self/fd/N, /proc/thread-self/fd/N by their text, and any name
+ *   whose chain of links, followed one link at a time, passes through this
+ *   process's /proc/PID/fd. (stat() alone would see the regular file behind
+ *   /dev/stdout -> /proc/self/fd/1 and the rename would replace the link.)
+ *   Any other link living on procfs is opened and written in place. A
+ *   descriptor not open, or open only for reading, is refused by name.
  * - A path that does not exist yet, names a regular file or names a
  *   symbolic link to one is written under a temporary name beside it,
- *   PATH.tmp and six random characters, created exclusively (O_EXCL and
- *   O_NOFOLLOW: a link or file planted at that name is never opened, another
- *   name is drawn), and renamed into place by outfile_commit().
- *   outfile_abandon() removes the temporary, and so does a SIGINT, SIGTERM,
- *   SIGHUP or SIGPIPE that arrives meanwhile.
+ *   PATH.tmp and six random characters (DIR/.tagk.tmp and six when PATH's
+ *   last part leaves no room for 10 more bytes under NAME_MAX), created
+ *   exclusively (O_EXCL and O_NOFOLLOW: a link or file planted at that
+ *   name is never opened, another name is drawn), and renamed into place
+ *   by outfile_commit(), which first checks the last close of the
+ *   descriptor. outfile_abandon() removes the temporary, and so does a
+ *   SIGINT, SIGTERM, SIGHUP or SIGPIPE that arrives meanwhile. A name too
+ *   long (ENAMETOOLONG) gets a message saying which length is exceeded.
  * - The new file takes the mode (and, where the process may set it, the
  *   owner and group) of the regular file it replaces; a new file gets
  *   0666 less the umask. A symbolic link at PATH is replaced by the file,
  *   not followed. Other hard links to a replaced file keep its old contents:
  *   the name is given a new file, the old one is not written.
  * - A path that exists and is a character device (/dev/null, a terminal),
- *   a FIFO or a socket, directly or through a link (/dev/stdout), is
- *   written in place: renaming over it would replace the node. Such an
- *   output is a stream, and the caller treats it as standard output.
- *   Directories and block devices are refused.
+ *   a FIFO or a socket, directly or through links, is written in place:
+ *   renaming over it would replace the node. Such an output, like a
+ *   descriptor's, is a stream, and the caller treats it as standard
+ *   output. Directories and block devices are refused.
  * - An output that is the same file as an input (same device and inode,
- *   whatever the names) is refused, when the output is opened and again
- *   before the rename, since some inputs are opened after the output.
+ *   whatever the names; the registry grows with the inputs, any number) is
+ *   refused, when the output is opened and again before the rename, since
+ *   some inputs are opened after the output.
  * - With outfile_durable(1), or TAGK_FSYNC set in the environment to
  *   anything but "" or "0", the file is fsync'ed before the rename and its
  *   directory after it.
@@ -62,8 +75,10 @@ FILE *outfile_stream(outfile *o);
  * name (HDF5): /proc/self/fd/N, which reaches the file itself whatever is
  * done to its name meanwhile, or the temporary's name without /proc. */
 const char *outfile_open_name(const outfile *o);
-/* Rename the temporary into place (nothing more when direct). Returns 0,
- * or -1 with a message; the temporary is removed either way. Frees o. */
+/* Close o's descriptor, checking the status (the caller closes its own
+ * copies first, so that this is the file's last close), then rename the
+ * temporary into place (nothing more when direct). Returns 0, or -1 with
+ * a message; the temporary is removed either way. Frees o. */
 int outfile_commit(outfile *o, char *err, size_t errlen);
 /* Remove the temporary (nothing when direct). Frees o. */
 void outfile_abandon(outfile *o);

@@ -276,6 +276,99 @@ test_nodes(void **state)
 	assert_true(S_ISFIFO(st.st_mode));
 }
 
+/* A name that stands for one of the process's descriptors is written
+ * through a copy of it, never replaced: /dev/fd/N, /proc/self/fd/N by
+ * their text, and a link to /proc/self/fd/N; a link elsewhere to it stays
+ * a link. A descriptor not open, or open only for reading, is named. */
+static void
+test_descriptor_names(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	char names[3][512], err[512], got[64];
+	snprintf(names[0], sizeof(names[0]), "/dev/fd/%d", p[1]);
+	snprintf(names[1], sizeof(names[1]), "/proc/self/fd/%d", p[1]);
+	path_in(names[2], sizeof(names[2]), "to-pipe");
+	char target[64];
+	snprintf(target, sizeof(target), "/proc/self/fd/%d", p[1]);
+	assert_int_equal(symlink(target, names[2]), 0);
+	for (int i = 0; i < 3; i++) {
+		outfile o;
+		assert_int_equal(outfile_begin(&o, names[i], err, sizeof(err)), 0);
+		assert_true(o.direct);
+		assert_true(outfile_fd(&o) != p[1]);
+		assert_int_equal(write(outfile_fd(&o), "abc", 3), 3);
+		assert_int_equal(outfile_commit(&o, err, sizeof(err)), 0);
+		assert_int_equal(read(p[0], got, sizeof(got)), 3);
+		assert_memory_equal(got, "abc", 3);
+	}
+	struct stat st;
+	assert_int_equal(lstat(names[2], &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	outfile o;
+	char closed[64];
+	snprintf(closed, sizeof(closed), "/proc/self/fd/%d", p[1] + 100);
+	assert_int_equal(outfile_begin(&o, closed, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "which is not open"));
+	snprintf(closed, sizeof(closed), "/dev/fd/%d", p[0]);
+	assert_int_equal(outfile_begin(&o, closed, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "open for reading only"));
+	close(p[0]);
+	close(p[1]);
+}
+
+/* A file name of 250 bytes is legal; its temporary (NAME.tmpXXXXXX would
+ * be 260) takes the short form. A name past NAME_MAX is named as such. */
+static void
+test_long_names(void **state)
+{
+	(void)state;
+	char base[251], out[1024], err[1024];
+	memset(base, 'n', 250);
+	base[250] = 0;
+	path_in(out, sizeof(out), base);
+	outfile o;
+	assert_int_equal(outfile_begin(&o, out, err, sizeof(err)), 0);
+	const char *slash = strrchr(o.tmp, '/');
+	assert_non_null(slash);
+	assert_int_equal(strncmp(slash + 1, ".tagk.tmp", 9), 0);
+	assert_int_equal(strlen(slash + 1), 15);
+	assert_int_equal(write(outfile_fd(&o), "long\n", 5), 5);
+	assert_int_equal(outfile_commit(&o, err, sizeof(err)), 0);
+	expect_content(out, "long\n");
+	char longer[400];
+	memset(longer, 'n', 300);
+	longer[300] = 0;
+	path_in(out, sizeof(out), longer);
+	assert_int_equal(outfile_begin(&o, out, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "the name is too long: a part of it has 300 bytes"));
+}
+
+/* However many inputs are recorded, each is protected (a table of 64
+ * once let the 65th be replaced). */
+static void
+test_many_inputs(void **state)
+{
+	(void)state;
+	char in[512], err[512];
+	for (int i = 0; i < 1000; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "in%d.csv", i);
+		path_in(in, sizeof(in), name);
+		put(in, "input\n", 0644);
+		outfile_note_input(-1, in, in);
+	}
+	for (int i = 0; i < 1000; i += 37) {
+		char name[32];
+		snprintf(name, sizeof(name), "in%d.csv", i);
+		path_in(in, sizeof(in), name);
+		outfile o;
+		assert_int_equal(outfile_begin(&o, in, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "is also an input"));
+	}
+}
+
 static int
 setup(void **state)
 {
@@ -305,6 +398,9 @@ main(void)
 		cmocka_unit_test(test_input_never_replaced),
 		cmocka_unit_test(test_abandon),
 		cmocka_unit_test(test_nodes),
+		cmocka_unit_test(test_descriptor_names),
+		cmocka_unit_test(test_long_names),
+		cmocka_unit_test(test_many_inputs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

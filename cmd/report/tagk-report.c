@@ -200,9 +200,10 @@ spool_stdin(report_opts *o)
 			cli_die(EXIT_DATA, "stdin: read error");
 		static char name[64];
 		snprintf(name, sizeof(name), "/proc/self/fd/%d", fileno(sp));
-		static char *inputs[64];
-		if (o->ninputs > 64)
-			cli_die(EXIT_USAGE, "at most 64 inputs");
+		/* a copy of the list, as long as it is (kept until exit) */
+		char **inputs = malloc((size_t)o->ninputs * sizeof(*inputs));
+		if (!inputs)
+			cli_die(EXIT_DATA, "out of memory");
 		memcpy(inputs, o->inputs, (size_t)o->ninputs * sizeof(*inputs));
 		inputs[i] = name;
 		o->inputs = inputs;
