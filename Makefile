@@ -456,6 +456,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@$(ASAN_RUN) sh tests/reliability_test.sh
 	@$(ASAN_RUN) sh tests/output_safety_test.sh
 	@sh tests/memory_test.sh
+	@sh tests/robot_safety_test.sh
 	@sh tests/coverage_test.sh
 	@$(ASAN_RUN) sh tests/pipeline_test.sh
 	@$(ASAN_RUN) sh tests/stream_test.sh

@@ -41,18 +41,37 @@ typedef struct {
 	int njnamed;
 } rx;
 
+static int
+vfail(rx *x, long line, const char *fmt, va_list ap)
+{
+	char msg[400];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (line > 0)
+		snprintf(x->err, x->len, "%s:%ld: %s", x->path, line, msg);
+	else
+		snprintf(x->err, x->len, "%s: %s", x->path, msg);
+	return -1;
+}
+
+/* The message, at n's line (none if n is NULL), into x->err; -1. */
 static int __attribute__((format(printf, 3, 4)))
 rxfail(rx *x, const xmlNode *n, const char *fmt, ...)
 {
-	char msg[400];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vfail(x, n ? xmlGetLineNo(n) : 0, fmt, ap);
 	va_end(ap);
-	if (n)
-		snprintf(x->err, x->len, "%s:%ld: %s", x->path, xmlGetLineNo(n), msg);
-	else
-		snprintf(x->err, x->len, "%s: %s", x->path, msg);
+	return -1;
+}
+
+/* The same at a line of the file. */
+static int __attribute__((format(printf, 3, 4)))
+rxfail_line(rx *x, long line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(x, line, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -813,6 +832,130 @@ urdf(rx *x, xmlNode *root)
 	return 0;
 }
 
+/* ---- the bounds ---- */
+
+/* What a robot description may hold: far above the largest real ones
+ * (MuJoCo's own test models: 100_humanoids_chol.xml, 1.1 MB, has 8970
+ * elements, 38139 attributes, at most 10 on one element, depth 9;
+ * flag.xml, 1.7 MB, 2359 elements, depth 30), and low enough that
+ * libxml2's tree costs a bounded multiple of the file and its parse is
+ * linear: libxml2 2.9 checks an element's attributes for duplicates
+ * pairwise (400k attributes on one element took minutes), and spends
+ * about 130 bytes on an element (100 MB of <a/> took 3.3 GB). */
+enum {
+	RX_MAX_BYTES = 64 << 20,
+	RX_MAX_ELEMENTS = 100000,
+	RX_MAX_ATTRS = 400000,
+	RX_MAX_ELEMENT_ATTRS = 64,
+	RX_MAX_DEPTH = 128,
+	/* libxml2's tree, measured (peak RSS over the file, 2.9.14, x86-64):
+	 * 134 bytes an element (100k <a/>), 240 an attribute (400k on 6240
+	 * elements); a file whose tree would cost more than 8 times its size
+	 * and 8 MiB is refused, so that reading one costs at most about 10
+	 * times the file (buffer, tree) and the program's own few MB */
+	RX_ELEMENT_COST = 140,
+	RX_ATTR_COST = 250,
+	RX_TREE_SLACK = 8 << 20,
+};
+
+/* The end of the construct that starts at s (after its opening), or NULL:
+ * the first occurrence of the k bytes of end in [s, e). */
+static const char *
+skip_to(const char *s, const char *e, const char *end, size_t k, long *line)
+{
+	for (; s + k <= e; s++) {
+		if (*s == '\n')
+			++*line;
+		if (memcmp(s, end, k) == 0)
+			return s + k;
+	}
+	return NULL;
+}
+
+/* One start tag from s (after '<'): its attributes (an '=' outside
+ * quotes) counted; the byte after '>', or NULL if the tag does not end. */
+static const char *
+start_tag(const char *s, const char *e, long *line, int *nattr, int *empty)
+{
+	char q = 0;
+	*nattr = 0;
+	for (; s < e; s++) {
+		if (*s == '\n')
+			++*line;
+		if (q) {
+			q = *s == q ? 0 : q;
+		} else if (*s == '"' || *s == '\'') {
+			q = *s;
+		} else if (*s == '=') {
+			++*nattr;
+		} else if (*s == '>') {
+			*empty = s[-1] == '/';
+			return s + 1;
+		}
+	}
+	return NULL;
+}
+
+/* The document's size, elements, attributes and depth against the
+ * bounds above, in one linear pass before libxml2 sees it, and no
+ * document type declaration: a robot description needs none, and without
+ * one there are no entities to expand (the billion laughs), no external
+ * DTD or entity to load. Not a validator: what it cannot follow it leaves
+ * to libxml2, which refuses the same bytes (a tag, comment, CDATA section
+ * or processing instruction starts and ends the same way for both). */
+static int
+prescan(rx *x, const char *buf, size_t n)
+{
+	const char *s = buf, *e = buf + n;
+	long line = 1, elements = 0, attrs = 0;
+	int depth = 0, na, empty = 0;
+	if (n > RX_MAX_BYTES)
+		return rxfail(x, NULL, "larger than %d MiB: not a robot description", RX_MAX_BYTES >> 20);
+	while (s < e) {
+		const char *lt = memchr(s, '<', (size_t)(e - s));
+		if (!lt)
+			break;
+		for (const char *c = s; (c = memchr(c, '\n', (size_t)(lt - c))) != NULL; c++)
+			line++;
+		s = lt + 1;
+		if (e - s >= 3 && memcmp(s, "!--", 3) == 0)
+			s = skip_to(s + 3, e, "-->", 3, &line);
+		else if (e - s >= 8 && memcmp(s, "![CDATA[", 8) == 0)
+			s = skip_to(s + 8, e, "]]>", 3, &line);
+		else if (s < e && *s == '!')
+			return rxfail_line(x, line, "a document type declaration (<!DOCTYPE or <!ENTITY): not read in a "
+			    "robot description (no entities, no external DTD)");
+		else if (s < e && *s == '?')
+			s = skip_to(s + 1, e, "?>", 2, &line);
+		else if (s < e && *s == '/') {
+			s = skip_to(s + 1, e, ">", 1, &line);
+			depth--;
+		} else {
+			long at = line;
+			s = start_tag(s, e, &line, &na, &empty);
+			if (++elements > RX_MAX_ELEMENTS)
+				return rxfail_line(x, at, "more than %d elements: not a robot description",
+				    RX_MAX_ELEMENTS);
+			if (na > RX_MAX_ELEMENT_ATTRS)
+				return rxfail_line(x, at, "an element with %d attributes (at most %d)", na,
+				    RX_MAX_ELEMENT_ATTRS);
+			if ((attrs += na) > RX_MAX_ATTRS)
+				return rxfail_line(x, at, "more than %d attributes: not a robot description",
+				    RX_MAX_ATTRS);
+			if (s && !empty && ++depth > RX_MAX_DEPTH)
+				return rxfail_line(x, at, "elements nested more than %d deep", RX_MAX_DEPTH);
+		}
+		if (!s)
+			break; /* unterminated: libxml2 says so */
+	}
+	double tree = (double)elements * RX_ELEMENT_COST + (double)attrs * RX_ATTR_COST;
+	if (tree > 8.0 * (double)n + RX_TREE_SLACK)
+		return rxfail(x, NULL, "%ld elements and %ld attributes in %zu bytes: their tree would take %.0f MB, more "
+		    "than 8 times the file and 8 MiB (a robot description is mostly numbers)", elements, attrs, n,
+		    tree / 1e6);
+	return 0;
+}
+
 /* libxml2's own messages are not printed: the first one becomes ours. */
 static void
 quiet(void *ctx, const char *msg, ...)
@@ -827,8 +970,8 @@ robotxml_read(const char *buf, size_t n, const char *path, mbmodel *mm, char *er
 	memset(&x, 0, sizeof(x));
 	x.path = path, x.err = err, x.len = len;
 	err[0] = 0;
-	if (n > (size_t)1 << 30)
-		return rxfail(&x, NULL, "larger than 1 GiB");
+	if (prescan(&x, buf, n) != 0)
+		return -1;
 	xmlSetGenericErrorFunc(NULL, quiet);
 	xmlDoc *doc = xmlReadMemory(buf, (int)n, path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
 	if (!doc) {
