@@ -18,12 +18,37 @@ enum { RX_MAX = 512 };
 #define INERTIA_MAX 1e6
 enum { J_FIXED, J_REVOLUTE, J_PRISMATIC, J_FREE };
 
+/* What a robot description may hold: far above the largest real ones
+ * (MuJoCo's own test models: 100_humanoids_chol.xml, 1.1 MB, has 8970
+ * elements, 38139 attributes, at most 10 on one element, depth 9;
+ * flag.xml, 1.7 MB, 2359 elements, depth 30), and low enough that
+ * libxml2's tree costs a bounded multiple of the file and its parse is
+ * linear: libxml2 2.9 checks an element's attributes for duplicates
+ * pairwise (400k attributes on one element took minutes), and spends
+ * about 130 bytes on an element (100 MB of <a/> took 3.3 GB). */
+enum {
+	RX_MAX_BYTES = 64 << 20,
+	RX_MAX_ELEMENTS = 100000,
+	RX_MAX_ATTRS = 400000,
+	RX_MAX_ELEMENT_ATTRS = 64,
+	RX_MAX_DEPTH = 128,
+	/* libxml2's tree, measured (peak RSS over the file, 2.9.14, x86-64):
+	 * 134 bytes an element (100k <a/>), 240 an attribute (400k on 6240
+	 * elements); a file whose tree would cost more than 8 times its size
+	 * and 8 MiB is refused, so that reading one costs at most about 10
+	 * times the file (buffer, tree) and the program's own few MB */
+	RX_ELEMENT_COST = 140,
+	RX_ATTR_COST = 250,
+	RX_TREE_SLACK = 8 << 20,
+};
+
 /* A body as the description gives it, before fixed joints are merged. */
 typedef struct {
 	char name[32];
 	int parent, joint, line;
 	double pos[3], R[9];   /* parent <- body */
 	double axis[3], jpos[3]; /* joint axis and (MJCF) its point, body frame */
+	double ref;            /* MJCF joint ref: the joint's value in the pose given */
 	double mass, com[3], I[9]; /* I about the com, body axes */
 } rx_body;
 
@@ -35,6 +60,7 @@ typedef struct {
 	char *err;
 	size_t len;
 	int degrees;           /* MJCF compiler angle */
+	double totalmass;      /* MJCF compiler settotalmass, or 0 */
 	char eulerseq[4];
 	xmlNode *defaults;     /* MJCF's top <default>, or NULL */
 	const xmlNode *jnamed[RX_MAX]; /* MJCF: the joints with a name */
@@ -196,23 +222,74 @@ rpy_matrix(const double *rpy, double *R)
 	matmul3(R, Rx, R);
 }
 
-/* An MJCF element's orientation (quat, euler, axisangle; identity when
- * none), into R. */
+/* MuJoCo's xyaxes (user_objects.cc, mjCAlternative::Set): x normalised,
+ * y made orthogonal to it and normalised, z = x cross y; the columns of R. */
+static int
+xyaxes_matrix(rx *x, const xmlNode *n, double *v, double *R)
+{
+	double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+	if (!(s > 1e-14))
+		return rxfail(x, n, "<%s xyaxes>: a zero x axis", n->name);
+	for (int i = 0; i < 3; i++)
+		v[i] /= s;
+	double d = v[0] * v[3] + v[1] * v[4] + v[2] * v[5];
+	for (int i = 0; i < 3; i++)
+		v[3 + i] -= v[i] * d;
+	s = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
+	if (!(s > 1e-14))
+		return rxfail(x, n, "<%s xyaxes>: the y axis is zero or parallel to x", n->name);
+	for (int i = 0; i < 3; i++)
+		v[3 + i] /= s;
+	double z[3] = { v[1] * v[5] - v[2] * v[4], v[2] * v[3] - v[0] * v[5], v[0] * v[4] - v[1] * v[3] };
+	for (int i = 0; i < 3; i++) {
+		R[i * 3] = v[i];
+		R[i * 3 + 1] = v[3 + i];
+		R[i * 3 + 2] = z[i];
+	}
+	return 0;
+}
+
+/* MuJoCo's zaxis (mjuu_z2quat): the least rotation taking (0,0,1) to z;
+ * about x by pi when z points down. */
+static int
+zaxis_matrix(rx *x, const xmlNode *n, const double *v, double *R)
+{
+	double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+	if (!(s > 1e-14))
+		return rxfail(x, n, "<%s zaxis>: a zero axis", n->name);
+	double z[3] = { v[0] / s, v[1] / s, v[2] / s }, u[3] = { -z[1], z[0], 0 };
+	double su = sqrt(u[0] * u[0] + u[1] * u[1]);
+	if (su < 1e-10) {
+		u[0] = 1, u[1] = 0;
+	} else {
+		u[0] /= su, u[1] /= su;
+	}
+	axis_angle(u, atan2(su, z[2]), R);
+	return 0;
+}
+
+/* An MJCF element's orientation (quat, axisangle, xyaxes, zaxis, euler;
+ * identity when none), into R. MuJoCo takes one of them (fullinertia
+ * counts as one: it sets the inertial frame), and refuses two. */
 static int
 mjcf_orientation(rx *x, const xmlNode *n, double *R)
 {
 	static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
-	double v[4];
+	double v[6];
 	int k;
 	memcpy(R, I3, sizeof(I3));
-	if (attr(n, "xyaxes") || attr(n, "zaxis"))
-		return rxfail(x, n, "<%s>: xyaxes and zaxis are not read (give quat, euler or axisangle)", n->name);
-	int given = !!attr(n, "quat") + !!attr(n, "euler") + !!attr(n, "axisangle");
+	int given = !!attr(n, "quat") + !!attr(n, "euler") + !!attr(n, "axisangle") + !!attr(n, "xyaxes") +
+	    !!attr(n, "zaxis") + !!attr(n, "fullinertia");
 	if (given > 1)
-		return rxfail(x, n, "<%s>: more than one of quat, euler and axisangle", n->name);
+		return rxfail(x, n, "<%s>: more than one of quat, axisangle, xyaxes, zaxis, euler and fullinertia (MuJoCo "
+		    "refuses it too)", n->name);
 	const double unit = x->degrees ? M_PI / 180 : 1;
 	if ((k = nums(x, n, "quat", 4, 1e6, v)) != 0)
 		return k < 0 ? -1 : quat_matrix(x, n, v, R);
+	if ((k = nums(x, n, "xyaxes", 6, 1e6, v)) != 0)
+		return k < 0 ? -1 : xyaxes_matrix(x, n, v, R);
+	if ((k = nums(x, n, "zaxis", 3, 1e6, v)) != 0)
+		return k < 0 ? -1 : zaxis_matrix(x, n, v, R);
 	if ((k = nums(x, n, "axisangle", 4, 1e6, v)) != 0) {
 		double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 		if (k < 0 || !(s > 1e-9))
@@ -372,13 +449,61 @@ shift_joint_points(rx *x)
 	}
 }
 
+/* MJCF joint ref: the pose given is the joint at ref, so the pose at 0,
+ * which is tagk's body frame, is the given one moved back by ref along
+ * (slide) or about (hinge) the joint's axis. After shift_joint_points the
+ * body frame sits on the joint, so a hinge turns the frame in place. */
+static void
+apply_refs(rx *x)
+{
+	for (int i = 0; i < x->n; i++) {
+		rx_body *b = &x->b[i];
+		double s = sqrt(b->axis[0] * b->axis[0] + b->axis[1] * b->axis[1] + b->axis[2] * b->axis[2]);
+		if (b->ref == 0 || !(s > 1e-9))
+			continue; /* a zero axis is refused in finish */
+		double u[3] = { b->axis[0] / s, b->axis[1] / s, b->axis[2] / s }, Rr[9], q[3];
+		if (b->joint == J_REVOLUTE) {
+			axis_angle(u, -b->ref, Rr);
+			matmul3(b->R, Rr, b->R);
+		} else if (b->joint == J_PRISMATIC) {
+			matvec3(b->R, u, q);
+			for (int k = 0; k < 3; k++)
+				b->pos[k] -= b->ref * q[k];
+		}
+		b->ref = 0;
+	}
+}
+
+/* MJCF compiler settotalmass: every body's mass and inertia scaled so
+ * that they add up to it, after everything else (MuJoCo's
+ * mj_setTotalmass, which the compiler runs last). */
+static int
+scale_total_mass(rx *x)
+{
+	double total = 0;
+	for (int i = 0; i < x->n; i++)
+		total += x->b[i].mass;
+	if (!(total > 0))
+		return rxfail(x, NULL, "compiler settotalmass: the bodies have no mass to scale");
+	double f = x->totalmass / total;
+	for (int i = 0; i < x->n; i++) {
+		x->b[i].mass *= f;
+		for (int k = 0; k < 9; k++)
+			x->b[i].I[k] *= f;
+	}
+	return 0;
+}
+
 /* The tree into mm. */
 static int
 finish(rx *x, mbmodel *mm)
 {
 	if (x->n == 0)
 		return rxfail(x, NULL, "no bodies");
+	if (x->totalmass > 0 && scale_total_mass(x) != 0)
+		return -1;
 	shift_joint_points(x);
+	apply_refs(x);
 	merge_fixed(x);
 	for (int i = 1; i < x->n; i++)
 		if (x->b[i].joint == J_FREE)
@@ -447,6 +572,137 @@ unique_names(rx *x, const xmlNode *const *nodes, int n, const char *what)
 }
 
 
+/* The attributes of the MJCF elements that build the tree (MuJoCo 2.2's
+ * and the newer ones of its current schema, src/xml/generated/
+ * mjcf_table.inc): each is read here, or does not change the rigid-body
+ * dynamics (names, groups, limits, the constraint solver's settings,
+ * springs, damping, friction loss, armature: tagk-formats(5) says why),
+ * or is checked for the value that changes nothing (mocap, gravcomp,
+ * align). Any other (a newer MuJoCo's, a typo) is refused, named, rather
+ * than taken to mean nothing. */
+static const char *const body_attrs[] = { "name", "childclass", "pos", "quat", "axisangle", "xyaxes", "zaxis",
+	"euler", "mocap", "gravcomp", "user", NULL };
+static const char *const inertial_attrs[] = { "pos", "quat", "axisangle", "xyaxes", "zaxis", "euler", "mass",
+	"diaginertia", "fullinertia", NULL };
+static const char *const joint_attrs[] = { "name", "class", "type", "group", "pos", "axis", "ref", "springdamper",
+	"limited", "actuatorfrclimited", "solreflimit", "solimplimit", "solreffriction", "solimpfriction", "stiffness",
+	"range", "actuatorfrcrange", "actuatorgravcomp", "margin", "springref", "armature", "damping",
+	"frictionloss", "user", NULL };
+static const char *const freejoint_attrs[] = { "name", "group", "align", NULL };
+static const char *const compiler_attrs[] = { "angle", "eulerseq", "settotalmass", "coordinate", "boundmass",
+	"boundinertia", "balanceinertia", "inertiafromgeom", "alignfree", "autolimits", "strippath", "fitaabb",
+	"meshdir", "texturedir", "assetdir", "discardvisual", "convexhull", "usethread", "fusestatic",
+	"inertiagrouprange", "exactmeshinertia", "saveinertial", NULL };
+
+static int
+known_attrs(rx *x, const xmlNode *n, const char *const *known)
+{
+	for (const xmlAttr *a = n->properties; a; a = a->next) {
+		int k = 0;
+		while (known[k] && strcmp(known[k], (const char *)a->name) != 0)
+			k++;
+		if (!known[k])
+			return rxfail(x, n, "<%s %.40s>: an attribute tagk does not know, so cannot say it leaves the dynamics "
+			    "alone (remove it, or save the model with MuJoCo's mj_saveLastXML)", n->name, a->name);
+	}
+	return 0;
+}
+
+/* Refuses attribute name of n when present and its value is not one of
+ * the values that change nothing (a '|'-separated list) or, for a
+ * number, not 0 (ok "0"). */
+static int
+only_value(rx *x, const xmlNode *n, const char *name, const char *ok, const char *why)
+{
+	const char *v = attr(n, name);
+	if (!v)
+		return 0;
+	if (strcmp(ok, "0") == 0) {
+		double d;
+		if (parse_nums(x, n, name, v, 1, 1e300, &d) != 0)
+			return -1;
+		if (d <= 0)
+			return 0;
+	} else {
+		size_t l = strlen(v);
+		for (const char *o = ok; *o; o += strcspn(o, "|"), o += *o == '|')
+			if (strncmp(o, v, l) == 0 && (o[l] == 0 || o[l] == '|'))
+				return 0;
+	}
+	return rxfail(x, n, "<%s %s=\"%.40s\">: not read: %s", n->name, name, v, why);
+}
+
+/* MJCF elements that build bodies or joints tagk cannot follow, anywhere
+ * in the document; and the attributes of <default>'s joints. */
+static int
+mjcf_scan(rx *x, const xmlNode *n, int depth)
+{
+	for (const xmlNode *k = n->children; k; k = k->next) {
+		if (k->type != XML_ELEMENT_NODE)
+			continue;
+		if (is(k, "include"))
+			return rxfail(x, k, "<include> is not read: tagk reads the one file it is given (expand the model into "
+			    "one file, e.g. with MuJoCo's mj_saveLastXML)");
+		if (is(k, "frame") || is(k, "replicate") || is(k, "attach") || is(k, "composite") || is(k, "flexcomp"))
+			return rxfail(x, k, "<%s> is not read (expand the model with MuJoCo first)", k->name);
+		if (is(k, "equality") && xmlFirstElementChild((xmlNode *)k))
+			return rxfail(x, k, "<equality> constraints are not read: a closed loop or coupled joints are not a "
+			    "tree of independent joints");
+		if (is(k, "joint") && is(n, "default") && known_attrs(x, k, joint_attrs) != 0)
+			return -1;
+		if (depth < RX_MAX_DEPTH && mjcf_scan(x, k, depth + 1) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* <compiler>: what it sets, what it is refused for. */
+static int
+mjcf_compiler(rx *x, const xmlNode *k)
+{
+	const char *a = attr(k, "angle"), *e = attr(k, "eulerseq");
+	if (known_attrs(x, k, compiler_attrs) != 0)
+		return -1;
+	if (a && strcmp(a, "radian") && strcmp(a, "degree"))
+		return rxfail(x, k, "compiler angle '%s' (radian or degree)", a);
+	if (a)
+		x->degrees = strcmp(a, "degree") == 0;
+	if (e && (strlen(e) != 3 || strspn(e, "xyzXYZ") != 3))
+		return rxfail(x, k, "compiler eulerseq '%s' (three of x, y, z, X, Y, Z)", e);
+	if (e)
+		memcpy(x->eulerseq, e, 4);
+	if (attr(k, "settotalmass") && parse_nums(x, k, "<compiler settotalmass>", attr(k, "settotalmass"), 1, MASS_MAX,
+	    &x->totalmass) != 0)
+		return -1;
+	if (only_value(x, k, "coordinate", "local", "positions and orientations in the world frame (MuJoCo 2.3.3 "
+	    "dropped them too)") || only_value(x, k, "boundmass", "0", "it raises masses below it") ||
+	    only_value(x, k, "boundinertia", "0", "it raises inertias below it") ||
+	    only_value(x, k, "balanceinertia", "false", "it changes inertias that break the triangle inequality") ||
+	    only_value(x, k, "inertiafromgeom", "false|auto", "tagk does not infer inertia from geometry") ||
+	    only_value(x, k, "alignfree", "false", "it moves a free body's frame onto its centre of mass"))
+		return -1;
+	return 0;
+}
+
+/* <option>: gravity, and <flag gravity="disable">, which MuJoCo's inverse
+ * dynamics honours. Its other settings are the simulation's (time step,
+ * solver, contacts) or passive forces (wind, density, viscosity): not
+ * the rigid-body dynamics tagk estimates. */
+static int
+mjcf_option(rx *x, const xmlNode *k, int *nogravity)
+{
+	if (nums(x, k, "gravity", 3, 100, x->gravity) < 0)
+		return -1;
+	for (const xmlNode *f = k->children; f; f = f->next)
+		if (is(f, "flag") && attr(f, "gravity")) {
+			const char *g = attr(f, "gravity");
+			if (strcmp(g, "enable") && strcmp(g, "disable"))
+				return rxfail(x, f, "<flag gravity=\"%.40s\">: enable or disable", g);
+			*nogravity = strcmp(g, "disable") == 0;
+		}
+	return 0;
+}
+
 /* The <default class=name> node (the top one for "main"), or NULL. */
 static xmlNode *
 find_class(xmlNode *d, const char *name)
@@ -488,8 +744,11 @@ mjcf_joint(rx *x, rx_body *b, const xmlNode *j, const char *cls)
 		x->jnamed[x->njnamed++] = j;
 	if (is(j, "freejoint")) {
 		b->joint = J_FREE;
-		return 0;
+		return known_attrs(x, j, freejoint_attrs) || only_value(x, j, "align", "false",
+		    "it moves the body's frame onto its centre of mass") ? -1 : 0;
 	}
+	if (known_attrs(x, j, joint_attrs) != 0)
+		return -1;
 	const char *type = joint_attr(x, j, cls, "type");
 	if (!type || strcmp(type, "hinge") == 0)
 		b->joint = J_REVOLUTE;
@@ -504,6 +763,12 @@ mjcf_joint(rx *x, rx_body *b, const xmlNode *j, const char *cls)
 		return -1;
 	if ((s = joint_attr(x, j, cls, "pos")) && parse_nums(x, j, "<joint pos>", s, 3, POS_MAX, b->jpos))
 		return -1;
+	if ((s = joint_attr(x, j, cls, "ref")) && parse_nums(x, j, "<joint ref>", s, 1, 1e6, &b->ref))
+		return -1;
+	if (b->joint == J_REVOLUTE && x->degrees)
+		b->ref *= M_PI / 180;
+	if (b->joint == J_FREE)
+		b->ref = 0; /* MuJoCo ignores ref but for hinge and slide joints */
 	return 0;
 }
 
@@ -512,6 +777,8 @@ mjcf_inertial(rx *x, rx_body *b, const xmlNode *n)
 {
 	double R[9], d[6];
 	int k;
+	if (known_attrs(x, n, inertial_attrs) != 0)
+		return -1;
 	if (nums(x, n, "pos", 3, POS_MAX, b->com) < 0 || mjcf_orientation(x, n, R) != 0)
 		return -1;
 	if ((k = nums(x, n, "mass", 1, 1e6, &b->mass)) <= 0)
@@ -542,6 +809,9 @@ mjcf_body(rx *x, const xmlNode *n, int parent, const char *cls)
 		return -1;
 	const int me = x->n - 1;
 	const char *cc = attr(n, "childclass");
+	if (known_attrs(x, n, body_attrs) || only_value(x, n, "mocap", "false", "a mocap body moves as data says, not "
+	    "by a joint") || only_value(x, n, "gravcomp", "0", "gravity compensation changes the torques"))
+		return -1;
 	if (cc) {
 		if (!find_class(x->defaults, cc))
 			return rxfail(x, n, "childclass '%s': no such default class", cc);
@@ -564,8 +834,6 @@ mjcf_body(rx *x, const xmlNode *n, int parent, const char *cls)
 				return -1;
 		} else if (is(k, "geom"))
 			geoms++;
-		else if (is(k, "frame") || is(k, "include") || is(k, "replicate") || is(k, "attach"))
-			return rxfail(x, k, "<%s> is not read (expand the model with MuJoCo first)", k->name);
 	}
 	if (!inertial && geoms)
 		return rxfail(x, n, "body '%s' has geoms but no <inertial>: tagk does not infer inertia from geometry "
@@ -585,28 +853,29 @@ mjcf(rx *x, xmlNode *root)
 	x->degrees = 1; /* MJCF's default unit */
 	snprintf(x->eulerseq, sizeof(x->eulerseq), "xyz");
 	xmlNode *world = NULL;
+	int nogravity = 0;
+	if (mjcf_scan(x, root, 0) != 0)
+		return -1;
+	/* MuJoCo reads every <compiler> and <option> before the bodies, a
+	 * later attribute over an earlier one, as this loop does */
 	for (xmlNode *k = root->children; k; k = k->next) {
-		if (is(k, "include"))
-			return rxfail(x, k, "<include> is not read: give the file the robot is in");
-		if (is(k, "compiler")) {
-			const char *a = attr(k, "angle"), *e = attr(k, "eulerseq");
-			if (a && strcmp(a, "radian") && strcmp(a, "degree"))
-				return rxfail(x, k, "compiler angle '%s' (radian or degree)", a);
-			if (a)
-				x->degrees = strcmp(a, "degree") == 0;
-			if (e && (strlen(e) != 3 || strspn(e, "xyzXYZ") != 3))
-				return rxfail(x, k, "compiler eulerseq '%s' (three of x, y, z, X, Y, Z)", e);
-			if (e)
-				memcpy(x->eulerseq, e, 4);
-		} else if (is(k, "option") && nums(x, k, "gravity", 3, 100, x->gravity) < 0)
+		if (is(k, "compiler") && mjcf_compiler(x, k) != 0)
 			return -1;
-		else if (is(k, "default") && !x->defaults)
+		if (is(k, "option") && mjcf_option(x, k, &nogravity) != 0)
+			return -1;
+		if ((is(k, "default") && x->defaults) || (is(k, "worldbody") && world))
+			return rxfail(x, k, "a second <%s>: give the model in one", k->name);
+		if (is(k, "default"))
 			x->defaults = k;
 		else if (is(k, "worldbody"))
 			world = k;
 	}
+	if (nogravity)
+		memset(x->gravity, 0, sizeof(x->gravity));
 	if (!world)
 		return rxfail(x, root, "no <worldbody>");
+	if (world->properties)
+		return rxfail(x, world, "<worldbody> has attributes (MuJoCo allows none)");
 	/* the world as a fixed, massless base: the top body merges into it
 	 * unless it moves (a hinge to the world) */
 	rx_body *w = new_body(x, world, "worldbody", -1);
@@ -619,8 +888,8 @@ mjcf(rx *x, xmlNode *root)
 				return rxfail(x, k, "a second body in <worldbody>: tagk reads one robot (one tree)");
 			if (mjcf_body(x, k, 0, "main") != 0)
 				return -1;
-		} else if (is(k, "frame") || is(k, "replicate") || is(k, "attach"))
-			return rxfail(x, k, "<%s> is not read (expand the model with MuJoCo first)", k->name);
+		} else if (is(k, "joint") || is(k, "freejoint") || is(k, "inertial"))
+			return rxfail(x, k, "<%s> in <worldbody> (MuJoCo allows it only in a body)", k->name);
 	if (!tops)
 		return rxfail(x, world, "no <body> in <worldbody>");
 	if (unique_names(x, x->jnamed, x->njnamed, "joint") != 0)
@@ -834,29 +1103,6 @@ urdf(rx *x, xmlNode *root)
 
 /* ---- the bounds ---- */
 
-/* What a robot description may hold: far above the largest real ones
- * (MuJoCo's own test models: 100_humanoids_chol.xml, 1.1 MB, has 8970
- * elements, 38139 attributes, at most 10 on one element, depth 9;
- * flag.xml, 1.7 MB, 2359 elements, depth 30), and low enough that
- * libxml2's tree costs a bounded multiple of the file and its parse is
- * linear: libxml2 2.9 checks an element's attributes for duplicates
- * pairwise (400k attributes on one element took minutes), and spends
- * about 130 bytes on an element (100 MB of <a/> took 3.3 GB). */
-enum {
-	RX_MAX_BYTES = 64 << 20,
-	RX_MAX_ELEMENTS = 100000,
-	RX_MAX_ATTRS = 400000,
-	RX_MAX_ELEMENT_ATTRS = 64,
-	RX_MAX_DEPTH = 128,
-	/* libxml2's tree, measured (peak RSS over the file, 2.9.14, x86-64):
-	 * 134 bytes an element (100k <a/>), 240 an attribute (400k on 6240
-	 * elements); a file whose tree would cost more than 8 times its size
-	 * and 8 MiB is refused, so that reading one costs at most about 10
-	 * times the file (buffer, tree) and the program's own few MB */
-	RX_ELEMENT_COST = 140,
-	RX_ATTR_COST = 250,
-	RX_TREE_SLACK = 8 << 20,
-};
 
 /* The end of the construct that starts at s (after its opening), or NULL:
  * the first occurrence of the k bytes of end in [s, e). */
