@@ -972,19 +972,6 @@ link_index(const urdf_index *u, const char *name)
 	return -1;
 }
 
-/* The joint whose child is link i, or NULL. */
-static const xmlNode *
-parent_joint(const urdf_index *u, int i)
-{
-	const char *name = attr(u->links[i], "name");
-	for (int j = 0; j < u->nj; j++) {
-		const xmlNode *c = child(u->joints[j], "child");
-		if (c && attr(c, "link") && strcmp(attr(c, "link"), name) == 0)
-			return u->joints[j];
-	}
-	return NULL;
-}
-
 static int
 urdf_link(rx *x, const urdf_index *u, int li, int parent, const xmlNode *joint)
 {
@@ -1037,6 +1024,50 @@ urdf_link(rx *x, const urdf_index *u, int li, int parent, const xmlNode *joint)
 	return 0;
 }
 
+/* The children of a URDF element that it holds at most once: urdfdom
+ * takes the first of two, other readers the last (as tagk did), so two
+ * are refused rather than read one way. */
+static int
+urdf_once(rx *x, const xmlNode *n, const char *const *names)
+{
+	const xmlNode *seen[8] = { 0 };
+	for (const xmlNode *k = n->children; k; k = k->next)
+		for (int i = 0; k->type == XML_ELEMENT_NODE && names[i]; i++) {
+			if (!is(k, names[i]))
+				continue;
+			if (seen[i])
+				return rxfail(x, k, "<%s '%.40s'> has a second <%s> (first on line %ld): which one is meant?",
+				    n->name, attr(n, "name") ? attr(n, "name") : "", k->name, xmlGetLineNo(seen[i]));
+			seen[i] = k;
+		}
+	return 0;
+}
+
+/* Each link and joint (and inertial) with its parts once, no mimic joint
+ * (its value follows another's: not a joint of its own in the log), no
+ * MuJoCo <mujoco> extension (MuJoCo's compiler settings, which only
+ * MuJoCo reads). */
+static int
+urdf_parts(rx *x, const xmlNode *root)
+{
+	static const char *const link_once[] = { "inertial", NULL }, *const inertial_once[] = { "origin", "mass",
+		"inertia", NULL }, *const joint_once[] = { "origin", "parent", "child", "axis", "limit", "calibration",
+		"dynamics", "safety_controller", NULL };
+	for (const xmlNode *k = root->children; k; k = k->next) {
+		if (is(k, "mujoco"))
+			return rxfail(x, k, "<mujoco> in a URDF: MuJoCo's compiler settings are not read (remove them, or "
+			    "give the model as MJCF)");
+		if (is(k, "joint") && child(k, "mimic"))
+			return rxfail(x, child(k, "mimic"), "joint '%.40s' mimics another: a coupled joint is not read "
+			    "(tagk's joints move independently)", attr(k, "name"));
+		if ((is(k, "link") && urdf_once(x, k, link_once)) || (is(k, "joint") && urdf_once(x, k, joint_once)))
+			return -1;
+		if (is(k, "link") && child(k, "inertial") && urdf_once(x, child(k, "inertial"), inertial_once))
+			return -1;
+	}
+	return 0;
+}
+
 static int
 urdf(rx *x, xmlNode *root)
 {
@@ -1044,8 +1075,6 @@ urdf(rx *x, xmlNode *root)
 	memset(&u, 0, sizeof(u));
 	x->gravity[2] = -9.81;
 	for (xmlNode *k = root->children; k; k = k->next) {
-		if (k->type == XML_ELEMENT_NODE && k->ns && k->ns->prefix && strcmp((const char *)k->ns->prefix, "xacro") == 0)
-			return rxfail(x, k, "a xacro file: expand it first (xacro robot.urdf.xacro > robot.urdf)");
 		if ((is(k, "link") || is(k, "joint")) && !attr(k, "name"))
 			return rxfail(x, k, "<%s> without a name", k->name);
 		if (is(k, "link") && u.nl < RX_MAX)
@@ -1057,6 +1086,8 @@ urdf(rx *x, xmlNode *root)
 	}
 	if (!u.nl)
 		return rxfail(x, root, "no <link>");
+	if (urdf_parts(x, root) != 0)
+		return -1;
 	if (unique_names(x, u.links, u.nl, "link") != 0 || unique_names(x, u.joints, u.nj, "joint") != 0)
 		return -1;
 	for (int j = 0; j < u.nj; j++) {
@@ -1065,9 +1096,20 @@ urdf(rx *x, xmlNode *root)
 			return rxfail(x, u.joints[j], "joint '%s': its <parent link> and <child link> must name links",
 			    attr(u.joints[j], "name"));
 	}
+	/* a link is the child of one joint at most: two would make a loop */
+	static int parent_of[RX_MAX];
+	for (int i = 0; i < u.nl; i++)
+		parent_of[i] = -1;
+	for (int j = 0; j < u.nj; j++) {
+		int c = link_index(&u, attr(child(u.joints[j], "child"), "link"));
+		if (parent_of[c] >= 0)
+			return rxfail(x, u.joints[j], "link '%.40s' is the child of joints '%.40s' and '%.40s': a loop, not a "
+			    "tree", attr(u.links[c], "name"), attr(u.joints[parent_of[c]], "name"), attr(u.joints[j], "name"));
+		parent_of[c] = j;
+	}
 	int rootlink = -1;
 	for (int i = 0; i < u.nl; i++)
-		if (!parent_joint(&u, i)) {
+		if (parent_of[i] < 0) {
 			if (rootlink >= 0)
 				return rxfail(x, u.links[i], "links '%s' and '%s' both have no parent joint: one tree, one root",
 				    attr(u.links[rootlink], "name"), attr(u.links[i], "name"));
@@ -1202,6 +1244,29 @@ prescan(rx *x, const char *buf, size_t n)
 	return 0;
 }
 
+/* Elements of xacro (a macro file, not a URDF) or XInclude (another
+ * file, which libxml2 would read only if asked, and tagk does not ask:
+ * left in, the description would silently lack what they bring), at any
+ * depth of either format. */
+static int
+foreign(rx *x, const xmlNode *n, int depth)
+{
+	for (const xmlNode *k = n; k; k = k->next) {
+		if (k->type != XML_ELEMENT_NODE)
+			continue;
+		const char *href = k->ns && k->ns->href ? (const char *)k->ns->href : "";
+		const char *prefix = k->ns && k->ns->prefix ? (const char *)k->ns->prefix : "";
+		if (strcmp(prefix, "xacro") == 0 || strstr(href, "xacro"))
+			return rxfail(x, k, "a xacro file: expand it first (xacro robot.urdf.xacro > robot.urdf)");
+		if (strstr(href, "www.w3.org/200") && strstr(href, "XInclude"))
+			return rxfail(x, k, "<%s:%s> (XInclude) is not read: tagk reads the one file it is given", prefix,
+			    k->name);
+		if (depth < RX_MAX_DEPTH && foreign(x, k->children, depth + 1) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* libxml2's own messages are not printed: the first one becomes ours. */
 static void
 quiet(void *ctx, const char *msg, ...)
@@ -1229,12 +1294,12 @@ robotxml_read(const char *buf, size_t n, const char *path, mbmodel *mm, char *er
 		return -1;
 	}
 	xmlNode *root = xmlDocGetRootElement(doc);
-	int rc;
-	if (root && is(root, "robot"))
+	int rc = foreign(&x, root, 0);
+	if (rc == 0 && root && is(root, "robot"))
 		rc = urdf(&x, root);
-	else if (root && is(root, "mujoco"))
+	else if (rc == 0 && root && is(root, "mujoco"))
 		rc = mjcf(&x, root);
-	else
+	else if (rc == 0)
 		rc = rxfail(&x, root, "an XML file whose root is <%s>, not <robot> (URDF) or <mujoco> (MJCF)",
 		    root ? (const char *)root->name : "nothing");
 	if (rc == 0)
