@@ -32,6 +32,7 @@ enum {
 	RX_MAX_ATTRS = 400000,
 	RX_MAX_ELEMENT_ATTRS = 64,
 	RX_MAX_DEPTH = 128,
+	RX_MAX_CLASSES = 1000, /* MJCF default classes (Menagerie's use tens) */
 	/* libxml2's tree, measured (peak RSS over the file, 2.9.14, x86-64):
 	 * 134 bytes an element (100k <a/>), 240 an attribute (400k on 6240
 	 * elements); a file whose tree would cost more than 8 times its size
@@ -64,6 +65,8 @@ typedef struct {
 	char eulerseq[4];
 	xmlNode *defaults;     /* MJCF's top <default>, or NULL */
 	const xmlNode *jnamed[RX_MAX]; /* MJCF: the joints with a name */
+	const xmlNode *classes[RX_MAX_CLASSES]; /* MJCF: the <default> elements */
+	int nclasses;
 	int njnamed;
 } rx;
 
@@ -632,6 +635,28 @@ only_value(rx *x, const xmlNode *n, const char *name, const char *ok, const char
 	return rxfail(x, n, "<%s %s=\"%.40s\">: not read: %s", n->name, name, v, why);
 }
 
+static const xmlNode *find_class(rx *x, const char *name);
+
+/* A <default> k below n into the class table: under <mujoco> (the one
+ * "main") or another <default>, with a name no other class has. */
+static int
+mjcf_class(rx *x, const xmlNode *n, const xmlNode *k)
+{
+	const char *c = attr(k, "class");
+	if (!is(n, "default") && !is(n, "mujoco"))
+		return rxfail(x, k, "<default> inside <%s>: classes are defined under <mujoco>", n->name);
+	if (is(n, "default") && !c)
+		return rxfail(x, k, "a <default> inside another without a class");
+	if (is(n, "mujoco") && c && strcmp(c, "main") != 0)
+		return rxfail(x, k, "the top <default> is class main, not '%.40s'", c);
+	if (x->nclasses == RX_MAX_CLASSES)
+		return rxfail(x, k, "more than %d default classes", RX_MAX_CLASSES);
+	if (find_class(x, c ? c : "main"))
+		return rxfail(x, k, "default class '%.40s' defined twice", c ? c : "main");
+	x->classes[x->nclasses++] = k;
+	return 0;
+}
+
 /* MJCF elements that build bodies or joints tagk cannot follow, anywhere
  * in the document; and the attributes of <default>'s joints. */
 static int
@@ -648,8 +673,15 @@ mjcf_scan(rx *x, const xmlNode *n, int depth)
 		if (is(k, "equality") && xmlFirstElementChild((xmlNode *)k))
 			return rxfail(x, k, "<equality> constraints are not read: a closed loop or coupled joints are not a "
 			    "tree of independent joints");
-		if (is(k, "joint") && is(n, "default") && known_attrs(x, k, joint_attrs) != 0)
+		if (is(k, "default") && mjcf_class(x, n, k) != 0)
 			return -1;
+		if (is(k, "joint") && is(n, "default")) {
+			if (n->_private)
+				return rxfail(x, k, "a second <joint> in one <default> (MuJoCo allows one)");
+			((xmlNode *)n)->_private = (void *)k;
+			if (known_attrs(x, k, joint_attrs) != 0)
+				return -1;
+		}
 		if (depth < RX_MAX_DEPTH && mjcf_scan(x, k, depth + 1) != 0)
 			return -1;
 	}
@@ -703,26 +735,21 @@ mjcf_option(rx *x, const xmlNode *k, int *nogravity)
 	return 0;
 }
 
-/* The <default class=name> node (the top one for "main"), or NULL. */
-static xmlNode *
-find_class(xmlNode *d, const char *name)
+/* The <default class=name> node (the top one for "main"), or NULL: from
+ * the table mjcf_scan made, not a walk of the tree per lookup. */
+static const xmlNode *
+find_class(rx *x, const char *name)
 {
-	if (!d)
-		return NULL;
-	const char *c = attr(d, "class");
-	if (strcmp(c ? c : "main", name) == 0)
-		return d;
-	for (xmlNode *k = d->children; k; k = k->next)
-		if (is(k, "default")) {
-			xmlNode *f = find_class(k, name);
-			if (f)
-				return f;
-		}
+	for (int i = 0; i < x->nclasses; i++) {
+		const char *c = attr(x->classes[i], "class");
+		if (strcmp(c ? c : "main", name) == 0)
+			return x->classes[i];
+	}
 	return NULL;
 }
 
 /* A joint attribute: the element's own, else its class's (up the default
- * tree), else NULL. */
+ * tree), else NULL. A class's <joint>, if any, is its _private (mjcf_scan). */
 static const char *
 joint_attr(rx *x, const xmlNode *j, const char *cls, const char *name)
 {
@@ -730,10 +757,9 @@ joint_attr(rx *x, const xmlNode *j, const char *cls, const char *name)
 	if (v)
 		return v;
 	const char *own = attr(j, "class");
-	for (xmlNode *d = find_class(x->defaults, own ? own : cls); d && is(d, "default"); d = d->parent)
-		for (xmlNode *k = d->children; k; k = k->next)
-			if (is(k, "joint") && (v = attr(k, name)))
-				return v;
+	for (const xmlNode *d = find_class(x, own ? own : cls); d && is(d, "default"); d = d->parent)
+		if (d->_private && (v = attr(d->_private, name)))
+			return v;
 	return NULL;
 }
 
@@ -749,6 +775,8 @@ mjcf_joint(rx *x, rx_body *b, const xmlNode *j, const char *cls)
 	}
 	if (known_attrs(x, j, joint_attrs) != 0)
 		return -1;
+	if (attr(j, "class") && !find_class(x, attr(j, "class")))
+		return rxfail(x, j, "class '%.40s': no such default class", attr(j, "class"));
 	const char *type = joint_attr(x, j, cls, "type");
 	if (!type || strcmp(type, "hinge") == 0)
 		b->joint = J_REVOLUTE;
@@ -813,7 +841,7 @@ mjcf_body(rx *x, const xmlNode *n, int parent, const char *cls)
 	    "by a joint") || only_value(x, n, "gravcomp", "0", "gravity compensation changes the torques"))
 		return -1;
 	if (cc) {
-		if (!find_class(x->defaults, cc))
+		if (!find_class(x, cc))
 			return rxfail(x, n, "childclass '%s': no such default class", cc);
 		cls = cc;
 	}
@@ -960,6 +988,7 @@ urdf_inertial(rx *x, rx_body *b, const xmlNode *link)
 
 typedef struct {
 	const xmlNode *links[RX_MAX], *joints[RX_MAX];
+	int jparent[RX_MAX], jchild[RX_MAX]; /* each joint's links, by index */
 	int nl, nj;
 } urdf_index;
 
@@ -1009,18 +1038,9 @@ urdf_link(rx *x, const urdf_index *u, int li, int parent, const xmlNode *joint)
 	    (child(u->links[li], "visual") || child(u->links[li], "collision")))
 		return rxfail(x, u->links[li], "link '%s' has geometry but no <inertial>: tagk does not infer "
 		    "inertia from geometry", b->name);
-	const char *name = lname;
-	for (int j = 0; j < u->nj; j++) {
-		const xmlNode *p = child(u->joints[j], "parent"), *c = child(u->joints[j], "child");
-		if (!p || !c || !attr(p, "link") || strcmp(attr(p, "link"), name) != 0)
-			continue;
-		int ci = link_index(u, attr(c, "link"));
-		if (ci < 0)
-			return rxfail(x, u->joints[j], "joint '%s': no link '%s'", attr(u->joints[j], "name") ?
-			    attr(u->joints[j], "name") : "?", attr(c, "link") ? attr(c, "link") : "");
-		if (urdf_link(x, u, ci, me, u->joints[j]) != 0)
+	for (int j = 0; j < u->nj; j++)
+		if (u->jparent[j] == li && urdf_link(x, u, u->jchild[j], me, u->joints[j]) != 0)
 			return -1;
-	}
 	return 0;
 }
 
@@ -1092,7 +1112,8 @@ urdf(rx *x, xmlNode *root)
 		return -1;
 	for (int j = 0; j < u.nj; j++) {
 		const xmlNode *p = child(u.joints[j], "parent"), *c = child(u.joints[j], "child");
-		if (!p || !c || link_index(&u, attr(p, "link")) < 0 || link_index(&u, attr(c, "link")) < 0)
+		if (!p || !c || (u.jparent[j] = link_index(&u, attr(p, "link"))) < 0 ||
+		    (u.jchild[j] = link_index(&u, attr(c, "link"))) < 0)
 			return rxfail(x, u.joints[j], "joint '%s': its <parent link> and <child link> must name links",
 			    attr(u.joints[j], "name"));
 	}
@@ -1101,7 +1122,7 @@ urdf(rx *x, xmlNode *root)
 	for (int i = 0; i < u.nl; i++)
 		parent_of[i] = -1;
 	for (int j = 0; j < u.nj; j++) {
-		int c = link_index(&u, attr(child(u.joints[j], "child"), "link"));
+		int c = u.jchild[j];
 		if (parent_of[c] >= 0)
 			return rxfail(x, u.joints[j], "link '%.40s' is the child of joints '%.40s' and '%.40s': a loop, not a "
 			    "tree", attr(u.links[c], "name"), attr(u.joints[parent_of[c]], "name"), attr(u.joints[j], "name"));

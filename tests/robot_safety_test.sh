@@ -116,7 +116,13 @@ done
 mj "an equality constraint" "<equality> constraints are not read" \
 	"$W<equality><joint joint1=\"a\" joint2=\"b\"/></equality>"
 mj "a second worldbody" "a second <worldbody>" "$W<worldbody><body name=\"b\"><joint/>$I</body></worldbody>"
-mj "a second top default" "a second <default>" "<default/><default/>$W"
+mj "a second top default" "default class 'main' defined twice" "<default/><default/>$W"
+mj "a class defined twice" "default class 'c' defined twice" \
+	"<default><default class=\"c\"/><default class=\"c\"><joint axis=\"1 0 0\"/></default></default>$W"
+mj "a class with two joints" "a second <joint> in one <default>" \
+	"<default><joint axis=\"1 0 0\"/><joint axis=\"0 1 0\"/></default>$W"
+mj "a joint of a class that does not exist" "class 'nope': no such default class" \
+	"<worldbody><body name=\"a\"><joint class=\"nope\"/>$I</body></worldbody>"
 mj "a joint in worldbody" "<joint> in <worldbody>" "<worldbody><joint/><body name=\"a\"><joint/>$I</body></worldbody>"
 
 # URDF: each part once; a tree
