@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "mbmodel.h"
 #include "keyval.h"
 #include "outfile.h"
@@ -235,17 +236,32 @@ model_line(kv_reader *k, model_read *st)
 	return body_key(k, st);
 }
 
+/* A model file or robot description is read whole, and at most this
+ * much (tagk-formats(5)): the largest real robot descriptions are a few
+ * MB; a larger file is refused before it is read, not after. */
+#define MODEL_MAX_BYTES ((size_t)64 << 20)
+
 /* All of f (closed) into a buffer; NULL and a message on failure. */
 static char *
 slurp(FILE *f, const char *path, size_t *n, char *err, size_t len)
 {
 	size_t cap = 1 << 16, used = 0;
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+		if ((size_t)st.st_size > MODEL_MAX_BYTES) {
+			fclose(f);
+			fail(NULL, err, len, "%s: larger than %zu MiB: not a model file or robot description", path,
+			    MODEL_MAX_BYTES >> 20);
+			return NULL;
+		}
+		cap = (size_t)st.st_size + 2; /* read whole in one pass, no doubling */
+	}
 	char *buf = malloc(cap);
 	while (buf) {
 		used += fread(buf + used, 1, cap - 1 - used, f);
-		if (used < cap - 1)
+		if (used < cap - 1 || used > MODEL_MAX_BYTES)
 			break;
-		char *nb = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
+		char *nb = realloc(buf, cap * 2);
 		if (!nb) {
 			free(buf);
 			buf = NULL;
@@ -256,8 +272,9 @@ slurp(FILE *f, const char *path, size_t *n, char *err, size_t len)
 	}
 	int bad = ferror(f);
 	fclose(f);
-	if (!buf || bad) {
-		fail(NULL, err, len, "%s: %s", path, buf ? "read error" : "too large (over 1 GiB) or out of memory");
+	if (!buf || bad || used > MODEL_MAX_BYTES) {
+		fail(NULL, err, len, buf && !bad ? "%s: larger than 64 MiB: not a model file or robot description" :
+		    buf ? "%s: read error" : "%s: out of memory", path);
 		free(buf);
 		return NULL;
 	}

@@ -3,20 +3,27 @@
  * (mbmodel.h), through libxml2. mbmodel_read calls it when the file starts
  * with '<'; the root element says which (<robot>: URDF, <mujoco>: MJCF).
  *
- * Read: the kinematic tree (URDF links and joints; MJCF nested bodies),
- * revolute, continuous and prismatic joints (MJCF hinge and slide, with
- * their axis and pos, and <default> classes), fixed joints (URDF fixed, an
- * MJCF body without a joint), which are merged into their parent with the
- * inertia moved by the parallel-axis theorem, a free base (URDF floating,
- * MJCF free joint or freejoint), origins as xyz/rpy (URDF) or pos with
- * quat, euler (compiler eulerseq) or axisangle (MJCF, compiler angle
- * unit), and inertials with their own origin and orientation (URDF
- * ixx..izz; MJCF diaginertia or fullinertia), and MJCF's option gravity.
- * Ignored: geometry, visuals, collisions, meshes, materials, actuators,
- * transmissions, sensors, limits, dynamics. Refused with a message: xacro,
- * MJCF include, ball and planar joints, two joints in one body, a body
- * with geoms but no inertial (tagk does not infer inertia from geometry),
- * more bodies than the library holds.
+ * Read, as MuJoCo 2.2 reads it: the kinematic tree (URDF links and joints;
+ * MJCF nested bodies), revolute, continuous and prismatic joints (MJCF
+ * hinge and slide, with their axis, pos and ref, and <default> classes),
+ * fixed joints (URDF fixed, an MJCF body without a joint), which are
+ * merged into their parent with the inertia moved by the parallel-axis
+ * theorem, a free base (URDF floating, MJCF free joint or freejoint),
+ * origins as xyz/rpy (URDF) or pos with quat, axisangle, xyaxes, zaxis or
+ * euler (MJCF, compiler eulerseq and angle unit), inertials with their own
+ * origin and orientation (URDF ixx..izz; MJCF diaginertia or
+ * fullinertia), compiler settotalmass, option gravity and its gravity
+ * flag. Ignored: what does not enter the links' rigid-body dynamics
+ * (geometry, actuators, sensors, limits, the simulation's settings) and,
+ * on purpose, joint damping, friction, springs and armature. Refused with
+ * a message naming it: everything else that would change the dynamics
+ * (tagk-formats(5) lists it: include, xacro, XInclude, equality, mimic,
+ * ball and planar joints, boundmass, inertiafromgeom="true", a URDF part
+ * given twice, an attribute outside MuJoCo's schema...).
+ *
+ * Bounded: at most 64 MiB, 100000 elements, 400000 attributes (64 on one
+ * element), depth 128, no <!DOCTYPE>, checked in one linear pass before
+ * libxml2 parses, so that time and memory are linear in the file.
  *
  * Joints are numbered in the order of the description's bodies, depth
  * first, after fixed joints are merged: q1 is the first moving body's.

@@ -23,4 +23,16 @@ X=${ROBOTXML_ORACLE:-build/robotxml_oracle}
 rc=$?
 sed 's/^/  /' "$tmp/out"
 check "URDF and MJCF read by tagk: M and M qdd + h agree with MuJoCo reading the same files" test $rc -eq 0
+# 100 random MJCF variants of what changes the dynamics (joint ref,
+# settotalmass, the gravity flag, every orientation form, default classes,
+# fixed bodies merged, free tops): tests/robotxml_variants.sh
+mkdir "$tmp/variants"
+sh tests/robotxml_variants.sh "$tmp/variants" 100 52 > "$tmp/list"
+"$X" $(cat "$tmp/list") > "$tmp/out" 2>&1
+rc=$?
+grep -v 'against MuJoCo' "$tmp/out" | sed 's/^/  /'
+worst=$(awk '/against MuJoCo/ { n++; m = $(NF - 7) + 0; t = $(NF - 2) + 0; if (m > w) w = m; if (t > w) w = t }
+	END { printf "%d files, worst relative difference %.3g", n, w }' "$tmp/out")
+check "100 random MJCF variants read by tagk agree with MuJoCo ($worst)" \
+	test $rc -eq 0 -a "$(grep -c 'against MuJoCo' "$tmp/out")" -eq 100
 finish
