@@ -389,6 +389,12 @@ check-m7:
 build/mkfixtures: tests/mkfixtures.c | build-deps
 	@mkdir -p build
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra $(DEPS_CFLAGS) -o $@ $< $(HDF5_LIBS) $(DEPS_LIBS) -lm
+build/mkh5links: tests/mkh5links.c | build-deps
+	@mkdir -p build
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra $(DEPS_CFLAGS) -o $@ $< $(HDF5_LIBS)
+build/nosandbox: tests/nosandbox.c
+	@mkdir -p build
+	$(CC) -std=c11 -Wall -Wextra -o $@ $<
 
 # The commands again with ASan and UBSan, for the pipeline battery.
 ASAN_BINS := $(CMDS:%=build/asan-bin/%)
@@ -440,7 +446,7 @@ build/robotxml_oracle: tests/robotxml_oracle.c build/asan/libtagk.a $(LIB_HDR) $
 # datasets/ beside build/asan-bin, so shipped files (--robot panda, a
 # vehicle by name) are found through TAGK_DATADIR, as after an install.
 ASAN_RUN := ASAN_OPTIONS=detect_leaks=0 TAGK_DATADIR=$(CURDIR)/datasets BIN=build/asan-bin
-test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE) \
+test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox build/pcls_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE) \
 		$(EIGEN_YARDSTICK) $(EIGEN_YARDSTICK_AVX2)
 	@sh tests/cli_test.sh
 	@sh tests/readme_test.sh
@@ -463,6 +469,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@$(ASAN_RUN) sh tests/reliability_test.sh
 	@$(ASAN_RUN) sh tests/output_safety_test.sh
 	@$(ASAN_RUN) sh tests/output_honesty_test.sh
+	@$(ASAN_RUN) sh tests/hdf5_safety_test.sh
 	@sh tests/memory_test.sh
 	@sh tests/robot_safety_test.sh
 	@sh tests/coverage_test.sh

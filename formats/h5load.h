@@ -32,11 +32,14 @@
 	X(H5Aclose) X(H5Acreate2) X(H5Aexists) X(H5Aget_space) X(H5Aget_type) X(H5Aopen) X(H5Aread) \
 	X(H5Awrite) X(H5Dclose) X(H5Dcreate2) X(H5Dget_create_plist) X(H5Dget_num_chunks) \
 	X(H5Dget_space) X(H5Dget_storage_size) X(H5Dget_type) X(H5Dopen2) X(H5Dread) X(H5Dset_extent) \
-	X(H5Dvlen_reclaim) X(H5Dwrite) X(H5Eset_auto2) X(H5Fclose) X(H5Fcreate) X(H5Fflush) X(H5Fopen) X(H5Gclose) \
-	X(H5Gopen2) X(H5Lexists) X(H5Ovisit2) X(H5P_CLS_DATASET_ACCESS_ID_g) \
-	X(H5P_CLS_DATASET_CREATE_ID_g) X(H5P_CLS_FILE_ACCESS_ID_g) X(H5P_CLS_FILE_CREATE_ID_g) \
-	X(H5Pclose) X(H5Pcreate) X(H5Pget_chunk) X(H5Pget_layout) X(H5Pget_mdc_config) X(H5Pset_chunk) \
-	X(H5Pset_chunk_cache) X(H5Pset_fclose_degree) X(H5Pset_libver_bounds) X(H5Pset_link_creation_order) \
+	X(H5Dvlen_reclaim) X(H5Dwrite) X(H5Eset_auto2) X(H5Fclose) X(H5Fcreate) X(H5Fflush) X(H5Fopen) \
+	X(H5Gclose) X(H5Gopen2) X(H5Lexists) X(H5Lget_info) X(H5Lget_val) X(H5Lunpack_elink_val) \
+	X(H5Lvisit) X(H5Oget_info_by_name2) X(H5Ovisit2) X(H5P_CLS_DATASET_ACCESS_ID_g) \
+	X(H5P_CLS_DATASET_CREATE_ID_g) X(H5P_CLS_FILE_ACCESS_ID_g) X(H5P_CLS_FILE_CREATE_ID_g) X(H5Pclose) \
+	X(H5Pcreate) X(H5Pget_chunk) X(H5Pget_external) X(H5Pget_external_count) X(H5Pget_layout) \
+	X(H5Pget_mdc_config) X(H5Pget_virtual_count) X(H5Pget_virtual_dsetname) X(H5Pget_virtual_filename) \
+	X(H5Pset_chunk) X(H5Pset_chunk_cache) X(H5Pset_fclose_degree) X(H5Pset_libver_bounds) \
+	X(H5Pset_link_creation_order) \
 	X(H5Pset_mdc_config) X(H5Sclose) X(H5Screate) X(H5Screate_simple) X(H5Sget_simple_extent_dims) \
 	X(H5Sget_simple_extent_ndims) X(H5Sget_simple_extent_npoints) X(H5Sselect_hyperslab) \
 	X(H5T_C_S1_g) X(H5T_IEEE_F64LE_g) X(H5T_NATIVE_DOUBLE_g) X(H5Tarray_create2) X(H5Tclose) \
@@ -87,6 +90,16 @@ int h5_load(char *err, size_t errlen);
 #define H5Gclose (*h5p_H5Gclose)
 #define H5Gopen2 (*h5p_H5Gopen2)
 #define H5Lexists (*h5p_H5Lexists)
+#define H5Lget_info (*h5p_H5Lget_info)
+#define H5Lget_val (*h5p_H5Lget_val)
+#define H5Lunpack_elink_val (*h5p_H5Lunpack_elink_val)
+#define H5Lvisit (*h5p_H5Lvisit)
+#define H5Oget_info_by_name2 (*h5p_H5Oget_info_by_name2)
+#define H5Pget_external (*h5p_H5Pget_external)
+#define H5Pget_external_count (*h5p_H5Pget_external_count)
+#define H5Pget_virtual_count (*h5p_H5Pget_virtual_count)
+#define H5Pget_virtual_dsetname (*h5p_H5Pget_virtual_dsetname)
+#define H5Pget_virtual_filename (*h5p_H5Pget_virtual_filename)
 #define H5Ovisit2 (*h5p_H5Ovisit2)
 #define H5P_CLS_DATASET_ACCESS_ID_g (*h5p_H5P_CLS_DATASET_ACCESS_ID_g)
 #define H5P_CLS_DATASET_CREATE_ID_g (*h5p_H5P_CLS_DATASET_CREATE_ID_g)

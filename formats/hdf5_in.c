@@ -54,6 +54,7 @@
 #include "table_impl.h"
 #include "pipeout.h"
 #include "outfile.h"
+#include "h5sandbox.h"
 
 enum { BLOCK = 4096, H5_STEP_SECONDS = 20, MAX_NAME = 1024, H5_NOTES_MAX = 2048 };
 /* The memory the two processes share: two slots, each a block of rows
@@ -90,6 +91,10 @@ typedef struct {
 	char unread[TBL_UNREAD_MAX]; /* "NAME\tWHY\n" of the datasets skipped (tbl_unread) */
 	size_t nunread;
 	char notes[H5_NOTES_MAX]; /* the group's tagk_notes attribute: "KEY VALUE\n" lines */
+	char gpath[MAX_NAME]; /* the group's path through hard links; "" for the root */
+	char **soft;      /* link path, target path: the datasets behind soft links */
+	int nsoft;
+	int skip_checks;  /* TAGK_HDF5_TEST_SKIP_CHECKS in a confined child */
 	char err[700];
 	const char *path;
 } child;
@@ -97,16 +102,32 @@ typedef struct {
 static int
 cfail(child *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The child's error, the first one given; but an open the confinement
+ * refused (h5sandbox.h) is the reason for whatever failed after it, and
+ * is what the message says. */
 static int
 cfail(child *c, const char *fmt, ...)
 {
-	if (!c->err[0]) {
+	if (!c->err[0] && h5sb_denied()[0]) {
+		snprintf(c->err, sizeof(c->err), "%s: the HDF5 library tried to open another file, '%s': refused "
+		    "(tagk's HDF5 reader may read only the file it is given: tagk-formats(5))", c->path,
+		    h5sb_denied());
+	} else if (!c->err[0]) {
 		va_list ap;
 		va_start(ap, fmt);
 		vsnprintf(c->err, sizeof(c->err), fmt, ap);
 		va_end(ap);
 	}
 	return -1;
+}
+
+/* -1 (with cfail's message) if the confinement refused an open so far:
+ * libhdf5 may have carried on without the file (a virtual dataset's
+ * missing source reads as fill values), and nothing it read then counts. */
+static int
+check_denied(child *c)
+{
+	return h5sb_denied()[0] ? cfail(c, "-") : 0;
 }
 
 static int
@@ -341,8 +362,6 @@ pandas_block_names(child *c, hid_t ds, const char *field, char *out, size_t outl
 	return rc;
 }
 
-/* Add a dataset's signal; name is its path below the opened group, base its
- * own name, parent the group it is in. Non-numeric datasets are skipped. */
 /* Whether a compound type is how h5py stores complex numbers: two
  * members, r and i. Its columns are then NAME.r and NAME.i: named by their
  * fields alone, as a table's are, two complex signals would both give r
@@ -398,29 +417,398 @@ chunk_cache_bytes(hid_t ds)
 	return row < (double)lo ? lo : row > (double)hi ? hi : (size_t)row + 4096;
 }
 
-/* Dataset name of the group, with the chunk cache chunk_cache_bytes
- * chooses. */
-static hid_t
-open_dataset(hid_t group, const char *name)
+/* ---- what points outside the file --------------------------------------- */
+
+/* Whether ds keeps its rows outside the file: external storage
+ * (H5Pset_external: raw bytes of any file, /dev/zero or /etc/passwd
+ * alike) or a virtual dataset mapping another file (H5Pset_virtual; a
+ * mapping of the file itself, ".", reads only the file). 0, or -1 with a
+ * message naming the dataset and what it points to. Checked right after
+ * H5Dopen2, before anything asks the dataset's extent: libhdf5 opens a
+ * virtual dataset's sources to compute it. */
+static int
+check_outside(child *c, hid_t ds, const char *name)
 {
-	hid_t ds = H5Dopen2(group, name, H5P_DEFAULT);
+	if (c->skip_checks)
+		return 0;
+	hid_t dcpl = H5Dget_create_plist(ds);
+	if (dcpl < 0)
+		return cfail(c, "%s: dataset '%s': cannot read its storage layout", c->path, name);
+	int rc = 0, next = H5Pget_external_count(dcpl);
+	char file[512] = "", obj[512] = "";
+	size_t nmap = 0;
+	if (next > 0) {
+		off_t off = 0;
+		hsize_t size = 0;
+		H5Pget_external(dcpl, 0, sizeof(file), file, &off, &size);
+		file[sizeof(file) - 1] = 0;
+		rc = cfail(c, "%s: dataset '%s' keeps its rows in another file, '%s' (external storage): tagk "
+		    "reads only the file it is given", c->path, name, file);
+	} else if (H5Pget_layout(dcpl) == H5D_VIRTUAL && H5Pget_virtual_count(dcpl, &nmap) >= 0) {
+		for (size_t i = 0; i < nmap && rc == 0; i++) {
+			if (H5Pget_virtual_filename(dcpl, i, file, sizeof(file)) < 0 ||
+			    H5Pget_virtual_dsetname(dcpl, i, obj, sizeof(obj)) < 0)
+				rc = cfail(c, "%s: dataset '%s' is a virtual dataset whose sources cannot be read", c->path,
+				    name);
+			else if (strcmp(file, ".") != 0)
+				rc = cfail(c, "%s: dataset '%s' is a virtual dataset reading '%s' in another file, '%s': "
+				    "tagk reads only the file it is given", c->path, name, obj, file);
+		}
+	} else if (next < 0) {
+		rc = cfail(c, "%s: dataset '%s': cannot read its storage layout", c->path, name);
+	}
+	H5Pclose(dcpl);
+	return rc;
+}
+
+enum { MAX_SOFT_HOPS = 16 };
+
+/* The link at link (a path from the root), in another file or of another
+ * kind: why it is refused. what says whose path was being resolved
+ * ("link 'x'"); direct, that link is what itself names. */
+static int
+refuse_link(child *c, const char *what, const char *link, const H5L_info_t *li, int direct)
+{
+	char how[MAX_NAME + 32];
+	snprintf(how, sizeof(how), direct ? "%s is" : "%s goes through '%s',", what, link);
+	if (li->type != H5L_TYPE_EXTERNAL)
+		return cfail(c, "%s: %s a user-defined link (type %d): tagk reads only the file it is given and "
+		    "follows only hard and soft links", c->path, how, (int)li->type);
+	char val[2048];
+	const char *file = "?", *obj = "?";
+	unsigned flags;
+	if (li->u.val_size <= sizeof(val) && H5Lget_val(c->file, link, val, sizeof(val), H5P_DEFAULT) >= 0)
+		H5Lunpack_elink_val(val, li->u.val_size, &flags, &file, &obj);
+	return cfail(c, "%s: %s an external link to '%s' in another file, '%s': tagk reads only the file it "
+	    "is given", c->path, how, obj, file);
+}
+
+/* Resolve path (from the root if it starts with '/', else from dir, a
+ * path from the root through hard links only, "" for the root) into out:
+ * the same object's path from the root through hard links only. Soft
+ * links are followed (MAX_SOFT_HOPS of them at most: more is a loop); an
+ * external or user-defined link, or a soft link that leads nowhere, is
+ * refused by name, what saying whose path it is ("link 'a'"): -1. A path
+ * that does not exist as given: -2, without a message. Each H5Lget_info
+ * below traverses only the hard links already checked. */
+static int
+resolve_path(child *c, const char *dir, const char *path, char *out, size_t outlen, const char *what)
+{
+	char todo[2 * MAX_NAME], cur[MAX_NAME], probe[MAX_NAME];
+	snprintf(todo, sizeof(todo), "%s", path);
+	snprintf(cur, sizeof(cur), "%s", path[0] == '/' ? "" : dir);
+	for (int hops = 0;;) {
+		char *s = todo;
+		while (*s == '/' || (s[0] == '.' && (s[1] == '/' || !s[1])))
+			s += *s == '/' || !s[1] ? 1 : 2;
+		if (!*s)
+			break;
+		size_t clen = strcspn(s, "/");
+		if ((size_t)snprintf(probe, sizeof(probe), "%s/%.*s", cur, (int)clen, s) >= sizeof(probe))
+			return cfail(c, "%s: %s: a path longer than %d bytes", c->path, what, MAX_NAME - 1);
+		const char *rest = s + clen;
+		H5L_info_t li;
+		if (H5Lget_info(c->file, probe, &li, H5P_DEFAULT) < 0)
+			return hops == 0 ? -2 : cfail(c, "%s: %s leads to '%s', which does not exist", c->path, what, probe);
+		if (li.type == H5L_TYPE_HARD) {
+			memcpy(cur, probe, strlen(probe) + 1);
+			memmove(todo, rest, strlen(rest) + 1);
+			continue;
+		}
+		if (li.type != H5L_TYPE_SOFT)
+			return refuse_link(c, what, probe, &li, hops == 0 && !*rest);
+		char val[MAX_NAME], next[2 * MAX_NAME];
+		if (++hops > MAX_SOFT_HOPS)
+			return cfail(c, "%s: %s leads round a loop of soft links (more than %d in a row, at '%s')",
+			    c->path, what, MAX_SOFT_HOPS, probe);
+		if (li.u.val_size >= sizeof(val) || H5Lget_val(c->file, probe, val, sizeof(val), H5P_DEFAULT) < 0)
+			return cfail(c, "%s: %s: cannot read the soft link '%s'", c->path, what, probe);
+		val[li.u.val_size < sizeof(val) ? li.u.val_size : sizeof(val) - 1] = 0;
+		if ((size_t)snprintf(next, sizeof(next), "%s%s", val, rest) >= sizeof(next))
+			return cfail(c, "%s: %s: a path longer than %d bytes", c->path, what, MAX_NAME - 1);
+		memcpy(todo, next, strlen(next) + 1);
+		if (val[0] == '/')
+			cur[0] = 0;
+	}
+	if ((size_t)snprintf(out, outlen, "%s", cur[0] ? cur : "/") >= outlen)
+		return cfail(c, "%s: %s: a path longer than %d bytes", c->path, what, MAX_NAME - 1);
+	return 0;
+}
+
+typedef struct {
+	child *c;
+	int rc;
+} visit_ctx;
+
+/* H5Lvisit's callback, before any dataset is read: every link below the
+ * group that is not a hard link. External and user-defined links are
+ * refused, soft links resolved: to a dataset, kept to be read under the
+ * link's name (add_soft); to a group, refused (its datasets would come
+ * twice, or from outside the group asked for); leading nowhere or round
+ * in a loop, refused. Hard links need nothing: H5Lvisit and H5Ovisit go
+ * down hard links only. */
+static herr_t
+check_link(hid_t g, const char *name, const H5L_info_t *li, void *data)
+{
+	visit_ctx *v = data;
+	child *c = v->c;
+	(void)g;
+	if (li->type == H5L_TYPE_HARD)
+		return 0;
+	char what[MAX_NAME + 32], target[MAX_NAME];
+	snprintf(what, sizeof(what), "link '%s'", name);
+	if (strlen(name) >= MAX_NAME) {
+		v->rc = cfail(c, "%s: a link path is longer than %d bytes", c->path, MAX_NAME - 1);
+		return 1;
+	}
+	int rc = resolve_path(c, c->gpath, name, target, sizeof(target), what);
+	if (rc != 0) {
+		v->rc = rc == -2 ? cfail(c, "%s: link '%s' cannot be read", c->path, name) : -1;
+		return 1;
+	}
+	H5O_info_t oi;
+	if (H5Oget_info_by_name2(c->file, target, &oi, H5O_INFO_BASIC, H5P_DEFAULT) < 0) {
+		v->rc = cfail(c, "%s: link '%s' leads to '%s', which cannot be read", c->path, name, target);
+		return 1;
+	}
+	if (oi.type == H5O_TYPE_GROUP) {
+		v->rc = cfail(c, "%s: link '%s' is a soft link to the group '%s': tagk follows soft links to "
+		    "datasets only (read that group with --group %s)", c->path, name, target, target);
+		return 1;
+	}
+	if (oi.type != H5O_TYPE_DATASET)
+		return 0;
+	char **nn = realloc(c->soft, (size_t)(c->nsoft + 1) * 2 * sizeof(*nn));
+	if (!nn) {
+		v->rc = cfail(c, "out of memory");
+		return 1;
+	}
+	c->soft = nn;
+	nn[2 * c->nsoft] = strdup(name);
+	nn[2 * c->nsoft + 1] = strdup(target);
+	c->nsoft++;
+	if (!nn[2 * c->nsoft - 2] || !nn[2 * c->nsoft - 1]) {
+		v->rc = cfail(c, "out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+/* Dataset path at loc (checked by check_outside), with the chunk cache
+ * chunk_cache_bytes chooses: the dataset, -1 if it cannot be opened
+ * (skipped, as before), -2 with a message if it points outside. */
+static hid_t
+open_dataset(child *c, hid_t loc, const char *path, const char *name)
+{
+	hid_t ds = H5Dopen2(loc, path, H5P_DEFAULT);
 	if (ds < 0)
 		return ds;
+	if (check_outside(c, ds, name) != 0) {
+		H5Dclose(ds);
+		return -2;
+	}
 	size_t bytes = chunk_cache_bytes(ds);
 	H5Dclose(ds);
 	hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
 	H5Pset_chunk_cache(dapl, 521, bytes, 1.0);
-	ds = H5Dopen2(group, name, dapl);
+	ds = H5Dopen2(loc, path, dapl);
 	H5Pclose(dapl);
 	return ds;
 }
 
+/* The columns of a compound dataset's numeric fields into s (its memory
+ * type, s->k) and c's names: NAME.r/NAME.i for h5py's complex numbers,
+ * a pandas table's own names, FIELD.j for an array field, else the
+ * field's name. 0 (s->k 0: no numeric field), or -1. */
 static int
-add_dataset(child *c, hid_t parent, const char *name, const char *base)
+compound_columns(child *c, h5sig *s, hid_t type, hid_t ds, const char *name, const char *base)
 {
-	hid_t ds = open_dataset(c->group, name);
-	if (ds < 0)
+	char names[65536];
+	int is_pandas_table = strcmp(base, "table") == 0, rc = 0;
+	int nm = H5Tget_nmembers(type);
+	int cplx = h5py_complex(type);
+	s->mtype = H5Tcreate(H5T_COMPOUND, 8);
+	size_t off = 0;
+	for (int i = 0; i < nm && rc == 0; i++) {
+		char *fname = H5Tget_member_name(type, (unsigned)i);
+		hid_t ft = H5Tget_member_type(type, (unsigned)i);
+		hid_t base_t = ft;
+		int nk = 1;
+		if (H5Tget_class(ft) == H5T_ARRAY) {
+			hsize_t ad[4] = { 0 };
+			int ar = H5Tget_array_ndims(ft);
+			base_t = H5Tget_super(ft);
+			if (ar == 1 && H5Tget_array_dims2(ft, ad) == 1 && ad[0] > 0 && ad[0] < 4096)
+				nk = (int)ad[0];
+			else
+				nk = 0;
+		}
+		if (fname && nk > 0 && is_number(base_t)) {
+			hid_t mt = H5T_NATIVE_DOUBLE, arr = -1;
+			if (H5Tget_class(ft) == H5T_ARRAY) {
+				hsize_t ad = (hsize_t)nk;
+				mt = arr = H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, &ad);
+			}
+			H5Tset_size(s->mtype, off + 8 * (size_t)nk);
+			H5Tinsert(s->mtype, fname, off, mt);
+			off += 8 * (size_t)nk;
+			if (arr >= 0)
+				H5Tclose(arr);
+			int got = 0;
+			if (is_pandas_table && strncmp(fname, "values_block_", 13) == 0)
+				got = pandas_block_names(c, ds, fname, names, sizeof(names));
+			if (got == nk) {
+				char *save, *tok = strtok_r(names, ",", &save);
+				for (int j = 0; j < nk && rc == 0; j++, tok = strtok_r(NULL, ",", &save))
+					rc = add_name(c, tok ? tok : "");
+			} else if (H5Tget_class(ft) == H5T_ARRAY) {
+				for (int j = 0; j < nk && rc == 0; j++) {
+					char cn[MAX_NAME + 16];
+					snprintf(cn, sizeof(cn), "%s.%d", fname, j);
+					rc = add_name(c, cn);
+				}
+			} else if (cplx) {
+				char cn[MAX_NAME + 16];
+				snprintf(cn, sizeof(cn), "%s.%s", name, fname);
+				rc = add_name(c, cn);
+			} else {
+				rc = add_name(c, fname);
+			}
+			s->k += nk;
+		}
+		if (base_t != ft)
+			H5Tclose(base_t);
+		H5Tclose(ft);
+		if (fname)
+			H5free_memory(fname);
+	}
+	return rc;
+}
+
+/* A pandas fixed frame's column names for base "blockN_values", k of
+ * them, from its sibling "blockN_items" (a hard link, stored in the file)
+ * into c's names: how many were added (0: none there), or -1. */
+static int
+pandas_items(child *c, hid_t parent, const char *base, int k)
+{
+	size_t bl = strlen(base);
+	if (strncmp(base, "block", 5) != 0 || bl <= 12 || strcmp(base + bl - 7, "_values") != 0)
 		return 0;
+	char items[MAX_NAME];
+	snprintf(items, sizeof(items), "%.*s_items", (int)(bl - 7), base);
+	H5L_info_t li;
+	if (!c->skip_checks && (H5Lget_info(parent, items, &li, H5P_DEFAULT) < 0 || li.type != H5L_TYPE_HARD))
+		return 0;
+	hid_t it = H5Dopen2(parent, items, H5P_DEFAULT);
+	if (it < 0)
+		return 0;
+	if (check_outside(c, it, items) != 0) {
+		H5Dclose(it);
+		return -1;
+	}
+	int got = 0, rc = 0;
+	hid_t itt = H5Dget_type(it), isp = H5Dget_space(it);
+	hssize_t np = H5Sget_simple_extent_npoints(isp);
+	size_t sz = H5Tget_size(itt);
+	if (H5Tget_class(itt) == H5T_STRING && np == k && !H5Tis_variable_str(itt) && sz < 4096) {
+		char *p = calloc((size_t)np, sz + 1);
+		hid_t mt = H5Tcopy(H5T_C_S1);
+		H5Tset_size(mt, sz + 1);
+		if (p && H5Dread(it, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) >= 0) {
+			for (hssize_t j = 0; j < np && rc == 0; j++)
+				rc = add_name(c, p + (size_t)j * (sz + 1));
+			got = (int)np;
+		}
+		H5Tclose(mt);
+		free(p);
+	}
+	H5Sclose(isp);
+	H5Tclose(itt);
+	H5Dclose(it);
+	return rc != 0 ? -1 : got;
+}
+
+/* The columns of an N or N x k numeric dataset into s and c's names: a
+ * pandas fixed frame's blockN_items, the "columns" attribute, or name /
+ * name.j ("index" for a pandas frame's axis1). 0, or -1. */
+static int
+plain_columns(child *c, h5sig *s, hid_t ds, hid_t parent, const char *name, const char *base, int rank,
+    hsize_t cols)
+{
+	char names[65536];
+	int rc = 0;
+	s->k = (int)cols;
+	if (cols > 4096)
+		return cfail(c, "%s: dataset '%s' has %llu columns, more than 4096", c->path, name,
+		    (unsigned long long)cols);
+	s->mtype = H5Tcopy(H5T_NATIVE_DOUBLE);
+	int got = pandas_items(c, parent, base, s->k);
+	if (got < 0)
+		return -1;
+	if (!got && rank == 2) {
+		got = read_names_attr(c, ds, "columns", names, sizeof(names));
+		if (got < 0)
+			return -1;
+		if (got > 0 && got != s->k)
+			return cfail(c, "%s: dataset '%s' has %d columns but its 'columns' attribute names %d",
+			    c->path, name, s->k, got);
+		if (got > 0) {
+			char *save, *tok = strtok_r(names, ",", &save);
+			for (int j = 0; j < s->k && rc == 0; j++, tok = strtok_r(NULL, ",", &save))
+				rc = add_name(c, tok ? tok : "");
+		}
+	}
+	if (!got && rank == 1) {
+		/* a pandas frame's index */
+		rc = add_name(c, strcmp(base, "axis1") == 0 && H5Lexists(parent, "block0_values", H5P_DEFAULT) > 0
+		    ? "index" : name);
+	} else if (!got) {
+		for (int j = 0; j < s->k && rc == 0; j++) {
+			char cn[MAX_NAME + 16];
+			snprintf(cn, sizeof(cn), "%s.%d", name, j);
+			rc = add_name(c, cn);
+		}
+	}
+	return rc;
+}
+
+/* s, named, among c's signals once its row count agrees with the first
+ * signal's and its storage holds every row. 0, or -1. */
+static int
+keep_signal(child *c, h5sig *s, hid_t type, const char *name, const hsize_t *dims, int compound)
+{
+	if (!c->n_set) {
+		c->n = dims[0];
+		c->n_set = 1;
+		snprintf(c->first, sizeof(c->first), "%s", name);
+	} else if (dims[0] != c->n) {
+		return cfail(c, "%s: dataset '%s' has %llu rows but '%s' has %llu", c->path, name,
+		    (unsigned long long)dims[0], c->first, (unsigned long long)c->n);
+	}
+	if (check_storage(c, s->ds, name, dims[0], H5Tget_size(type) * (compound ? 1 : dims[1])) != 0)
+		return -1;
+	s->buf = malloc((size_t)BLOCK * (size_t)s->k * sizeof(double));
+	h5sig *ns = realloc(c->sig, (size_t)(c->nsig + 1) * sizeof(*ns));
+	if (ns)
+		c->sig = ns;
+	if (!s->buf || !ns) {
+		free(s->buf);
+		return cfail(c, "out of memory");
+	}
+	c->sig[c->nsig++] = *s;
+	return 0;
+}
+
+/* Add a dataset's signal: path, at loc, is where it is opened, name its
+ * path below the opened group (the column's name), base its own name,
+ * parent the group it is in. Non-numeric datasets are skipped; one whose
+ * rows are outside the file is refused. 0, or -1. */
+static int
+add_dataset(child *c, hid_t loc, const char *path, hid_t parent, const char *name, const char *base)
+{
+	hid_t ds = open_dataset(c, loc, path, name);
+	if (ds < 0)
+		return ds == -2 ? -1 : 0;
 	hid_t type = H5Dget_type(ds), space = H5Dget_space(ds);
 	int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
 	hsize_t dims[2] = { 0, 1 };
@@ -429,195 +817,31 @@ add_dataset(child *c, hid_t parent, const char *name, const char *base)
 	if (space >= 0)
 		H5Sclose(space);
 	H5T_class_t cls = type >= 0 ? H5Tget_class(type) : H5T_NO_CLASS;
-	int compound = cls == H5T_COMPOUND;
-	if (!compound && !is_number(type)) { /* text, references, ...: not a signal */
+	int compound = cls == H5T_COMPOUND, rc = 0;
+	h5sig s = { .ds = ds, .rank = rank, .k = 0, .mtype = -1 };
+	if (!compound && !is_number(type)) /* text, references, ...: not a signal */
 		note_unread(c, name, cls);
+	else if (rank != 1 && rank != 2)
+		rc = cfail(c, "%s: dataset '%s' has %d dimensions; a signal is N or N x k", c->path, name, rank);
+	else if (compound && rank != 1)
+		rc = cfail(c, "%s: compound dataset '%s' has %d dimensions; a table is 1-D", c->path, name, rank);
+	else if (compound)
+		rc = compound_columns(c, &s, type, ds, name, base);
+	else
+		rc = plain_columns(c, &s, ds, parent, name, base, rank, dims[1]);
+	/* a signal (a compound one with a numeric field) is kept, and then
+	 * owns ds and its memory type */
+	if (rc == 0 && (compound ? s.k > 0 : is_number(type)) &&
+	    (rc = keep_signal(c, &s, type, name, dims, compound)) == 0) {
 		H5Tclose(type);
-		H5Dclose(ds);
 		return 0;
 	}
-	h5sig s = { .ds = ds, .rank = rank, .k = 0, .mtype = -1 };
-	int col0 = c->ncols, rc = 0;
-	char names[65536];
-	if (rank != 1 && rank != 2) {
-		rc = cfail(c, "%s: dataset '%s' has %d dimensions; a signal is N or N x k", c->path, name, rank);
-		goto out;
-	}
-	if (compound) {
-		if (rank != 1) {
-			rc = cfail(c, "%s: compound dataset '%s' has %d dimensions; a table is 1-D", c->path, name, rank);
-			goto out;
-		}
-		int is_pandas_table = strcmp(base, "table") == 0;
-		int nm = H5Tget_nmembers(type);
-		int cplx = h5py_complex(type);
-		s.mtype = H5Tcreate(H5T_COMPOUND, 8);
-		size_t off = 0;
-		for (int i = 0; i < nm && rc == 0; i++) {
-			char *fname = H5Tget_member_name(type, (unsigned)i);
-			hid_t ft = H5Tget_member_type(type, (unsigned)i);
-			hid_t base_t = ft;
-			int nk = 1;
-			if (H5Tget_class(ft) == H5T_ARRAY) {
-				hsize_t ad[4] = { 0 };
-				int ar = H5Tget_array_ndims(ft);
-				base_t = H5Tget_super(ft);
-				if (ar == 1 && H5Tget_array_dims2(ft, ad) == 1 && ad[0] > 0 && ad[0] < 4096)
-					nk = (int)ad[0];
-				else
-					nk = 0;
-			}
-			if (fname && nk > 0 && is_number(base_t)) {
-				hid_t mt = H5T_NATIVE_DOUBLE, arr = -1;
-				if (H5Tget_class(ft) == H5T_ARRAY) {
-					hsize_t ad = (hsize_t)nk;
-					mt = arr = H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, &ad);
-				}
-				H5Tset_size(s.mtype, off + 8 * (size_t)nk);
-				H5Tinsert(s.mtype, fname, off, mt);
-				off += 8 * (size_t)nk;
-				if (arr >= 0)
-					H5Tclose(arr);
-				int got = 0;
-				if (is_pandas_table && strncmp(fname, "values_block_", 13) == 0)
-					got = pandas_block_names(c, ds, fname, names, sizeof(names));
-				if (got == nk) {
-					char *save, *tok = strtok_r(names, ",", &save);
-					for (int j = 0; j < nk && rc == 0; j++, tok = strtok_r(NULL, ",", &save))
-						rc = add_name(c, tok ? tok : "");
-				} else if (H5Tget_class(ft) == H5T_ARRAY) {
-					for (int j = 0; j < nk && rc == 0; j++) {
-						char cn[MAX_NAME + 16];
-						snprintf(cn, sizeof(cn), "%s.%d", fname, j);
-						rc = add_name(c, cn);
-					}
-				} else if (cplx) {
-					char cn[MAX_NAME + 16];
-					snprintf(cn, sizeof(cn), "%s.%s", name, fname);
-					rc = add_name(c, cn);
-				} else {
-					rc = add_name(c, fname);
-				}
-				s.k += nk;
-			}
-			if (base_t != ft)
-				H5Tclose(base_t);
-			H5Tclose(ft);
-			if (fname)
-				H5free_memory(fname);
-		}
-		if (rc == 0 && s.k == 0) { /* no numeric field: not a signal */
-			H5Tclose(s.mtype);
-			H5Tclose(type);
-			H5Dclose(ds);
-			return 0;
-		}
-	} else {
-		s.k = (int)dims[1];
-		if (dims[1] > 4096) {
-			rc = cfail(c, "%s: dataset '%s' has %llu columns, more than 4096", c->path, name,
-			    (unsigned long long)dims[1]);
-			goto out;
-		}
-		s.mtype = H5Tcopy(H5T_NATIVE_DOUBLE);
-		/* names: a pandas fixed frame's blockN_items, the "columns"
-		 * attribute, or name / name.j */
-		int got = 0;
-		size_t bl = strlen(base);
-		if (strncmp(base, "block", 5) == 0 && bl > 12 && strcmp(base + bl - 7, "_values") == 0) {
-			char items[MAX_NAME];
-			snprintf(items, sizeof(items), "%.*s_items", (int)(bl - 7), base);
-			hid_t it = H5Dopen2(parent, items, H5P_DEFAULT);
-			if (it >= 0) {
-				got = 0;
-				hid_t itt = H5Dget_type(it), isp = H5Dget_space(it);
-				hssize_t np = H5Sget_simple_extent_npoints(isp);
-				size_t sz = H5Tget_size(itt);
-				if (H5Tget_class(itt) == H5T_STRING && np == s.k && !H5Tis_variable_str(itt) && sz < 4096) {
-					char *p = calloc((size_t)np, sz + 1);
-					hid_t mt = H5Tcopy(H5T_C_S1);
-					H5Tset_size(mt, sz + 1);
-					if (p && H5Dread(it, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) >= 0) {
-						for (hssize_t j = 0; j < np && rc == 0; j++)
-							rc = add_name(c, p + (size_t)j * (sz + 1));
-						got = (int)np;
-					}
-					H5Tclose(mt);
-					free(p);
-				}
-				H5Sclose(isp);
-				H5Tclose(itt);
-				H5Dclose(it);
-			}
-		}
-		if (!got && rank == 2) {
-			got = read_names_attr(c, ds, "columns", names, sizeof(names));
-			if (got < 0) {
-				rc = -1;
-				goto out;
-			}
-			if (got > 0 && got != s.k) {
-				rc = cfail(c, "%s: dataset '%s' has %d columns but its 'columns' attribute names %d",
-				    c->path, name, s.k, got);
-				goto out;
-			}
-			if (got > 0) {
-				char *save, *tok = strtok_r(names, ",", &save);
-				for (int j = 0; j < s.k && rc == 0; j++, tok = strtok_r(NULL, ",", &save))
-					rc = add_name(c, tok ? tok : "");
-			}
-		}
-		if (!got && rank == 1) {
-			/* a pandas frame's index */
-			rc = add_name(c, strcmp(base, "axis1") == 0 && H5Lexists(parent, "block0_values", H5P_DEFAULT) > 0
-			    ? "index" : name);
-		} else if (!got) {
-			for (int j = 0; j < s.k && rc == 0; j++) {
-				char cn[MAX_NAME + 16];
-				snprintf(cn, sizeof(cn), "%s.%d", name, j);
-				rc = add_name(c, cn);
-			}
-		}
-	}
-	if (rc != 0)
-		goto out;
-	if (!c->n_set) {
-		c->n = dims[0];
-		c->n_set = 1;
-		snprintf(c->first, sizeof(c->first), "%s", name);
-	} else if (dims[0] != c->n) {
-		rc = cfail(c, "%s: dataset '%s' has %llu rows but '%s' has %llu", c->path, name,
-		    (unsigned long long)dims[0], c->first, (unsigned long long)c->n);
-		goto out;
-	}
-	if ((rc = check_storage(c, ds, name, dims[0], H5Tget_size(type) * (compound ? 1 : dims[1]))) != 0)
-		goto out;
-	s.buf = malloc((size_t)BLOCK * (size_t)s.k * sizeof(double));
-	h5sig *ns = realloc(c->sig, (size_t)(c->nsig + 1) * sizeof(*ns));
-	if (!s.buf || !ns) {
-		free(s.buf);
-		if (ns)
-			c->sig = ns;
-		rc = cfail(c, "out of memory");
-		goto out;
-	}
-	c->sig = ns;
-	c->sig[c->nsig++] = s;
-	H5Tclose(type);
-	return 0;
-out:
-	(void)col0;
 	if (s.mtype >= 0)
 		H5Tclose(s.mtype);
 	H5Tclose(type);
 	H5Dclose(ds);
 	return rc;
 }
-
-typedef struct {
-	child *c;
-	int rc;
-} visit_ctx;
 
 static herr_t
 visit(hid_t obj, const char *name, const H5O_info_t *info, void *data)
@@ -641,11 +865,34 @@ visit(hid_t obj, const char *name, const H5O_info_t *info, void *data)
 	hid_t parent = H5Gopen2(obj, parent_path, H5P_DEFAULT);
 	if (parent < 0)
 		return 0;
-	int rc = add_dataset(v->c, parent, name, base);
+	int rc = add_dataset(v->c, v->c->group, name, parent, name, base);
 	H5Gclose(parent);
 	if (rc != 0) {
 		v->rc = -1;
 		return 1;
+	}
+	return 0;
+}
+
+/* The datasets check_link found behind soft links, after the group's own:
+ * each read from its target, named by the link's path. */
+static int
+add_soft(child *c)
+{
+	for (int i = 0; i < c->nsoft; i++) {
+		const char *name = c->soft[2 * i], *target = c->soft[2 * i + 1];
+		if (strncmp(name, "_i_", 3) == 0 || strstr(name, "/_i_"))
+			continue;
+		char parent_path[MAX_NAME];
+		const char *slash = strrchr(target, '/');
+		snprintf(parent_path, sizeof(parent_path), "%.*s", slash > target ? (int)(slash - target) : 1, target);
+		hid_t parent = H5Gopen2(c->file, parent_path, H5P_DEFAULT);
+		if (parent < 0)
+			return cfail(c, "%s: link '%s' leads to '%s', which cannot be read", c->path, name, target);
+		int rc = add_dataset(c, c->file, target, parent, name, slash ? slash + 1 : target);
+		H5Gclose(parent);
+		if (rc != 0)
+			return -1;
 	}
 	return 0;
 }
@@ -659,8 +906,9 @@ send_error(child *c)
 	pipeout_write_all(c->fd, c->err, l);
 }
 
-static int
-child_open(child *c, const char *group)
+/* The file with a small metadata cache, or -1. */
+static hid_t
+open_file(const char *path)
 {
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	H5set_free_list_limits(1 << 20, 1 << 18, 1 << 20, 1 << 18, 4 << 20, 1 << 20);
@@ -674,21 +922,84 @@ child_open(child *c, const char *group)
 	mdc.max_size = 2 << 20;
 	mdc.min_size = 1 << 19;
 	H5Pset_mdc_config(fapl, &mdc);
-	c->file = H5Fopen(c->path, H5F_ACC_RDONLY, fapl);
+	hid_t f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
 	H5Pclose(fapl);
+	return f;
+}
+
+/* Confine this process (h5sandbox.h) around opening the file: Landlock
+ * before, seccomp after. What is missing is noted on stderr, or refused
+ * when TAGK_REQUIRE_SANDBOX=1. TAGK_HDF5_TEST_SKIP_CHECKS=1 (for tests
+ * only: it shows the confinement stopping what the checks would) turns
+ * the checks of links and storage off, and only in a child that either
+ * layer confines. */
+static int
+confined_open(child *c)
+{
+	const char *req = getenv("TAGK_REQUIRE_SANDBOX");
+	int require = req && strcmp(req, "1") == 0;
+	h5sb_state sb;
+	memset(&sb, 0, sizeof(sb));
+	h5sb_landlock(&sb, c->path);
+	if (require && !sb.landlock)
+		return cfail(c, "%s: the HDF5 reader cannot be confined (%s) and TAGK_REQUIRE_SANDBOX=1 asks it to be",
+		    c->path, sb.why);
+	c->file = open_file(c->path);
+	h5sb_seccomp(&sb);
+	if (require && !sb.seccomp)
+		return cfail(c, "%s: the HDF5 reader cannot be confined (%s) and TAGK_REQUIRE_SANDBOX=1 asks it to be",
+		    c->path, sb.why);
+	if (sb.why[0])
+		fprintf(stderr, "%s: note: %s: the HDF5 reader runs less confined than it can (%s): see "
+		    "tagk-formats(5)\n", program_invocation_short_name, c->path, sb.why);
+	const char *skip = getenv("TAGK_HDF5_TEST_SKIP_CHECKS");
+	c->skip_checks = skip && strcmp(skip, "1") == 0 && (sb.landlock || sb.seccomp);
 	if (c->file < 0)
 		return cfail(c, "%s: not a readable HDF5 file (truncated or damaged?)", c->path);
-	c->group = H5Gopen2(c->file, group, H5P_DEFAULT);
+	return 0;
+}
+
+/* Open the file, confined, and the group (its path through hard and soft
+ * links only); refuse any link below it that leaves the file; collect
+ * its datasets' signals and the group's notes. 0, or -1. */
+static int
+child_open(child *c, const char *group)
+{
+	if (confined_open(c) != 0)
+		return -1;
+	char what[MAX_NAME + 16];
+	int rc = 0;
+	snprintf(what, sizeof(what), "group '%s'", group);
+	if (strlen(group) >= MAX_NAME)
+		return cfail(c, "%s: no group '%s'", c->path, group);
+	if (c->skip_checks)
+		snprintf(c->gpath, sizeof(c->gpath), "%s", group);
+	else if ((rc = resolve_path(c, "", group, c->gpath, sizeof(c->gpath), what)) != 0)
+		return rc == -2 ? cfail(c, "%s: no group '%s'", c->path, group) : -1;
+	c->group = H5Gopen2(c->file, c->gpath, H5P_DEFAULT);
 	if (c->group < 0)
 		return cfail(c, "%s: no group '%s'", c->path, group);
+	if (strcmp(c->gpath, "/") == 0)
+		c->gpath[0] = 0;
 	visit_ctx v = { c, 0 };
-	herr_t rc = H5Ovisit2(c->group, H5_INDEX_CRT_ORDER, H5_ITER_INC, visit, &v, H5O_INFO_BASIC);
+	if (!c->skip_checks) {
+		rc = H5Lvisit(c->group, H5_INDEX_CRT_ORDER, H5_ITER_INC, check_link, &v);
+		if (rc < 0 && v.rc == 0 && c->nsoft == 0)
+			rc = H5Lvisit(c->group, H5_INDEX_NAME, H5_ITER_INC, check_link, &v);
+		if (v.rc != 0)
+			return -1;
+		if (rc < 0)
+			return cfail(c, "%s: cannot list group '%s' (file truncated?)", c->path, group);
+	}
+	rc = H5Ovisit2(c->group, H5_INDEX_CRT_ORDER, H5_ITER_INC, visit, &v, H5O_INFO_BASIC);
 	if (rc < 0 && v.rc == 0 && c->nsig == 0 && c->ncols == 0)
 		rc = H5Ovisit2(c->group, H5_INDEX_NAME, H5_ITER_INC, visit, &v, H5O_INFO_BASIC);
 	if (v.rc != 0)
 		return -1;
 	if (rc < 0)
 		return cfail(c, "%s: cannot list group '%s' (file truncated?)", c->path, group);
+	if (add_soft(c) != 0)
+		return -1;
 	if (c->nsig == 0)
 		return cfail(c, "%s: group '%s' holds no numeric datasets", c->path, group);
 	/* tagk's notes (hdf5_out.h), or none; too long an attribute is an
@@ -853,7 +1164,7 @@ child_stream(child *c)
 	for (hsize_t b = 0, bi = 0; b < c->n && rc == 0; b += BLOCK, bi++) {
 		hsize_t len = c->n - b < BLOCK ? c->n - b : BLOCK;
 		alarm(H5_STEP_SECONDS);
-		rc = read_block(c, b, len);
+		rc = read_block(c, b, len) != 0 || check_denied(c) != 0 ? -1 : 0;
 		alarm(0); /* the parent may take its time reading */
 		if (rc == 0 && (shared ? send_shared(c, bi, len) : send_block(c, po, rows, len)) != 0)
 			rc = -1;
@@ -883,7 +1194,7 @@ run_child(int fd, unsigned char *shm, int ack, const char *path, const char *gro
 	c.path = path;
 	c.file = c.group = -1;
 	alarm(H5_STEP_SECONDS);
-	if (child_open(&c, group) != 0) {
+	if (child_open(&c, group) != 0 || check_denied(&c) != 0) {
 		send_error(&c);
 		_exit(0);
 	}

@@ -267,7 +267,8 @@ cmdio_input_help(FILE *f)
 	    "  -f, --input-format F   csv, hdf5 or cfusd (default: by the file's first bytes)\n"
 	    "      --skip-bad         skip rows whose wanted cells are empty, NaN or Inf\n"
 	    "      --ignore-crc       Crazyflie uSD: read a log whose CRC-32 does not match\n"
-	    "      --group G          HDF5: the group holding the datasets (default /)\n"
+	    "      --group G          HDF5: the group holding the datasets (default /); data kept\n"
+	    "                         in other files is refused (tagk-formats(5))\n"
 	    "      --event E          Crazyflie uSD: the event type to read, by name or id\n"
 	    "  -h, --help             this help\n"
 	    "  -V, --version          the version\n");
