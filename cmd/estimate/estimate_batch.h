@@ -25,8 +25,8 @@ typedef struct {
 	int quiet;            /* no note of the projections */
 } batch_opts;
 
+/* estimate_batch hands a method that keeps every sample to
+ * estimate_samples (estimate_samples.h). */
 int estimate_batch(const batch_opts *o, const char *input);
-/* The same for a method that keeps every sample (estimate_samples.c). */
-int estimate_samples(const batch_opts *o, const char *input);
 
 #endif
