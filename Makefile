@@ -266,8 +266,8 @@ check-datasets: bin/tagk-bench
 # 0..3999 with python3-torch (CPU, about a minute on 2 cores), export the
 # weights. Not part of check; the shipped header is checked against torch by
 # tests/cnn_oracle_test.sh when python3-torch is installed. The shipped
-# network is smaller than the paper's (64 filters, 128): README says why and
-# what that costs.
+# network is smaller than the paper's (64 filters, 128): tagk-papers(7),
+# paper 004's section, says why and what that costs.
 CNN_FILTERS := 16
 CNN_HIDDEN := 64
 train: bin/tagk-bench

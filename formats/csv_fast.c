@@ -138,6 +138,8 @@ cached_cell(const cellcache *cc, int col, const char *t, size_t len)
 		return 1;
 	}
 	double v;
+	/* step 2 of numconv.h's list: the C++ scanner, for the shape nearly
+	 * every cell has; 0 sends the cell to data_cell and num_parse */
 	if (num_parse_pad(t, len, &v) != 0)
 		return 0;
 	cc->cur[col] = v;

@@ -194,6 +194,7 @@ data_cell(tbl_reader *r, int col, const char *txt, size_t len)
 		return;
 	}
 	double v;
+	/* step 3 of numconv.h's list: what the fast path left, and libcsv's */
 	int prc = num_parse(txt, len, &v);
 	if (prc == NUM_UNDERFLOW) {
 		snprintf(c->bad_msg, sizeof(c->bad_msg), "column '%s': '%.24s%s' is too small for a "

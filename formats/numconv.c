@@ -237,6 +237,10 @@ num_format(char *buf, double x)
 	return emit(buf, x < 0, digits, exp10);
 }
 
+/* Step 4 of numconv.h's list: the C library's strtod, correctly rounded
+ * for any decimal, for what num_parse's exact paths cannot decide (more
+ * than 19 significant digits, a midpoint in extended precision) and for
+ * words ("nan", "inf"); kept to decimals, an underflow refused. */
 static int
 slow_parse(const char *s, size_t len, double *out)
 {
@@ -265,6 +269,9 @@ slow_parse(const char *s, size_t len, double *out)
 int
 num_parse(const char *s, size_t len, double *out)
 {
+	/* fast_float first (C++, numconv_ff.cpp): most callers (keyval,
+	 * robotxml, the CSV reader's libcsv path) have not tried it yet; for
+	 * the CSV fast path's leftovers it is a second, cheap refusal */
 	if (num_parse_ff(s, len, out) == 0)
 		return 0; /* a finite nonzero decimal, correctly rounded by fast_float */
 	size_t i = 0;

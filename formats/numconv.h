@@ -9,6 +9,22 @@
  * behind C shims) and fall back to the C library otherwise; the tests
  * compare them with snprintf/strtod, and num_format with the exact search
  * it used before Dragonbox, on millions of random and edge-case values.
+ *
+ * A CSV cell's number takes at most four steps, each said where it is:
+ *   1. csv_fast.c's cached_cell: the column's last text again, no parse;
+ *   2. num_parse_pad (C++, numconv_ff.cpp): the shape nearly every logged
+ *      number has, scanned 32 bytes at once, converted by fast_float's
+ *      own two steps; any other shape goes on to num_parse_ff there;
+ *   3. csv_in.c's data_cell -> num_parse (C): what fast_float refuses to
+ *      read as a finite nonzero double (zero, '+', "nan", "inf", a word,
+ *      more than 31 bytes), and libcsv's cells; num_parse asks
+ *      num_parse_ff first (a second scan for the fast path's leftovers:
+ *      rare, as repeated cells stop at step 1), then its own paths;
+ *   4. slow_parse (strtod): more than 19 significant digits, words, and
+ *      the rare decimal the exact paths cannot round.
+ * The C -> C++ -> C hops are function calls through extern "C": fast_float
+ * is a C++ header library, and the decisions about what a number means for
+ * tagk (an underflow refused, not read as 0) stay in C, in numconv.c.
  */
 #ifndef TAGK_NUMCONV_H
 #define TAGK_NUMCONV_H

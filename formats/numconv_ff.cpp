@@ -323,6 +323,9 @@ num_parse_bits(const char *s, size_t len, uint32_t digits, uint32_t nonzero, dou
 	(void)digits;
 	(void)nonzero;
 #endif
+	/* another shape (or 32 bytes or more): fast_float's general path
+	 * here, before the C caller's own, so that every shape it reads is
+	 * read by it (numconv.h's list, step 2) */
 	return num_parse_ff(s, len, out);
 }
 

@@ -1,4 +1,5 @@
-/* sink.c: CSV and HDF5 writers with commit-or-abandon semantics; see sink.h. */
+/* sink.c: CSV, binary-stream and HDF5 writers with commit-or-abandon semantics;
+ * see sink.h. */
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include <errno.h>
 #include <fcntl.h>

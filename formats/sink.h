@@ -1,6 +1,7 @@
 /*
- * sink.h: write a stream of named numeric columns as CSV (to a file or
- * standard output) or HDF5 (to a file), with numbers that round-trip.
+ * sink.h: write a stream of named numeric columns as CSV or tagk's binary
+ * stream (binary.h; to a file or standard output) or HDF5 (to a file),
+ * with numbers that round-trip.
  *
  * Nothing half-written may pass for a complete result:
  * - a file is written under a temporary name and renamed into place only
@@ -19,8 +20,8 @@
 
 typedef struct sink sink;
 
-/* path NULL or "-": standard output (CSV only). fmt TBL_AUTO: by extension,
- * else CSV. Returns NULL with a message in err. */
+/* path NULL or "-": standard output (CSV or the binary stream; not HDF5).
+ * fmt TBL_AUTO: by extension, else CSV. Returns NULL with a message in err. */
 sink *sink_open(const char *path, tbl_format fmt, char *err, size_t errlen);
 /* Column names; must come before the first row. */
 int sink_header(sink *s, int ncols, const char *const *names);

@@ -43,8 +43,9 @@ typedef struct tagk_method {
 	tagk_kind kind;
 	const char *output;       /* what an estimate holds: "theta" (the regressor's
 	                           * parameters), "mass" or "object" (learned.h) */
-	const void *ops;          /* tagk_window_ops, tagk_state_ops or tagk_batch_ops,
-	                           * by kind; begins with a tagk_ops_head */
+	const void *ops;          /* tagk_window_ops, tagk_state_ops, tagk_batch_ops or
+	                           * tagk_learned_ops, by kind; begins with a
+	                           * tagk_ops_head */
 	tagk_real preset[3];      /* family-specific defaults that ops read */
 } tagk_method;
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "estimate_batch.h"
+#include "estimate_samples.h"
 #include "estout.h"
 #include "cli.h"
 #include "cmdio.h"

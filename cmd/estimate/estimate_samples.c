@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "estout.h"
-#include "estimate_batch.h"
+#include "estimate_samples.h"
 #include "../formats/sink.h"
 #include "../lib/tagk.h"
 
