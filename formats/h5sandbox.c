@@ -14,10 +14,14 @@
 #ifdef __linux__
 #include <linux/audit.h>
 #include <linux/filter.h>
-#include <linux/landlock.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <ucontext.h>
+#if defined(__has_include)
+#if __has_include(<linux/landlock.h>) /* Linux 5.13's headers and later */
+#include <linux/landlock.h>
+#endif
+#endif
 #endif
 
 static void

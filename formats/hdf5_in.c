@@ -14,9 +14,19 @@
  *   axis1 and blockN_items/blockN_values; format "table": a compound
  *   "table" with index and values_block_N, names from its attributes) gives
  *   its own column names and "index";
- * - datasets that are not numeric (text, references, ...) are skipped.
+ * - datasets that are not numeric (text, references, ...) are skipped;
+ * - a soft link to a dataset is a signal named by the link's path, after
+ *   the group's own datasets.
  * Every signal must have the same N. Datasets are visited in creation order
  * when the file tracks it, else by name.
+ *
+ * What is refused. A file is read only from itself: a dataset whose rows
+ * are in another file (external storage, a virtual dataset of another
+ * file) and a link that leaves the file (external, user-defined) below
+ * the group or in its path are refused by name before any value is read,
+ * and so are soft links that lead to a group, nowhere, or round a loop.
+ * Under these checks the child confines itself (h5sandbox.h: Landlock,
+ * seccomp), so that what the checks miss cannot open another file either.
  *
  * How it is read. libhdf5 (1.10 in Debian 12) can crash or hang on a
  * malformed file, so all of its work happens in a child process that
