@@ -425,6 +425,7 @@ outfile_begin(outfile *o, const char *path, char *err, size_t errlen)
 	/* a link in /proc is written through: its target is a descriptor's
 	 * file, not a name that renaming could replace */
 	o->direct = (target && !S_ISREG(st.st_mode)) || kind == NAME_PROC;
+	o->append = kind == NAME_PROC && target && S_ISREG(st.st_mode);
 	if (kind == NAME_PROC && target && stat_is_input(path, &st, err, errlen))
 		return -1;
 	o->path = strdup(path);
@@ -466,7 +467,7 @@ outfile_fd(outfile *o)
 {
 	/* a character device, a FIFO or a socket, through a link or not */
 	if (o->fd < 0 && o->direct)
-		o->fd = open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		o->fd = open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (o->append ? O_APPEND : 0));
 	return o->fd;
 }
 

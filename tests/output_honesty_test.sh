@@ -8,7 +8,8 @@
 #   link stays a link. The /dev names are a fake /dev in this script's
 #   temporary directory (links to /proc/self/fd/1 and /proc/self/fd), and
 #   the literal /dev/stdout only inside a private mount namespace with a
-#   tmpfs of its own on /dev: the real /dev is never written.
+#   tmpfs of its own on /dev: the real /dev is never written. Another
+#   process's /proc/PID/fd/1 (a file here) is appended to.
 # - Long names: a 250-byte file name works, a 300-byte one is refused in
 #   one line naming the problem.
 # - tagk-report with 70 inputs: no output replaces any of them.
@@ -63,6 +64,19 @@ through "-o /proc/self/fd/1" /proc/self/fd/1 "$tmp/ref.csv" "$B/tagk-filter" "$t
 through "tagk-report -o dev/stdout" "$dev/stdout" "$tmp/ref.txt" "$B/tagk-report" "$tmp/est.csv" -o "$dev/stdout"
 through "tagk-report --plot dev/x.svg" "$dev/x.svg" "$tmp/ref.svg" "$B/tagk-report" --plot "$dev/x.svg" \
 	-o "$tmp/rep.txt" "$tmp/est.csv"
+
+# another process's descriptor in /proc: appended to, not replaced, not
+# written over from the start (the file is in this test's directory)
+printf 'kept\n' > "$tmp/other.txt"
+sleep 60 >> "$tmp/other.txt" &
+sleeper=$!
+"$B/tagk-filter" "$tmp/log.csv" --from 1 -o "/proc/$sleeper/fd/1" > "$tmp/red.txt" 2> "$tmp/err"
+rc=$?
+kill $sleeper
+wait $sleeper 2>/dev/null
+{ echo kept; cat "$tmp/ref.csv"; } > "$tmp/want.txt"
+check "-o /proc/PID/fd/1 of another process: exit 0 ($rc; $(head -1 "$tmp/err"))" [ $rc -eq 0 ]
+check "... the rows appended to its file" cmp -s "$tmp/other.txt" "$tmp/want.txt"
 
 # written at the descriptor's offset, not over what is already there
 { echo first; "$B/tagk-filter" "$tmp/log.csv" --from 1 -o "$dev/fd/1"; } > "$tmp/red.txt" 2> "$tmp/err"
