@@ -141,6 +141,30 @@ own_fd(const char *dir, const char *base)
 
 enum { NAME_PLAIN, NAME_FD, NAME_PROC };
 
+/* Replace the directory part of cur (up to slash) by the text of the link
+ * it is: 0, or -1 when it is not a link or the result is too long. */
+static int
+dir_link_text(char *cur, char *slash)
+{
+	char target[PATH_MAX], out[PATH_MAX];
+	*slash = 0;
+	ssize_t k = readlink(cur, target, sizeof(target) - 1);
+	*slash = '/';
+	if (k <= 0)
+		return -1;
+	target[k] = 0;
+	const char *up = NULL; /* the directory holding the link */
+	for (const char *p = cur; p < slash; p++)
+		if (*p == '/')
+			up = p;
+	int len = target[0] == '/' || !up ? snprintf(out, sizeof(out), "%s%s", target, slash)
+	    : snprintf(out, sizeof(out), "%.*s/%s%s", (int)(up - cur), cur, target, slash);
+	if (len < 0 || (size_t)len >= sizeof(out))
+		return -1;
+	memcpy(cur, out, (size_t)len + 1);
+	return 0;
+}
+
 /* What path names, following its chain of symbolic links one at a time:
  * NAME_FD and *fdn when a name on the way stands for one of this
  * process's descriptors (by its text, or a link of /proc/PID/fd, which
@@ -148,15 +172,16 @@ enum { NAME_PLAIN, NAME_FD, NAME_PROC };
  * lives in /proc (another process's descriptor: its target is not a
  * name that could be replaced), else NAME_PLAIN. Following the links by
  * hand matters: stat() would answer with the file behind /proc's link,
- * and a regular file there would be replaced by rename over the link. */
+ * and a regular file there would be replaced by rename over the link.
+ * At most hops links are followed. */
 static int
-classify(const char *path, int *fdn)
+classify(const char *path, int *fdn, int hops)
 {
 	char cur[PATH_MAX], next[PATH_MAX];
 	if (strlen(path) >= sizeof(cur))
 		return NAME_PLAIN;
 	strcpy(cur, path);
-	for (int hop = 0; hop < 40; hop++) {
+	for (int hop = 0; hop < hops; hop++) {
 		struct stat st;
 		if ((*fdn = fd_by_text(cur)) >= 0)
 			return NAME_FD;
@@ -174,7 +199,10 @@ classify(const char *path, int *fdn)
 			*slash = '/';
 		}
 		if (!dir)
-			return NAME_PLAIN;
+			/* a directory that leads nowhere, as /dev/fd -> /proc/self/fd
+			 * without /proc: follow its link's text */
+			return slash && slash != cur && dir_link_text(cur, slash) == 0
+			    ? classify(cur, fdn, hops - hop - 1) : NAME_PLAIN;
 		struct statfs sf;
 		if (statfs(dir, &sf) == 0 && sf.f_type == TAGK_PROC_SUPER_MAGIC) {
 			*fdn = own_fd(dir, base);
@@ -399,13 +427,19 @@ outfile_begin(outfile *o, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "an empty name is not an output file");
 		return -1;
 	}
-	int n, kind = classify(path, &n);
+	int n, kind = classify(path, &n, 40); /* 40 links, as Linux follows */
 	if (kind == NAME_FD)
 		return begin_fd(o, path, n, err, errlen);
 	struct stat lst, st;
 	int exists = lstat(path, &lst) == 0;
 	if (!exists && errno == ENAMETOOLONG) {
 		name_too_long(path, err, errlen);
+		return -1;
+	}
+	if (!exists && errno == ELOOP) {
+		/* a loop of links in the directory part: said here, since the
+		 * temporary's O_NOFOLLOW would take ELOOP for a planted link */
+		snprintf(err, errlen, "%s: %s", path, strerror(ELOOP));
 		return -1;
 	}
 	int link = exists && S_ISLNK(lst.st_mode);
@@ -425,6 +459,7 @@ outfile_begin(outfile *o, const char *path, char *err, size_t errlen)
 	/* a link in /proc is written through: its target is a descriptor's
 	 * file, not a name that renaming could replace */
 	o->direct = (target && !S_ISREG(st.st_mode)) || kind == NAME_PROC;
+	o->append = kind == NAME_PROC && target && S_ISREG(st.st_mode);
 	if (kind == NAME_PROC && target && stat_is_input(path, &st, err, errlen))
 		return -1;
 	o->path = strdup(path);
@@ -466,7 +501,7 @@ outfile_fd(outfile *o)
 {
 	/* a character device, a FIFO or a socket, through a link or not */
 	if (o->fd < 0 && o->direct)
-		o->fd = open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		o->fd = open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (o->append ? O_APPEND : 0));
 	return o->fd;
 }
 

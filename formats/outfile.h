@@ -11,7 +11,9 @@
  *   whose chain of links, followed one link at a time, passes through this
  *   process's /proc/PID/fd. (stat() alone would see the regular file behind
  *   /dev/stdout -> /proc/self/fd/1 and the rename would replace the link.)
- *   Any other link living on procfs is opened and written in place. A
+ *   Any other link living on procfs is opened and written in place (a
+ *   regular file there with O_APPEND: never truncated, never written
+ *   over from its start, since its owner's offset is not ours). A
  *   descriptor not open, or open only for reading, is refused by name.
  * - A path that does not exist yet, names a regular file or names a
  *   symbolic link to one is written under a temporary name beside it,
@@ -53,6 +55,8 @@ typedef struct {
 	char *tmp;      /* the temporary, or NULL when direct */
 	int fd;         /* open for writing: the temporary, or the node when direct */
 	int direct;     /* 1: write path itself (not a regular file) */
+	int append;     /* direct, opened with O_APPEND: a regular file behind
+	                 * another process's descriptor link in /proc */
 	int slot;       /* index in the signal handler's list, or -1 */
 	dev_t dev;      /* the temporary's identity, checked before the rename */
 	ino_t ino;

@@ -8,7 +8,8 @@
 #   link stays a link. The /dev names are a fake /dev in this script's
 #   temporary directory (links to /proc/self/fd/1 and /proc/self/fd), and
 #   the literal /dev/stdout only inside a private mount namespace with a
-#   tmpfs of its own on /dev: the real /dev is never written.
+#   tmpfs of its own on /dev: the real /dev is never written. Another
+#   process's /proc/PID/fd/1 (a file here) is appended to.
 # - Long names: a 250-byte file name works, a 300-byte one is refused in
 #   one line naming the problem.
 # - tagk-report with 70 inputs: no output replaces any of them.
@@ -64,6 +65,29 @@ through "tagk-report -o dev/stdout" "$dev/stdout" "$tmp/ref.txt" "$B/tagk-report
 through "tagk-report --plot dev/x.svg" "$dev/x.svg" "$tmp/ref.svg" "$B/tagk-report" --plot "$dev/x.svg" \
 	-o "$tmp/rep.txt" "$tmp/est.csv"
 
+# another process's descriptor in /proc: appended to, not replaced, not
+# written over from the start (the file is in this test's directory)
+if [ -e /proc/self/fd/1 ]; then
+	printf 'kept\n' > "$tmp/other.txt"
+	sleep 60 >> "$tmp/other.txt" &
+	sleeper=$!
+	# until the child has made its redirection (it starts with ours)
+	n=0
+	while [ "$(readlink "/proc/$sleeper/fd/1")" != "$(cd "$tmp" && pwd -P)/other.txt" ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	"$B/tagk-filter" "$tmp/log.csv" --from 1 -o "/proc/$sleeper/fd/1" > "$tmp/red.txt" 2> "$tmp/err"
+	rc=$?
+	kill $sleeper
+	wait $sleeper 2>/dev/null
+	{ echo kept; cat "$tmp/ref.csv"; } > "$tmp/want.txt"
+	check "-o /proc/PID/fd/1 of another process: exit 0 ($rc; $(head -1 "$tmp/err"))" [ $rc -eq 0 ]
+	check "... the rows appended to its file" cmp -s "$tmp/other.txt" "$tmp/want.txt"
+else
+	echo "skip -o /proc/PID/fd/1 of another process: /proc is not mounted"
+fi
+
 # written at the descriptor's offset, not over what is already there
 { echo first; "$B/tagk-filter" "$tmp/log.csv" --from 1 -o "$dev/fd/1"; } > "$tmp/red.txt" 2> "$tmp/err"
 { echo first; cat "$tmp/ref.csv"; } > "$tmp/want.txt"
@@ -96,6 +120,13 @@ expect "-o dev/fd/0 (read only)" 1 "" "open for reading only" -- \
 # nothing was created beside the fake /dev's links and FIFO
 check "the fake /dev holds only what the test made" \
 	[ "$(ls -A "$dev" | tr '\n' ' ')" = "fd fifo out pipe stdout x.csv.gz x.svg " ]
+
+# a loop of links in the directory part: said as such
+mkdir "$tmp/loop"
+ln -s b "$tmp/loop/a"
+ln -s a "$tmp/loop/b"
+expect "-o through a loop of links" 1 "" "loop/a/x.csv: Too many levels of symbolic links" -- \
+	"$B/tagk-filter" "$tmp/log.csv" -o "$tmp/loop/a/x.csv"
 
 # ---- long names ----------------------------------------------------------
 n250=$(printf '%0250d' 0)
