@@ -34,11 +34,13 @@ enum {
 	RX_MAX_DEPTH = 128,
 	RX_MAX_CLASSES = 1000, /* MJCF default classes (Menagerie's use tens) */
 	/* libxml2's tree, measured (peak RSS over the file, 2.9.14, x86-64):
-	 * 134 bytes an element (100k <a/>), 240 an attribute (400k on 6240
-	 * elements); a file whose tree would cost more than 8 times its size
-	 * and 8 MiB is refused, so that reading one costs at most about 10
-	 * times the file (buffer, tree) and the program's own few MB */
+	 * 134 bytes an element (100k <a/>), 120 a text node between two tags
+	 * (60k "<a/>\n"), 240 an attribute (400k on 6240 elements); a file
+	 * whose tree would cost more than 8 times its size and 8 MiB is
+	 * refused, so that reading one costs at most about 10 times the file
+	 * (buffer, tree) and the program's own few MB */
 	RX_ELEMENT_COST = 140,
+	RX_TEXT_COST = 130,
 	RX_ATTR_COST = 250,
 	RX_TREE_SLACK = 8 << 20,
 };
@@ -1216,7 +1218,7 @@ static int
 prescan(rx *x, const char *buf, size_t n)
 {
 	const char *s = buf, *e = buf + n;
-	long line = 1, elements = 0, attrs = 0;
+	long line = 1, elements = 0, attrs = 0, texts = 0;
 	int depth = 0, na, empty = 0;
 	if (n > RX_MAX_BYTES)
 		return rxfail(x, NULL, "larger than %d MiB: not a robot description", RX_MAX_BYTES >> 20);
@@ -1224,6 +1226,7 @@ prescan(rx *x, const char *buf, size_t n)
 		const char *lt = memchr(s, '<', (size_t)(e - s));
 		if (!lt)
 			break;
+		texts += lt > s; /* libxml2 keeps even blanks as a text node */
 		for (const char *c = s; (c = memchr(c, '\n', (size_t)(lt - c))) != NULL; c++)
 			line++;
 		s = lt + 1;
@@ -1257,11 +1260,11 @@ prescan(rx *x, const char *buf, size_t n)
 		if (!s)
 			break; /* unterminated: libxml2 says so */
 	}
-	double tree = (double)elements * RX_ELEMENT_COST + (double)attrs * RX_ATTR_COST;
+	double tree = (double)elements * RX_ELEMENT_COST + (double)texts * RX_TEXT_COST + (double)attrs * RX_ATTR_COST;
 	if (tree > 8.0 * (double)n + RX_TREE_SLACK)
-		return rxfail(x, NULL, "%ld elements and %ld attributes in %zu bytes: their tree would take %.0f MB, more "
-		    "than 8 times the file and 8 MiB (a robot description is mostly numbers)", elements, attrs, n,
-		    tree / 1e6);
+		return rxfail(x, NULL, "%ld elements, %ld texts and %ld attributes in %zu bytes: their tree would take "
+		    "%.0f MB, more than 8 times the file and 8 MiB (a robot description is mostly numbers)", elements, texts,
+		    attrs, n, tree / 1e6);
 	return 0;
 }
 

@@ -60,6 +60,10 @@ rm -f "$tmp/big.xml"
 # 100k empty elements under the cap: more elements than any robot has
 awk 'BEGIN { printf "<mujoco>"; for (i = 0; i < 100001; i++) printf "<a/>"; print "</mujoco>" }' > "$tmp/elts.xml"
 bounded "100001 elements" "$tmp/elts.xml" 2 "elts.xml:1: more than 100000 elements"
+# 60000 empty elements a line: each blank between two tags is a node too
+# (256 bytes an element and its blank: 68 times the file before)
+awk 'BEGIN { printf "<mujoco>"; for (i = 0; i < 60000; i++) print "<a/>"; print "</mujoco>" }' > "$tmp/gaps.xml"
+bounded "60000 elements a line" "$tmp/gaps.xml" 2 "60001 elements, 6000[01] texts and 0 attributes in [0-9]+ bytes: their tree would take"
 # 40 MB of comment, inside the cap: read (and refused for having no
 # bodies) in a few times its size
 { printf '<mujoco><!--'; yes 'a comment' | head -c 40000000; printf -- '--><worldbody/></mujoco>\n'; } > "$tmp/comment.xml"
