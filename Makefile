@@ -151,7 +151,17 @@ bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SR
 # formats/ and lib/.
 EXTRA_estimate := cmd/estout.c cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c cmd/estimate_samples.c cmd/estimate_learned.c
 EXTRA_report := cmd/quantile.c cmd/report_check.c cmd/report_score.c cmd/report_summary.c cmd/report_plot.c cmd/report_ncc.c
-EXTRA_filter := cmd/unitguard.c cmd/join.c cmd/filter_whiten.c cmd/filter_expr.c cmd/filter_select.c cmd/filter_gate.c
+EXTRA_filter = cmd/unitguard.c cmd/join.c cmd/filter_whiten.c $(EXPR_OBJ) cmd/filter_select.c cmd/filter_gate.c -lstdc++
+# cmd/filter_expr.cpp: muParser's C++ interface (its C one cannot switch off the
+# built-in operators), so with exceptions and RTTI, unlike formats/*.cpp.
+CXXFLAGS_EXPR := -std=c++11 -Wall -Wextra
+$(BUILD)/cmd/filter_expr.o: cmd/filter_expr.cpp cmd/filter_expr.h build/config | build-deps
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_EXPR) $(CFLAGS) -c $< -o $@
+EXPR_OBJ := $(BUILD)/cmd/filter_expr.o
+bin/tagk-filter: $(BUILD)/cmd/filter_expr.o
+build/asan-bin/tagk-filter: EXPR_OBJ := build/asan-obj/cmd/filter_expr.o
+build/asan-bin/tagk-filter: build/asan-obj/cmd/filter_expr.o
 EXTRA_regress := cmd/logmap.c cmd/unitguard.c cmd/regress_multibody.c cmd/actuator.c cmd/airborne.c cmd/calibrate.c cmd/quantile.c cmd/colspec.c cmd/sgderive.c cmd/friction_fit.c cmd/friction_fwl.c
 bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_LIB) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
@@ -208,12 +218,17 @@ build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan-fl
 # two at a time with -j2, and prints executions per target.
 FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle expr friction
 FUZZ_SECONDS ?= 60
-FUZZ_SRC := tests/fuzz/fuzz_table.c cmd/filter_expr.c $(FMT_SRC) $(LIB_SRC)
-FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c cmd/filter_expr.c cmd/filter_expr.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
-build/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) $(ASAN_FMT_LIB) build/asan/libtagk.a | build-deps
+FUZZ_SRC := tests/fuzz/fuzz_table.c build/fuzz/cxx/filter_expr.o $(FMT_SRC) $(LIB_SRC)
+FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c cmd/filter_expr.cpp cmd/filter_expr.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
+build/asan-obj/cmd/filter_expr.o: cmd/filter_expr.cpp cmd/filter_expr.h | build-deps
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_EXPR) -O1 -g $(SAN) -fno-sanitize=vptr -c $< -o $@
+build/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) build/asan-obj/cmd/filter_expr.o $(ASAN_FMT_LIB) \
+		build/asan/libtagk.a | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g $(SAN) -o $@ $< \
-		tests/fuzz/replay.c tests/fuzz/fuzz_table.c cmd/filter_expr.c $(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lm
+		tests/fuzz/replay.c tests/fuzz/fuzz_table.c build/asan-obj/cmd/filter_expr.o $(ASAN_FMT_LIB) build/asan/libtagk.a \
+		$(DEPS_LIBS) -lstdc++ -lm
 test-fuzz-replay: $(FUZZ_TARGETS:%=build/fuzz-replay/%)
 	@for t in $(FUZZ_TARGETS); do build/fuzz-replay/$$t tests/fuzz/corpus/$$t || exit 1; done
 build/fuzz/cxx/%.o: formats/%.cpp | build-deps
@@ -221,12 +236,16 @@ build/fuzz/cxx/%.o: formats/%.cpp | build-deps
 	@mkdir -p $(dir $@)
 	clang++ $(CXXFLAGS_FMT) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=vptr \
 		-fno-sanitize-recover=all -c $< -o $@
-build/fuzz/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) $(FMT_CXX:formats/%.cpp=build/fuzz/cxx/%.o) | build-deps
+build/fuzz/cxx/filter_expr.o: cmd/filter_expr.cpp cmd/filter_expr.h | build-deps
+	@command -v clang++ >/dev/null || { echo "make fuzz needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev)"; exit 1; }
+	@mkdir -p $(dir $@)
+	clang++ $(CXXFLAGS_EXPR) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=vptr -fno-sanitize-recover=all -c $< -o $@
+build/fuzz/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) build/fuzz/cxx/filter_expr.o $(FMT_CXX:formats/%.cpp=build/fuzz/cxx/%.o) | build-deps
 	@command -v clang >/dev/null || { echo "make fuzz needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev)"; exit 1; }
 	@mkdir -p $(dir $@)
 	clang -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(FUZZ_SRC) \
-		$(FMT_CXX:formats/%.cpp=build/fuzz/cxx/%.o) $(DEPS_LIBS) -lm
+		$(FMT_CXX:formats/%.cpp=build/fuzz/cxx/%.o) $(DEPS_LIBS) -lstdc++ -lm
 fuzz-seeds: build/mkfixtures $(BINS)
 	@sh tests/fuzz/seeds.sh
 fuzz-%: build/fuzz/% fuzz-seeds
@@ -451,6 +470,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@$(ASAN_RUN) sh tests/realdata_test.sh
 	@$(ASAN_RUN) sh tests/mass_test.sh
 	@$(ASAN_RUN) sh tests/flight_test.sh
+	@$(ASAN_RUN) sh tests/expr_test.sh
 	@$(ASAN_RUN) sh tests/arm_test.sh
 	@$(ASAN_RUN) sh tests/arm_mujoco_test.sh
 	@$(ASAN_RUN) sh tests/reliability_test.sh

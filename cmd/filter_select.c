@@ -11,8 +11,9 @@ expr_or_die(const char *opt, const char *text, int nvars, const char *const *nam
 {
 	char err[512];
 	fexpr *e = fexpr_compile(text, nvars, names, vals, err, sizeof(err));
+	/* a long expression is named by its start: the reason must fit */
 	if (!e)
-		cli_die(EXIT_USAGE, "%s '%s': %s", opt, text, err);
+		cli_die(EXIT_USAGE, "%s '%.60s%s': %s", opt, text, strlen(text) > 60 ? "..." : "", err);
 	return e;
 }
 
