@@ -61,6 +61,10 @@ read_line(kv_reader *k)
 	if (c == EOF && n == 0)
 		return 0;
 	k->line++;
+	/* a UTF-8 byte-order mark (Windows editors write one) is not text:
+	 * kept, it made the first key 'ï»¿mass' */
+	if (k->line == 1 && n >= 3 && memcmp(k->buf, "\xef\xbb\xbf", 3) == 0)
+		memmove(k->buf, k->buf + 3, n - 3 + 1);
 	return 1;
 }
 

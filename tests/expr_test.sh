@@ -97,4 +97,37 @@ check "... as awk computes them" sh -c "awk -F, 'NR > 1 {
 	if (\$5 - v > 1e-9 || v - \$5 > 1e-9 || \$6 != c || \$7 - m > 1e-9 || m - \$7 > 1e-9 || \$8 != k) bad++
 	n++ } END { exit bad || n != 3 }' '$tmp/g.p'"
 
+# --- a UTF-8 byte-order mark at the start of a text file ------------------------
+bom() { printf '\357\273\277' | cat - "$1" > "$2"; }
+R=$BIN/tagk-regress
+printf 't,m,mcx,mcy,mcz,Ixx,Ixy,Iyy,Ixz,Iyz,Izz\n0,0.035,0,0,0,1.66e-5,0,1.66e-5,0,0,2.93e-5\n' > "$tmp/est.csv"
+# the mark on the line of a key the output shows: l_arm
+{ echo 'l_arm 0.05'; grep -v -e '^#' -e '^l_arm' -e '^$' datasets/crazyflie2.veh; } > "$tmp/plain.veh"
+bom "$tmp/plain.veh" "$tmp/bom.veh"
+expect "a vehicle file that starts with a byte-order mark: its first key read" 0 "*" "L_arm 0.05 m" -- \
+	$F --physical --vehicle "$tmp/bom.veh" "$tmp/est.csv"
+zcat datasets/panda-payload.csv.gz | head -120 > "$tmp/pp.csv"
+RM="$R -m multibody --held link7 --map t=time --map q=pos_{1..7} --map qd=vel_* --map tau=eff_{1..7}"
+$RM --robot datasets/panda.model "$tmp/pp.csv" > "$tmp/model.reg" 2>/dev/null
+bom datasets/panda.model "$tmp/bom.model"
+expect "a model text file that starts with a byte-order mark is not taken for XML" 0 "*" "*" -- \
+	$RM --robot "$tmp/bom.model" "$tmp/pp.csv" -o "$tmp/bom.reg"
+check "... and gives the rows the file without the mark gives" cmp -s "$tmp/model.reg" "$tmp/bom.reg"
+$RM --robot datasets/panda.urdf "$tmp/pp.csv" > "$tmp/urdf.reg" 2>/dev/null
+bom datasets/panda.urdf "$tmp/bom.urdf"
+expect "a URDF that starts with a byte-order mark is read as XML" 0 "*" "*" -- \
+	$RM --robot "$tmp/bom.urdf" "$tmp/pp.csv" -o "$tmp/bomu.reg"
+check "... the same rows" cmp -s "$tmp/urdf.reg" "$tmp/bomu.reg"
+awk 'BEGIN { for (j = 1; j <= 7; j++) printf "joint %d 0.%d 0.0%d 0\n", j, j, j }' > "$tmp/fr.txt"
+$RM --robot datasets/panda.model --friction "$tmp/fr.txt" "$tmp/pp.csv" > "$tmp/fr.reg" 2>/dev/null
+bom "$tmp/fr.txt" "$tmp/bomfr.txt"
+expect "a friction file that starts with a byte-order mark" 0 "*" "*" -- \
+	$RM --robot datasets/panda.model --friction "$tmp/bomfr.txt" "$tmp/pp.csv" -o "$tmp/bomfr.reg"
+check "... the same rows, which the friction changed" sh -c "cmp -s '$tmp/fr.reg' '$tmp/bomfr.reg' && ! cmp -s '$tmp/fr.reg' '$tmp/model.reg'"
+bom "$tmp/d.csv" "$tmp/bomd.csv"
+expect "a CSV log that starts with a byte-order mark: the first column is t" 0 "^1,4,1,7" "" -- \
+	$F --stream csv --where 't < 2' "$tmp/bomd.csv"
+printf 'x,\357\273\277y\n1,2\n' > "$tmp/midbom.csv"
+expect "... a mark elsewhere is part of the name" 2 "" "unknown name 'y'" -- $F --where 'y > 0' "$tmp/midbom.csv"
+
 finish
