@@ -50,6 +50,9 @@ int tbl_parse_end(const char *text, long long *n, uint64_t *check);
 int tbl_check_end(tbl_reader *r, const char *where, long long count, uint64_t check, long long rows,
     uint64_t sum);
 
+/* Say msg through tbl_on_note's function. */
+void tbl_say(const char *msg);
+
 int tbl_csv_open(tbl_reader *r, FILE *f);
 int tbl_hdf5_open(tbl_reader *r, const char *path);
 int tbl_cfusd_open(tbl_reader *r, FILE *f, int seekable);

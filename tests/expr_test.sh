@@ -130,4 +130,21 @@ expect "a CSV log that starts with a byte-order mark: the first column is t" 0 "
 printf 'x,\357\273\277y\n1,2\n' > "$tmp/midbom.csv"
 expect "... a mark elsewhere is part of the name" 2 "" "unknown name 'y'" -- $F --where 'y > 0' "$tmp/midbom.csv"
 
+# --- a plain CSV whose last line has no line end --------------------------------
+printf 't,a\n1,2\n2,3.2' > "$tmp/cut.csv"
+expect "a last line without its line end: a note naming file and line, the row read" 0 "^2,3.2$" \
+	"^tagk-filter: .*cut.csv:3: note: the last line has no line end: the file may have been cut there" -- \
+	$F --stream csv "$tmp/cut.csv"
+expect "... from standard input too" 0 "^2,3.2$" "^tagk-filter: stdin:3: note: the last line has no line end" -- \
+	sh -c "$F --stream csv - < '$tmp/cut.csv'"
+gzip -c "$tmp/cut.csv" > "$tmp/cut.csv.gz"
+expect "... and inside a gzip file" 0 "^2,3.2$" "cut.csv.gz:3: note: the last line has no line end" -- \
+	$F --stream csv "$tmp/cut.csv.gz"
+printf 't,a\n1,2\n2,3.2e' > "$tmp/cut2.csv"
+expect "... before the error of a number cut mid-exponent" 1 "" "cut2.csv:3: note: .*" -- $F "$tmp/cut2.csv"
+printf 't,a\r\n1,2\r\n' > "$tmp/whole.csv"
+expect "a file that ends with its line end: no note" 0 "*" "" -- $F --stream csv "$tmp/whole.csv"
+expect "a tagk-regress input: the same note" 0 "*" "pp2.csv:120: note: the last line has no line end" -- \
+	sh -c "head -c -1 '$tmp/pp.csv' > '$tmp/pp2.csv' && $RM --robot datasets/panda.model '$tmp/pp2.csv' -o '$tmp/pp2.reg'"
+
 finish
