@@ -68,8 +68,16 @@ double op_add(double a, double b) { return seen("+", a + b); }
 double op_sub(double a, double b) { return seen("-", a - b); }
 double op_mul(double a, double b) { return seen("*", a * b); }
 double op_div(double a, double b) { return seen("/", a / b); }
-/* pow(NaN, 0) and pow(1, NaN) are 1 in C: not here. */
-double op_pow(double a, double b) { return std::isnan(a) || std::isnan(b) ? seen("^", (double)NAN) : seen("^", std::pow(a, b)); }
+/* pow(NaN, 0) and pow(1, NaN) are 1 in C: not here. x^2 is x*x, rounded
+ * once, as muParser's own ^ gave it: glibc's pow can be an ulp off
+ * (10.787701250940003^2). */
+double
+op_pow(double a, double b)
+{
+	if (std::isnan(a) || std::isnan(b))
+		return seen("^", (double)NAN);
+	return seen("^", b == 2 ? a * a : std::pow(a, b));
+}
 double op_neg(double a) { return seen("-", -a); }
 double op_pos(double a) { return seen("+", a); }
 

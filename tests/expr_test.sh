@@ -79,6 +79,10 @@ check "... 3.141592653589793 and 2.718281828459045" sh -c \
 expect "an unknown name is named" 2 "" "unknown name 'c' \(not a column of the input, nor a function\)" -- \
 	$F --where 'c > 1' "$tmp/d.csv"
 
+printf 't,x\n1,10.787701250940003\n' > "$tmp/sq.csv"
+expect "x^2 is x*x, rounded once (glibc's pow(x, 2) is an ulp off here)" 0 "^1,10.787701250940003$" "" -- \
+	$F --stream csv --where 'x^2 == x*x && x^2 == 116.3744982795325' "$tmp/sq.csv"
+
 # --- the grammar against awk -------------------------------------------------------
 expect "precedence and associativity: values" 0 "*" "" -- $F --stream csv \
 	--eval 'v=-a^2 + 2^3^2 - a - b - 1 + 2^-1 * 6 / 3' \
