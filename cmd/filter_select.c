@@ -39,6 +39,9 @@ exprs_open(exprs *x, tbl_reader *r, double *row, const char *where, const char *
 		snprintf(x->name[k], sizeof(x->name[k]), "%.*s", (int)(eq - evals[k]), evals[k]);
 		if (tbl_find(r, x->name[k]) >= 0)
 			cli_die(EXIT_USAGE, "--eval %s: the input has a column %s already", x->name[k], x->name[k]);
+		for (int j = 0; j < k; j++)
+			if (!strcmp(x->name[j], x->name[k]))
+				cli_die(EXIT_USAGE, "--eval %s: given twice (a name is one column)", x->name[k]);
 		char opt[96];
 		snprintf(opt, sizeof(opt), "--eval %s", x->name[k]);
 		memcpy(x->vals, row, (size_t)x->nc * sizeof(double));

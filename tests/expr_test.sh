@@ -20,6 +20,8 @@ done
 expect "--where 'a = = 1': refused" 2 "" "'=' at character 3 assigns" -- $F --where 'a = = 1' "$tmp/d.csv"
 expect "--eval's right side may not assign" 2 "" "--eval z '\(a=9\)': '=' at character 3 assigns" -- \
 	$F --eval 'z=(a=9)' --eval 'w=a' "$tmp/d.csv"
+expect "--eval of one name twice: refused, named" 2 "" "--eval x: given twice" -- \
+	$F --eval 'x=a' --eval 'x=b' "$tmp/d.csv"
 expect "--where 'a>5, b>0': the comma operator refused" 2 "" "2 expressions separated by commas" -- \
 	$F --where 'a>5, b>0' "$tmp/d.csv"
 expect "--where '(a, b)': refused" 2 "" "without a function" -- $F --where '(a, b)' "$tmp/d.csv"
