@@ -112,6 +112,13 @@ printf 't,m,mcx,mcy,mcz,Ixx,Ixy,Iyy,Ixz,Iyz,Izz\n0,0.035,0,0,0,1.66e-5,0,1.66e-5
 bom "$tmp/plain.veh" "$tmp/bom.veh"
 expect "a vehicle file that starts with a byte-order mark: its first key read" 0 "*" "L_arm 0.05 m" -- \
 	$F --physical --vehicle "$tmp/bom.veh" "$tmp/est.csv"
+printf 'l_arm 0.05\n' | iconv -f UTF-8 -t UTF-16 > "$tmp/u16.veh"
+printf 'l_arm 0.05\n' | iconv -f UTF-8 -t UTF-16LE > "$tmp/u16le.veh"
+for v in u16 u16le; do
+	expect "a UTF-16 vehicle file ($v): refused, with the command that converts it" 1 "" \
+		"$v.veh:1: a NUL byte: not a text file of tagk's \(UTF-16 text\? convert it to UTF-8 first, e.g. iconv" -- \
+		$F --physical --vehicle "$tmp/$v.veh" "$tmp/est.csv"
+done
 zcat datasets/panda-payload.csv.gz | head -120 > "$tmp/pp.csv"
 RM="$R -m multibody --held link7 --map t=time --map q=pos_{1..7} --map qd=vel_* --map tau=eff_{1..7}"
 $RM --robot datasets/panda.model "$tmp/pp.csv" > "$tmp/model.reg" 2>/dev/null
