@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "../formats/keyval.h"
 #include "../formats/table.h"
-#include "../formats/table.h"
 #include "../lib/tagk.h"
 
 static const char *prog = "tagk";

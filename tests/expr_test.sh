@@ -137,6 +137,10 @@ bom "$tmp/fr.txt" "$tmp/bomfr.txt"
 expect "a friction file that starts with a byte-order mark" 0 "*" "*" -- \
 	$RM --robot datasets/panda.model --friction "$tmp/bomfr.txt" "$tmp/pp.csv" -o "$tmp/bomfr.reg"
 check "... the same rows, which the friction changed" sh -c "cmp -s '$tmp/fr.reg' '$tmp/bomfr.reg' && ! cmp -s '$tmp/fr.reg' '$tmp/model.reg'"
+$BIN/tagk-bench table2 --trials 2 --noise none --methods tagk --shard 0/2 > "$tmp/s0.csv" 2>/dev/null
+bom "$tmp/s0.csv" "$tmp/bomshard.csv"
+expect "a tagk-bench shard file with a byte-order mark is read as a shard" 1 "" "shard 1/2 is missing \(1 of 2 given\)" -- \
+	$BIN/tagk-bench merge --format csv "$tmp/bomshard.csv"
 bom "$tmp/d.csv" "$tmp/bomd.csv"
 expect "a CSV log that starts with a byte-order mark: the first column is t" 0 "^1,4,1,7" "" -- \
 	$F --stream csv --where 't < 2' "$tmp/bomd.csv"
