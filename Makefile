@@ -156,12 +156,22 @@ bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(CMD_HDR) $(BENCH
 		$(SIM_LIB) lib/libtagk.a $(DEPS_LIBS) -lm
 
 # Pipeline commands: tagk-NAME is cmd/NAME/*.c (its main in cmd/NAME/tagk-NAME.c)
-# over cmd/common/, formats/ and lib/.
+# over cmd/common/, formats/ and lib/, with the objects CMD_OBJ_NAME lists.
 CMD_SRC = $(sort $(wildcard cmd/$(1)/*.c))
+# cmd/filter/filter_expr.cpp: muParser's C++ interface (its C one cannot switch off the
+# built-in operators), so with exceptions and RTTI, unlike formats/*.cpp.
+CXXFLAGS_EXPR := -std=c++11 -Wall -Wextra
+$(BUILD)/cmd/filter/filter_expr.o: cmd/filter/filter_expr.cpp cmd/filter/filter_expr.h build/config | build-deps
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_EXPR) $(CFLAGS) -c $< -o $@
+CMD_OBJ_filter = $(BUILD)/cmd/filter/filter_expr.o -lstdc++
+bin/tagk-filter: $(BUILD)/cmd/filter/filter_expr.o
+build/asan-bin/tagk-filter: CMD_OBJ_filter = build/asan-obj/cmd/filter/filter_expr.o -lstdc++
+build/asan-bin/tagk-filter: build/asan-obj/cmd/filter/filter_expr.o
 bin/tagk-%: $(CMD_COMMON) $(CMD_HDR) cmd/*/*.c $(FMT_LIB) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(CMD_INC) $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
-		$(call CMD_SRC,$*) $(CMD_COMMON) $(FMT_LIB) lib/libtagk.a $(DEPS_LIBS) -lm
+		$(call CMD_SRC,$*) $(CMD_OBJ_$*) $(CMD_COMMON) $(FMT_LIB) lib/libtagk.a $(DEPS_LIBS) -lm
 
 # Unit tests: each driver linked against the library built with sanitizers,
 # once in double (build/asan) and once in float (build/asan-float). The
@@ -213,12 +223,17 @@ build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan-fl
 # two at a time with -j2, and prints executions per target.
 FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle expr friction robotxml
 FUZZ_SECONDS ?= 60
-FUZZ_SRC := tests/fuzz/fuzz_table.c cmd/filter/filter_expr.c $(FMT_SRC) $(LIB_SRC)
-FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c cmd/filter/filter_expr.c cmd/filter/filter_expr.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
-build/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) $(ASAN_FMT_LIB) build/asan/libtagk.a | build-deps
+FUZZ_SRC := tests/fuzz/fuzz_table.c build/fuzz/cxx/filter_expr.o $(FMT_SRC) $(LIB_SRC)
+FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c cmd/filter/filter_expr.cpp cmd/filter/filter_expr.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
+build/asan-obj/cmd/filter/filter_expr.o: cmd/filter/filter_expr.cpp cmd/filter/filter_expr.h | build-deps
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_EXPR) -O1 -g $(SAN) -fno-sanitize=vptr -c $< -o $@
+build/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) build/asan-obj/cmd/filter/filter_expr.o $(ASAN_FMT_LIB) \
+		build/asan/libtagk.a | build-deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g $(SAN) -o $@ $< \
-		tests/fuzz/replay.c tests/fuzz/fuzz_table.c cmd/filter/filter_expr.c $(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lm
+		tests/fuzz/replay.c tests/fuzz/fuzz_table.c build/asan-obj/cmd/filter/filter_expr.o $(ASAN_FMT_LIB) build/asan/libtagk.a \
+		$(DEPS_LIBS) -lstdc++ -lm
 test-fuzz-replay: $(FUZZ_TARGETS:%=build/fuzz-replay/%)
 	@for t in $(FUZZ_TARGETS); do build/fuzz-replay/$$t tests/fuzz/corpus/$$t || exit 1; done
 build/fuzz/cxx/%.o: formats/%.cpp | build-deps
@@ -226,12 +241,16 @@ build/fuzz/cxx/%.o: formats/%.cpp | build-deps
 	@mkdir -p $(dir $@)
 	clang++ $(CXXFLAGS_FMT) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=vptr \
 		-fno-sanitize-recover=all -c $< -o $@
-build/fuzz/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) $(FMT_CXX:formats/%.cpp=build/fuzz/cxx/%.o) | build-deps
+build/fuzz/cxx/filter_expr.o: cmd/filter/filter_expr.cpp cmd/filter/filter_expr.h | build-deps
+	@command -v clang++ >/dev/null || { echo "make fuzz needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev)"; exit 1; }
+	@mkdir -p $(dir $@)
+	clang++ $(CXXFLAGS_EXPR) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=vptr -fno-sanitize-recover=all -c $< -o $@
+build/fuzz/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) build/fuzz/cxx/filter_expr.o $(FMT_CXX:formats/%.cpp=build/fuzz/cxx/%.o) | build-deps
 	@command -v clang >/dev/null || { echo "make fuzz needs clang and libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev)"; exit 1; }
 	@mkdir -p $(dir $@)
 	clang -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(FUZZ_SRC) \
-		$(FMT_CXX:formats/%.cpp=build/fuzz/cxx/%.o) $(DEPS_LIBS) -lm
+		$(FMT_CXX:formats/%.cpp=build/fuzz/cxx/%.o) $(DEPS_LIBS) -lstdc++ -lm
 fuzz-seeds: build/mkfixtures $(BINS)
 	@sh tests/fuzz/seeds.sh
 fuzz-%: build/fuzz/% fuzz-seeds
@@ -408,7 +427,7 @@ build/asan-bin/tagk-%: $(CMD_COMMON) $(CMD_HDR) cmd/*/*.c $(ASAN_FMT_LIB) $(FMT_
 		| build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-conversion -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(CMD_INC) $(DEPS_CFLAGS) \
-		-O1 -g $(SAN) -o $@ $(call CMD_SRC,$*) $(CMD_COMMON) $(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lm
+		-O1 -g $(SAN) -o $@ $(call CMD_SRC,$*) $(CMD_OBJ_$*) $(CMD_COMMON) $(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lm
 
 # Leak detection is off for the commands: they exit after one run, with
 # buffers sized once at start still held, on error paths too. Growth per
@@ -464,6 +483,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@$(ASAN_RUN) sh tests/realdata_test.sh
 	@$(ASAN_RUN) sh tests/mass_test.sh
 	@$(ASAN_RUN) sh tests/flight_test.sh
+	@$(ASAN_RUN) sh tests/expr_test.sh
 	@$(ASAN_RUN) sh tests/arm_test.sh
 	@$(ASAN_RUN) sh tests/arm_mujoco_test.sh
 	@$(ASAN_RUN) sh tests/reliability_test.sh

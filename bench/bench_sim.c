@@ -792,7 +792,10 @@ bench_merge(int argc, char **argv)
 		outfile_note_input(fileno(f), argv[i], argv[i]);
 		int idx, cnt;
 		char set[1024];
-		if (!fgets(line, sizeof(line), f) || sscanf(line, SHARD_MARK " %d/%d %1023[^\n]", &idx, &cnt, set) != 3
+		/* a UTF-8 byte-order mark before the mark line is skipped */
+		if (!fgets(line, sizeof(line), f)
+		    || sscanf(line + (strncmp(line, "\xef\xbb\xbf", 3) ? 0 : 3), SHARD_MARK " %d/%d %1023[^\n]", &idx,
+		           &cnt, set) != 3
 		    || cnt < 1 || idx < 0 || idx >= cnt)
 			cli_die(EXIT_DATA, "%s: not a shard file: it does not start with a '%s I/N ...' line "
 			    "(tagk-bench table2 --shard I/N or --format trials writes one)", argv[i], SHARD_MARK);

@@ -610,6 +610,15 @@ at_input_end(tbl_reader *r)
 		c->eof = 1;
 		return;
 	}
+	if (c->at_end && !c->declared) {
+		/* said, not refused: a hand-written file may just lack the last
+		 * line end, but a copy or a logger stopped mid-write ends so too,
+		 * perhaps mid-number (1.25 cut to 1.2) */
+		char msg[600];
+		snprintf(msg, sizeof(msg), "%s:%ld: note: the last line has no line end: the file may have been "
+		    "cut there (its row is read as it stands)", r->name, c->line + 1);
+		tbl_say(msg);
+	}
 	csv_fini(&c->p, on_field, on_record, r);
 	c->eof = 1;
 	if (c->declared && !c->ended && c->header_done) {

@@ -40,7 +40,11 @@ read_line(kv_reader *k)
 	while ((c = getc(k->f)) != EOF && c != '\n' && c != '\r') {
 		if (c == 0) {
 			k->line++;
-			return kv_fail(k, "a NUL byte: not a text file of tagk's");
+			/* UTF-16 (Windows' "Unicode" text) has one in its first
+			 * character, after its mark FF FE or FE FF or not */
+			int wide = k->line == 1 && (n <= 1 || (n <= 3 && (unsigned char)k->buf[0] >= 0xfe));
+			return kv_fail(k, "a NUL byte: not a text file of tagk's%s", wide ? " (UTF-16 text? convert "
+			    "it to UTF-8 first, e.g. iconv -f UTF-16 -t UTF-8 FILE)" : "");
 		}
 		if (n == KV_LINE) {
 			k->line++;
@@ -61,6 +65,10 @@ read_line(kv_reader *k)
 	if (c == EOF && n == 0)
 		return 0;
 	k->line++;
+	/* a UTF-8 byte-order mark (Windows editors write one) is not text:
+	 * kept, it made the first key 'ï»¿mass' */
+	if (k->line == 1 && n >= 3 && memcmp(k->buf, "\xef\xbb\xbf", 3) == 0)
+		memmove(k->buf, k->buf + 3, n - 3 + 1);
 	return 1;
 }
 

@@ -2,6 +2,7 @@
  * keyval.h: the one strict reader of tagk's line-based text files (the
  * vehicle file, the multi-body model file): "KEY VALUE..." per line,
  * words separated by spaces or tabs, "#" to the end of the line a comment.
+ * A UTF-8 byte-order mark at the start of the file is skipped.
  *
  * Numbers are read whole, by num_parse (numconv.h): a decimal with an
  * optional sign, fraction and exponent, nothing before or after it in its

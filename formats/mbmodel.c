@@ -288,13 +288,16 @@ mbmodel_read_file(FILE *f, const char *path, mbmodel *mm, char *err, size_t len)
 {
 	memset(mm, 0, sizeof(*mm));
 	outfile_note_input(fileno(f), path, path);
-	/* a URDF or MJCF description starts with '<' (after blanks or a BOM) */
+	/* a URDF or MJCF description starts with '<' (after a UTF-8
+	 * byte-order mark and blanks); a model text file may start with a
+	 * byte-order mark too, which keyval skips */
 	size_t n;
 	char *buf = slurp(f, path, &n, err, len);
 	if (!buf)
 		return -1;
-	size_t lead = strspn(buf, " \t\r\n");
-	if (lead < n && (buf[lead] == '<' || (n - lead >= 3 && memcmp(buf + lead, "\xef\xbb\xbf", 3) == 0))) {
+	size_t bom = n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	size_t lead = bom + strspn(buf + bom, " \t\r\n");
+	if (lead < n && buf[lead] == '<') {
 		int rc = robotxml_read(buf, n, path, mm, err, len);
 		free(buf);
 		return rc;

@@ -95,6 +95,11 @@ const char *tbl_note(const tbl_reader *r, const char *key);
 enum { TBL_NOTES = 8 };
 int tbl_nnotes(const tbl_reader *r);
 const char *tbl_note_line(const tbl_reader *r, int i);
+/* Where a reader's notes for the user go (not errors: the input is read
+ * on, e.g. a CSV file whose last line has no line end), one line each
+ * without its end; NULL, the default, writes them to stderr as they are.
+ * Process-wide: the commands set it once, to prefix their name. */
+void tbl_on_note(void (*fn)(const char *msg));
 /* Rows skipped under skip_bad. */
 long tbl_skipped(const tbl_reader *r);
 /* Why the input has a signal called name that is not a column (an HDF5

@@ -54,6 +54,9 @@ int tbl_parse_end(const char *text, long long *n, uint64_t *check);
 int tbl_check_end(tbl_reader *r, const char *where, long long count, uint64_t check, long long rows,
     uint64_t sum);
 
+/* Say msg through tbl_on_note's function. */
+void tbl_say(const char *msg);
+
 /* hdf5_in.c's entry point, declared here too (as in table_readers.h) only
  * until hdf5_in.c includes table_readers.h: branch safety-hdf5 is
  * restructuring that file. Remove this line then. */

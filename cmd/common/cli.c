@@ -21,6 +21,13 @@ cli_on_die(void (*fn)(const char *msg))
 	die_hook = fn;
 }
 
+/* A reader's note, prefixed with the command's name as a warning is. */
+static void
+reader_note(const char *msg)
+{
+	fprintf(stderr, "%s: %s\n", prog, msg);
+}
+
 void
 cli_init(const char *argv0)
 {
@@ -28,6 +35,7 @@ cli_init(const char *argv0)
 		const char *slash = strrchr(argv0, '/');
 		prog = slash ? slash + 1 : argv0;
 	}
+	tbl_on_note(reader_note);
 }
 
 int

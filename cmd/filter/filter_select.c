@@ -11,8 +11,9 @@ expr_or_die(const char *opt, const char *text, int nvars, const char *const *nam
 {
 	char err[512];
 	fexpr *e = fexpr_compile(text, nvars, names, vals, err, sizeof(err));
+	/* a long expression is named by its start: the reason must fit */
 	if (!e)
-		cli_die(EXIT_USAGE, "%s '%s': %s", opt, text, err);
+		cli_die(EXIT_USAGE, "%s '%.60s%s': %s", opt, text, strlen(text) > 60 ? "..." : "", err);
 	return e;
 }
 
@@ -38,6 +39,9 @@ exprs_open(exprs *x, tbl_reader *r, double *row, const char *where, const char *
 		snprintf(x->name[k], sizeof(x->name[k]), "%.*s", (int)(eq - evals[k]), evals[k]);
 		if (tbl_find(r, x->name[k]) >= 0)
 			cli_die(EXIT_USAGE, "--eval %s: the input has a column %s already", x->name[k], x->name[k]);
+		for (int j = 0; j < k; j++)
+			if (!strcmp(x->name[j], x->name[k]))
+				cli_die(EXIT_USAGE, "--eval %s: given twice (a name is one column)", x->name[k]);
 		char opt[96];
 		snprintf(opt, sizeof(opt), "--eval %s", x->name[k]);
 		memcpy(x->vals, row, (size_t)x->nc * sizeof(double));

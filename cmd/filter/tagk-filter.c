@@ -69,7 +69,9 @@ usage(FILE *f)
 	    "      --join-hold        take the last sample instead of interpolating\n"
 	    "      --eval NAME=EXPR   add a column NAME computed from the row (muParser: + - * / ^,\n"
 	    "                         sqrt, abs, min, max, ...; columns by name, e.g. acc.z * 9.80665)\n"
-	    "      --where EXPR       keep the rows where EXPR holds (thrust > 0.2 && t < 30)\n"
+	    "      --where EXPR       keep the rows where EXPR holds (thrust > 0.2 && t < 30); one\n"
+	    "                         expression: no '=' (== compares), no ',' outside f(a, b); NaN\n"
+	    "                         anywhere in it is an error, not false (tagk-filter(1), EXPRESSIONS)\n"
 	    "      --whiten V,...     each sample's rows times L^-1, L L^T = M(V): the stream's metric columns\n"
 	    "                         at the prior V (a stage of its own; paper 002's dual metric, frozen)\n"
 	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");

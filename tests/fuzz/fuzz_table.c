@@ -29,6 +29,14 @@ check_message(const char *m)
 		violation("an error message spans lines", m);
 }
 
+/* A reader's note: one line, like an error; not printed (libFuzzer's
+ * output is for findings). */
+static void
+on_note(const char *m)
+{
+	check_message(m);
+}
+
 static int
 stream_column(const char *name)
 {
@@ -76,6 +84,7 @@ fuzz_table_digest(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want wa
 		abort();
 	char path[64], err[1024];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	tbl_on_note(on_note);
 	tbl_options o;
 	memset(&o, 0, sizeof(o));
 	o.format = fmt;
