@@ -37,7 +37,8 @@
 	X(H5Oget_info_by_name2) X(H5Ovisit2) X(H5P_CLS_DATASET_ACCESS_ID_g) \
 	X(H5P_CLS_DATASET_CREATE_ID_g) X(H5P_CLS_FILE_ACCESS_ID_g) X(H5P_CLS_FILE_CREATE_ID_g) \
 	X(H5Pclose) X(H5Pcreate) X(H5Pget_chunk) X(H5Pget_external) X(H5Pget_external_count) \
-	X(H5Pget_virtual_count) X(H5Pget_virtual_dsetname) X(H5Pget_virtual_filename) X(H5Pget_layout) X(H5Pget_mdc_config) X(H5Pset_chunk) \
+	X(H5Pget_virtual_count) X(H5Pget_virtual_dsetname) X(H5Pget_virtual_filename) X(H5Pget_layout) \
+	X(H5Pget_mdc_config) X(H5Pset_chunk) \
 	X(H5Pset_chunk_cache) X(H5Pset_libver_bounds) X(H5Pset_link_creation_order) \
 	X(H5Pset_mdc_config) X(H5Sclose) X(H5Screate) X(H5Screate_simple) X(H5Sget_simple_extent_dims) \
 	X(H5Sget_simple_extent_ndims) X(H5Sget_simple_extent_npoints) X(H5Sselect_hyperslab) \
