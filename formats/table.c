@@ -189,22 +189,6 @@ tbl_close(tbl_reader *r)
 const char *tbl_name(const tbl_reader *r) { return r->name; }
 tbl_format tbl_format_of(const tbl_reader *r) { return r->format; }
 
-static void (*note_fn)(const char *msg);
-
-void
-tbl_on_note(void (*fn)(const char *msg))
-{
-	note_fn = fn;
-}
-
-void
-tbl_say(const char *msg)
-{
-	if (note_fn)
-		note_fn(msg);
-	else
-		fprintf(stderr, "%s\n", msg);
-}
 int tbl_ncols(const tbl_reader *r) { return r->ncols; }
 const char *tbl_col(const tbl_reader *r, int i) { return i >= 0 && i < r->ncols ? r->cols[i] : NULL; }
 const char *tbl_error(const tbl_reader *r) { return r->err; }

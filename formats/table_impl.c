@@ -2,6 +2,7 @@
  * messages, the header's columns, the end marker, notes. Below the readers:
  * it calls none of them, nor the dispatch above them. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,4 +147,23 @@ tbl_add_note(tbl_reader *r, const char *text)
 	r->note_next = (r->note_next + 1) % TBL_NOTES;
 	if (r->nnotes < TBL_NOTES)
 		r->nnotes++;
+}
+
+/* The readers' notes (a cut last line, ...) go through the function the
+ * command set with tbl_on_note (table.h), or to stderr before it has. */
+static void (*note_fn)(const char *msg);
+
+void
+tbl_on_note(void (*fn)(const char *msg))
+{
+	note_fn = fn;
+}
+
+void
+tbl_say(const char *msg)
+{
+	if (note_fn)
+		note_fn(msg);
+	else
+		fprintf(stderr, "%s\n", msg);
 }
