@@ -482,6 +482,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@$(ASAN_RUN) sh tests/pipeline_filter_test.sh
 	@$(ASAN_RUN) sh tests/pipeline_papers_test.sh
 	@$(ASAN_RUN) sh tests/stream_test.sh
+	@$(ASAN_RUN) sh tests/changes_test.sh
 
 bench: $(BINS)
 	./bin/tagk-bench timing

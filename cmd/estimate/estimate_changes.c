@@ -20,7 +20,9 @@ enum {
 #define CHI2_1_95 3.841458820694124
 
 /* One run. Per block b and row index r, at blk[(b * R + r) * Wr]: the
- * count of rows, then the packed sums (changepoint.h) of that index. */
+ * count of rows, the packed sums (changepoint.h) of that index, then the
+ * drift column's sums (u = (t - t0) y_m: sum u y_j for each j, sum u^2,
+ * sum u b), with which a segment's m may move linearly in time. */
 typedef struct {
 	const batch_opts *o;
 	tbl_reader *r;
@@ -28,7 +30,7 @@ typedef struct {
 	const char *names[TAGK_NPARAM];
 	size_t W, Wr;
 	long m, k, samples, rows;
-	double *blk, *tfirst, *tlast, *truth, *row, t_last;
+	double *blk, *tfirst, *tlast, *truth, *row, t_last, t0;
 	long *ns;
 	double first[TAGK_BATCH_ROWS][TAGK_NPARAM + 2]; /* the first sample's rows: y, b, index */
 	double ftruth[TAGK_NPARAM];                       /* and its truth */
@@ -37,6 +39,9 @@ typedef struct {
 	/* after reading */
 	double sig2[TAGK_BATCH_ROWS], beta, *hi, *lo, *ws;
 	long cp[MAX_CHANGES + 1], ncp, minlen;
+	int drift[MAX_CHANGES + 2]; /* per segment: changes merged in as a drift */
+	long raw[MAX_CHANGES + 1], nraw; /* the changes before any merge ... */
+	double rawm[MAX_CHANGES + 1];   /* ... and each raw segment's m (NaN: unsolved) */
 } cprun;
 
 static void *
@@ -74,7 +79,7 @@ columns(cprun *w)
 	if (w->ntrue != 0 && w->ntrue != n)
 		cli_die(EXIT_DATA, "%s: some true_* columns but not all", tbl_name(r));
 	w->W = tagk_cp_width(n);
-	w->Wr = 1 + w->W;
+	w->Wr = 1 + w->W + (size_t)n + 2;
 	w->k = 1;
 }
 
@@ -136,6 +141,11 @@ add_row(cprun *w, const double *y, double b, int idx)
 	double *d = w->blk + ((size_t)(w->m - 1) * (size_t)w->R + (size_t)idx) * w->Wr;
 	d[0] += 1;
 	tagk_cp_add_row(w->n, d + 1, y, b, 1);
+	double u = (w->t_last - w->t0) * y[0], *x = d + 1 + w->W;
+	for (int j = 0; j < w->n; j++)
+		x[j] += u * y[j];
+	x[w->n] += u * u;
+	x[w->n + 1] += u * b;
 	w->rows++;
 }
 
@@ -185,6 +195,8 @@ on_read(cprun *w, int rc)
 			replay_first(w);
 		w->samples++;
 		w->t_last = t;
+		if (w->samples == 1)
+			w->t0 = t;
 		double tr[TAGK_NPARAM];
 		for (int j = 0; j < w->ntrue; j++)
 			tr[j] = w->ftruth[j] = row[w->tidx[j]];
@@ -434,6 +446,51 @@ estimate(cprun *w, tagk_batch *q, long i, long j, tagk_real *theta, tagk_real *s
 	return 1;
 }
 
+/* The fit of blocks [i, j) with m moving linearly in time (the n
+ * parameters and the drift column, weighted as the cost is): its residual
+ * into *cost, the rate dm/dt and its sd into rate[0], rate[1]; 0 if
+ * singular. */
+static int
+drift_fit(cprun *w, long i, long j, double *cost_out, double *rate)
+{
+	int n = w->n, n1 = n + 1;
+	double H[(TAGK_NPARAM + 1) * (TAGK_NPARAM + 1)] = { 0 }, h[TAGK_NPARAM + 1] = { 0 }, c = 0;
+	for (long bk = i; bk < j; bk++)
+		for (int r = 0; r < w->R; r++) {
+			const double *d = w->blk + ((size_t)bk * (size_t)w->R + (size_t)r) * w->Wr + 1;
+			const double *x = d + w->W;
+			double wt = 1 / w->sig2[r];
+			int k = 0;
+			for (int a = 0; a < n; a++)
+				for (int b = a; b < n; b++, k++)
+					H[a * n1 + b] += wt * d[k];
+			for (int a = 0; a < n; a++)
+				h[a] += wt * d[k++];
+			c += wt * d[k];
+			for (int a = 0; a < n; a++)
+				H[a * n1 + n] += wt * x[a];
+			H[n * n1 + n] += wt * x[n];
+			h[n] += wt * x[n + 1];
+		}
+	for (int a = 0; a < n1; a++)
+		for (int b = 0; b < a; b++)
+			H[a * n1 + b] = H[b * n1 + a];
+	double L[(TAGK_NPARAM + 1) * (TAGK_NPARAM + 1)], x[TAGK_NPARAM + 1], e[TAGK_NPARAM + 1] = { 0 }, v[TAGK_NPARAM + 1];
+	memcpy(L, H, sizeof(L));
+	if (!spd_solve(n1, L, h, x))
+		return 0;
+	memcpy(L, H, sizeof(L));
+	e[n] = 1;
+	spd_solve(n1, L, e, v); /* column n of H^-1: the drift's variance */
+	double fit = 0;
+	for (int a = 0; a < n1; a++)
+		fit += h[a] * x[a];
+	*cost_out = c - fit > 0 ? c - fit : 0;
+	rate[0] = x[n];
+	rate[1] = v[n] > 0 ? sqrt(v[n]) : (double)NAN;
+	return 1;
+}
+
 /* Every segment's estimate, sd (NaN where none) and 1 where it solved. */
 static void
 estimate_all(cprun *w, tagk_batch *q, tagk_real (*th)[TAGK_NPARAM], tagk_real (*sd)[TAGK_NPARAM], int *ok)
@@ -447,6 +504,48 @@ estimate_all(cprun *w, tagk_batch *q, tagk_real (*th)[TAGK_NPARAM], tagk_real (*
 	}
 }
 
+/* Whether the change of m from blocks [a, ...) to [..., b) comes by many
+ * small steps: in the segmentation before merging, no single step between
+ * a and b carries half of the net change. Coloured residuals make a slow
+ * drift cost more as a line than as a step, but its exact segmentation
+ * is then a staircase, where a payload dropped is one step. */
+static int
+gradual(cprun *w, long a, long b)
+{
+	double first = NAN, last = NAN, big = 0;
+	for (long k = 0; k <= w->nraw; k++) {
+		long s0 = k ? w->raw[k - 1] : 0, s1 = k < w->nraw ? w->raw[k] : w->m;
+		if (s0 < a || s1 > b || w->rawm[k] != w->rawm[k])
+			continue;
+		if (first != first)
+			first = w->rawm[k];
+		else
+			big = fmax(big, fabs(w->rawm[k] - last));
+		last = w->rawm[k];
+	}
+	return first == first && big < 0.5 * fabs(last - first);
+}
+
+/* Whether change i is better told as a drift: the one segment from its
+ * left neighbour to its right one with m moving linearly in time (one
+ * parameter more, ln(rows)) costs less than the step (beta), or the
+ * change is gradual (above). Returns a
+ * number in [-2, -1) if so, the lower the clearer (merged first, before
+ * any small step), else 0. */
+static double
+drift_margin(cprun *w, long i)
+{
+	long a = i ? w->cp[i - 1] : 0, b = i + 1 < w->ncp ? w->cp[i + 1] : w->m;
+	double dc, rate[2];
+	if (!drift_fit(w, a, b, &dc, rate))
+		return 0;
+	double step = cost(w, a, w->cp[i]) + cost(w, w->cp[i], b) + w->beta;
+	double d = dc + log((double)w->rows) - step;
+	if (d > 0 && !gradual(w, a, b))
+		return 0;
+	return d <= 0 ? -1 + d / (1 - d) : -1;
+}
+
 /* The changes too small to be one merged away, the weakest first: a step
  * in m (the first parameter) below min_z sd of the step (the two
  * segments' sd in quadrature) or below min_rel of the larger m, or
@@ -456,11 +555,13 @@ merge(cprun *w, tagk_batch *q, tagk_real (*th)[TAGK_NPARAM], tagk_real (*sd)[TAG
 {
 	for (;;) {
 		estimate_all(w, q, th, sd, ok);
+		if (w->o->min_z == 0 && w->o->min_rel == 0) /* --min-effect 0,0: the bare optimum */
+			return;
 		long worst = -1;
 		double wr = 1;
 		for (long i = 0; i < w->ncp; i++) {
-			double r = 0;
-			if (ok[i] && ok[i + 1]) {
+			double r = drift_margin(w, i);
+			if (r >= 0 && ok[i] && ok[i + 1]) {
 				double d = fabs((double)th[i + 1][0] - (double)th[i][0]);
 				double sdd = hypot((double)sd[i][0], (double)sd[i + 1][0]);
 				double big = fmax(fabs((double)th[i][0]), fabs((double)th[i + 1][0]));
@@ -472,6 +573,8 @@ merge(cprun *w, tagk_batch *q, tagk_real (*th)[TAGK_NPARAM], tagk_real (*sd)[TAG
 		}
 		if (worst < 0)
 			return;
+		w->drift[worst] = w->drift[worst] || w->drift[worst + 1] || drift_margin(w, worst) < 0;
+		memmove(w->drift + worst + 1, w->drift + worst + 2, (size_t)(w->ncp - worst - 1) * sizeof(int));
 		memmove(w->cp + worst, w->cp + worst + 1, (size_t)(w->ncp - worst - 1) * sizeof(long));
 		w->ncp--;
 		long lo, hi;
@@ -482,17 +585,20 @@ merge(cprun *w, tagk_batch *q, tagk_real (*th)[TAGK_NPARAM], tagk_real (*sd)[TAG
 }
 
 /* One row per segment: t (its end), the estimate, sd, truth at its end,
- * t_start, t_end and the interval of t_start. */
+ * t_start, t_end, the interval of t_start, and for a drift (changes
+ * merged as one) its rate dm/dt and sd. */
 static void
 write_rows(cprun *w, tagk_real (*th)[TAGK_NPARAM], tagk_real (*sd)[TAGK_NPARAM], const long *lo, const long *hi)
 {
-	static const char *const extra[] = { "t_start", "t_end", "t_start_lo", "t_start_hi" };
+	static const char *const extra[] = { "t_start", "t_end", "t_start_lo", "t_start_hi", "dm_dt", "sd_dm_dt" };
 	estout out;
-	estout_open_extra(&out, w->o->outname, w->n, 1, w->ntrue, w->names, 4, extra);
+	estout_open_extra(&out, w->o->outname, w->n, 1, w->ntrue, w->names, 6, extra);
 	estout_project(&out, !w->o->raw);
 	for (long s = 0; s <= w->ncp; s++) {
 		long a = s ? w->cp[s - 1] : 0, b = s < w->ncp ? w->cp[s] : w->m;
-		double x[4] = { w->tfirst[a], w->tlast[b - 1], NAN, NAN };
+		double x[6] = { w->tfirst[a], w->tlast[b - 1], NAN, NAN, NAN, NAN }, dc;
+		if (w->drift[s])
+			drift_fit(w, a, b, &dc, x + 4);
 		if (s) {
 			/* blocks of k > 1 samples: the change may lie anywhere in the
 			 * block before the first in the range */
@@ -563,6 +669,11 @@ estimate_changes(const batch_opts *o, const char *input)
 	for (int pass = 0; pass < 2; pass++)
 		for (long i = 0; i < w.ncp; i++)
 			profile(&w, i, &lo[i], &hi[i]);
+	w.nraw = w.ncp;
+	memcpy(w.raw, w.cp, sizeof(w.cp));
+	estimate_all(&w, q, th, sd, ok);
+	for (long s = 0; s <= w.ncp; s++)
+		w.rawm[s] = ok[s] ? (double)th[s][0] : (double)NAN;
 	merge(&w, q, th, sd, ok);
 	for (long i = 0; i < w.ncp; i++)
 		profile(&w, i, &lo[i], &hi[i]);

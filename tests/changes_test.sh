@@ -1,0 +1,80 @@
+#!/bin/sh
+# changes_test.sh: tagk-estimate --segment auto (change points found from
+# the data) and tagk-report's table of them.
+#
+# Independent references: an exhaustive NumPy search over every
+# segmentation with up to three changes (tests/changes_oracle.py: same
+# changes, same cost); the bundled drop flight with its truth column cut
+# off, against that truth (1.0 -> 0.7463 kg at 9.87 s); and the real
+# Crazyflie logs, constant-mass flights, where no change must be found.
+set -u
+BIN=${BIN:-bin}
+D=${REALDATA:-../shared/realdata/crazyflie}
+. "$(dirname "$0")/lib.sh"
+R=$BIN/tagk-regress E=$BIN/tagk-estimate F=$BIN/tagk-filter P=$BIN/tagk-report
+
+check "--segment auto equals an exhaustive NumPy search (changes and cost)" \
+	/usr/bin/python3 "$(dirname "$0")/changes_oracle.py" "$E" "$tmp"
+
+# the drop flight as a user without truth has it: true_m (column 19) cut off
+plain datasets/uav-square-drop.csv | cut -d, -f1-18 > "$tmp/drop.csv"
+$F --eval fx=0 --eval fy=0 --eval fz=thrust "$tmp/drop.csv" | $R -m mass --wrench force > "$tmp/drop.reg"
+expect "drop flight: one change, said on stderr" 0 "*" "--segment auto: 1 change; cost" -- \
+	$E --batch -a wls --segment auto "$tmp/drop.reg"
+cp "$tmp/out" "$tmp/drop.est"
+# columns: t,m,sd_m,physical,t_start,t_end,t_start_lo,t_start_hi,dm_dt,sd_dm_dt
+check "... two segments" test "$(plain "$tmp/drop.est" | sed 1d | wc -l)" -eq 2
+row2() { plain "$tmp/drop.est" | sed -n 3p; }
+check "... the change within 0.05 s of 9.87, its interval covering 9.87" awk -F, -v r="$(row2)" 'BEGIN {
+	split(r, x, ","); d = x[5] - 9.87; if (d < 0) d = -d; exit !(d <= 0.05 && x[7] <= 9.87 + 1e-9 && x[8] >= 9.87 - 1e-9) }'
+check "... before and after: truth within 2 sd (1.0, then 0.7463)" awk -F, '/^#/ { next } !h { h = 1; next }
+	{ n++; t = n == 1 ? 1.0 : 0.74629; d = $2 - t; if (d < 0) d = -d; if (!(d <= 2 * $3)) bad = 1 } END { exit bad || n != 2 }' "$tmp/drop.est"
+for a in ols ols-pc wls-pc; do
+	$E -q --batch -a $a --segment auto "$tmp/drop.reg" > "$tmp/drop_$a.est"
+	check "... $a: the same change" test "$(plain "$tmp/drop_$a.est" | sed -n 3p | cut -d, -f5)" = "$(row2 | cut -d, -f5)"
+done
+
+# the minimum effect: a drop of 25 % passes 3 sd and 5 %; asked for 30 %, merged
+$E -q --batch -a wls --segment auto --min-effect 3,0.3 "$tmp/drop.reg" > "$tmp/drop30.est"
+check "--min-effect 3,0.3 merges a 25 % step away" test "$(plain "$tmp/drop30.est" | sed 1d | wc -l)" -eq 1
+# the penalty: one so large no change pays for itself
+$E -q --batch -a wls --segment auto --penalty 1e12 "$tmp/drop.reg" > "$tmp/dropbig.est"
+check "--penalty 1e12: no change" test "$(plain "$tmp/dropbig.est" | sed 1d | wc -l)" -eq 1
+
+expect "--penalty without --segment auto" 2 "" "go with --segment auto" -- $E --batch --penalty 3 "$tmp/drop.reg"
+expect "--noise-sd: one per row index" 2 "" "--noise-sd: 1 values, but .* has 3 rows per sample" -- \
+	$E --batch --segment auto --noise-sd 0.1 "$tmp/drop.reg"
+expect "--segment auto on a window method" 2 "" "--segment applies to the batch methods" -- \
+	$E -a rls-low --segment auto "$tmp/drop.reg"
+
+# a slow drift (fuel burnt: m from 1.0 to 0.8 kg over 20 s, 1 kHz, white
+# noise): one segment whose dm_dt covers -0.01 kg/s, not a staircase
+/usr/bin/python3 - "$tmp/ramp.reg" <<'PYEOF'
+import sys, numpy as np
+rng = np.random.default_rng(5)
+with open(sys.argv[1], "w") as f:
+    f.write("t,row,Y_m,b\n")
+    for s in range(20000):
+        t = s * 1e-3
+        m = 1.0 - 0.01 * t
+        for r in range(3):
+            y = 9.8 + rng.normal() if r == 2 else rng.normal()
+            f.write("%r,%d,%r,%r\n" % (t, r, y, m * y + 0.05 * rng.normal()))
+PYEOF
+$E -q --batch -a wls --segment auto "$tmp/ramp.reg" > "$tmp/ramp.est"
+check "a ramp of m: one segment, a drift" test "$(plain "$tmp/ramp.est" | sed 1d | wc -l)" -eq 1
+check "... dm_dt within 3 sd of -0.01 kg/s" awk -F, '/^#/ { next } !h { h = 1; next }
+	{ d = $9 + 0.01; if (d < 0) d = -d; ok = $10 > 0 && d <= 3 * $10 } END { exit !ok }' "$tmp/ramp.est"
+$E -q --batch -a wls --segment auto "$tmp/drop.reg" > "$tmp/drop_nodrift.est"
+check "the drop: no drift (dm_dt empty)" awk -F, '/^#/ { next } !h { h = 1; next } $9 != "" { bad = 1 } END { exit bad }' "$tmp/drop_nodrift.est"
+
+# real constant-mass flights: coloured residuals must not be cut up
+if [ -f "$D/log182" ] && [ -f "$D/log201" ]; then
+	for log in 182 201; do
+		$R --preset crazyflie "$D/log$log" --airborne 2>/dev/null | $E -q --batch -a wls --segment auto > "$tmp/cf$log.est"
+		check "crazyflie log$log --airborne: no change (one segment)" test "$(plain "$tmp/cf$log.est" | sed 1d | wc -l)" -eq 1
+	done
+else
+	echo "skip crazyflie logs: none in $D"
+fi
+finish
