@@ -41,6 +41,15 @@ check "--min-effect 3,0.3 merges a 25 % step away" test "$(plain "$tmp/drop30.es
 $E -q --batch -a wls --segment auto --penalty 1e12 "$tmp/drop.reg" > "$tmp/dropbig.est"
 check "--penalty 1e12: no change" test "$(plain "$tmp/dropbig.est" | sed 1d | wc -l)" -eq 1
 
+# tagk-report without truth: the changes, before -> after
+expect "tagk-report: the change with its interval" 0 "^change 1 at t = 9\.87 s \(9\.8[0-9]* to 9\.8[7-9][0-9]* s\)$" "" -- \
+	$P "$tmp/drop.est"
+check "... m before -> after with 95 % intervals" grep -Eq "^  m +0\.999[0-9]* \+- 0\.000[0-9]+ kg  ->  0\.746[0-9]* \+- 0\.000[0-9]+ kg$" "$tmp/out"
+expect "tagk-report --format csv: one row per change and parameter" 0 "^1,9\.87[0-9]*,[0-9.]+,[0-9.]+,m,kg,0\.999" "" -- \
+	$P --format csv "$tmp/drop.est"
+$F --eval fx=0 --eval fy=0 --eval fz=thrust "$tmp/drop.csv" | $R -m mass --wrench force | $E -q --batch -a wls --segment auto | $P > "$tmp/pipe.txt"
+check "the whole pipeline, regress | estimate --segment auto | report" grep -q "^change 1 at t = 9.87 s" "$tmp/pipe.txt"
+
 expect "--penalty without --segment auto" 2 "" "go with --segment auto" -- $E --batch --penalty 3 "$tmp/drop.reg"
 expect "--noise-sd: one per row index" 2 "" "--noise-sd: 1 values, but .* has 3 rows per sample" -- \
 	$E --batch --segment auto --noise-sd 0.1 "$tmp/drop.reg"
