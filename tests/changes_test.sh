@@ -77,6 +77,16 @@ check "... dm_dt within 3 sd of -0.01 kg/s" awk -F, '/^#/ { next } !h { h = 1; n
 $E -q --batch -a wls --segment auto "$tmp/drop.reg" > "$tmp/drop_nodrift.est"
 check "the drop: no drift (dm_dt empty)" awk -F, '/^#/ { next } !h { h = 1; next } $9 != "" { bad = 1 } END { exit bad }' "$tmp/drop_nodrift.est"
 
+# a log longer than the 16384 blocks kept: 140000 samples, blocks of 16
+# (the least power of two that fits), a step of m 1 -> 0.9 at 77.777 s
+awk 'BEGIN { print "t,row,Y_m,b"; srand(7); for (s = 0; s < 140000; s++) { m = s < 77777 ? 1 : 0.9
+	for (r = 0; r < 2; r++) { y = r ? 9.8 + rand() - 0.5 : rand() - 0.5
+	printf "%.3f,%d,%.9g,%.9g\n", s / 1000, r, y, m * y + 0.2 * (rand() - 0.5) } } }' > "$tmp/long.reg"
+expect "a long log: blocks of 16 samples" 0 "*" "1 change; .* 16 samples per block" -- \
+	$E --batch -a wls --segment auto "$tmp/long.reg"
+check "... the interval covers 77.777 s" awk -F, '/^#/ { next } !h { h = 1; next } { n++ }
+	n == 2 { ok = $7 <= 77.777 && $8 >= 77.777 && $8 - $7 < 0.2 } END { exit !ok }' "$tmp/out"
+
 # real constant-mass flights: coloured residuals must not be cut up
 if [ -f "$D/log182" ] && [ -f "$D/log201" ]; then
 	for log in 182 201; do

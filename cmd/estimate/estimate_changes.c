@@ -124,6 +124,7 @@ new_sample(cprun *w, double t, const double *truth)
 	if (w->m == 0 || w->ns[w->m - 1] == w->k) {
 		if (w->m == MAX_BLOCKS)
 			halve(w);
+		w->ns[w->m] = 0; /* a block freed by halve() held a count */
 		w->tfirst[w->m++] = t;
 	}
 	w->ns[w->m - 1]++;
