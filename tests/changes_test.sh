@@ -51,6 +51,8 @@ $F --eval fx=0 --eval fy=0 --eval fz=thrust "$tmp/drop.csv" | $R -m mass --wrenc
 check "the whole pipeline, regress | estimate --segment auto | report" grep -q "^change 1 at t = 9.87 s" "$tmp/pipe.txt"
 
 expect "--penalty without --segment auto" 2 "" "go with --segment auto" -- $E --batch --penalty 3 "$tmp/drop.reg"
+expect "--segment auto on dm" 2 "" "--segment auto: dm keeps every sample" -- \
+	$E --batch -a dm --theta0 1,0,0,0,1,0,1,0,0,1 --segment auto "$tmp/drop.reg"
 expect "--noise-sd: one per row index" 2 "" "--noise-sd: 1 values, but .* has 3 rows per sample" -- \
 	$E --batch --segment auto --noise-sd 0.1 "$tmp/drop.reg"
 expect "--segment auto on a window method" 2 "" "--segment applies to the batch methods" -- \

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "estimate_batch.h"
-#include "estimate_changes.h"
 #include "estout.h"
 #include "cli.h"
 #include "cmdio.h"
@@ -225,12 +224,6 @@ on_read(batchrun *w, int rc)
 int
 estimate_batch(const batch_opts *o, const char *input)
 {
-	if (o->segments && strcmp(o->segments, "auto") == 0) {
-		if (!((const tagk_batch_ops *)o->method->ops)->solve)
-			cli_die(EXIT_USAGE, "--segment auto: %s keeps every sample; use ols, wls, ols-pc or wls-pc",
-			    o->method->name);
-		return estimate_changes(o, input);
-	}
 	if (!((const tagk_batch_ops *)o->method->ops)->solve)
 		return estimate_samples(o, input);
 	static batchrun w;

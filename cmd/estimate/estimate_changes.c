@@ -659,6 +659,8 @@ estimate_changes(const batch_opts *o, const char *input)
 	static int ok[MAX_CHANGES + 1];
 	static long lo[MAX_CHANGES], hi[MAX_CHANGES];
 	tagk_batch *q;
+	if (!((const tagk_batch_ops *)o->method->ops)->solve)
+		cli_die(EXIT_USAGE, "--segment auto: %s keeps every sample; use ols, wls, ols-pc or wls-pc", o->method->name);
 	open_run(&w, o, input, &q);
 	while (on_read(&w, tbl_next(w.r, w.row)))
 		;

@@ -13,6 +13,7 @@
 #include "cmdio.h"
 #include "estimate_state.h"
 #include "estimate_batch.h"
+#include "estimate_changes.h"
 #include "estimate_learned.h"
 #include "estimate_window.h"
 #include "../lib/tagk.h"
@@ -416,9 +417,10 @@ run_batch(const estimate_opts *o, const tagk_method *mt)
 	batch_opts bo = { mt, o->segment, o->weight, o->outname, o->in, o->ntheta0 ? o->theta0 : NULL, o->ntheta0,
 		o->prior_weight, o->raw, o->quiet, o->penalty, o->min_effect[0], o->min_effect[1],
 		o->nnoise ? o->noise_sd : NULL, o->nnoise };
-	if (o->auto_set && !(o->segment && strcmp(o->segment, "auto") == 0))
+	int seg_auto = o->segment && strcmp(o->segment, "auto") == 0;
+	if (o->auto_set && !seg_auto)
 		cli_die(EXIT_USAGE, "--penalty, --min-effect and --noise-sd go with --segment auto");
-	return estimate_batch(&bo, o->input);
+	return seg_auto ? estimate_changes(&bo, o->input) : estimate_batch(&bo, o->input);
 }
 
 static int
