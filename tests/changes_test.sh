@@ -16,6 +16,9 @@ R=$BIN/tagk-regress E=$BIN/tagk-estimate F=$BIN/tagk-filter P=$BIN/tagk-report
 check "--segment auto equals an exhaustive NumPy search (changes and cost)" \
 	/usr/bin/python3 "$(dirname "$0")/changes_oracle.py" "$E" "$tmp"
 
+check "--segment auto: the change time's 95 % interval covers 88 % or more (Monte Carlo)" \
+	/usr/bin/python3 "$(dirname "$0")/changes_coverage.py" "$E"
+
 # the drop flight as a user without truth has it: true_m (column 19) cut off
 plain datasets/uav-square-drop.csv | cut -d, -f1-18 > "$tmp/drop.csv"
 $F --eval fx=0 --eval fy=0 --eval fz=thrust "$tmp/drop.csv" | $R -m mass --wrench force > "$tmp/drop.reg"

@@ -14,10 +14,17 @@ enum {
 	MAX_CHANGES = 1024
 };
 
-/* The 95 % point of chi-square with one degree of freedom: the change
- * times whose two-segment cost is within it of the least form the
- * interval (the likelihood-ratio profile of the change time). */
-#define CHI2_1_95 3.841458820694124
+/* The change times whose two-segment cost is within PROFILE_95 of the
+ * least form the 95 % interval (the likelihood-ratio profile of the change
+ * time). Not chi-square(1)'s 3.84: the change time is not a smooth
+ * parameter. Near the true time the profile is, in noise variances, a
+ * random walk with drift on each side, 2 delta W(k) - delta^2 |k|, whose
+ * supremum on one side exceeds x with probability exp(-x / 2) (Brownian
+ * limit); both sides below x with probability 0.95 gives
+ * x = -2 ln(1 - sqrt(0.95)) = 7.35. Monte Carlo (200 steps of 10 % in m
+ * per noise level): 3.84 covered 94.5 % and 81 % of the true times where
+ * 7.35 covers 99 % (a sharp step: samples are discrete) and 95.5 %. */
+#define PROFILE_95 7.352276694155739
 
 /* One run. Per block b and row index r, at blk[(b * R + r) * Wr]: the
  * count of rows, the packed sums (changepoint.h) of that index, then the
@@ -391,7 +398,7 @@ partition(cprun *w)
 }
 
 /* The profile of change i's position between its neighbours: the best
- * position into cp[i], the range within CHI2_1_95 of it into lo, hi. */
+ * position into cp[i], the range within PROFILE_95 of it into lo, hi. */
 static void
 profile(cprun *w, long i, long *plo, long *phi)
 {
@@ -410,7 +417,7 @@ profile(cprun *w, long i, long *plo, long *phi)
 	}
 	*plo = *phi = w->cp[i];
 	for (long t = from; t <= to; t++)
-		if (pr[t - from] <= best + CHI2_1_95) {
+		if (pr[t - from] <= best + PROFILE_95) {
 			if (t < *plo)
 				*plo = t;
 			if (t > *phi)
