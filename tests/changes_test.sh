@@ -11,7 +11,7 @@ set -u
 BIN=${BIN:-bin}
 D=${REALDATA:-../shared/realdata/crazyflie}
 . "$(dirname "$0")/lib.sh"
-R=$BIN/tagk-regress E=$BIN/tagk-estimate F=$BIN/tagk-filter P=$BIN/tagk-report
+R=$BIN/tagk-regress E=$BIN/tagk-estimate F=$BIN/tagk-filter P=$BIN/tagk-report S=$BIN/tagk-bench
 
 check "--segment auto equals an exhaustive NumPy search (changes and cost)" \
 	/usr/bin/python3 "$(dirname "$0")/changes_oracle.py" "$E" "$tmp"
@@ -81,6 +81,19 @@ check "... dm_dt within 3 sd of -0.01 kg/s" awk -F, '/^#/ { next } !h { h = 1; n
 	{ d = $9 + 0.01; if (d < 0) d = -d; ok = $10 > 0 && d <= 3 * $10 } END { exit !ok }' "$tmp/ramp.est"
 $E -q --batch -a wls --segment auto "$tmp/drop.reg" > "$tmp/drop_nodrift.est"
 check "the drop: no drift (dm_dt empty)" awk -F, '/^#/ { next } !h { h = 1; next } $9 != "" { bad = 1 } END { exit bad }' "$tmp/drop_nodrift.est"
+
+# the rigid body (ten parameters, six rows): the bundled noisy synthetic
+# flight picks up a payload at 5.06 s and drops it at 13.5 s
+$R datasets/synth-payload-noisy.csv 2>/dev/null | $E -q --batch -a wls --segment auto > "$tmp/rb.est"
+# columns: t, m ... Izz, sd_m ... sd_Izz, physical, true_m ... true_Izz (23-32), t_start, t_end, lo, hi, dm_dt
+check "rigid body: changes at 5.06 and 13.5 s, intervals covering them, m within 2 sd of truth" \
+	awk -F, '/^#/ { next } !h { h = 1; next } { n++; t[n] = $33; lo[n] = $35; hi[n] = $36
+	d = $2 - $23; if (d < 0) d = -d; if (!(d <= 2 * $12) || $37 != "") bad = 1 }
+	END { exit bad || n != 3 || t[2] != 5.06 || t[3] != 13.5 || !(lo[2] <= 5.06 && hi[2] >= 5.06) || !(lo[3] <= 13.5 && hi[3] >= 13.5) }' "$tmp/rb.est"
+# noise-free rows: merging decided by rounding must not say a drift
+$S synth --seed 3 2>/dev/null | $R 2>/dev/null | $E -q --batch -a wls --segment auto > "$tmp/exact.est"
+check "noise-free synthetic flight: 2 changes, no drift said" awk -F, '/^#/ { next } !h { h = 1; next }
+	{ n++; if ($37 != "") bad = 1 } END { exit bad || n != 3 }' "$tmp/exact.est"
 
 # a log longer than the 16384 blocks kept: 140000 samples, blocks of 16
 # (the least power of two that fits), a step of m 1 -> 0.9 at 77.777 s

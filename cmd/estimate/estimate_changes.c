@@ -592,6 +592,17 @@ merge(cprun *w, tagk_batch *q, tagk_real (*th)[TAGK_NPARAM], tagk_real (*sd)[TAG
 	}
 }
 
+/* Whether a drift of rate[0] +- rate[1] over dur seconds from m is worth
+ * saying: its whole change at least the minimum effect of a step
+ * (--min-effect: Z sd and REL of m). Noise-free rows, where merging is
+ * decided by rounding, drift by 1e-16. */
+static int
+drift_shown(const cprun *w, const double *rate, double dur, tagk_real m)
+{
+	double d = fabs(rate[0]) * dur;
+	return d >= w->o->min_z * rate[1] * dur && d >= w->o->min_rel * fabs((double)m);
+}
+
 /* One row per segment: t (its end), the estimate, sd, truth at its end,
  * t_start, t_end, the interval of t_start, and for a drift (changes
  * merged as one) its rate dm/dt and sd. */
@@ -605,8 +616,8 @@ write_rows(cprun *w, tagk_real (*th)[TAGK_NPARAM], tagk_real (*sd)[TAGK_NPARAM],
 	for (long s = 0; s <= w->ncp; s++) {
 		long a = s ? w->cp[s - 1] : 0, b = s < w->ncp ? w->cp[s] : w->m;
 		double x[6] = { w->tfirst[a], w->tlast[b - 1], NAN, NAN, NAN, NAN }, dc;
-		if (w->drift[s])
-			drift_fit(w, a, b, &dc, x + 4);
+		if (w->drift[s] && drift_fit(w, a, b, &dc, x + 4) && !drift_shown(w, x + 4, x[1] - x[0], th[s][0]))
+			x[4] = x[5] = NAN;
 		if (s) {
 			/* blocks of k > 1 samples: the change may lie anywhere in the
 			 * block before the first in the range */
