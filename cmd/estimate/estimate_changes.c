@@ -512,6 +512,29 @@ estimate_all(cprun *w, tagk_batch *q, tagk_real (*th)[TAGK_NPARAM], tagk_real (*
 	}
 }
 
+/* With blocks of k > 1 samples, the block a step falls in fits neither
+ * side and can come out as a short segment of its own between the two,
+ * its m between theirs: such a segment (at most 2 minlen blocks) is taken
+ * as one change inside it, placed by the profile between the outer
+ * neighbours. Returns 1 if one was merged. */
+static int
+sandwich(cprun *w, tagk_real (*th)[TAGK_NPARAM], const int *ok)
+{
+	for (long s = 1; w->k > 1 && s < w->ncp; s++) {
+		double l = (double)th[s - 1][0], c = (double)th[s][0], r = (double)th[s + 1][0];
+		if (!ok[s - 1] || !ok[s] || !ok[s + 1] || w->cp[s] - w->cp[s - 1] > 2 * w->minlen ||
+		    !((l < c && c < r) || (l > c && c > r)))
+			continue;
+		memmove(w->drift + s, w->drift + s + 1, (size_t)(w->ncp - s) * sizeof(int));
+		memmove(w->cp + s, w->cp + s + 1, (size_t)(w->ncp - s - 1) * sizeof(long));
+		w->ncp--;
+		long lo, hi;
+		profile(w, s - 1, &lo, &hi);
+		return 1;
+	}
+	return 0;
+}
+
 /* Whether the change of m from blocks [a, ...) to [..., b) comes by many
  * small steps: in the segmentation before merging, no single step between
  * a and b carries half of the net change. Coloured residuals make a slow
@@ -565,6 +588,8 @@ merge(cprun *w, tagk_batch *q, tagk_real (*th)[TAGK_NPARAM], tagk_real (*sd)[TAG
 		estimate_all(w, q, th, sd, ok);
 		if (w->o->min_z == 0 && w->o->min_rel == 0) /* --min-effect 0,0: the bare optimum */
 			return;
+		if (sandwich(w, th, ok))
+			continue;
 		long worst = -1;
 		double wr = 1;
 		for (long i = 0; i < w->ncp; i++) {
