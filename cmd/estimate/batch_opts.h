@@ -11,7 +11,7 @@
 typedef struct {
 	const tagk_method *method; /* of kind TAGK_KIND_BATCH */
 	const char *segments; /* NULL: the whole stream; "truth": at every change of
-	                       * the true_* columns; else increasing times T1,T2,...
+	                       * the true_* columns; "auto": from the data; else increasing times T1,T2,...
 	                       * at which a new segment starts */
 	const char *weight;   /* a column of per-row weights, or NULL */
 	const char *outname;
@@ -21,6 +21,12 @@ typedef struct {
 	double prior_weight;  /* and its weight */
 	int raw;              /* rigid body: no projection onto the physical bodies */
 	int quiet;            /* no note of the projections */
+	/* --segment auto (estimate_changes.h): */
+	double penalty;       /* per change, in sigma^2 units; < 0: (n + 1) ln(rows) */
+	double min_z, min_rel; /* a change in m below min_z sd of the difference or
+	                        * min_rel of the larger m is merged away */
+	const double *noise_sd; /* per row index (nnoise values), or NULL: estimated */
+	int nnoise;
 } batch_opts;
 
 #endif

@@ -19,11 +19,19 @@ estout_physical(int n, const tagk_real *theta)
 void
 estout_open(estout *e, const char *outname, int n, int sd, int ntrue, const char *const *truth_names)
 {
+	estout_open_extra(e, outname, n, sd, ntrue, truth_names, 0, NULL);
+}
+
+void
+estout_open_extra(estout *e, const char *outname, int n, int sd, int ntrue, const char *const *truth_names,
+    int nextra, const char *const *extra)
+{
 	memset(e, 0, sizeof(*e));
 	e->n = n;
 	e->sd = sd;
 	e->ntrue = ntrue;
-	int nc = 1 + n + (sd ? n : 0) + 1 + ntrue;
+	e->nextra = nextra;
+	int nc = 1 + n + (sd ? n : 0) + 1 + ntrue + nextra;
 	const char **names = malloc((size_t)nc * sizeof(*names));
 	char (*buf)[40] = malloc((size_t)(2 * n) * sizeof(*buf));
 	e->row = malloc((size_t)nc * sizeof(double));
@@ -44,6 +52,8 @@ estout_open(estout *e, const char *outname, int n, int sd, int ntrue, const char
 	names[k++] = "physical";
 	for (int j = 0; j < ntrue; j++)
 		names[k++] = truth_names[j];
+	for (int j = 0; j < nextra; j++)
+		names[k++] = extra[j];
 	e->out = cmdio_open_output(outname, TBL_AUTO);
 	cmdio_header(e->out, nc, names);
 	free(names);
@@ -72,6 +82,13 @@ nearest_physical(const tagk_real *theta, tagk_real *out)
 int
 estout_row(estout *e, double t, const tagk_real *theta, const tagk_real *sd, const double *truth)
 {
+	return estout_row_extra(e, t, theta, sd, truth, NULL);
+}
+
+int
+estout_row_extra(estout *e, double t, const tagk_real *theta, const tagk_real *sd, const double *truth,
+    const double *extra)
+{
 	double *o = e->row;
 	int k = 0;
 	tagk_real proj[TAGK_MB_MAX_BODIES * TAGK_NPARAM];
@@ -97,6 +114,8 @@ estout_row(estout *e, double t, const tagk_real *theta, const tagk_real *sd, con
 	o[k++] = phys;
 	for (int j = 0; j < e->ntrue; j++)
 		o[k++] = truth[j];
+	for (int j = 0; j < e->nextra; j++)
+		o[k++] = extra[j];
 	cmdio_row(e->out, o);
 	e->rows++;
 	e->physical += phys;

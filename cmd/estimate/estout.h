@@ -30,16 +30,24 @@ typedef struct {
 	double *row;
 	long rows, physical; /* written, and physical among them */
 	long projected;      /* written as the nearest physical body */
+	int nextra;          /* columns after the truth's (estout_extra) */
 } estout;
 
 /* Open the output and write the header: n parameters, sd columns when sd,
  * the names of the ntrue truth columns. */
 void estout_open(estout *e, const char *outname, int n, int sd, int ntrue, const char *const *truth_names);
+/* The same with nextra more columns named extra after the truth's, whose
+ * values each estout_row_extra gives (--segment auto: t_start ...). */
+void estout_open_extra(estout *e, const char *outname, int n, int sd, int ntrue, const char *const *truth_names,
+    int nextra, const char *const *extra);
 /* Project the rigid bodies' estimates that are not physical (above). */
 void estout_project(estout *e, int on);
 /* One estimate: theta (n), its sd (n, or NULL: empty cells), the truth
  * values (ntrue). Returns 1 if it is physical, else 0. */
 int estout_row(estout *e, double t, const tagk_real *theta, const tagk_real *sd, const double *truth);
+/* estout_row with the nextra values of the extra columns (NaN: empty). */
+int estout_row_extra(estout *e, double t, const tagk_real *theta, const tagk_real *sd, const double *truth,
+    const double *extra);
 /* 1 if theta (n: 1, or a multiple of 10) is physical. */
 int estout_physical(int n, const tagk_real *theta);
 /* Commit the output; unless quiet, say how many estimates were projected. */

@@ -13,6 +13,7 @@
 #include "cmdio.h"
 #include "estimate_state.h"
 #include "estimate_batch.h"
+#include "estimate_changes.h"
 #include "estimate_learned.h"
 #include "estimate_window.h"
 #include "../lib/tagk.h"
@@ -33,7 +34,8 @@ usage(FILE *f)
 	    "                     [--iters T] [--gauss-newton] [--every K] [--max-gap SEC]\n"
 	    "                     [-f csv|hdf5] [--skip-bad] [-v] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate --batch [-a ols|wls|ols-pc|wls-pc|wls-pullback|wls-bregman|dm|dm-pc]\n"
-	    "                     [--segment T1,T2,...|truth]\n"
+	    "                     [--segment T1,T2,...|truth|auto [--penalty B]\n"
+	    "                     [--min-effect Z,REL] [--noise-sd S,...]]\n"
 	    "                     [--weight COL] [--theta0 V,... [--prior-weight W]]\n"
 	    "                     [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a cnn [-o FILE] [FILE|-]   (a joint log of tagk-bench shake)\n"
@@ -78,6 +80,10 @@ usage(FILE *f)
 	    "      --map, --preset, --pos-unit  moved to tagk-regress -m state\n"
 	    "      --batch            one estimate from the whole stream (default method ols)\n"
 	    "      --segment LIST     batch: new segments at times T1,T2,..., or at each truth change\n"
+	    "      --segment auto     batch: the changes found from the data, each with a 95 %% interval\n"
+	    "      --penalty B        auto: cost of a change, in noise variances (default (n+1) ln rows)\n"
+	    "      --min-effect Z,REL auto: merge a change in m below Z sd or REL of m (default 3,0.05)\n"
+	    "      --noise-sd S,...   auto: each row index's noise sd (default: estimated)\n"
 	    "      --weight COL       wls, wls-pc: weight each row by column COL instead\n"
 	    "      --list             list the methods and exit\n"
 	    "  -q, --quiet            no note on parameters the data did not excite\n"
@@ -241,6 +247,9 @@ static const struct option opts[] = {
 	{ "prior-weight", required_argument, NULL, 3030 },
 	{ "length", required_argument, NULL, 3031 },
 	{ "raw", no_argument, NULL, 3032 },
+	{ "penalty", required_argument, NULL, 3033 },
+	{ "min-effect", required_argument, NULL, 3034 },
+	{ "noise-sd", required_argument, NULL, 3035 },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	CMDIO_OPTIONS_END,
@@ -252,6 +261,8 @@ typedef struct {
 	tbl_options in;
 	const char *method, *outname, *form, *segment, *weight, *input;
 	double win, every, iters, prior_weight, theta0[TAGK_NPARAM];
+	double penalty, min_effect[2], noise_sd[TAGK_BATCH_ROWS]; /* --segment auto */
+	int nnoise, auto_set;
 	int win_s, every_s, win_set, every_set, iters_set, method_set;
 	int verbose, quiet, max_window, raw, state_only, batch, ntheta0;
 	given_opt given[MAX_GIVEN];
@@ -259,6 +270,17 @@ typedef struct {
 	uint64_t seed;
 	state_opts so;
 } estimate_opts;
+
+/* --noise-sd S,...: positive, one per row index. */
+static void
+noise_list(estimate_opts *o, const char *arg)
+{
+	static char buf[4096];
+	char *items[TAGK_BATCH_ROWS];
+	o->nnoise = cli_split("--noise-sd", arg, buf, sizeof(buf), items, TAGK_BATCH_ROWS);
+	for (int i = 0; i < o->nnoise; i++)
+		o->noise_sd[i] = cli_double("--noise-sd", items[i], 1e-300, 1e300);
+}
 
 /* One of the methods' options (the 30xx codes); 0 if c is not one. */
 static int
@@ -283,6 +305,9 @@ method_option(estimate_opts *o, int c, const char *arg)
 	case 3010: o->form = arg; give(g, n, "form", "form", 0); return 1;
 	case 3022: give(g, n, "outlier", "outlier", cli_double("--outlier", arg, 0, 1e300)); return 1;
 	case 3024: o->segment = arg; give(g, n, "segment", "segment", 0); return 1;
+	case 3033: o->penalty = cli_double("--penalty", arg, 0, 1e300); o->auto_set = 1; give(g, n, "penalty", "segment", 0); return 1;
+	case 3034: parse_list("--min-effect", arg, 2, o->min_effect); o->auto_set = 1; give(g, n, "min-effect", "segment", 0); return 1;
+	case 3035: noise_list(o, arg); o->auto_set = 1; give(g, n, "noise-sd", "segment", 0); return 1;
 	case 3025: o->weight = arg; give(g, n, "weight", "weight", 0); return 1;
 	case 3026: give(g, n, "alpha", "alpha", cli_double("--alpha", arg, 1e-300, 1e300)); return 1;
 	case 3027: give(g, n, "beta", "beta", cli_double("--beta", arg, 1e-300, 1e300)); return 1;
@@ -308,7 +333,7 @@ static void
 parse(estimate_opts *o, int argc, char **argv)
 {
 	*o = (estimate_opts){ .method = "rls-low", .win = 5, .every = 5, .max_window = 1000, .prior_weight = 1,
-		.seed = 1 };
+		.seed = 1, .penalty = -1, .min_effect = { 3, 0.05 } };
 	o->so.max_gap = 0.5;
 	int c;
 	while ((c = cli_getopt(argc, argv, "a:w:k:f:o:qvhV", opts)) != -1) {
@@ -390,8 +415,12 @@ run_batch(const estimate_opts *o, const tagk_method *mt)
 	if (bad)
 		cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, o->method);
 	batch_opts bo = { mt, o->segment, o->weight, o->outname, o->in, o->ntheta0 ? o->theta0 : NULL, o->ntheta0,
-		o->prior_weight, o->raw, o->quiet };
-	return estimate_batch(&bo, o->input);
+		o->prior_weight, o->raw, o->quiet, o->penalty, o->min_effect[0], o->min_effect[1],
+		o->nnoise ? o->noise_sd : NULL, o->nnoise };
+	int seg_auto = o->segment && strcmp(o->segment, "auto") == 0;
+	if (o->auto_set && !seg_auto)
+		cli_die(EXIT_USAGE, "--penalty, --min-effect and --noise-sd go with --segment auto");
+	return seg_auto ? estimate_changes(&bo, o->input) : estimate_batch(&bo, o->input);
 }
 
 static int

@@ -16,6 +16,7 @@
 #include "report_plot.h"
 #include "report_score.h"
 #include "report_summary.h"
+#include "report_changes.h"
 #include "../formats/vehicle.h"
 #include "../lib/tagk.h"
 
@@ -226,6 +227,8 @@ report_one(report_opts *o, int i, cmdio_file *w)
 		int np = report_estimate_cols(r, &it, ip);
 		if (o->score.truthfile || o->score.logdet || report_has_truth(r, np)) {
 			report_score(r, it, np, ip, &o->score, w, &o->check);
+		} else if (report_has_changes(r) && o->score.fmt != F_JSON) {
+			report_changes(r, np, ip, w->f, o->score.fmt);
 		} else {
 			summary *s = summary_read(r, it, np, ip);
 			summary_print(w->f, o->score.fmt, tbl_name(r), s, &o->check);
