@@ -54,5 +54,10 @@ int tbl_csv_open(tbl_reader *r, FILE *f);
 int tbl_hdf5_open(tbl_reader *r, const char *path);
 int tbl_cfusd_open(tbl_reader *r, FILE *f, int seekable);
 int tbl_binary_open(tbl_reader *r, FILE *f);
+/* Read the first 7 bytes of *f and replace *f by a stream that gives them
+ * again, then the rest: 1 if they are the ULog magic, 0 if not, -1 out of
+ * memory (*f unchanged). */
+int tbl_ulog_sniff(FILE **f);
+int tbl_ulog_open(tbl_reader *r, FILE *f);
 
 #endif
