@@ -459,6 +459,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/pcls_solve build/rls_ld_ru
 	@sh tests/coverage_test.sh
 	@$(ASAN_RUN) sh tests/pipeline_test.sh
 	@$(ASAN_RUN) sh tests/stream_test.sh
+	@$(ASAN_RUN) sh tests/ulog_test.sh
 
 bench: $(BINS)
 	./bin/tagk-bench timing

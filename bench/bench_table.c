@@ -69,7 +69,8 @@ const bench_command bench_subcommands[] = {
 	  "      --duration S       seconds of flight (default 20)\n"
 	  "      --no-gate          no gate in the loop\n"
 	  "      --protocol P       tagk (default: the paper's text) or authors (their code)\n"
-	  "  -o, --output FILE      write FILE instead of stdout\n", bench_simulate },
+	  "  -o, --output FILE      write FILE instead of stdout (a PX4-like ULog if FILE ends in .ulg)\n",
+	  bench_simulate },
 	{ "table2", "the TAG-K paper's Table II, closed-loop trials",
 	  "[--trials N] [--noise LEVELS] [--methods LIST] [--seed S]\n"
 	  "                         [--shard I/N] [--format text|md|csv|trials] [-j JOBS]\n"
