@@ -115,6 +115,20 @@ void tbl_one_line(char *out, size_t outlen, const char *in);
  * set, or 0 (no such parameter, or not a ULog). */
 int tbl_param(const tbl_reader *r, const char *name, double *v);
 
+/* A ULog's topic with data, i from 0: its name ("topic", or "topic_K"
+ * for instance K), samples kept, samples skipped (a time stamp that did
+ * not increase), first and last time (s), and its columns first ..
+ * first + n - 1. 1, or 0 past the last topic or for another format. */
+typedef struct {
+	const char *name;
+	long samples, skipped;
+	double t0, t1;
+	int first, n;
+} tbl_topic_info;
+int tbl_topic(const tbl_reader *r, int i, tbl_topic_info *out);
+/* A ULog's parameters: the i-th's name and value (1), or 0 past the last. */
+int tbl_param_at(const tbl_reader *r, int i, const char **name, double *v);
+
 /* What a format is, for messages: "CSV", "a tagk binary stream"... */
 const char *tbl_format_label(tbl_format f);
 /* Parse a format name ("csv", "hdf5", "cfusd"); -1 if unknown. */

@@ -608,7 +608,7 @@ choose_base(tbl_reader *r, ulin *u)
 /* Topic t's values at time ts (non-decreasing from call to call) into
  * row: 1, or 0 when ts is outside its span or in a gap. */
 static int
-topic_at(const ulin *u, ul_topic *t, uint64_t ts, double *row)
+topic_at(const ulin *u, ul_topic *t, uint64_t ts, const char *want, double *row)
 {
 	while (t->k + 1 < t->n && stamp(u, t, t->k + 1) <= ts)
 		t->k++;
@@ -620,7 +620,8 @@ topic_at(const ulin *u, ul_topic *t, uint64_t ts, double *row)
 	const unsigned char *a = u->buf + t->msg[t->k];
 	if (ts == t0) {
 		for (int c = 0; c < t->nleaf; c++)
-			row[t->col0 + c] = decode(t->leaf[c].code, a + t->leaf[c].off);
+			if (want[t->col0 + c])
+				row[t->col0 + c] = decode(t->leaf[c].code, a + t->leaf[c].off);
 		return 1;
 	}
 	uint64_t t1 = stamp(u, t, t->k + 1);
@@ -631,6 +632,8 @@ topic_at(const ulin *u, ul_topic *t, uint64_t ts, double *row)
 	const unsigned char *b = u->buf + t->msg[t->k + 1];
 	double w = (double)(ts - t0) / (double)(t1 - t0);
 	for (int c = 0; c < t->nleaf; c++) {
+		if (!want[t->col0 + c])
+			continue;
 		double va = decode(t->leaf[c].code, a + t->leaf[c].off);
 		char k = t->leaf[c].code;
 		row[t->col0 + c] = k == 'f' || k == 'd' ? va + w * (decode(k, b + t->leaf[c].off) - va) : va;
@@ -650,14 +653,15 @@ ul_next(tbl_reader *r, double *row)
 		const unsigned char *p = u->buf + B->msg[u->row];
 		for (int c = 0; c < r->ncols; c++)
 			row[c] = NAN;
-		row[0] = (double)ts / 1e6;
+		if (r->want[0])
+			row[0] = (double)ts / 1e6;
 		for (int c = 0; c < B->nleaf; c++)
 			if (r->want[B->col0 + c])
 				row[B->col0 + c] = decode(B->leaf[c].code, p + B->leaf[c].off);
 		int ok = 1;
 		for (int id = 0; id < u->ntop && ok; id++)
 			if (u->top[id].wanted && id != u->base)
-				ok = topic_at(u, &u->top[id], ts, row);
+				ok = topic_at(u, &u->top[id], ts, r->want, row);
 		if (ok) {
 			u->row++;
 			return 1;
@@ -820,4 +824,34 @@ tbl_ulog_sniff(FILE **f)
 	}
 	*f = g;
 	return is;
+}
+
+int
+tbl_topic(const tbl_reader *r, int i, tbl_topic_info *out)
+{
+	if (r->format != TBL_ULOG)
+		return 0;
+	const ulin *u = r->impl;
+	for (int id = 0; id < u->ntop; id++) {
+		const ul_topic *t = &u->top[id];
+		if (!t->used || t->n == 0 || t->nleaf == 0 || i-- > 0)
+			continue;
+		*out = (tbl_topic_info){ t->label, t->n, t->dropped, (double)stamp(u, t, 0) / 1e6,
+			(double)stamp(u, t, t->n - 1) / 1e6, t->col0, t->nleaf };
+		return 1;
+	}
+	return 0;
+}
+
+int
+tbl_param_at(const tbl_reader *r, int i, const char **name, double *v)
+{
+	if (r->format != TBL_ULOG)
+		return 0;
+	const ulin *u = r->impl;
+	if (i < 0 || i >= u->npar)
+		return 0;
+	*name = u->par[i].name;
+	*v = u->par[i].v;
+	return 1;
 }

@@ -48,6 +48,20 @@ expect "--map takes a glob over dotted names (no bracket to be read as a class)"
 	$R --map 'acc=sensor_combined.accelerometer_m_s2.*' --map 'gyro=sensor_combined.gyro_rad.?' \
 	--map thrust=hover_thrust_estimate.hover_thrust "$tmp/f.ulg"
 
+# --- tagk-filter --list --------------------------------------------------------
+expect "--list: the topics, their rates and fields, then the parameters" 0 \
+	"^sensor_combined: 1000 samples at 50 Hz, t 5.000 to 24.980 s, 12 fields$" "" -- $F --list "$tmp/f.ulg"
+cp "$tmp/out" "$tmp/list"
+check "... every topic with the samples ulog_read.py counts" sh -c \
+	"$PY topics '$tmp/f.ulg' > '$tmp/pytopics' && sed -n 's/^\([a-z_0-9]*\): \([0-9]*\) samples.*/\1 \2/p' '$tmp/list' | cmp -s - '$tmp/pytopics'"
+check "... hover_thrust_estimate at 10 Hz, fields under their topic" sh -c \
+	"grep -q '^hover_thrust_estimate: 200 samples at 10 Hz' '$tmp/list' && grep -q '^  timestamp esc_count esc.0.esc_rpm esc.0.esc_voltage' '$tmp/list'"
+check "... every parameter with the value ulog_read.py reads" sh -c \
+	"$PY params '$tmp/f.ulg' | while read n v; do grep -q \" \$n=\" '$tmp/list' || exit 1; awk -v n=\"\$n\" -v v=\"\$v\" '{ for (i = 1; i <= NF; i++) { split(\$i, a, \"=\"); if (a[1] == n && (a[2] - v > 1e-9 || v - a[2] > 1e-9)) exit 1 } }' '$tmp/list' || exit 1; done"
+$S simulate --seed 3 -o "$tmp/f.csv" 2>/dev/null
+expect "--list on CSV: rows, rate and columns" 0 "f.csv: CSV, 1000 rows at 50 Hz, t 0 to 19.98, 32 columns" "" -- \
+	$F --list "$tmp/f.csv"
+
 # --- damaged files: one line, exit 1, never a crash ---------------------------
 head -c 5000 "$tmp/f.ulg" > "$tmp/cut.ulg"
 expect "a file cut inside a message: the rows before, and a note" 0 "ulog_truncated the last message, at byte 4956, is cut" "" -- \
