@@ -152,7 +152,7 @@ bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) cmd/*.h $(BENCH_SR
 EXTRA_estimate := cmd/estout.c cmd/estimate_window.c cmd/estimate_state.c cmd/excitation.c cmd/estimate_batch.c cmd/estimate_samples.c cmd/estimate_learned.c
 EXTRA_report := cmd/quantile.c cmd/report_check.c cmd/report_score.c cmd/report_summary.c cmd/report_plot.c cmd/report_ncc.c
 EXTRA_filter := cmd/unitguard.c cmd/filter_list.c cmd/join.c cmd/filter_whiten.c cmd/filter_expr.c cmd/filter_select.c cmd/filter_gate.c
-EXTRA_regress := cmd/logmap.c cmd/unitguard.c cmd/regress_multibody.c cmd/actuator.c cmd/airborne.c cmd/calibrate.c cmd/quantile.c cmd/colspec.c cmd/sgderive.c cmd/friction_fit.c cmd/friction_fwl.c
+EXTRA_regress := cmd/logmap.c cmd/px4.c cmd/unitguard.c cmd/regress_multibody.c cmd/actuator.c cmd/airborne.c cmd/calibrate.c cmd/quantile.c cmd/colspec.c cmd/sgderive.c cmd/friction_fit.c cmd/friction_fwl.c
 bin/tagk-%: cmd/tagk-%.c $(CMD_COMMON) cmd/*.h cmd/*.c $(FMT_LIB) $(FMT_HDR) lib/libtagk.a build/config | build-deps
 	@mkdir -p bin
 	$(CC) $(WARN) -Wno-conversion $(CPPFLAGS_ALL) -D_DEFAULT_SOURCE $(DEPS_CFLAGS) $(CFLAGS) -o $@ \
@@ -206,7 +206,7 @@ build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan-fl
 # regression corpus tests/fuzz/corpus/TARGET with the usual compiler and the
 # sanitizers; `make fuzz` runs libFuzzer (clang) FUZZ_SECONDS per target,
 # two at a time with -j2, and prints executions per target.
-FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle expr friction ulog
+FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle expr friction
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := tests/fuzz/fuzz_table.c cmd/filter_expr.c $(FMT_SRC) $(LIB_SRC)
 FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c cmd/filter_expr.c cmd/filter_expr.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)

@@ -251,7 +251,7 @@ bench_ulog_row(void *ctx, tagk_real t, const tagk_real acc[3], const tagk_real g
 		at = 0;
 		uint8_t valid = 1;
 		put_u64(p, &at, ts), put_u64(p, &at, ts);
-		put_f(p, &at, (double)truth[0] * 9.80665 / (4 * BENCH_ULOG_TMAX)), put_f(p, &at, 1e-6);
+		put_f(p, &at, command((double)truth[0] * 9.80665 / 4)), put_f(p, &at, 1e-6);
 		put(p, &at, &valid, 1), put(p, &at, z, 7);
 		b->err |= ulog_data(b->f, ID_HOVER, p, at);
 		at = 0;

@@ -11,8 +11,9 @@
  * each rotor's thrust from the body force's z and the torque through the
  * rotor geometry, its command by inverting the thrust curve), a second
  * sensor_accel instance, esc_status with a nested esc_report[4],
- * hover_thrust_estimate (the collective thrust at hover over 4 rotors'
- * full thrust: m g / (4 T_max)), vehicle_land_detected; parameters
+ * hover_thrust_estimate (hover_thrust: the command each rotor needs to
+ * carry the true mass m, m g / 4 through the thrust curve),
+ * vehicle_land_detected; parameters
  * CA_ROTOR_COUNT, CA_ROTORi_PX/PY/PZ/KM, THR_MDL_FAC; a logged string and
  * a dropout.
  */

@@ -11,6 +11,12 @@ a tagk table read from the same file.
       interpolated (floats) or held (integers) between its samples around,
       rows dropped exactly where a topic is outside its span or in a gap
       longer than 5 times its median spacing; exit 1 on any difference.
+  ulog_read.py regcmp ULOG.csv CSV.csv SHIFT YTOL BTOL
+      two regressor streams of one flight, tagk-regress --preset px4 on
+      its ULog and tagk-regress on its CSV (times SHIFT s earlier): every
+      Y_* within YTOL (relative, or absolute under 1) and b within BTOL
+      (relative, or absolute under 1e-3) where both have (t, row); exit 1
+      otherwise, or if under 90 % of the ULog's rows are matched.
   ulog_read.py damaged KIND OUT.ulg     a small malformed ULog, for the
       reader's refusals: selfnest, unknown-id, short-data, bad-array,
       unknown-type, no-timestamp; or a good one with a newer message type
@@ -187,7 +193,37 @@ def damaged(kind, out):
     open(out, "wb").write(head + msg("B", flags) + body)
 
 
+def regcmp(ulog_csv, csv_csv, shift, ytol, btol):
+    def load(p):
+        rows = list(csv.reader(l for l in open(p) if not l.startswith("#")))
+        return rows[0], {(round(float(r[0]), 6), int(float(r[1]))): [float(x) for x in r] for r in rows[1:]}
+    hu, U = load(ulog_csv)
+    hc, C = load(csv_csv)
+    worst, n = {}, 0
+    for (t, row), vu in U.items():
+        vc = C.get((round(t - shift, 6), row))
+        if vc is None:
+            continue
+        n += 1
+        for c in hu:
+            if not (c.startswith("Y_") or c == "b"):
+                continue
+            a, b = vu[hu.index(c)], vc[hc.index(c)]
+            d = abs(a - b) / max(abs(b), 1e-3 if c == "b" else 1)
+            key = c if c != "b" else "b%d" % row
+            worst[key] = max(worst.get(key, 0), d)
+            if d > (btol if c == "b" else ytol):
+                raise SystemExit("t %g row %d %s: ULog %r, CSV %r" % (t, row, c, a, b))
+    if n < 0.9 * len(U):
+        raise SystemExit("only %d of %d rows matched" % (n, len(U)))
+    print("%d rows agree; largest differences %s" % (n, " ".join(
+        "%s %.2g" % kv for kv in sorted(worst.items(), key=lambda kv: -kv[1])[:4])))
+
+
 def main():
+    if sys.argv[1] == "regcmp":
+        regcmp(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6]))
+        return
     if sys.argv[1] == "damaged":
         damaged(sys.argv[2], sys.argv[3])
         return

@@ -62,6 +62,54 @@ $S simulate --seed 3 -o "$tmp/f.csv" 2>/dev/null
 expect "--list on CSV: rows, rate and columns" 0 "f.csv: CSV, 1000 rows at 50 Hz, t 0 to 19.98, 32 columns" "" -- \
 	$F --list "$tmp/f.csv"
 
+# --- tagk-regress --preset px4 ----------------------------------------------------
+# the same flight (seed 5, medium noise) as a ULog and as tagk's CSV, whose
+# force, torque and specific force are FLU and in newtons: the ULog's FRD
+# IMU, NED attitude and rotor commands must give the same rows
+$S simulate --seed 5 --noise medium -o "$tmp/n.ulg" 2>/dev/null
+$S simulate --seed 5 --noise medium -o "$tmp/n.csv" 2>/dev/null
+# the CSV without its logged alpha, which the ULog has not: both derive it
+grep -v '^#' "$tmp/n.csv" | cut -d, -f1-7,11- > "$tmp/nal.csv"
+printf 'thrust_scale 0.2\n' > "$tmp/my.veh"
+expect "--preset px4 without a rotor's full thrust: said, with the two ways to give it" 2 "" \
+	"--preset px4: the log does not say a rotor's full thrust: give it as the thrust_scale \(N\) of a vehicle file" -- \
+	$R --preset px4 "$tmp/n.ulg"
+expect "--preset px4 on a CSV: refused" 1 "" "n.csv: --preset px4 reads a PX4 ULog, and this is CSV" -- \
+	$R --preset px4 --vehicle "$tmp/my.veh" "$tmp/n.csv"
+expect "--preset px4 --vehicle (thrust_scale alone): rows, and the hover thrust's mass beside" 0 "" \
+	"n.ulg: hover_thrust_estimate implies m = 0.035 kg \(its median hover thrust 0.50[0-9]* over 200 valid samples" -- \
+	$R --preset px4 --vehicle "$tmp/my.veh" -o "$tmp/ru.csv" "$tmp/n.ulg"
+check "... written as the stream's note px4_hover_mass" grep -q '^#tagk-note: px4_hover_mass 0.0350' "$tmp/ru.csv"
+$R "$tmp/nal.csv" > "$tmp/rc.csv" 2>/dev/null
+expect "rigid-body rows from the ULog (FRD, NED, rotors from CA_ROTOR*, THR_MDL_FAC) = those from the CSV" 0 \
+	"rows agree" "" -- $PY regcmp "$tmp/ru.csv" "$tmp/rc.csv" 5 1e-5 2e-3
+$R -m mass --preset px4 --vehicle "$tmp/my.veh" "$tmp/n.ulg" > "$tmp/rum.csv" 2>/dev/null
+$R -m mass "$tmp/nal.csv" > "$tmp/rcm.csv" 2>/dev/null
+expect "... and the mass rows" 0 "rows agree" "" -- $PY regcmp "$tmp/rum.csv" "$tmp/rcm.csv" 5 1e-5 2e-3
+# without the preset's turn to FLU: the same columns, read as they are
+expect "the ULog's FRD columns read as FLU: refused by the force check" 1 "" "force|z down|FRD" -- \
+	$R -m mass --map 'acc=sensor_combined.accelerometer_m_s2.*' --map thrust=actuator_motors.control.0 "$tmp/n.ulg"
+# the end to end of issue 56, after the payload is dropped (13.3 s into the
+# flight, 18.3 s since boot): the vehicle's 0.035 kg within the interval
+for model in rigid-body mass; do
+	$R -m $model --preset px4 --vehicle "$tmp/my.veh" "$tmp/n.ulg" 2>/dev/null | $F --from 19.5 |
+		$E --batch 2>/dev/null | $P > "$tmp/rep-$model" 2>&1
+	check "tagk-regress --preset px4 -m $model | tagk-estimate --batch | tagk-report: m = 0.035 kg within its interval" \
+		awk '$1 == "m" { v = $8; h = $(NF - 1); d = v - 0.035; if (d < 0) d = -d; ok = d <= h && h > 0 && h < 1e-4 } END { exit !ok }' "$tmp/rep-$model"
+done
+$R -m mass --preset px4 --vehicle "$tmp/my.veh" "$tmp/n.ulg" 2>/dev/null | $E 2>/dev/null | $P > "$tmp/rep-all" 2>&1
+check "... the report's span in seconds since boot, readable (5.x to 24.9x s, not epoch stamps)" \
+	grep -q 't 5\.[0-9]* to 24\.9[0-9]* s' "$tmp/rep-all"
+# --calibrate-mass on a 4 s flight (the payload comes at 4 s or later)
+$S simulate --seed 5 --noise medium --duration 4 -o "$tmp/c.ulg" 2>/dev/null
+expect "--preset px4 --calibrate-mass: the full thrust fitted (0.2 N simulated)" 0 "" "thrust scale 0.2 over" -- \
+	$R --preset px4 --calibrate-mass 0.035 -o "$tmp/cal.veh" "$tmp/c.ulg"
+check "... its vehicle file: the rotors from CA_ROTOR* in FLU, KM > 0 turning -z, THR_MDL_FAC's curve" sh -c \
+	"grep -q '^rotor 0.0324999988[0-9]* -0.0324999988[0-9]* -0 -1$' '$tmp/cal.veh' &&
+	grep -q '^rotor 0.0324999988[0-9]* 0.0324999988[0-9]* -0 1$' '$tmp/cal.veh' &&
+	grep -q '^thrust_map 0 0.69999998[0-9]* 0.3000000[0-9]*$' '$tmp/cal.veh' && grep -q '^kappa 0.00596399' '$tmp/cal.veh' &&
+	awk '\$1 == \"thrust_scale\" { d = \$2 - 0.2; if (d < 0) d = -d; exit !(d < 0.002) }' '$tmp/cal.veh'"
+
 # --- damaged files: one line, exit 1, never a crash ---------------------------
 head -c 5000 "$tmp/f.ulg" > "$tmp/cut.ulg"
 expect "a file cut inside a message: the rows before, and a note" 0 "ulog_truncated the last message, at byte 4956, is cut" "" -- \
