@@ -164,8 +164,9 @@ static void
 print_text(FILE *o, int md, const char *name, const summary *s, const stats *st, double spacing, long gaps)
 {
 	const char *h = md ? "" : "# ";
-	fprintf(o, "%s%s: %ld estimates%s%s, t %.6g to %.6g s, no truth: a summary\n", h, name, s->n,
-	    s->method[0] ? " of " : "", s->method, s->t0, s->t1);
+	char span[96];
+	fprintf(o, "%s%s: %ld estimates%s%s, t %s, no truth: a summary\n", h, name, s->n,
+	    s->method[0] ? " of " : "", s->method, cli_span(span, sizeof(span), s->t0, s->t1));
 	if (s->n > 1)
 		fprintf(o, "%sspacing %.4g s (median); %ld gap%s longer than 1.5 times that (refused updates "
 		    "or skipped samples)\n", h, spacing, gaps, gaps == 1 ? "" : "s");

@@ -100,6 +100,16 @@ done
 $R -m mass --preset px4 --vehicle "$tmp/my.veh" "$tmp/n.ulg" 2>/dev/null | $E 2>/dev/null | $P > "$tmp/rep-all" 2>&1
 check "... the report's span in seconds since boot, readable (5.x to 24.9x s, not epoch stamps)" \
 	grep -q 't 5\.[0-9]* to 24\.9[0-9]* s' "$tmp/rep-all"
+# a CSV log stamped in Unix epoch seconds: its span was "t 1.71077e+09 to
+# 1.71077e+09 s"
+grep -v '^#' "$tmp/nal.csv" | awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { $1 = sprintf("%.3f", $1 + 1710770000); print }' \
+	> "$tmp/epoch.csv"
+$R -m mass "$tmp/epoch.csv" 2>/dev/null | $E 2>/dev/null > "$tmp/epoch.est"
+expect "tagk-report on epoch stamps: the span to the millisecond, with its length" 0 \
+	"^# stdin: 200 estimates, t 1710770000.080 to 1710770019.980 s \(19.9 s\), 2 truth changes$" "" -- \
+	sh -c "$P < '$tmp/epoch.est'"
+expect "... and the summary without truth too" 0 "t 1710770000.080 to 1710770019.980 s \(19.9 s\), no truth" "*" -- \
+	sh -c "grep -v '^#' '$tmp/epoch.est' | cut -d, -f1-4 | $P"
 # --calibrate-mass on a 4 s flight (the payload comes at 4 s or later)
 $S simulate --seed 5 --noise medium --duration 4 -o "$tmp/c.ulg" 2>/dev/null
 expect "--preset px4 --calibrate-mass: the full thrust fitted (0.2 N simulated)" 0 "" "thrust scale 0.2 over" -- \
