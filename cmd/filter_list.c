@@ -72,6 +72,8 @@ list_ulog(tbl_reader *r)
 		}
 		end_wrap(&w);
 	}
+	for (int i = 0; i < tbl_nnotes(r); i++)
+		printf("note: %s\n", tbl_note_line(r, i));
 }
 
 /* Any other format: rows, and the time column's span and rate. */

@@ -760,6 +760,12 @@ tbl_ulog_open(tbl_reader *r, FILE *f)
 	u->t0 = le(u->buf + 8, 8);
 	if (scan(r, u) || make_columns(r, u))
 		return -1;
+	if (u->dropouts) {
+		/* data the logger lost: the join's gap rule drops the rows they leave */
+		char note[96];
+		snprintf(note, sizeof(note), "ulog_dropouts %ld, %ld ms in all", u->dropouts, u->dropout_ms);
+		tbl_add_note(r, note);
+	}
 	return tbl_finish_header(r, r->name);
 }
 

@@ -54,6 +54,7 @@ expect "--list: the topics, their rates and fields, then the parameters" 0 \
 cp "$tmp/out" "$tmp/list"
 check "... every topic with the samples ulog_read.py counts" sh -c \
 	"$PY topics '$tmp/f.ulg' > '$tmp/pytopics' && sed -n 's/^\([a-z_0-9]*\): \([0-9]*\) samples.*/\1 \2/p' '$tmp/list' | cmp -s - '$tmp/pytopics'"
+check "... and the logger's dropout (3 ms, simulated)" grep -q '^note: ulog_dropouts 1, 3 ms in all$' "$tmp/list"
 check "... hover_thrust_estimate at 10 Hz, fields under their topic" sh -c \
 	"grep -q '^hover_thrust_estimate: 200 samples at 10 Hz' '$tmp/list' && grep -q '^  timestamp esc_count esc.0.esc_rpm esc.0.esc_voltage' '$tmp/list'"
 check "... every parameter with the value ulog_read.py reads" sh -c \
