@@ -57,8 +57,9 @@ check "... every topic with the samples ulog_read.py counts" sh -c \
 check "... and the logger's dropout (3 ms, simulated)" grep -q '^note: ulog_dropouts 1, 3 ms in all$' "$tmp/list"
 check "... hover_thrust_estimate at 10 Hz, fields under their topic" sh -c \
 	"grep -q '^hover_thrust_estimate: 200 samples at 10 Hz' '$tmp/list' && grep -q '^  timestamp esc_count esc.0.esc_rpm esc.0.esc_voltage' '$tmp/list'"
-check "... every parameter with the value ulog_read.py reads" sh -c \
-	"$PY params '$tmp/f.ulg' | while read n v; do grep -q \" \$n=\" '$tmp/list' || exit 1; awk -v n=\"\$n\" -v v=\"\$v\" '{ for (i = 1; i <= NF; i++) { split(\$i, a, \"=\"); if (a[1] == n && (a[2] - v > 1e-9 || v - a[2] > 1e-9)) exit 1 } }' '$tmp/list' || exit 1; done"
+check "... every parameter (18) with the value ulog_read.py reads" sh -c \
+	"$PY params '$tmp/f.ulg' > '$tmp/pyparams' && test \$(wc -l < '$tmp/pyparams') -eq 18 &&
+	test \$(grep -o '[A-Z_0-9]*=' '$tmp/list' | wc -l) -eq 18 && while read n v; do grep -q \" \$n=\" '$tmp/list' || exit 1; awk -v n=\"\$n\" -v v=\"\$v\" '{ for (i = 1; i <= NF; i++) { split(\$i, a, \"=\"); if (a[1] == n && (a[2] - v > 1e-9 || v - a[2] > 1e-9)) exit 1 } }' '$tmp/list' || exit 1; done < '$tmp/pyparams'"
 $S simulate --seed 3 -o "$tmp/f.csv" 2>/dev/null
 expect "--list on CSV: rows, rate and columns" 0 "f.csv: CSV, 1000 rows at 50 Hz, t 0 to 19.98, 32 columns" "" -- \
 	$F --list "$tmp/f.csv"
