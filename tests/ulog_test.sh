@@ -121,6 +121,9 @@ check "... its vehicle file: the rotors from CA_ROTOR* in FLU, KM > 0 turning -z
 	grep -q '^rotor 0.0324999988[0-9]* 0.0324999988[0-9]* -0 1$' '$tmp/cal.veh' &&
 	grep -q '^thrust_map 0 0.69999998[0-9]* 0.3000000[0-9]*$' '$tmp/cal.veh' && grep -q '^kappa 0.00596399' '$tmp/cal.veh' &&
 	awk '\$1 == \"thrust_scale\" { d = \$2 - 0.2; if (d < 0) d = -d; exit !(d < 0.002) }' '$tmp/cal.veh'"
+expect "--map with pyulog's NAME[K]: the glob matches nothing, and the message names NAME.K" 1 "" \
+	"the pattern 'sensor_combined.accelerometer_m_s2\[0\]' matches no column of .*f.ulg \(\[...\] is a glob's class here; the array element is the column 'sensor_combined.accelerometer_m_s2.0'\)" -- \
+	$R --map 'acc=sensor_combined.accelerometer_m_s2[0],sensor_combined.accelerometer_m_s2[1],sensor_combined.accelerometer_m_s2[2]' "$tmp/f.ulg"
 
 # --- damaged files: one line, exit 1, never a crash ---------------------------
 head -c 5000 "$tmp/f.ulg" > "$tmp/cut.ulg"
