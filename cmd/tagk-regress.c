@@ -473,7 +473,12 @@ static void
 open_log(logreader *L, const char *path)
 {
 	regress_opts *o = L->o;
-	L->r = cmdio_open_input(path, &o->in);
+	tbl_options in = o->in;
+	/* --preset px4: the IMU's samples are the rows, whatever the other
+	 * topics' rates (an actuator logged faster would be the default) */
+	if (o->pre && o->pre->px4 && !in.event)
+		in.event = "sensor_combined|vehicle_acceleration";
+	L->r = cmdio_open_input(path, &in);
 	L->path = path;
 	const logmap_preset_t *pre = o->pre;
 	const char *auto_preset = NULL;

@@ -16,8 +16,8 @@
  * numeric field of every topic logged: "topic.field", array elements
  * "topic.field.0" ..., nested types "topic.field.sub", a topic's instance
  * k > 0 "topic_k.field"; padding and char fields are not columns. Rows are
- * the base topic's samples (--event TOPIC, else the wanted topic with the
- * most samples); every other wanted topic is put on its times as
+ * the base topic's samples (--event TOPIC, or the first of TOPIC|TOPIC2...
+ * the log has, else the wanted topic with the most samples); every other wanted topic is put on its times as
  * tagk-filter --join does (join.h): floats interpolated linearly between
  * the samples around, integers and booleans held from the sample at or
  * before, and a row outside a topic's span or in one of its gaps longer
@@ -562,6 +562,25 @@ default_gap(tbl_reader *r, ulin *u, ul_topic *t)
 	return 0;
 }
 
+/* Where label comes in --event's "A|B|...": 0 for A ..., a large number
+ * when it is not there (or NULL). */
+static int
+event_rank(const char *event, const char *label)
+{
+	size_t n = label ? strlen(label) : 0;
+	int k = 0;
+	for (const char *p = event; label; k++) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		if (len == n && memcmp(p, label, n) == 0)
+			return k;
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	return 1 << 30;
+}
+
 /* At the first row: the topics wanted, and the base among them. */
 static int
 choose_base(tbl_reader *r, ulin *u)
@@ -580,7 +599,8 @@ choose_base(tbl_reader *r, ulin *u)
 			if (r->want_numeric && (t->leaf[c].code == 'f' || t->leaf[c].code == 'd'))
 				r->want[t->col0 + c] = 2;
 		}
-		if (r->opt.event ? strcmp(r->opt.event, t->label) == 0 : t->wanted && (base < 0 || t->n > u->top[base].n))
+		if (r->opt.event ? event_rank(r->opt.event, t->label) < event_rank(r->opt.event, base < 0 ? NULL :
+		    u->top[base].label) : t->wanted && (base < 0 || t->n > u->top[base].n))
 			base = id;
 	}
 	if (r->opt.event && base < 0)

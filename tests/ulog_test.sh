@@ -38,6 +38,8 @@ expect "... and they agree with ulog_read.py too" 0 "rows, 75 columns agree" "" 
 	$PY check "$tmp/f.ulg" "$tmp/att.csv" vehicle_attitude
 expect "the checker itself sees a wrong cell" 1 "" "row 1, t: table 5.001, log 5.02" -- \
 	$PY check "$tmp/f.ulg" "$tmp/att.csv" sensor_combined
+expect "--event A|B|C: the first topic the log has" 0 "^5.001,5000000," "" -- \
+	$F --event 'nosuch|vehicle_attitude|sensor_combined' "$tmp/f.ulg"
 expect "--event NOSUCH names the way to the topics" 1 "" "f.ulg: no topic 'nosuch' with data \(tagk-filter --list names them\)" -- \
 	$F --event nosuch "$tmp/f.ulg"
 expect "columns usable in expressions: --eval and --where on dotted names" 0 "" "" -- \
@@ -81,6 +83,8 @@ expect "--preset px4 on a CSV: refused" 1 "" "n.csv: --preset px4 reads a PX4 UL
 expect "--preset px4 --vehicle (thrust_scale alone): rows, and the hover thrust's mass beside" 0 "" \
 	"n.ulg: hover_thrust_estimate implies m = 0.035 kg \(its median hover thrust 0.50[0-9]* over 200 valid samples" -- \
 	$R --preset px4 --vehicle "$tmp/my.veh" -o "$tmp/ru.csv" "$tmp/n.ulg"
+check "... the IMU's samples are the rows (5.00 s + the alpha window's 2 samples), not the attitude's" \
+	sh -c "grep -v '^#' '$tmp/ru.csv' | sed -n 2p | grep -q '^5.04,0,'"
 check "... written as the stream's note px4_hover_mass" grep -q '^#tagk-note: px4_hover_mass 0.0350' "$tmp/ru.csv"
 $R "$tmp/nal.csv" > "$tmp/rc.csv" 2>/dev/null
 expect "rigid-body rows from the ULog (FRD, NED, rotors from CA_ROTOR*, THR_MDL_FAC) = those from the CSV" 0 \
