@@ -418,6 +418,10 @@ print_text(FILE *o, int md, const score *s, tbl_reader *r, const char *const *pn
 	const char *refused = tbl_note(r, "refused_updates");
 	if (refused)
 		fprintf(o, "%s%s updates refused by tagk-estimate (the stream's note)\n", h, refused);
+	const char *hover = tbl_note(r, "px4_hover_mass");
+	if (hover)
+		fprintf(o, "%sPX4's hover thrust estimate implies m = %.4g kg through the same thrust model (the "
+		    "stream's note), beside m below\n", h, atof(hover));
 	plaus_count_print(o, h, &s->phys, s->n);
 	fprintf(o, "\n");
 	if (md)

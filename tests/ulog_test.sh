@@ -103,6 +103,8 @@ for model in rigid-body mass; do
 	check "tagk-regress --preset px4 -m $model | tagk-estimate --batch | tagk-report: m = 0.035 kg within its interval" \
 		awk '$1 == "m" { v = $8; h = $(NF - 1); d = v - 0.035; if (d < 0) d = -d; ok = d <= h && h > 0 && h < 1e-4 } END { exit !ok }' "$tmp/rep-$model"
 done
+check "... and tagk-report states the hover thrust's mass beside tagk's" \
+	grep -q "^# PX4's hover thrust estimate implies m = 0.035 kg through the same thrust model" "$tmp/rep-mass"
 $R -m mass --preset px4 --vehicle "$tmp/my.veh" "$tmp/n.ulg" 2>/dev/null | $E 2>/dev/null | $P > "$tmp/rep-all" 2>&1
 check "... the report's span in seconds since boot, readable (5.x to 24.9x s, not epoch stamps)" \
 	grep -q 't 5\.[0-9]* to 24\.9[0-9]* s' "$tmp/rep-all"
