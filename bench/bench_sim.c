@@ -153,7 +153,7 @@ log_row(void *vc, tagk_real t, const tagk_real acc[3], const tagk_real gyro[3], 
  * file renamed onto path at the end, so that a failure leaves nothing. */
 static tagk_status
 simulate_ulog(const char *path, const tagk_method *mt, const tagk_trial_config *tc, tagk_trial_result *r,
-    int kf_form)
+    int kf_form, double ground)
 {
 	size_t n = strlen(path) + 16;
 	char *tmp = malloc(n);
@@ -168,7 +168,7 @@ simulate_ulog(const char *path, const tagk_method *mt, const tagk_trial_config *
 		cli_die(EXIT_DATA, "%s: %s", path, strerror(errno));
 	tagk_real th0[TAGK_NPARAM];
 	tagk_trial_vehicle(th0);
-	bench_ulog *b = bench_ulog_begin(f, (double)th0[0]);
+	bench_ulog *b = bench_ulog_begin(f, (double)th0[0], ground);
 	if (!b)
 		cli_die(EXIT_DATA, "out of memory");
 	tagk_status st = fly(mt, tc, r, bench_ulog_row, b, kf_form, 0);
@@ -196,10 +196,12 @@ bench_simulate(int argc, char **argv)
 		{ "no-gate", no_argument, NULL, 'g' },
 		{ "protocol", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "ground", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t seed = 1;
+	double ground = 0;
 	int traj = -1, gate = -1, c, levels[4];
 	const char *outname = NULL, *method = "tagk", *proto_name = "tagk";
 	double duration = 20;
@@ -226,6 +228,7 @@ bench_simulate(int argc, char **argv)
 		case 'g': gate = 0; break;
 		case 'p': proto_name = optarg; break;
 		case 'o': outname = optarg; break;
+		case 'G': ground = cli_double("--ground", optarg, 0, 4.9); break;
 		case 'h': bench_help(stdout, "simulate"); cli_close(stdout, "stdout"); return 0;
 		default: return EXIT_USAGE;
 		}
@@ -250,8 +253,11 @@ bench_simulate(int argc, char **argv)
 	size_t on = outname ? strlen(outname) : 0;
 	tagk_trial_result r;
 	tagk_status st;
-	if (on > 4 && strcmp(outname + on - 4, ".ulg") == 0) {
-		st = simulate_ulog(outname, mt, &tc, &r, pr.kf_form);
+	int ulg = on > 4 && strcmp(outname + on - 4, ".ulg") == 0;
+	if (ground > 0 && !ulg)
+		cli_die(EXIT_USAGE, "--ground applies to a ULog (-o FILE.ulg)");
+	if (ulg) {
+		st = simulate_ulog(outname, mt, &tc, &r, pr.kf_form, ground);
 	} else {
 		log_ctx lc = { cmdio_open_output(outname, TBL_AUTO) };
 		cmdio_header(lc.out, (int)(sizeof(names) / sizeof(names[0])), names);

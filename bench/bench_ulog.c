@@ -21,6 +21,7 @@ struct bench_ulog {
 	double t_prev;
 	int n, err;
 	double inv[4][4]; /* rotor thrusts from (f_z, tau_x, tau_y, tau_z) in FLU */
+	double ground;    /* s on the ground before the flight */
 };
 
 static void
@@ -127,13 +128,14 @@ defs(FILE *f)
 }
 
 bench_ulog *
-bench_ulog_begin(FILE *f, double mass)
+bench_ulog_begin(FILE *f, double mass, double ground)
 {
 	bench_ulog *b = calloc(1, sizeof(*b));
 	if (!b)
 		return NULL;
 	b->f = f;
 	b->mass = mass;
+	b->ground = ground;
 	b->q[0] = 1;
 	allocation_inverse(b->inv);
 	if (ulog_begin(f, boot_us))
@@ -194,22 +196,32 @@ write_imu(bench_ulog *b, uint64_t ts, const tagk_real acc[3], const tagk_real gy
 }
 
 static void
+put_motors(bench_ulog *b, uint64_t ts, const double u[4]);
+
+static void
 write_motors(bench_ulog *b, uint64_t ts, const tagk_real f[3], const tagk_real tau[3])
 {
-	unsigned char p[96];
-	size_t at = 0;
-	double w[4] = { (double)f[2], (double)tau[0], (double)tau[1], (double)tau[2] };
-	uint16_t rev = 0;
-	uint8_t z[2] = { 0, 0 };
-	put_u64(p, &at, ts), put_u64(p, &at, ts), put(p, &at, &rev, 2), put(p, &at, z, 2);
-	double u[4];
+	double w[4] = { (double)f[2], (double)tau[0], (double)tau[1], (double)tau[2] }, u[4];
 	for (int i = 0; i < 4; i++) {
 		double T = 0;
 		for (int j = 0; j < 4; j++)
 			T += b->inv[i][j] * w[j];
 		u[i] = command(T);
-		put_f(p, &at, u[i]);
 	}
+	put_motors(b, ts, u);
+}
+
+/* actuator_motors and esc_status of the commands u. */
+static void
+put_motors(bench_ulog *b, uint64_t ts, const double u[4])
+{
+	unsigned char p[96];
+	size_t at = 0;
+	uint16_t rev = 0;
+	uint8_t z[2] = { 0, 0 };
+	put_u64(p, &at, ts), put_u64(p, &at, ts), put(p, &at, &rev, 2), put(p, &at, z, 2);
+	for (int i = 0; i < 4; i++)
+		put_f(p, &at, u[i]);
 	for (int i = 4; i < 12; i++)
 		put_f(p, &at, NAN);
 	b->err |= ulog_data(b->f, ID_MOT, p, at);
@@ -224,6 +236,47 @@ write_motors(bench_ulog *b, uint64_t ts, const tagk_real f[3], const tagk_real t
 	b->err |= ulog_data(b->f, ID_ESC, p, at);
 }
 
+/* hover_thrust_estimate and vehicle_land_detected (10 Hz). */
+static void
+write_slow(bench_ulog *b, uint64_t ts, double hover, int valid, int landed)
+{
+	unsigned char p[64];
+	size_t at = 0;
+	uint8_t z[7] = { 0 }, v = (uint8_t)valid, land[8] = { 0, (uint8_t)landed, (uint8_t)landed, (uint8_t)landed };
+	put_u64(p, &at, ts), put_u64(p, &at, ts);
+	put_f(p, &at, hover), put_f(p, &at, 1e-6);
+	put(p, &at, &v, 1), put(p, &at, z, 7);
+	b->err |= ulog_data(b->f, ID_HOVER, p, at);
+	at = 0;
+	put_u64(p, &at, ts), put(p, &at, land, 8);
+	b->err |= ulog_data(b->f, ID_LAND, p, at);
+}
+
+/* The ground before the flight (bench_ulog_begin), at 50 Hz. */
+static void
+write_ground(bench_ulog *b)
+{
+	static const tagk_real rest[3] = { 0, 0, (tagk_real)9.80665 }, still[3] = { 0, 0, 0 };
+	static const double idle[4] = { 0.05, 0.05, 0.05, 0.05 };
+	long steps = lround(b->ground * 50);
+	for (long k = steps; k > 0; k--) {
+		uint64_t ts = boot_us - (uint64_t)(k * 20000);
+		write_imu(b, ts, rest, still);
+		put_motors(b, ts, idle);
+		unsigned char p[64];
+		size_t at = 0;
+		uint8_t z[8] = { 0 };
+		put_u64(p, &at, ts + 1000), put_u64(p, &at, ts);
+		put_f(p, &at, 1), put_f(p, &at, 0), put_f(p, &at, 0), put_f(p, &at, 0);
+		for (int i = 0; i < 4; i++)
+			put_f(p, &at, 0);
+		put(p, &at, z, 8);
+		b->err |= ulog_data(b->f, ID_ATT, p, at);
+		if (k % 5 == 0)
+			write_slow(b, ts, 0, 0, k * 20000 > 1000000);
+	}
+}
+
 void
 bench_ulog_row(void *ctx, tagk_real t, const tagk_real acc[3], const tagk_real gyro[3], const tagk_real al[3],
     const tagk_real f[3], const tagk_real tau[3], const tagk_real truth[TAGK_NPARAM], const tagk_real pos[3],
@@ -231,6 +284,8 @@ bench_ulog_row(void *ctx, tagk_real t, const tagk_real acc[3], const tagk_real g
 {
 	(void)al, (void)pos, (void)ref;
 	bench_ulog *b = ctx;
+	if (b->n == 0 && b->ground > 0)
+		write_ground(b);
 	uint64_t ts = boot_us + (uint64_t)llround((double)t * 1e6);
 	if (b->n > 0)
 		integrate(b->q, gyro, (double)t - b->t_prev);
@@ -247,18 +302,8 @@ bench_ulog_row(void *ctx, tagk_real t, const tagk_real acc[3], const tagk_real g
 		put_f(p, &at, 0);
 	put(p, &at, z, 1), put(p, &at, z, 7);
 	b->err |= ulog_data(b->f, ID_ATT, p, at);
-	if (b->n % 5 == 0) { /* 10 Hz */
-		at = 0;
-		uint8_t valid = 1;
-		put_u64(p, &at, ts), put_u64(p, &at, ts);
-		put_f(p, &at, command((double)truth[0] * 9.80665 / 4)), put_f(p, &at, 1e-6);
-		put(p, &at, &valid, 1), put(p, &at, z, 7);
-		b->err |= ulog_data(b->f, ID_HOVER, p, at);
-		at = 0;
-		uint8_t land[8] = { 0 };
-		put_u64(p, &at, ts), put(p, &at, land, 8);
-		b->err |= ulog_data(b->f, ID_LAND, p, at);
-	}
+	if (b->n % 5 == 0) /* 10 Hz */
+		write_slow(b, ts, command((double)truth[0] * 9.80665 / 4), 1, 0);
 	if (b->n == 100) {
 		b->err |= ulog_logged(b->f, '6', ts, "tagk-bench: a logged string");
 		b->err |= ulog_dropout(b->f, 3);

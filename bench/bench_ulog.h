@@ -30,8 +30,12 @@
 typedef struct bench_ulog bench_ulog;
 
 /* Begin the log on f (which stays the caller's); mass is the vehicle's
- * mass without payload, for hover_thrust_estimate. NULL on a write error. */
-bench_ulog *bench_ulog_begin(FILE *f, double mass);
+ * mass without payload. ground: seconds on the ground before the flight
+ * (at most 4.9): the IMU at rest, the motors idling at 5 % (a command
+ * whose thrust is far below the hover's), the land detector saying landed
+ * until 1 s before lift-off (as PX4's says airborne early), the hover
+ * estimate not valid. NULL out of memory. */
+bench_ulog *bench_ulog_begin(FILE *f, double mass, double ground);
 /* The trial's log callback (tagk_trial_log). */
 void bench_ulog_row(void *ctx, tagk_real t, const tagk_real acc[3], const tagk_real gyro[3],
     const tagk_real al[3], const tagk_real f[3], const tagk_real tau[3], const tagk_real truth[TAGK_NPARAM],

@@ -118,6 +118,19 @@ expect "tagk-report on epoch stamps: the span to the millisecond, with its lengt
 	sh -c "$P < '$tmp/epoch.est'"
 expect "... and the summary without truth too" 0 "t 1710770000.080 to 1710770019.980 s \(19.9 s\), no truth" "*" -- \
 	sh -c "grep -v '^#' '$tmp/epoch.est' | cut -d, -f1-4 | $P"
+# 3 s on the ground before the flight, the land detector airborne 1 s early
+$S simulate --seed 5 --noise medium --ground 3 -o "$tmp/g.ulg" 2>/dev/null
+expect "--ground 3: the land detector says airborne from 4.0 s since boot, a second before lift-off" 0 "^4," "" -- \
+	sh -c "$F --event vehicle_land_detected --where 'vehicle_land_detected.landed == 0' '$tmp/g.ulg' | grep -v '^#' | sed -n 2p"
+expect "--preset px4 without --airborne: the ground time said" 0 "" \
+	"g.ulg: the vehicle flies in 8[0-9] % of the log .*--airborne keeps the flight only" -- \
+	$R --preset px4 --vehicle "$tmp/my.veh" -m mass -o "$tmp/g.reg" "$tmp/g.ulg"
+expect "--airborne trims by thrust: from 5.30 s (lift-off at 5.0, + 0.3 s), not the land detector's 4.0" 0 "" \
+	"--airborne: kept 1 span, 19.4 of 23.0 s \(84 %\), hover thrust 0.352 N: 5.30-24.68 s" -- \
+	$R --preset px4 --vehicle "$tmp/my.veh" -m mass --airborne -o "$tmp/ga.reg" "$tmp/g.ulg"
+$F --from 19.5 "$tmp/ga.reg" | $E --batch 2>/dev/null | $P > "$tmp/rep-ga" 2>&1
+check "... and the mass after the payload's drop is the vehicle's, within its interval" \
+	awk '$1 == "m" { v = $8; h = $(NF - 1); d = v - 0.035; if (d < 0) d = -d; ok = d <= h && h > 0 && h < 1e-4 } END { exit !ok }' "$tmp/rep-ga"
 # --calibrate-mass on a 4 s flight (the payload comes at 4 s or later)
 $S simulate --seed 5 --noise medium --duration 4 -o "$tmp/c.ulg" 2>/dev/null
 expect "--preset px4 --calibrate-mass: the full thrust fitted (0.2 N simulated)" 0 "" "thrust scale 0.2 over" -- \
