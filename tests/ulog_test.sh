@@ -31,6 +31,10 @@ expect "every cell agrees with ulog_read.py (base sensor_combined; the others in
 	"^99[0-9] rows, 75 columns agree" "" -- $PY check "$tmp/f.ulg" "$tmp/all.csv" sensor_combined
 check "... and the spare motor channels are NaN (empty), not an error" sh -c \
 	"grep -v '^#' '$tmp/all.csv' | sed -n 2p | grep -q ',0.5[0-9]*,,,,,,,,,'"
+expect "a ULog on a pipe, gzip-compressed: the same rows" 0 "^#tagk-end: 99[0-9] rows; check $(tail -1 "$tmp/all.csv" | sed 's/.*check //')$" "" -- \
+	sh -c "gzip -c '$tmp/f.ulg' | $F"
+expect "a CSV whose first byte is U, on a pipe: still CSV, every byte kept" 0 "^Ux,b$" "" -- \
+	sh -c "printf 'Ux,b\n1,2\n' | $F"
 expect "--event vehicle_attitude: its samples are the rows" 0 "^5.001," "" -- \
 	$F --event vehicle_attitude "$tmp/f.ulg"
 cp "$tmp/out" "$tmp/att.csv"
