@@ -32,6 +32,9 @@
 #include <string.h>
 #include "table_impl.h"
 
+/* UL_MAXLEAF: numeric fields in all, over every topic; a real log has tens
+ * of thousands, and a file of 65536 subscriptions to a 65535-byte format
+ * would ask for 4e9 (and their column names) */
 enum { UL_DEPTH = 8, UL_AHEAD = 4097, UL_MAXLEAF = 1 << 20 };
 
 static const unsigned char ulog_magic[7] = { 'U', 'L', 'o', 'g', 0x01, 0x12, 0x35 };
@@ -105,6 +108,7 @@ typedef struct {
 	long dropped_rows; /* base samples with no row (a topic outside its span or in a gap) */
 	int noted;
 	long logged, dropouts, dropout_ms;
+	long leaves;       /* numeric fields of every subscription */
 	uint64_t t0;
 } ulin;
 
@@ -299,8 +303,8 @@ add_leaves(tbl_reader *r, ulin *u, ul_topic *t, int i, int off, const char *pref
 					    F->name) : -1;
 				continue;
 			}
-			if (t->nleaf >= UL_MAXLEAF)
-				return tbl_fail(r, "%s: more than %d fields", r->name, UL_MAXLEAF);
+			if (!cols && ++u->leaves > UL_MAXLEAF)
+				return tbl_fail(r, "%s: more than %d numeric fields in all topics", r->name, UL_MAXLEAF);
 			if ((t->nleaf & (t->nleaf - 1)) == 0) {
 				ul_leaf *nl2 = realloc(t->leaf, (size_t)(t->nleaf ? 2 * t->nleaf : 1) * sizeof(*nl2));
 				if (!nl2)
@@ -332,7 +336,6 @@ subscribe(tbl_reader *r, ulin *u, const unsigned char *p, size_t n, size_t at)
 	char *name = dupn((const char *)p + 3, n - 3);
 	if (!name)
 		return tbl_fail(r, "out of memory");
-	name[strcspn(name, "")] = 0;
 	int f = find_format(u, name);
 	if (f < 0) {
 		tbl_fail(r, "%s:offset %zu: subscription to '%s', which has no format", r->name, at, name);
@@ -741,6 +744,38 @@ ul_close(tbl_reader *r)
 	r->impl = NULL;
 }
 
+static int
+cmp_col(const void *a, const void *b)
+{
+	return strcmp(**(char *const *const *)a, **(char *const *const *)b);
+}
+
+/* tbl_finish_header's work, with the duplicate names found by sorting:
+ * its pairwise check takes n^2 / 2 comparisons, minutes for the 1e6
+ * columns a small crafted file can ask for (and seconds for a real log's
+ * tens of thousands). Names are never empty here. */
+static int
+finish_header(tbl_reader *r)
+{
+	char ***p = malloc((size_t)r->ncols * sizeof(*p));
+	if (!p)
+		return tbl_fail(r, "out of memory");
+	for (int i = 0; i < r->ncols; i++)
+		p[i] = &r->cols[i];
+	qsort(p, (size_t)r->ncols, sizeof(*p), cmp_col);
+	for (int i = 1; i < r->ncols; i++)
+		if (strcmp(*p[i], *p[i - 1]) == 0) {
+			tbl_fail(r, "%s: two columns named '%s' (a field named twice, or topic_K beside instance K of "
+			    "topic)", r->name, *p[i]);
+			free(p);
+			return -1;
+		}
+	free(p);
+	r->want = calloc((size_t)r->ncols, 1);
+	r->text = calloc((size_t)r->ncols, 1);
+	return r->want && r->text ? 0 : tbl_fail(r, "out of memory");
+}
+
 /* The columns: t, then every topic's leaves, topics by msg_id. */
 static int
 make_columns(tbl_reader *r, ulin *u)
@@ -786,7 +821,7 @@ tbl_ulog_open(tbl_reader *r, FILE *f)
 		snprintf(note, sizeof(note), "ulog_dropouts %ld, %ld ms in all", u->dropouts, u->dropout_ms);
 		tbl_add_note(r, note);
 	}
-	return tbl_finish_header(r, r->name);
+	return finish_header(r);
 }
 
 int

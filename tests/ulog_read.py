@@ -19,7 +19,8 @@ a tagk table read from the same file.
       otherwise, or if under 90 % of the ULog's rows are matched.
   ulog_read.py damaged KIND OUT.ulg     a small malformed ULog, for the
       reader's refusals: selfnest, unknown-id, short-data, bad-array,
-      unknown-type, no-timestamp; or a good one with a newer message type
+      unknown-type, no-timestamp, huge; or a good one: wide (975016
+      columns) with a newer message type
       and appended data: newer
 """
 import csv, math, struct, sys
@@ -178,6 +179,17 @@ def damaged(kind, out):
     elif kind == "no-timestamp":
         fmt = "t:uint32_t time;float[2] x;uint8_t[4] _padding0;"
         data = [msg("D", struct.pack("<HIff", 7, 1000 * (i + 1), i, -i) + bytes(4)) for i in range(4)]
+    elif kind == "huge":
+        # 17 subscriptions to a format of 65527 one-byte fields: 1.1e6
+        # columns, over the reader's bound
+        fmt = "t:uint64_t timestamp;uint8_t[65527] x;"
+        sub = b"".join(msg("A", struct.pack("<BH", k, k) + b"t") for k in range(17))
+        data = []
+    elif kind == "wide":
+        # a good file of 15 instances of 65001 columns each, 975016 in all
+        fmt = "t:uint64_t timestamp;uint8_t[65000] x;"
+        sub = b"".join(msg("A", struct.pack("<BH", k, k) + b"t") for k in range(15))
+        data = [msg("D", struct.pack("<HQ", 0, 1000 * (i + 1)) + bytes(65000)) for i in range(4)]
     elif kind == "newer":
         # an unknown message type 'Z' skipped by its size; data appended at
         # an offset after 5 bytes of garbage

@@ -164,12 +164,16 @@ for case in "selfnest:format 't' contains itself, or nests deeper than 8" \
 	"short-data:offset 147: data of t: 12 bytes, its format has 16" \
 	"bad-array:offset 59: format field 'float\[0\] x': bad array size" \
 	"unknown-type:format 't', field 'x': unknown type 'quaternion'" \
-	"no-timestamp:topic t has no uint64_t timestamp field"; do
+	"no-timestamp:topic t has no uint64_t timestamp field" \
+	"huge:more than 1048576 numeric fields in all topics"; do
 	kind=${case%%:*}
 	$PY damaged "$kind" "$tmp/$kind.ulg"
 	expect "damaged ($kind): one line, exit 1" 1 "" "^tagk-filter: .*$kind.ulg:? ?${case#*:}$" -- $F "$tmp/$kind.ulg"
 	check "... and only one line" test "$(wc -l < "$tmp/err")" -eq 1
 done
+$PY damaged wide "$tmp/wide.ulg"
+expect "975016 columns (their definitions take 500 bytes): read in bounded time, not n^2 name checks" 0 \
+	"^t: 4 samples at 1000 Hz, t 0.001 to 0.004 s, 65001 fields$" "" -- timeout 60 $F --list "$tmp/wide.ulg"
 $PY damaged newer "$tmp/newer.ulg"
 expect "a message type newer than tagk is skipped by its size; appended data read from its offset" 0 \
 	"^0.004,4000,3,-3$" "" -- $F "$tmp/newer.ulg"
