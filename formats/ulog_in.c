@@ -314,7 +314,7 @@ add_leaves(tbl_reader *r, ulin *u, ul_topic *t, int i, int off, const char *pref
 			t->leaf[t->nleaf].off = at;
 			t->leaf[t->nleaf].code = b->code;
 			t->nleaf++;
-			if (cols && tbl_add_col(r, name, (size_t)nl) != 0)
+			if (cols && !(r->cols[r->ncols++] = dupn(name, (size_t)nl)))
 				return tbl_fail(r, "out of memory");
 			if (depth == 0 && strcmp(f->name, "timestamp") == 0 && b->code == 'Q')
 				t->ts_off = at;
@@ -780,8 +780,15 @@ finish_header(tbl_reader *r)
 static int
 make_columns(tbl_reader *r, ulin *u)
 {
-	if (tbl_add_col(r, "t", 1) != 0)
+	/* the names' array at its size at once: tbl_add_col's realloc per
+	 * column copies it whole each time under AddressSanitizer (260004
+	 * columns: 8 minutes) */
+	size_t total = 1;
+	for (int id = 0; id < u->ntop; id++)
+		total += u->top[id].used ? (size_t)u->top[id].nleaf : 0;
+	if (!(r->cols = malloc(total * sizeof(*r->cols))) || !(r->cols[0] = dupn("t", 1)))
 		return tbl_fail(r, "out of memory");
+	r->ncols = 1;
 	for (int id = 0; id < u->ntop; id++) {
 		ul_topic *t = &u->top[id];
 		if (!t->used)

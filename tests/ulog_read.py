@@ -19,7 +19,7 @@ a tagk table read from the same file.
       otherwise, or if under 90 % of the ULog's rows are matched.
   ulog_read.py damaged KIND OUT.ulg     a small malformed ULog, for the
       reader's refusals: selfnest, unknown-id, short-data, bad-array,
-      unknown-type, no-timestamp, huge; or a good one: wide (975016
+      unknown-type, no-timestamp, huge; or a good one: wide (260004
       columns) with a newer message type
       and appended data: newer
 """
@@ -186,9 +186,9 @@ def damaged(kind, out):
         sub = b"".join(msg("A", struct.pack("<BH", k, k) + b"t") for k in range(17))
         data = []
     elif kind == "wide":
-        # a good file of 15 instances of 65001 columns each, 975016 in all
+        # a good file of 4 instances of 65001 columns each, 260004 in all
         fmt = "t:uint64_t timestamp;uint8_t[65000] x;"
-        sub = b"".join(msg("A", struct.pack("<BH", k, k) + b"t") for k in range(15))
+        sub = b"".join(msg("A", struct.pack("<BH", k, k) + b"t") for k in range(4))
         data = [msg("D", struct.pack("<HQ", 0, 1000 * (i + 1)) + bytes(65000)) for i in range(4)]
     elif kind == "newer":
         # an unknown message type 'Z' skipped by its size; data appended at
