@@ -7,9 +7,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "bench_sim.h"
 #include "bench_commands.h"
 #include "bench_protocol.h"
+#include "bench_ulog.h"
 #include "../cmd/common/cli.h"
 #include "../cmd/common/cmdio.h"
 #include "progress.h"
@@ -147,6 +149,41 @@ log_row(void *vc, tagk_real t, const tagk_real acc[3], const tagk_real gyro[3], 
 	cmdio_row(c->out, row);
 }
 
+/* The flight as a PX4-like ULog (bench_ulog.h), written to a temporary
+ * file renamed onto path at the end, so that a failure leaves nothing. */
+static tagk_status
+simulate_ulog(const char *path, const tagk_method *mt, const tagk_trial_config *tc, tagk_trial_result *r,
+    int kf_form, double ground)
+{
+	size_t n = strlen(path) + 16;
+	char *tmp = malloc(n);
+	if (!tmp)
+		cli_die(EXIT_DATA, "out of memory");
+	snprintf(tmp, n, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	mode_t mask = umask(0);
+	umask(mask);
+	FILE *f = fd < 0 || fchmod(fd, 0666 & ~mask) != 0 ? NULL : fdopen(fd, "wb");
+	if (!f)
+		cli_die(EXIT_DATA, "%s: %s", path, strerror(errno));
+	tagk_real th0[TAGK_NPARAM];
+	tagk_trial_vehicle(th0);
+	bench_ulog *b = bench_ulog_begin(f, (double)th0[0], ground);
+	if (!b)
+		cli_die(EXIT_DATA, "out of memory");
+	tagk_status st = fly(mt, tc, r, bench_ulog_row, b, kf_form, 0);
+	int bad = bench_ulog_end(b);
+	bad |= fclose(f) != 0;
+	if (st != TAGK_OK || bad || rename(tmp, path) != 0) {
+		int e = errno;
+		unlink(tmp);
+		if (st == TAGK_OK)
+			cli_die(EXIT_DATA, "%s: %s", path, strerror(e));
+	}
+	free(tmp);
+	return st;
+}
+
 int
 bench_simulate(int argc, char **argv)
 {
@@ -159,10 +196,12 @@ bench_simulate(int argc, char **argv)
 		{ "no-gate", no_argument, NULL, 'g' },
 		{ "protocol", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "ground", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t seed = 1;
+	double ground = 0;
 	int traj = -1, gate = -1, c, levels[4];
 	const char *outname = NULL, *method = "tagk", *proto_name = "tagk";
 	double duration = 20;
@@ -189,6 +228,7 @@ bench_simulate(int argc, char **argv)
 		case 'g': gate = 0; break;
 		case 'p': proto_name = optarg; break;
 		case 'o': outname = optarg; break;
+		case 'G': ground = cli_double("--ground", optarg, 0, 4.9); break;
 		case 'h': bench_help(stdout, "simulate"); cli_close(stdout, "stdout"); return 0;
 		default: return EXIT_USAGE;
 		}
@@ -210,13 +250,24 @@ bench_simulate(int argc, char **argv)
 	const char *names[] = { "t", "ax", "ay", "az", "gx", "gy", "gz", "alx", "aly", "alz", "fx", "fy", "fz",
 		"tx", "ty", "tz", "true_m", "true_mcx", "true_mcy", "true_mcz", "true_Ixx", "true_Ixy",
 		"true_Iyy", "true_Ixz", "true_Iyz", "true_Izz", "px", "py", "pz", "ref_x", "ref_y", "ref_z" };
-	log_ctx lc = { cmdio_open_output(outname, TBL_AUTO) };
-	cmdio_header(lc.out, (int)(sizeof(names) / sizeof(names[0])), names);
+	size_t on = outname ? strlen(outname) : 0;
 	tagk_trial_result r;
-	tagk_status st = fly(mt, &tc, &r, log_row, &lc, pr.kf_form, 0);
+	tagk_status st;
+	int ulg = on > 4 && strcmp(outname + on - 4, ".ulg") == 0;
+	if (ground > 0 && !ulg)
+		cli_die(EXIT_USAGE, "--ground applies to a ULog (-o FILE.ulg)");
+	if (ulg) {
+		st = simulate_ulog(outname, mt, &tc, &r, pr.kf_form, ground);
+	} else {
+		log_ctx lc = { cmdio_open_output(outname, TBL_AUTO) };
+		cmdio_header(lc.out, (int)(sizeof(names) / sizeof(names[0])), names);
+		st = fly(mt, &tc, &r, log_row, &lc, pr.kf_form, 0);
+		if (st != TAGK_OK)
+			cli_die(EXIT_DATA, "simulate: %s", tagk_strerror(st));
+		cmdio_commit(lc.out);
+	}
 	if (st != TAGK_OK)
 		cli_die(EXIT_DATA, "simulate: %s", tagk_strerror(st));
-	cmdio_commit(lc.out);
 	cli_warn("%s, %s: payload %.4g kg on at %.2f s, off at %.2f s; position error %.2f cm%s%s",
 	    tagk_traj_names[r.traj], method, (double)r.payload_mass, (double)r.t_on, (double)r.t_off,
 	    100 * (double)r.pos_err_mean, pr.success ? " (mean absolute per axis)" : "", r.aborted ? "; aborted" : "");

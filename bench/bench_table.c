@@ -61,7 +61,7 @@ const bench_command bench_subcommands[] = {
 	  "  -u, --updates N        timed updates per size (default 20)\n", cmd_device },
 	{ "simulate", "one closed-loop flight of the TAG-K paper's experiment as a log",
 	  "[--seed S] [--traj NAME] [--noise LEVEL] [--method M]\n"
-	  "                           [--duration S] [--no-gate] [--protocol tagk|authors] [-o FILE]",
+	  "                           [--duration S] [--no-gate] [--protocol tagk|authors] [--ground S] [-o FILE]",
 	  "  -s, --seed S           seed of the trial (default 1)\n"
 	  "      --traj NAME        figure-8 (default) or another trajectory\n"
 	  "      --noise LEVEL      none, low, medium or high\n"
@@ -69,7 +69,9 @@ const bench_command bench_subcommands[] = {
 	  "      --duration S       seconds of flight (default 20)\n"
 	  "      --no-gate          no gate in the loop\n"
 	  "      --protocol P       tagk (default: the paper's text) or authors (their code)\n"
-	  "  -o, --output FILE      write FILE instead of stdout\n", bench_simulate },
+	  "      --ground S         a ULog: S seconds (at most 4.9) on the ground, motors idling, before the flight\n"
+	  "  -o, --output FILE      write FILE instead of stdout (a PX4-like ULog if FILE ends in .ulg)\n",
+	  bench_simulate },
 	{ "table2", "the TAG-K paper's Table II, closed-loop trials",
 	  "[--trials N] [--noise LEVELS] [--methods LIST] [--seed S]\n"
 	  "                         [--shard I/N] [--format text|md|csv|trials] [-j JOBS]\n"

@@ -21,6 +21,7 @@ tbl_format_label(tbl_format f)
 	case TBL_HDF5: return "HDF5";
 	case TBL_CFUSD: return "a Crazyflie uSD log";
 	case TBL_BINARY: return "a tagk binary stream";
+	case TBL_ULOG: return "a PX4 ULog";
 	default: return "format unknown";
 	}
 }
@@ -126,6 +127,8 @@ tbl_open(const char *path, const tbl_options *opt, char *err, size_t errlen)
 			fmt = c == 0xBC ? TBL_CFUSD : c == 0x89 ? TBL_HDF5 : TBL_CSV;
 		if (c != EOF)
 			ungetc(c, f);
+		if (fmt == TBL_CSV && r->opt.format == TBL_AUTO && c == 'U' && tbl_ulog_sniff(&f) == 1)
+			fmt = TBL_ULOG;
 		if (fmt == TBL_HDF5) {
 			if (is_gz) {
 				snprintf(err, errlen, "%s: a gzip-compressed HDF5 file: gunzip it first (HDF5 "
@@ -159,6 +162,9 @@ tbl_open(const char *path, const tbl_options *opt, char *err, size_t errlen)
 		break;
 	case TBL_BINARY:
 		rc = tbl_binary_open(r, f);
+		break;
+	case TBL_ULOG:
+		rc = tbl_ulog_open(r, f);
 		break;
 	default:
 		rc = tbl_csv_open(r, f);

@@ -17,14 +17,17 @@
 
 /* TBL_BINARY: tagk's binary stream (tagk-formats(5)), recognised by its
  * first byte whatever format was asked for, except HDF5 and cfusd. */
-typedef enum { TBL_AUTO, TBL_CSV, TBL_HDF5, TBL_CFUSD, TBL_BINARY } tbl_format;
+/* TBL_ULOG: a PX4 ULog, recognised by its magic "ULog" 01 12 35. */
+typedef enum { TBL_AUTO, TBL_CSV, TBL_HDF5, TBL_CFUSD, TBL_BINARY, TBL_ULOG } tbl_format;
 
 typedef struct {
 	tbl_format format;   /* TBL_AUTO: by magic bytes, else CSV */
 	int skip_bad;        /* skip rows whose wanted cells are empty, NaN or Inf */
 	int ignore_crc;      /* cfusd: accept a CRC-32 mismatch */
 	const char *group;   /* hdf5: group holding the datasets (default "/") */
-	const char *event;   /* cfusd: event type to read (default: the only one) */
+	const char *event;   /* cfusd: event type to read (default: the only one);
+	                      * ulog: the topic whose samples are the rows
+	                      * (default: the wanted topic with the most) */
 	const char *name;    /* the input's name in messages (default: path, or "stdin") */
 } tbl_options;
 
@@ -112,6 +115,24 @@ const char *tbl_unread(const tbl_reader *r, const char *name, char *why, size_t 
  * characters become \n, \r, \t or \xHH. Every message of the readers and
  * of the commands goes through it. */
 void tbl_one_line(char *out, size_t outlen, const char *in);
+
+/* A ULog's parameter called name (its first value, P message): 1 with *v
+ * set, or 0 (no such parameter, or not a ULog). */
+int tbl_param(const tbl_reader *r, const char *name, double *v);
+
+/* A ULog's topic with data, i from 0: its name ("topic", or "topic_K"
+ * for instance K), samples kept, samples skipped (a time stamp that did
+ * not increase), first and last time (s), and its columns first ..
+ * first + n - 1. 1, or 0 past the last topic or for another format. */
+typedef struct {
+	const char *name;
+	long samples, skipped;
+	double t0, t1;
+	int first, n;
+} tbl_topic_info;
+int tbl_topic(const tbl_reader *r, int i, tbl_topic_info *out);
+/* A ULog's parameters: the i-th's name and value (1), or 0 past the last. */
+int tbl_param_at(const tbl_reader *r, int i, const char **name, double *v);
 
 /* What a format is, for messages: "CSV", "a tagk binary stream"... */
 const char *tbl_format_label(tbl_format f);

@@ -14,5 +14,10 @@ int tbl_csv_open(tbl_reader *r, FILE *f);                 /* csv_in.c */
 int tbl_hdf5_open(tbl_reader *r, const char *path);       /* hdf5_in.c */
 int tbl_cfusd_open(tbl_reader *r, FILE *f, int seekable); /* cfusd_in.c */
 int tbl_binary_open(tbl_reader *r, FILE *f);              /* binary_in.c */
+/* ulog_in.c: read the first 7 bytes of *f and replace *f by a stream that
+ * gives them again, then the rest: 1 if they are the ULog magic, 0 if not,
+ * -1 out of memory (*f unchanged). */
+int tbl_ulog_sniff(FILE **f);
+int tbl_ulog_open(tbl_reader *r, FILE *f);                /* ulog_in.c */
 
 #endif

@@ -269,3 +269,13 @@ cli_cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
 }
+
+const char *
+cli_span(char *buf, size_t len, double t0, double t1)
+{
+	if (fabs(t0) < 1e5 && fabs(t1) < 1e5)
+		snprintf(buf, len, "%.6g to %.6g s", t0, t1);
+	else
+		snprintf(buf, len, "%.3f to %.3f s (%.6g s)", t0, t1, t1 - t0);
+	return buf;
+}

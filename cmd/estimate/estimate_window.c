@@ -417,6 +417,7 @@ finish(winrun *w)
 		sink_note(w->out.out, "refused_updates", note);
 	}
 	sink_note(w->out.out, "method", w->cfg.method->name);
+	estout_pass_note(&w->out, w->r, "px4_hover_mass");
 	estout_commit(&w->out, o->quiet);
 	for (int i = 1; i < TAGK_NSTATUS; i++)
 		if (w->refused[i])

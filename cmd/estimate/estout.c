@@ -123,6 +123,14 @@ estout_row_extra(estout *e, double t, const tagk_real *theta, const tagk_real *s
 }
 
 void
+estout_pass_note(estout *e, const tbl_reader *r, const char *key)
+{
+	const char *v = tbl_note(r, key);
+	if (v)
+		sink_note(e->out, key, v);
+}
+
+void
 estout_commit(estout *e, int quiet)
 {
 	cmdio_commit(e->out);

@@ -52,5 +52,8 @@ int estout_row_extra(estout *e, double t, const tagk_real *theta, const tagk_rea
 int estout_physical(int n, const tagk_real *theta);
 /* Commit the output; unless quiet, say how many estimates were projected. */
 void estout_commit(estout *e, int quiet);
+/* Carry the input's note key (a fact of the log, such as tagk-regress
+ * --preset px4's px4_hover_mass) to the estimate stream, for tagk-report. */
+void estout_pass_note(estout *e, const tbl_reader *r, const char *key);
 
 #endif

@@ -20,6 +20,7 @@
 #include "cmdio.h"
 #include "join.h"
 #include "filter_whiten.h"
+#include "filter_list.h"
 #include "filter_gate.h"
 #include "filter_select.h"
 #include "unitguard.h"
@@ -46,6 +47,7 @@ usage(FILE *f)
 	    "                   [-f csv|hdf5|cfusd] [--skip-bad] [--ignore-crc] [--group G]\n"
 	    "                   [--event E] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-filter --whiten V,... [-o FILE] [FILE|-]\n"
+	    "       tagk-filter --list [--time-col NAME] [FILE|-]\n"
 	    "       tagk-filter --help | --version\n"
 	    "Transform a stream: cut, join, compute, select, low-pass, decimate, noise, project, gate, whiten.\n"
 	    "      --physical         eq. (15) gate on estimates; hold the last valid one\n"
@@ -74,6 +76,8 @@ usage(FILE *f)
 	    "                         anywhere in it is an error, not false (tagk-filter(1), EXPRESSIONS)\n"
 	    "      --whiten V,...     each sample's rows times L^-1, L L^T = M(V): the stream's metric columns\n"
 	    "                         at the prior V (a stage of its own; paper 002's dual metric, frozen)\n"
+	    "      --list             what the log holds: a PX4 ULog's topics (samples, rate, span, fields)\n"
+	    "                         and parameters, another's rows, rate and columns; nothing else runs\n"
 	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
 	cmdio_stream_help(f);
 	cmdio_input_help(f);
@@ -117,6 +121,7 @@ typedef struct {
 	double from, to, join_gap;
 	double tscale;            /* --time-unit: seconds per unit of the time column */
 	int tscale_set;
+	int list;                 /* --list */
 	uint64_t seed;
 	const char *input, *outname, *tcol, *stamp, *vehfile, *whiten, *where;
 	const char *joins[MAXJOIN], *evals[MAXEVAL];
@@ -145,6 +150,7 @@ static const struct option opts[] = {
 	{ "where", required_argument, NULL, 4019 },
 	{ "eval", required_argument, NULL, 4020 },
 	{ "time-unit", required_argument, NULL, 4021 },
+	{ "list", no_argument, NULL, 4022 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -189,6 +195,7 @@ step_option(filter_opts *o, int c, const char *arg)
 		o->evals[o->nev++] = arg;
 		return 1;
 	case 4021: o->tscale = timeunit_scale("--time-unit", arg); o->tscale_set = 1; return 1;
+	case 4022: o->list = 1; return 1;
 	}
 	return 0;
 }
@@ -480,6 +487,8 @@ main(int argc, char **argv)
 	parse(&o, argc, argv);
 	if (o.whiten)
 		return run_whiten(&o);
+	if (o.list)
+		return filter_list(o.input, &o.in, o.tcol);
 	if (!(o.from <= o.to))
 		cli_die(EXIT_USAGE, "--from %g is after --to %g", o.from, o.to);
 	if (o.vehfile)

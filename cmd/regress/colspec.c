@@ -46,6 +46,25 @@ range(const char *opt, const char *spec, const char *item, char (*names)[COLSPEC
 	return 1;
 }
 
+/* For a pattern NAME[K] that matches nothing where the column NAME.K
+ * exists (pyulog's and ulog2csv's name of an array element, where tagk
+ * names it NAME.K): the hint, else "". */
+static const char *
+bracket_hint(tbl_reader *r, const char *it)
+{
+	static char hint[2 * COLSPEC_NAME + 96];
+	const char *lb = strrchr(it, '[');
+	size_t n = strlen(it);
+	if (!lb || n < 3 || it[n - 1] != ']' || n >= COLSPEC_NAME)
+		return "";
+	char name[COLSPEC_NAME];
+	snprintf(name, sizeof(name), "%.*s.%.*s", (int)(lb - it), it, (int)(it + n - 2 - lb), lb + 1);
+	if (tbl_find(r, name) < 0)
+		return "";
+	snprintf(hint, sizeof(hint), " ([...] is a glob's class here; the array element is the column '%s')", name);
+	return hint;
+}
+
 int
 colspec_expand(tbl_reader *r, const char *opt, const char *spec, char (*names)[COLSPEC_NAME], int max)
 {
@@ -66,7 +85,8 @@ colspec_expand(tbl_reader *r, const char *opt, const char *spec, char (*names)[C
 				found++;
 			}
 		if (!found)
-			cli_die(EXIT_DATA, "%s: the pattern '%s' matches no column of %s", opt, it, tbl_name(r));
+			cli_die(EXIT_DATA, "%s: the pattern '%s' matches no column of %s%s", opt, it, tbl_name(r),
+			    bracket_hint(r, it));
 	}
 	return n;
 }

@@ -29,6 +29,7 @@ typedef struct {
 	int pos_mm;         /* position in mm and velocity in mm/s */
 	int gyro_deg;       /* angular velocity in degrees per second */
 	const char *vehicle; /* the vehicle file the rotor columns need (vehicle_resolve), or NULL */
+	int px4;            /* a PX4 ULog: FRD/NED frames, rotors from its parameters (px4.h) */
 } logmap_preset_t;
 
 /* The preset called name, or NULL; the list for --list-presets. */

@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "logmap.h"
+#include "px4.h"
 #include "regress_multibody.h"
 #include "unitguard.h"
 #include "consistency_guard.h"
@@ -106,7 +107,9 @@ usage(FILE *f)
 	    "                         vbat...; multibody: t, q, qd, qdd, tau) from COLS: names, PRE{1..7}SUF\n"
 	    "                         ranges or globs\n"
 	    "      --preset NAME      a log layout's columns and units (--list-presets names them;\n"
-	    "                         default for a Crazyflie uSD log: crazyflie, or crazyflie-pwm)\n"
+	    "                         default for a Crazyflie uSD log: crazyflie, or crazyflie-pwm;\n"
+	    "                         px4: a PX4 ULog, FRD/NED turned, rotors from its CA_ROTOR* and\n"
+	    "                         THR_MDL_FAC, a rotor's full thrust from --vehicle's thrust_scale)\n"
 	    "      --acc-unit U       acc and acc_world in mps2 (default) or g (acc whose median is not\n"
 	    "                         within 0.4-2.5 g is refused unless this is given)\n"
 	    "      --gyro-unit U      angular velocity in rad (default) or deg per second (read as rad,\n"
@@ -352,6 +355,10 @@ typedef struct {
 	derivguard alg;      /* a logged alpha against the gyro's change (consistency_guard.h) */
 	forceguard fg;       /* the force against the specific force (consistency_guard.h) */
 	int att_on;          /* the rows use the log's attitude and the gyro: ag checks it */
+	int px4;             /* --preset px4: rows turned from FRD/NED (px4.h) */
+	int reopened_hover;  /* the hover thrust's mass said */
+	char px4_rotors[VEHICLE_MAX_ROTORS * 32];
+	const char *path;
 } logreader;
 
 #define NEED(L, s, why) logmap_need(&(L)->lm, (L)->r, s, why)
@@ -445,13 +452,35 @@ want_signals(logreader *L)
 		}
 }
 
+/* --preset px4 on the log just opened: a ULog's rotor columns, as many as
+ * its parameters say (px4.h). */
+static void
+open_px4(logreader *L, const logmap_preset_t *pre)
+{
+	regress_opts *o = L->o;
+	if (tbl_format_of(L->r) != TBL_ULOG)
+		cli_die(EXIT_DATA, "%s: --preset %s reads a PX4 ULog, and this is %s", tbl_name(L->r), pre->name,
+		    tbl_format_label(tbl_format_of(L->r)));
+	L->px4 = 1;
+	if (!o->user_map[S_ROTORS]) {
+		px4_rotor_cols(L->r, 0, L->px4_rotors, sizeof(L->px4_rotors));
+		L->map[S_ROTORS] = L->px4_rotors;
+	}
+}
+
 /* Open the input and find its signals (a Crazyflie uSD log is read with
  * the crazyflie preset, or crazyflie-pwm for a PWM log, unless --preset). */
 static void
 open_log(logreader *L, const char *path)
 {
 	regress_opts *o = L->o;
-	L->r = cmdio_open_input(path, &o->in);
+	tbl_options in = o->in;
+	/* --preset px4: the IMU's samples are the rows, whatever the other
+	 * topics' rates (an actuator logged faster would be the default) */
+	if (o->pre && o->pre->px4 && !in.event)
+		in.event = "sensor_combined|vehicle_acceleration";
+	L->r = cmdio_open_input(path, &in);
+	L->path = path;
 	const logmap_preset_t *pre = o->pre;
 	const char *auto_preset = NULL;
 	if (!pre && tbl_format_of(L->r) == TBL_CFUSD) {
@@ -461,6 +490,8 @@ open_log(logreader *L, const char *path)
 	}
 	for (int s = 0; s < NSIG; s++)
 		L->map[s] = o->user_map[s] ? o->user_map[s] : pre && pre->map[s] ? pre->map[s] : logmap_signals[s].cols;
+	if (pre && pre->px4)
+		open_px4(L, pre);
 	L->acc_g = o->acc_g >= 0 ? o->acc_g : pre ? pre->acc_g : 0;
 	L->pos_mm = o->pos_mm >= 0 ? o->pos_mm : pre ? pre->pos_mm : 0;
 	L->gyro_deg = o->gyro_deg >= 0 ? o->gyro_deg : pre ? pre->gyro_deg : 0;
@@ -479,6 +510,15 @@ open_log(logreader *L, const char *path)
 			cli_warn("%s: reading motor.m1 .. m4 as PWM through the vehicle %s (its published thrust map; "
 			    "--vehicle FILE for yours, --calibrate-mass to fit it to a flight of known mass)",
 			    tbl_name(L->r), veh);
+	}
+	if (L->px4 && !L->have_veh) {
+		if (!o->calibrate)
+			cli_die(EXIT_USAGE, "--preset px4: the log does not say a rotor's full thrust: give it as the "
+			    "thrust_scale (N) of a vehicle file (--vehicle FILE), or fit it with --calibrate-mass KG");
+		px4_vehicle(L->r, &L->veh, 0);
+		L->have_veh = 1;
+	} else if (L->px4 && !L->reopened) {
+		px4_vehicle(L->r, &L->veh, 1);
 	}
 	if (L->have_veh && L->lm.have[S_ROTORS] && !o->wrench && !L->lm.have[S_FORCE] && !L->lm.have[S_THRUST] &&
 	    L->veh.input == VEH_INPUT_NONE)
@@ -589,6 +629,8 @@ next_row(logreader *L, double *row, double *tprev, long *skipped)
 		int rc = tbl_next(L->r, row);
 		if (rc < 0)
 			cli_die(EXIT_DATA, "%s", tbl_error(L->r));
+		if (rc == 1 && L->px4)
+			px4_frames(row, &L->lm);
 		if (rc == 0) {
 			timeunit_end(&L->tu);
 			accunit_end(&L->au);
@@ -840,6 +882,28 @@ plan_airborne(logreader *L, airborne *air)
 	cli_warn("--airborne: %s", what);
 }
 
+/* --preset px4: the mass PX4's hover thrust estimate implies through the
+ * thrust model v, said on stderr and as the stream's note px4_hover_mass
+ * (when out is not NULL), for a comparison with tagk's estimate. */
+static void
+say_hover(logreader *L, const vehicle *v, sink *out)
+{
+	if (!L->px4 || L->reopened_hover)
+		return;
+	L->reopened_hover = 1;
+	long n;
+	double h = NAN, m = px4_hover_mass(L->path, &L->o->in, v, &n, &h);
+	if (!isfinite(m))
+		return;
+	cli_warn("%s: hover_thrust_estimate implies m = %.4g kg (its median hover thrust %.4g over %ld valid samples, "
+	    "as each of %d rotors' command, through the same thrust model: full thrust %.4g N, curve %.4g u + %.4g u^2)",
+	    tbl_name(L->r), m, h, n, v->n, v->thrust_scale, v->map[1], v->map[2]);
+	char b[32];
+	fmt_double(b, m);
+	if (out)
+		sink_note(out, "px4_hover_mass", b);
+}
+
 /* The rows of every sample (those of the airborne spans with --airborne). */
 static void
 regress(logreader *L, airborne *air)
@@ -859,6 +923,7 @@ regress(logreader *L, airborne *air)
 	em.idx_vel = L->lm.idx[S_VEL];
 	em.out = cmdio_open_output(o->outname, TBL_AUTO);
 	emit_header(&em, L->r, L->tidx);
+	say_hover(L, &L->veh, em.out);
 	/* ring of 2k+1 samples for the alpha slope; one slot when alpha is given */
 	int ring = L->use_alpha || o->model != M_RIGID ? 1 : 2 * o->kwin + 1;
 	sample *buf = calloc((size_t)ring, sizeof(*buf));
@@ -992,6 +1057,7 @@ calibrate(logreader *L, airborne *air)
 		cli_die(EXIT_DATA, "%s: write error", w.name);
 	cmdio_file_commit(&w);
 	cli_warn("--calibrate-mass: %s", what);
+	say_hover(L, &v, NULL);
 }
 
 int

@@ -69,6 +69,7 @@ report_ncc(tbl_reader *r, double max_shift, FILE *o, enum report_fmt fmt)
 	double spacing = dt[(n - 1) / 2];
 	free(dt);
 	long shift = (long)floor(max_shift / spacing + 1e-9);
+	char span[96];
 	if (fmt == F_CSV)
 		fprintf(o, "column,n,ncc,max_shift_samples\n");
 	else if (fmt == F_JSON)
@@ -76,9 +77,9 @@ report_ncc(tbl_reader *r, double max_shift, FILE *o, enum report_fmt fmt)
 	else if (fmt == F_MD)
 		fprintf(o, "| column | n | ncc |\n|---|---|---|\n");
 	else
-		fprintf(o, "# %s: %ld rows, t %g to %g s; NCC of pred_X against X, best over shifts of up to %ld "
-		    "sample%s (%g s)\n\n%-16s %8s %8s\n", tbl_name(r), n, t[0], t[n - 1], shift, shift == 1 ? "" : "s",
-		    (double)shift * spacing, "column", "n", "ncc");
+		fprintf(o, "# %s: %ld rows, t %s; NCC of pred_X against X, best over shifts of up to %ld "
+		    "sample%s (%g s)\n\n%-16s %8s %8s\n", tbl_name(r), n, cli_span(span, sizeof(span), t[0], t[n - 1]),
+		    shift, shift == 1 ? "" : "s", (double)shift * spacing, "column", "n", "ncc");
 	tagk_real *meas = malloc((size_t)n * sizeof(*meas)), *pred = malloc((size_t)n * sizeof(*pred));
 	if (!meas || !pred)
 		cli_die(EXIT_DATA, "out of memory");

@@ -412,11 +412,16 @@ print_text(FILE *o, int md, const score *s, tbl_reader *r, const char *const *pn
 {
 	const char *h = md ? "" : "# ";
 	long shown = s->nevents < MAX_EVENTS ? s->nevents : MAX_EVENTS;
-	fprintf(o, "%s%s: %ld estimates, t %.6g to %.6g s, %ld truth change%s\n", h, tbl_name(r), s->n, s->t_first,
-	    s->t_last, s->nevents, s->nevents == 1 ? "" : "s");
+	char span[96];
+	fprintf(o, "%s%s: %ld estimates, t %s, %ld truth change%s\n", h, tbl_name(r), s->n,
+	    cli_span(span, sizeof(span), s->t_first, s->t_last), s->nevents, s->nevents == 1 ? "" : "s");
 	const char *refused = tbl_note(r, "refused_updates");
 	if (refused)
 		fprintf(o, "%s%s updates refused by tagk-estimate (the stream's note)\n", h, refused);
+	const char *hover = tbl_note(r, "px4_hover_mass");
+	if (hover)
+		fprintf(o, "%sPX4's hover thrust estimate implies m = %.4g kg through the same thrust model (the "
+		    "stream's note), beside m below\n", h, atof(hover));
 	plaus_count_print(o, h, &s->phys, s->n);
 	fprintf(o, "\n");
 	if (md)

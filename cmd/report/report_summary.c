@@ -21,6 +21,7 @@ struct summary {
 	int have_sd;
 	plaus_count phys;  /* estimates that are physical bodies */
 	char method[64];   /* the stream's method note, or "" */
+	char hover[40];    /* the stream's px4_hover_mass note, or "" */
 	qspool *q;         /* per row: the np values, then the spacing to the previous row */
 };
 
@@ -79,6 +80,8 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 		cli_die(EXIT_DATA, "%s: no estimates to summarise", tbl_name(r));
 	const char *note = tbl_note(r, "refused_updates");
 	snprintf(s->refused, sizeof(s->refused), "%s", note ? note : "");
+	note = tbl_note(r, "px4_hover_mass");
+	snprintf(s->hover, sizeof(s->hover), "%s", note ? note : "");
 	note = tbl_note(r, "method");
 	snprintf(s->method, sizeof(s->method), "%s", note ? note : "");
 	free(row);
@@ -164,13 +167,17 @@ static void
 print_text(FILE *o, int md, const char *name, const summary *s, const stats *st, double spacing, long gaps)
 {
 	const char *h = md ? "" : "# ";
-	fprintf(o, "%s%s: %ld estimates%s%s, t %.6g to %.6g s, no truth: a summary\n", h, name, s->n,
-	    s->method[0] ? " of " : "", s->method, s->t0, s->t1);
+	char span[96];
+	fprintf(o, "%s%s: %ld estimates%s%s, t %s, no truth: a summary\n", h, name, s->n,
+	    s->method[0] ? " of " : "", s->method, cli_span(span, sizeof(span), s->t0, s->t1));
 	if (s->n > 1)
 		fprintf(o, "%sspacing %.4g s (median); %ld gap%s longer than 1.5 times that (refused updates "
 		    "or skipped samples)\n", h, spacing, gaps, gaps == 1 ? "" : "s");
 	if (s->refused[0])
 		fprintf(o, "%s%s updates refused by tagk-estimate (the stream's note)\n", h, s->refused);
+	if (s->hover[0])
+		fprintf(o, "%sPX4's hover thrust estimate implies m = %.4g kg through the same thrust model (the "
+		    "stream's note), beside m below\n", h, atof(s->hover));
 	plaus_count_print(o, h, &s->phys, s->n);
 	fprintf(o, "\n");
 	if (md)

@@ -7,7 +7,7 @@
 set -eu
 S=build/fuzz/seeds
 rm -rf "$S"
-mkdir -p "$S/csv" "$S/stream" "$S/binary" "$S/hdf5" "$S/cfusd" "$S/model" "$S/vehicle" "$S/friction" "$S/expr"
+mkdir -p "$S/csv" "$S/stream" "$S/binary" "$S/hdf5" "$S/cfusd" "$S/model" "$S/vehicle" "$S/friction" "$S/expr" "$S/ulog"
 fx=$(mktemp -d)
 trap 'rm -rf "$fx"' EXIT
 build/mkfixtures "$fx"
@@ -34,3 +34,8 @@ cp "$fx"/*.cfusd "$S/cfusd/"
 cp datasets/panda.model "$S/model/"
 cp tests/fuzz/corpus/vehicle/crazyflie.veh "$S/vehicle/"
 cp tests/fuzz/corpus/friction/*.txt "$S/friction/"
+bin/tagk-bench simulate --duration 1 -o "$fx/sim.ulg" 2>/dev/null
+head -c 8000 "$fx/sim.ulg" > "$S/ulog/sim-head.ulg"
+for k in selfnest unknown-id short-data bad-array unknown-type no-timestamp newer; do
+	python3 tests/ulog_read.py damaged "$k" "$S/ulog/$k.ulg"
+done

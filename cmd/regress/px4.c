@@ -1,0 +1,162 @@
+/* px4.c: tagk-regress --preset px4; see px4.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "px4.h"
+#include "cli.h"
+#include "cmdio.h"
+#include "../lib/tagk.h"
+
+static int
+param(tbl_reader *r, const char *fmt, int i, double *v)
+{
+	char name[64];
+	snprintf(name, sizeof(name), fmt, i);
+	return tbl_param(r, name, v);
+}
+
+int
+px4_rotor_cols(tbl_reader *r, int nveh, char *cols, size_t len)
+{
+	double c;
+	int n = 0;
+	if (tbl_param(r, "CA_ROTOR_COUNT", &c) && c >= 1 && c <= VEHICLE_MAX_ROTORS)
+		n = (int)c;
+	else
+		while (n < VEHICLE_MAX_ROTORS && param(r, "CA_ROTOR%d_PX", n, &c))
+			n++;
+	if (n == 0)
+		n = nveh;
+	if (n == 0)
+		cli_die(EXIT_DATA, "%s: --preset px4: no CA_ROTOR_COUNT or CA_ROTOR0_PX parameter (PX4 1.13 and later "
+		    "log them): give the rotors in the vehicle file's rotor lines", tbl_name(r));
+	size_t at = 0;
+	cols[0] = 0;
+	for (int i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(cols + at, len - at, "%sactuator_motors.control.%d", i ? "," : "", i);
+	return n;
+}
+
+/* The rotors from CA_ROTORi_*, in tagk's body frame. */
+static void
+rotors_from_params(tbl_reader *r, vehicle *v, int n)
+{
+	double km_sum = 0, km_min = INFINITY, km_max = 0;
+	for (int i = 0; i < n; i++) {
+		double px, py, pz = 0, km;
+		if (!param(r, "CA_ROTOR%d_PX", i, &px) || !param(r, "CA_ROTOR%d_PY", i, &py) ||
+		    !param(r, "CA_ROTOR%d_KM", i, &km))
+			cli_die(EXIT_DATA, "%s: --preset px4: rotor %d of %d: no CA_ROTOR%d_PX, _PY or _KM parameter (give "
+			    "the rotors in the vehicle file's rotor lines)", tbl_name(r), i, n, i);
+		param(r, "CA_ROTOR%d_PZ", i, &pz);
+		v->pos[i][0] = px;
+		v->pos[i][1] = -py;
+		v->pos[i][2] = -pz;
+		v->dir[i] = km > 0 ? -1 : 1;
+		km_sum += fabs(km);
+		km_min = fmin(km_min, fabs(km));
+		km_max = fmax(km_max, fabs(km));
+	}
+	v->n = n;
+	v->kappa = km_sum / n;
+	if (km_max - km_min > 1e-3 * km_max)
+		cli_warn("%s: --preset px4: the rotors' |CA_ROTORi_KM| differ (%g to %g); tagk's vehicle has one "
+		    "reaction torque coefficient: their mean, %g m", tbl_name(r), km_min, km_max, v->kappa);
+}
+
+void
+px4_vehicle(tbl_reader *r, vehicle *v, int have_file)
+{
+	if (!have_file) {
+		memset(v, 0, sizeof(*v));
+		v->thrust_scale = 1;
+		v->mass = v->gate_l_arm = v->gate_alpha = NAN;
+	}
+	char cols[VEHICLE_MAX_ROTORS * 32];
+	if (!have_file || v->n == 0)
+		rotors_from_params(r, v, px4_rotor_cols(r, 0, cols, sizeof(cols)));
+	if (v->input == VEH_INPUT_NONE)
+		v->input = VEH_INPUT_PWM;
+	if (!v->map_n && !v->mapv_n) {
+		double fac = 0;
+		if (!tbl_param(r, "THR_MDL_FAC", &fac))
+			cli_warn("%s: --preset px4: no THR_MDL_FAC parameter: the thrust taken as linear in the command",
+			    tbl_name(r));
+		if (!(fac >= 0 && fac <= 1))
+			cli_die(EXIT_DATA, "%s: THR_MDL_FAC %g is not within 0 .. 1", tbl_name(r), fac);
+		v->map_n = 3;
+		v->map[0] = 0;
+		v->map[1] = 1 - fac;
+		v->map[2] = fac;
+	}
+}
+
+void
+px4_frames(double *row, const logmap *lm)
+{
+	static const int vec[] = { S_ACC, S_ACCW, S_GYRO, S_ALPHA, S_POS, S_VEL };
+	for (size_t k = 0; k < sizeof(vec) / sizeof(vec[0]); k++)
+		if (lm->have[vec[k]])
+			for (int j = 1; j < 3; j++)
+				row[lm->idx[vec[k]][j]] = -row[lm->idx[vec[k]][j]];
+	if (lm->have[S_QUAT])
+		for (int j = 2; j < 4; j++)
+			row[lm->idx[S_QUAT][j]] = -row[lm->idx[S_QUAT][j]];
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double
+px4_hover_mass(const char *path, const tbl_options *in, const vehicle *v, long *n, double *hover)
+{
+	struct stat st;
+	*n = 0;
+	if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return NAN;
+	tbl_options o = *in;
+	o.event = "hover_thrust_estimate";
+	o.skip_bad = 1;
+	char err[1024];
+	tbl_reader *r = tbl_open(path, &o, err, sizeof(err));
+	if (!r)
+		return NAN;
+	int ih = tbl_find(r, "hover_thrust_estimate.hover_thrust"), iv = tbl_find(r, "hover_thrust_estimate.valid");
+	double *h = NULL, *row = malloc((size_t)tbl_ncols(r) * sizeof(double));
+	long cap = 0;
+	if (ih >= 0 && row) {
+		tbl_want(r, ih);
+		tbl_want(r, iv);
+		while (tbl_next(r, row) == 1) {
+			if ((iv >= 0 && row[iv] == 0) || !(row[ih] > 0 && row[ih] <= 1))
+				continue;
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 1024;
+				double *g = realloc(h, (size_t)cap * sizeof(double));
+				if (!g)
+					cli_die(EXIT_DATA, "out of memory");
+				h = g;
+			}
+			h[(*n)++] = row[ih];
+		}
+	}
+	double m = NAN;
+	if (*n > 0) {
+		qsort(h, (size_t)*n, sizeof(double), cmp_double);
+		*hover = h[(*n - 1) / 2];
+		double f = 0;
+		for (int i = 0; i < v->n; i++)
+			f += vehicle_rotor_thrust(v, *hover, NAN) * v->thrust_scale + v->thrust_offset / v->n;
+		m = f / TAGK_G0;
+	}
+	free(h);
+	free(row);
+	tbl_close(r);
+	return m;
+}
