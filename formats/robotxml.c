@@ -1146,8 +1146,10 @@ urdf(rx *x, xmlNode *root)
 		return rxfail(x, root, "%d of %d links are not reached from '%s' (a loop?)", u.nl - x->n, u.nl,
 		    attr(u.links[rootlink], "name"));
 	/* a massless root ("world") with one child joint: that child is the
-	 * base, placed (fixed) or floating in the world */
-	if (x->b[0].mass == 0 && x->n > 1) {
+	 * base, placed (fixed) or floating in the world; a child that turns
+	 * or slides on the world keeps its joint (MuJoCo reads it as a hinge
+	 * or slide on the world), so the root stays as the fixed base */
+	if (x->b[0].mass == 0 && x->n > 1 && (x->b[1].joint == J_FIXED || x->b[1].joint == J_FREE)) {
 		int kids = 0;
 		for (int i = 1; i < x->n; i++)
 			kids += x->b[i].parent == 0;

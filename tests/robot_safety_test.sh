@@ -163,5 +163,20 @@ ur "a xacro element inside a link" "a xacro file: expand it first" \
 ur "an XInclude" "\(XInclude\) is not read" \
 	"<xi:include xmlns:xi=\"http://www.w3.org/2001/XInclude\" href=\"/etc/passwd\" parse=\"text\"/>$L<joint name=\"j\" type=\"fixed\">$P</joint>"
 
+# a massless root ("world") whose one child turns on it: the child keeps
+# its joint (MuJoCo: a hinge on the world). The child's inertia about the
+# axis is izz + m r^2 = 1 + 1 * 0.1^2 = 1.01, so at qdd = 2 the robot's own
+# torque is 2.02, and a log of exactly that leaves the held payload b = 0;
+# a prismatic joint along x carries the mass alone: force m qdd = 2.
+W1='<link name="world"/><link name="b"><inertial><origin xyz="0.1 0 0"/><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+printf 't,q1,qd1,qdd1,tau1\n0,0.3,0,2,2.02\n' > "$tmp/j1.csv"
+printf '<robot name="r">%s<joint name="q1" type="revolute"><parent link="world"/><child link="b"/><axis xyz="0 0 1"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint></robot>\n' "$W1" > "$tmp/w1.urdf"
+expect "URDF: a revolute joint from a massless world keeps its joint (payload b = 0)" 0 \
+	"^0,0,0,0,0,0,0,0,0,0,0,2,0$" "" -- $BIN/tagk-regress -m multibody --held b --robot "$tmp/w1.urdf" "$tmp/j1.csv"
+printf 't,q1,qd1,qdd1,tau1\n0,0.3,0,2,2\n' > "$tmp/j2.csv"
+printf '<robot name="r">%s<joint name="q1" type="prismatic"><parent link="world"/><child link="b"/><axis xyz="1 0 0"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint></robot>\n' "$W1" > "$tmp/w2.urdf"
+expect "URDF: ... and so does a prismatic one (force m qdd = 2)" 0 \
+	"^0,0,2,0,0,0,0,0,0,0,0,0,0$" "" -- $BIN/tagk-regress -m multibody --held b --robot "$tmp/w2.urdf" "$tmp/j2.csv"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
