@@ -112,11 +112,15 @@ is(const xmlNode *n, const char *name)
 	return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
+/* The value of n's attribute name, or NULL. An attribute with a prefix
+ * (x:mass) is not that attribute: MuJoCo and urdfdom (TinyXML) match the
+ * whole written name, so x:mass="7" beside mass="1" must not be read as
+ * the mass (libxml2 gives both the local name "mass"). */
 static const char *
 attr(const xmlNode *n, const char *name)
 {
 	for (xmlAttr *a = n->properties; a; a = a->next)
-		if (strcmp((const char *)a->name, name) == 0 && a->children && a->children->content)
+		if (!a->ns && strcmp((const char *)a->name, name) == 0 && a->children && a->children->content)
 			return (const char *)a->children->content;
 	return NULL;
 }
@@ -603,6 +607,10 @@ static int
 known_attrs(rx *x, const xmlNode *n, const char *const *known)
 {
 	for (const xmlAttr *a = n->properties; a; a = a->next) {
+		if (a->ns)
+			return rxfail(x, n, "<%s %.20s:%.40s>: an attribute with a namespace prefix, which MuJoCo does not "
+			    "read (write it without the prefix, or remove it)", n->name,
+			    a->ns->prefix ? (const char *)a->ns->prefix : "", a->name);
 		int k = 0;
 		while (known[k] && strcmp(known[k], (const char *)a->name) != 0)
 			k++;

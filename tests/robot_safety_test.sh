@@ -178,5 +178,17 @@ printf '<robot name="r">%s<joint name="q1" type="prismatic"><parent link="world"
 expect "URDF: ... and so does a prismatic one (force m qdd = 2)" 0 \
 	"^0,0,2,0,0,0,0,0,0,0,0,0,0$" "" -- $BIN/tagk-regress -m multibody --held b --robot "$tmp/w2.urdf" "$tmp/j2.csv"
 
+# an attribute with a namespace prefix is not the attribute: libxml2 gives
+# x:mass the local name "mass", and the first of the two was read (mass 7).
+# MuJoCo refuses the unknown attribute; urdfdom (TinyXML) reads value="1".
+mj "a prefixed attribute beside the real one" "<inertial x:mass>: an attribute with a namespace prefix" \
+	"<worldbody><body name=\"a\"><joint/><inertial pos=\"0 0 0\" x:mass=\"7\" mass=\"1\" diaginertia=\"1 1 1\" xmlns:x=\"u\"/></body></worldbody>"
+mj "a prefixed joint ref" "<joint x:ref>: an attribute with a namespace prefix" \
+	"<worldbody><body name=\"a\"><joint x:ref=\"90\" xmlns:x=\"u\"/>$I</body></worldbody>"
+printf '<robot name="r" xmlns:x="u">%s<joint name="q1" type="revolute"><parent link="world"/><child link="b"/><axis xyz="0 0 1"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint></robot>\n' \
+	"$(echo "$W1" | sed 's/<mass value="1"/<mass x:value="7" value="1"/')" > "$tmp/w3.urdf"
+expect "URDF: <mass x:value=\"7\" value=\"1\"> is mass 1, as urdfdom reads it (payload b = 0)" 0 \
+	"^0,0,0,0,0,0,0,0,0,0,0,2,0$" "" -- $BIN/tagk-regress -m multibody --held b --robot "$tmp/w3.urdf" "$tmp/j1.csv"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
