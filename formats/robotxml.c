@@ -1278,6 +1278,23 @@ prescan(rx *x, const char *buf, size_t n)
 	return 0;
 }
 
+/* Whether name is an element tagk reads in either format. Written with a
+ * prefix (<x:inertial>), libxml2 still names it "inertial", but MuJoCo and
+ * urdfdom (TinyXML) match the whole written name and so do not read it:
+ * taken, it would make a model neither of them makes. */
+static int
+dynamics_element(const char *name)
+{
+	static const char *const names[] = { "mujoco", "robot", "worldbody", "body", "joint", "freejoint",
+		"inertial", "compiler", "option", "flag", "default", "include", "link", "origin", "mass", "inertia",
+		"axis", "parent", "child", "limit", "mimic", "frame", "replicate", "attach", "composite", "flexcomp",
+		"equality", "geom", "site", NULL };
+	for (int i = 0; names[i]; i++)
+		if (strcmp(names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
 /* Elements of xacro (a macro file, not a URDF) or XInclude (another
  * file, which libxml2 would read only if asked, and tagk does not ask:
  * left in, the description would silently lack what they bring), at any
@@ -1295,6 +1312,9 @@ foreign(rx *x, const xmlNode *n, int depth)
 		if (strstr(href, "www.w3.org/200") && strstr(href, "XInclude"))
 			return rxfail(x, k, "<%s:%s> (XInclude) is not read: tagk reads the one file it is given", prefix,
 			    k->name);
+		if (*prefix && dynamics_element((const char *)k->name))
+			return rxfail(x, k, "<%s:%s>: an element with a namespace prefix, which MuJoCo and urdfdom do not "
+			    "read as <%s> (libxml2 would): remove the prefix or the element", prefix, k->name, k->name);
 		if (depth < RX_MAX_DEPTH && foreign(x, k->children, depth + 1) != 0)
 			return -1;
 	}

@@ -190,5 +190,13 @@ printf '<robot name="r" xmlns:x="u">%s<joint name="q1" type="revolute"><parent l
 expect "URDF: <mass x:value=\"7\" value=\"1\"> is mass 1, as urdfdom reads it (payload b = 0)" 0 \
 	"^0,0,0,0,0,0,0,0,0,0,0,2,0$" "" -- $BIN/tagk-regress -m multibody --held b --robot "$tmp/w3.urdf" "$tmp/j1.csv"
 
+# ... and an element with a prefix is not the element: libxml2 names
+# <g:inertial> "inertial" and tagk read it (mass 1 where urdfdom has none),
+# <x:body> a body MuJoCo refuses; both refused now, by name
+ur "a prefixed inertial" "<g:inertial>: an element with a namespace prefix" \
+	"<link name=\"a\"/><link name=\"b\"><g:inertial xmlns:g=\"u\"><mass value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></g:inertial></link><joint name=\"j\" type=\"revolute\">$P</joint>"
+mj "a prefixed body" "<x:body>: an element with a namespace prefix" \
+	"<worldbody><body name=\"a\"><joint/>$I<x:body name=\"c\" xmlns:x=\"u\"><joint/>$I</x:body></body></worldbody>"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
