@@ -112,11 +112,15 @@ is(const xmlNode *n, const char *name)
 	return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
+/* The value of n's attribute name, or NULL. An attribute with a prefix
+ * (x:mass) is not that attribute: MuJoCo and urdfdom (TinyXML) match the
+ * whole written name, so x:mass="7" beside mass="1" must not be read as
+ * the mass (libxml2 gives both the local name "mass"). */
 static const char *
 attr(const xmlNode *n, const char *name)
 {
 	for (xmlAttr *a = n->properties; a; a = a->next)
-		if (strcmp((const char *)a->name, name) == 0 && a->children && a->children->content)
+		if (!a->ns && strcmp((const char *)a->name, name) == 0 && a->children && a->children->content)
 			return (const char *)a->children->content;
 	return NULL;
 }
@@ -603,6 +607,10 @@ static int
 known_attrs(rx *x, const xmlNode *n, const char *const *known)
 {
 	for (const xmlAttr *a = n->properties; a; a = a->next) {
+		if (a->ns)
+			return rxfail(x, n, "<%s %.20s:%.40s>: an attribute with a namespace prefix, which MuJoCo does not "
+			    "read (write it without the prefix, or remove it)", n->name,
+			    a->ns->prefix ? (const char *)a->ns->prefix : "", a->name);
 		int k = 0;
 		while (known[k] && strcmp(known[k], (const char *)a->name) != 0)
 			k++;
@@ -1146,8 +1154,10 @@ urdf(rx *x, xmlNode *root)
 		return rxfail(x, root, "%d of %d links are not reached from '%s' (a loop?)", u.nl - x->n, u.nl,
 		    attr(u.links[rootlink], "name"));
 	/* a massless root ("world") with one child joint: that child is the
-	 * base, placed (fixed) or floating in the world */
-	if (x->b[0].mass == 0 && x->n > 1) {
+	 * base, placed (fixed) or floating in the world; a child that turns
+	 * or slides on the world keeps its joint (MuJoCo reads it as a hinge
+	 * or slide on the world), so the root stays as the fixed base */
+	if (x->b[0].mass == 0 && x->n > 1 && (x->b[1].joint == J_FIXED || x->b[1].joint == J_FREE)) {
 		int kids = 0;
 		for (int i = 1; i < x->n; i++)
 			kids += x->b[i].parent == 0;
@@ -1268,6 +1278,23 @@ prescan(rx *x, const char *buf, size_t n)
 	return 0;
 }
 
+/* Whether name is an element tagk reads in either format. Written with a
+ * prefix (<x:inertial>), libxml2 still names it "inertial", but MuJoCo and
+ * urdfdom (TinyXML) match the whole written name and so do not read it:
+ * taken, it would make a model neither of them makes. */
+static int
+dynamics_element(const char *name)
+{
+	static const char *const names[] = { "mujoco", "robot", "worldbody", "body", "joint", "freejoint",
+		"inertial", "compiler", "option", "flag", "default", "include", "link", "origin", "mass", "inertia",
+		"axis", "parent", "child", "limit", "mimic", "frame", "replicate", "attach", "composite", "flexcomp",
+		"equality", "geom", "site", NULL };
+	for (int i = 0; names[i]; i++)
+		if (strcmp(names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
 /* Elements of xacro (a macro file, not a URDF) or XInclude (another
  * file, which libxml2 would read only if asked, and tagk does not ask:
  * left in, the description would silently lack what they bring), at any
@@ -1285,6 +1312,9 @@ foreign(rx *x, const xmlNode *n, int depth)
 		if (strstr(href, "www.w3.org/200") && strstr(href, "XInclude"))
 			return rxfail(x, k, "<%s:%s> (XInclude) is not read: tagk reads the one file it is given", prefix,
 			    k->name);
+		if (*prefix && dynamics_element((const char *)k->name))
+			return rxfail(x, k, "<%s:%s>: an element with a namespace prefix, which MuJoCo and urdfdom do not "
+			    "read as <%s> (libxml2 would): remove the prefix or the element", prefix, k->name, k->name);
 		if (depth < RX_MAX_DEPTH && foreign(x, k->children, depth + 1) != 0)
 			return -1;
 	}

@@ -18,7 +18,7 @@ check "multibody M and M qdd + h agree with MuJoCo to 1e-10" test $rc -eq 0
 # URDF and MJCF as tagk reads them (formats/robotxml.c), against MuJoCo
 # reading the same files; see tests/robotxml_oracle.c for the tolerances
 X=${ROBOTXML_ORACLE:-build/robotxml_oracle}
-"$X" tests/robots/features.xml tests/robots/free.xml tests/robots/ur5e.xml tests/robots/features.urdf:1e-7 tests/robots/free.urdf:1e-7 \
+"$X" tests/robots/features.xml tests/robots/free.xml tests/robots/ur5e.xml tests/robots/features.urdf:1e-7 tests/robots/free.urdf:1e-7 tests/robots/worldjoint.urdf:1e-7 \
 	datasets/panda_nohand.xml:1e-7 datasets/panda.urdf:1e-7 > "$tmp/out" 2>&1
 rc=$?
 sed 's/^/  /' "$tmp/out"

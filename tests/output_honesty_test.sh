@@ -66,6 +66,19 @@ through "tagk-report --plot dev/x.svg" "$dev/x.svg" "$tmp/ref.svg" "$B/tagk-repo
 	-o "$tmp/rep.txt" "$tmp/est.csv"
 
 # another process's descriptor in /proc: appended to, not replaced, not
+# --plot and -o naming one file, however written: each replaces the name
+# when done, so one output was lost and the command said 0
+mkdir "$tmp/pd"
+expect "tagk-report --plot F -o F: refused, nothing written" 2 "" \
+	"^tagk-report: --plot '$tmp/pd/x.svg' and -o '$tmp/pd/../pd/x.svg' name the same file" \
+	-- "$B/tagk-report" "$tmp/est.csv" --plot "$tmp/pd/x.svg" -o "$tmp/pd/../pd/x.svg"
+check "... and no file at that name" test ! -e "$tmp/pd/x.svg"
+ln -s pd "$tmp/pdl"
+expect "... through a link to the directory too" 2 "" "name the same file" \
+	-- "$B/tagk-report" "$tmp/est.csv" --plot "$tmp/pdl/x.svg" -o "$tmp/pd/x.svg"
+"$B/tagk-report" "$tmp/est.csv" --plot "$tmp/pd/x.svg" -o "$tmp/pd/x.txt" > /dev/null
+check "... while two names in one directory are both written (svg and the report)" \
+	sh -c "grep -q '<svg' '$tmp/pd/x.svg' && cmp -s '$tmp/pd/x.txt' '$tmp/ref.txt'"
 # written over from the start (the file is in this test's directory)
 if [ -e /proc/self/fd/1 ]; then
 	printf 'kept\n' > "$tmp/other.txt"

@@ -163,5 +163,40 @@ ur "a xacro element inside a link" "a xacro file: expand it first" \
 ur "an XInclude" "\(XInclude\) is not read" \
 	"<xi:include xmlns:xi=\"http://www.w3.org/2001/XInclude\" href=\"/etc/passwd\" parse=\"text\"/>$L<joint name=\"j\" type=\"fixed\">$P</joint>"
 
+# a massless root ("world") whose one child turns on it: the child keeps
+# its joint (MuJoCo: a hinge on the world). The child's inertia about the
+# axis is izz + m r^2 = 1 + 1 * 0.1^2 = 1.01, so at qdd = 2 the robot's own
+# torque is 2.02, and a log of exactly that leaves the held payload b = 0;
+# a prismatic joint along x carries the mass alone: force m qdd = 2.
+W1='<link name="world"/><link name="b"><inertial><origin xyz="0.1 0 0"/><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+printf 't,q1,qd1,qdd1,tau1\n0,0.3,0,2,2.02\n' > "$tmp/j1.csv"
+printf '<robot name="r">%s<joint name="q1" type="revolute"><parent link="world"/><child link="b"/><axis xyz="0 0 1"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint></robot>\n' "$W1" > "$tmp/w1.urdf"
+expect "URDF: a revolute joint from a massless world keeps its joint (payload b = 0)" 0 \
+	"^0,0,0,0,0,0,0,0,0,0,0,2,0$" "" -- $BIN/tagk-regress -m multibody --held b --robot "$tmp/w1.urdf" "$tmp/j1.csv"
+printf 't,q1,qd1,qdd1,tau1\n0,0.3,0,2,2\n' > "$tmp/j2.csv"
+printf '<robot name="r">%s<joint name="q1" type="prismatic"><parent link="world"/><child link="b"/><axis xyz="1 0 0"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint></robot>\n' "$W1" > "$tmp/w2.urdf"
+expect "URDF: ... and so does a prismatic one (force m qdd = 2)" 0 \
+	"^0,0,2,0,0,0,0,0,0,0,0,0,0$" "" -- $BIN/tagk-regress -m multibody --held b --robot "$tmp/w2.urdf" "$tmp/j2.csv"
+
+# an attribute with a namespace prefix is not the attribute: libxml2 gives
+# x:mass the local name "mass", and the first of the two was read (mass 7).
+# MuJoCo refuses the unknown attribute; urdfdom (TinyXML) reads value="1".
+mj "a prefixed attribute beside the real one" "<inertial x:mass>: an attribute with a namespace prefix" \
+	"<worldbody><body name=\"a\"><joint/><inertial pos=\"0 0 0\" x:mass=\"7\" mass=\"1\" diaginertia=\"1 1 1\" xmlns:x=\"u\"/></body></worldbody>"
+mj "a prefixed joint ref" "<joint x:ref>: an attribute with a namespace prefix" \
+	"<worldbody><body name=\"a\"><joint x:ref=\"90\" xmlns:x=\"u\"/>$I</body></worldbody>"
+printf '<robot name="r" xmlns:x="u">%s<joint name="q1" type="revolute"><parent link="world"/><child link="b"/><axis xyz="0 0 1"/><limit effort="1" velocity="1" lower="-3" upper="3"/></joint></robot>\n' \
+	"$(echo "$W1" | sed 's/<mass value="1"/<mass x:value="7" value="1"/')" > "$tmp/w3.urdf"
+expect "URDF: <mass x:value=\"7\" value=\"1\"> is mass 1, as urdfdom reads it (payload b = 0)" 0 \
+	"^0,0,0,0,0,0,0,0,0,0,0,2,0$" "" -- $BIN/tagk-regress -m multibody --held b --robot "$tmp/w3.urdf" "$tmp/j1.csv"
+
+# ... and an element with a prefix is not the element: libxml2 names
+# <g:inertial> "inertial" and tagk read it (mass 1 where urdfdom has none),
+# <x:body> a body MuJoCo refuses; both refused now, by name
+ur "a prefixed inertial" "<g:inertial>: an element with a namespace prefix" \
+	"<link name=\"a\"/><link name=\"b\"><g:inertial xmlns:g=\"u\"><mass value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></g:inertial></link><joint name=\"j\" type=\"revolute\">$P</joint>"
+mj "a prefixed body" "<x:body>: an element with a namespace prefix" \
+	"<worldbody><body name=\"a\"><joint/>$I<x:body name=\"c\" xmlns:x=\"u\"><joint/>$I</x:body></body></worldbody>"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

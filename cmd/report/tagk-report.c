@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "cmdio.h"
 #include "report_ncc.h"
@@ -76,6 +77,42 @@ fmt_parse(const char *s)
 	if (strcmp(s, "csv") == 0) return F_CSV;
 	if (strcmp(s, "json") == 0) return F_JSON;
 	cli_die(EXIT_USAGE, "--format: '%s' is not one of text, md, csv, json", s);
+}
+
+/* The directory part of path into dir (".", "/" or the text before the
+ * last '/'); its last part returned. */
+static const char *
+split_dir(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+	return slash ? slash + 1 : path;
+}
+
+/* --plot and -o naming one file (the same last part in the same
+ * directory, however the directory is written: ./x, d/../x, a link to
+ * the directory): each output replaces the name when it is done, so the
+ * one written last would replace the other and the command would still
+ * say it wrote both. Refused before anything is read. */
+static void
+plot_not_output(const report_opts *o)
+{
+	if (!o->plotname || !o->outname)
+		return;
+	char da[4096], db[4096];
+	const char *ba = split_dir(o->plotname, da, sizeof(da)), *bb = split_dir(o->outname, db, sizeof(db));
+	struct stat sa, sb;
+	int same = strcmp(ba, bb) == 0 &&
+	    (strcmp(da, db) == 0 || (stat(da, &sa) == 0 && stat(db, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	    sa.st_ino == sb.st_ino));
+	if (same)
+		cli_die(EXIT_USAGE, "--plot '%s' and -o '%s' name the same file: the one written last would replace "
+		    "the other", o->plotname, o->outname);
 }
 
 /* The options into o, with the checks that involve several of them. */
@@ -155,6 +192,7 @@ parse(int argc, char **argv, report_opts *o)
 			cli_die(EXIT_USAGE, "standard input (-) named twice");
 	if (!o->plotname && (strcmp(o->plot_params, "m") || o->plot_h))
 		cli_die(EXIT_USAGE, "--plot-params and --plot-size apply to --plot");
+	plot_not_output(o);
 	if (o->score.interp && !o->score.truthfile)
 		cli_die(EXIT_USAGE, "--truth-interp applies to --truth FILE");
 	if (o->max_shift >= 0 && !o->ncc)
