@@ -1,0 +1,63 @@
+#!/bin/sh
+# handcheck_test.sh: the commands' figures against values worked out by
+# hand, on inputs small enough to check on paper: tagk-report's NMAE and
+# 95 % coverage on a four-row estimate stream, and tagk-regress --airborne
+# on a log that ends in flight (the last span is kept, not lost).
+set -u
+BIN=${BIN:-bin}
+. "$(dirname "$0")/lib.sh"
+TAGK_DATADIR=$PWD/datasets
+export TAGK_DATADIR
+S=$BIN/tagk-bench R=$BIN/tagk-regress P=$BIN/tagk-report
+# near A B: |A - B| <= 1e-9 (1 + |B|)
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b
+	exit !(a != "" && d <= 1e-9 * (1 + m)) }'; }
+
+# --- tagk-report's metrics, by hand -----------------------------------------
+# Truth 2.5 kg throughout; the errors are -0.5, 0.5, -0.1, -0.3, i.e.
+# 1.67, 5, 0.5 and 1.5 standard deviations:
+#   MAE  = 1.4 / 4 = 0.35          NMAE = sum |e| / sum |truth| = 1.4 / 10 = 0.14
+#   RMSE = sqrt(0.6 / 4) = sqrt(0.15)
+#   RMSPE = 100 sqrt(mean (e / 2.5)^2) = 100 sqrt(0.024)
+#   cover95 = share with |e| <= 1.96 sd: rows 1, 3 and 4, 75 %
+#   (at 1 sd it would be 25 %; NMAE over |estimate| 1.4 / 9.6)
+printf 't,m,sd_m,true_m\n0.1,2.0,0.3,2.5\n0.2,3.0,0.1,2.5\n0.3,2.4,0.2,2.5\n0.4,2.2,0.2,2.5\n' > "$tmp/hand.est"
+expect "tagk-report on a four-row stream worked by hand" 0 "" "" -- \
+	$P --format csv "$tmp/hand.est" -o "$tmp/hand.csv"
+# the parameter row: kind,name,t,n,rmse,mae,nmae,rmspe_pct,error_t1,recovery_s,cover95_pct
+col() { awk -F, -v c="$1" '$1 == "parameter" && $2 == "m" { print $c }' "$tmp/hand.csv"; }
+v=$(col 4)
+check "... n 4 ($v)" [ "$v" = 4 ]
+v=$(col 5) w=$(awk 'BEGIN { printf "%.17g", sqrt(0.15) }')
+check "... RMSE sqrt(0.15) ($v)" near "$v" "$w"
+v=$(col 6)
+check "... MAE 0.35 ($v)" near "$v" 0.35
+v=$(col 7)
+check "... NMAE sum |e| / sum |truth| = 0.14 ($v)" near "$v" 0.14
+v=$(col 8) w=$(awk 'BEGIN { printf "%.17g", 100 * sqrt(0.024) }')
+check "... RMSPE 100 sqrt(0.024) ($v)" near "$v" "$w"
+v=$(col 11)
+check "... cover95: 3 of 4 errors within 1.96 sd, 75 % ($v)" near "$v" 75
+# NMAE is a ratio of sums, not a mean of ratios: a truth that changes
+# weighs by its size (errors 1 on truth 1, 1 on truth 9: 2 / 10)
+printf 't,m,true_m\n0.1,2,1\n0.2,10,9\n' > "$tmp/nmae.est"
+$P --format csv "$tmp/nmae.est" -o "$tmp/nmae.csv" 2>/dev/null
+v=$(awk -F, '$1 == "parameter" && $2 == "m" { print $7 }' "$tmp/nmae.csv")
+check "NMAE of errors 1 and 1 on truths 1 and 9: 2 / 10 = 0.2 ($v)" near "$v" 0.2
+v=$(awk -F, '$1 == "parameter" && $2 == "m" { print $11 }' "$tmp/nmae.csv")
+check "... and no coverage without sd columns ('$v')" [ "$v" = "" ]
+
+# --- --airborne on a log that ends in flight ----------------------------------
+# The simulated flight takes off at 3.3 s and lands at 22.7 s (flight_test.sh);
+# cut at 20 s, the log ends with the vehicle in the air: the span from
+# 3.30 s to the log's end is kept.
+M="--map rotors=motor.m1,motor.m2,motor.m3,motor.m4"
+$S massflight --pwm crazyflie2 --m-nom 0.033 --mass constant --ground 3 --seed 5 -o "$tmp/pf.csv" 2>/dev/null
+plain "$tmp/pf.csv" | awk -F, 'NR == 1 || $1 + 0 <= 20' > "$tmp/inair.csv"
+expect "--airborne, a log that ends in flight: its last span kept to the end" 0 "" \
+	"--airborne: kept 1 span, 16\.[0-9] of 20\.0 s \(8[0-9] %\), hover thrust 0\.3[0-9]* N: 3\.30-(19\.[5-9]0|20\.00) s" -- \
+	$R -m mass --airborne --vehicle crazyflie2 $M "$tmp/inair.csv" -o "$tmp/inair.reg"
+last=$(grep -v '^#' "$tmp/inair.reg" | tail -1 | cut -d, -f1)
+check "... its rows run to the end of the flight ($last s)" awk -v t="$last" 'BEGIN { exit !(t >= 19.5) }'
+
+finish
