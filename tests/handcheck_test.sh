@@ -2,7 +2,8 @@
 # handcheck_test.sh: the commands' figures against values worked out by
 # hand, on inputs small enough to check on paper: tagk-report's NMAE and
 # 95 % coverage on a four-row estimate stream, and tagk-regress --airborne
-# on a log that ends in flight (the last span is kept, not lost).
+# on a log that ends in flight (the last span is kept, not lost), and
+# tagk-filter --join's interpolation, gaps and ends.
 set -u
 BIN=${BIN:-bin}
 . "$(dirname "$0")/lib.sh"
@@ -46,6 +47,22 @@ v=$(awk -F, '$1 == "parameter" && $2 == "m" { print $7 }' "$tmp/nmae.csv")
 check "NMAE of errors 1 and 1 on truths 1 and 9: 2 / 10 = 0.2 ($v)" near "$v" 0.2
 v=$(awk -F, '$1 == "parameter" && $2 == "m" { print $11 }' "$tmp/nmae.csv")
 check "... and no coverage without sd columns ('$v')" [ "$v" = "" ]
+
+# --- tagk-filter --join, by hand ----------------------------------------------
+# x = 10 t sampled at 0, 1, 2, 3 and 10 s: interpolated at 0.5, 1.25 and 2.75
+# it is 5, 12.5 and 27.5 (held: 0, 10, 20); 3.5 s lies in the 7 s gap,
+# longer than 5 times the median spacing (1 s), and 12 s past the end.
+F=$BIN/tagk-filter
+printf 't,x\n0,0\n1,10\n2,20\n3,30\n10,100\n' > "$tmp/j_src.csv"
+printf 't,ax\n0.5,1\n1.25,2\n2.75,3\n3.5,4\n12,5\n' > "$tmp/j_base.csv"
+expect "--join: rows dropped in the gap and past the end, said" 0 "" \
+	"^tagk-filter: --join .*j_src.csv: dropped 1 rows outside its time span and 1 in its gaps longer than 5$" -- \
+	$F --join "$tmp/j_src.csv:o_" "$tmp/j_base.csv" -o "$tmp/joined.csv"
+check "... x interpolated: 5, 12.5, 27.5" sh -c "grep -v '^#' '$tmp/joined.csv' | cut -d, -f1,3 | tr '\n' ' ' |
+	grep -qx 't,o_x 0.5,5 1.25,12.5 2.75,27.5 '"
+$F --join "$tmp/j_src.csv:o_" --join-hold "$tmp/j_base.csv" -o "$tmp/held.csv" 2>/dev/null
+check "... --join-hold: the sample at or before: 0, 10, 20" sh -c "grep -v '^#' '$tmp/held.csv' | cut -d, -f3 | tr '\n' ' ' |
+	grep -qx 'o_x 0 10 20 '"
 
 # --- --airborne on a log that ends in flight ----------------------------------
 # The simulated flight takes off at 3.3 s and lands at 22.7 s (flight_test.sh);
