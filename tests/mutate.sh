@@ -76,8 +76,16 @@ list=$(cd "$(dirname "$list")" && pwd)/$(basename "$list")
 ASANB="build/asan-bin/tagk-regress build/asan-bin/tagk-estimate build/asan-bin/tagk-filter \
 build/asan-bin/tagk-report build/asan-bin/tagk-bench build/mkfixtures"
 U() { for u in "$@"; do echo "make build/asan/test_$u"; echo "run test_$u ./build/asan/test_$u"; done; }
-B() {
-	echo "make $ASANB"
+# B SCRIPT...: the batteries, after every command is rebuilt (a file of
+# lib/ or formats/ feeds them all); C CMDS SCRIPT...: after only the
+# commands CMDS ("regress filter") are: a cmd/ file is compiled into those
+# alone, and the others, built from the unmutated tree, stay as they are.
+B() { C "regress estimate filter report bench" "$@"; }
+C() {
+	t="build/mkfixtures"
+	for c in $1; do t="$t build/asan-bin/tagk-$c"; done
+	echo "make $t"
+	shift
 	for b in "$@"; do
 		echo "run $b env ASAN_OPTIONS=detect_leaks=0 TAGK_DATADIR=\$PWD/datasets BIN=build/asan-bin sh tests/${b}_test.sh"
 	done
@@ -90,7 +98,7 @@ tests_for() {
 	lib/rls.c) U rls estimator ;;
 	lib/rls_ld.c) U rls_ld estimator; O rls_ld_oracle build/rls_ld_run ;;
 	lib/kf.c) U kf estimator ;;
-	lib/mass_kf.c | lib/mass_ukf.c | lib/mass_swls.c | lib/massest.c) U mass; B mass ;;
+	lib/mass_kf.c | lib/mass_ukf.c | lib/mass_swls.c | lib/massest.c) U mass; C estimate mass ;;
 	lib/dmls.c) U dmls; O dmls_oracle build/dmls_solve ;;
 	lib/batch*.c) U estimator ;;
 	lib/coordinv.c) U coordinv ;;
@@ -111,12 +119,12 @@ tests_for() {
 	formats/outfile.c) U outfile; B output_safety ;;
 	formats/table.c | formats/csv_in.c | formats/binary_in.c | formats/cfusd_in.c | formats/units.c) B stream reliability ;;
 	formats/*) B stream reliability ;;
-	cmd/report_score.c) B handcheck stream ;;
-	cmd/airborne.c) B handcheck flight ;;
-	cmd/friction_fit.c | cmd/friction_fwl.c) echo "make build/arm_mujoco"; B arm_mujoco ;;
-	cmd/unitguard.c) B flight arm mass ;;
-	cmd/sgderive.c) B arm ;;
-	cmd/join.c) B handcheck ;;
+	cmd/report_score.c) C report handcheck stream ;;
+	cmd/airborne.c) C regress handcheck flight ;;
+	cmd/friction_fit.c | cmd/friction_fwl.c) echo "make build/arm_mujoco"; C regress arm_mujoco ;;
+	cmd/unitguard.c) C "regress filter" flight arm mass ;;
+	cmd/sgderive.c) C regress arm ;;
+	cmd/join.c) C filter handcheck ;;
 	cmd/*) B stream reliability ;;
 	*) return 1 ;;
 	esac
@@ -184,6 +192,8 @@ done
 # every target a queued mutant needs, built once before the copies
 targets=$(cut -f2 "$tmp/all" | cut -d: -f1 | sort -u | while read -r f; do
 	tests_for "$f" | sed -n 's/^make //p'; done | tr ' ' '\n' | sort -u | tr '\n' ' ')
+# every command, when a battery runs: those a mutant does not rebuild
+case $targets in *asan-bin*) targets="$targets $ASANB" ;; esac
 echo "mutate.sh: $n mutants, $jobs workers; building the scratch tree"
 # shellcheck disable=SC2086
 (cd "$w0" && make -j2 $targets >"$tmp/baseline-build.log" 2>&1) || {
@@ -231,22 +241,24 @@ mutant() {
 	log=$tmp/log.$num
 	verdict=SURVIVED
 	tests_for "$file" >"$dir/.plan"
-	# shellcheck disable=SC2046
-	if ! (cd "$dir" && make -j$mj $(sed -n 's/^make //p' "$dir/.plan") >"$log" 2>&1); then
-		verdict=BUILD-FAIL
-	else
-		sed -n 's/^run //p' "$dir/.plan" >"$dir/.runs"
-		while read -r name cmd; do
-			echo "== $name" >>"$log"
-			(cd "$dir" && timeout -k 5 "$limit" sh -c "$cmd" >>"$log" 2>&1 </dev/null)
-			rc=$?
-			if [ $rc -ne 0 ]; then
-				verdict=KILLED
-				[ $rc -eq 124 ] && echo "== $name: out of time ($limit s)" >>"$log"
-				break
-			fi
-		done <"$dir/.runs"
-	fi
+	# in the mapping's order: each make, then the tests after it, so that
+	# a unit driver can kill the mutant before any command is relinked
+	while read -r kind rest; do
+		if [ "$kind" = make ]; then
+			# shellcheck disable=SC2086
+			(cd "$dir" && make -j$mj $rest >>"$log" 2>&1 </dev/null) || { verdict=BUILD-FAIL; break; }
+			continue
+		fi
+		name=${rest%% *} cmd=${rest#* }
+		echo "== $name" >>"$log"
+		(cd "$dir" && timeout -k 5 "$limit" sh -c "$cmd" >>"$log" 2>&1 </dev/null)
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			verdict=KILLED
+			[ $rc -eq 124 ] && echo "== $name: out of time ($limit s)" >>"$log"
+			break
+		fi
+	done <"$dir/.plan"
 	# back as it was, and newer than the objects the mutant made
 	cp -p "$dir/.orig" "$src"
 	touch "$src"
