@@ -2,7 +2,8 @@
 # handcheck_test.sh: the commands' figures against values worked out by
 # hand, on inputs small enough to check on paper: tagk-report's NMAE and
 # 95 % coverage on a four-row estimate stream, and tagk-regress --airborne
-# on a log that ends in flight (the last span is kept, not lost), and
+# on a log that ends in flight (the last span is kept, not lost) and one
+# whose motors idle below the take-off threshold, and
 # tagk-filter --join's interpolation, gaps and ends.
 set -u
 BIN=${BIN:-bin}
@@ -49,20 +50,21 @@ v=$(awk -F, '$1 == "parameter" && $2 == "m" { print $11 }' "$tmp/nmae.csv")
 check "... and no coverage without sd columns ('$v')" [ "$v" = "" ]
 
 # --- tagk-filter --join, by hand ----------------------------------------------
-# x = 10 t sampled at 0, 1, 2, 3 and 10 s: interpolated at 0.5, 1.25 and 2.75
-# it is 5, 12.5 and 27.5 (held: 0, 10, 20); 3.5 s lies in the 7 s gap,
-# longer than 5 times the median spacing (1 s), and 12 s past the end.
+# x = 10 t sampled every 2 s at 0, 2, 4, 6 and then 20 s: interpolated at
+# 1, 2.5 and 5.5 s it is 10, 25 and 55 (held: 0, 20, 40); 7 s lies in the
+# 14 s gap, longer than 5 times the median spacing (2 s); -0.5 s lies
+# before the file's first sample and 25 s after its last.
 F=$BIN/tagk-filter
-printf 't,x\n0,0\n1,10\n2,20\n3,30\n10,100\n' > "$tmp/j_src.csv"
-printf 't,ax\n0.5,1\n1.25,2\n2.75,3\n3.5,4\n12,5\n' > "$tmp/j_base.csv"
-expect "--join: rows dropped in the gap and past the end, said" 0 "" \
-	"^tagk-filter: --join .*j_src.csv: dropped 1 rows outside its time span and 1 in its gaps longer than 5$" -- \
+printf 't,x\n0,0\n2,20\n4,40\n6,60\n20,200\n' > "$tmp/j_src.csv"
+printf 't,ax\n-0.5,0\n1,1\n2.5,2\n5.5,3\n7,4\n25,5\n' > "$tmp/j_base.csv"
+expect "--join: rows dropped in the gap and past either end, said" 0 "" \
+	"^tagk-filter: --join .*j_src.csv: dropped 2 rows outside its time span and 1 in its gaps longer than 10$" -- \
 	$F --join "$tmp/j_src.csv:o_" "$tmp/j_base.csv" -o "$tmp/joined.csv"
-check "... x interpolated: 5, 12.5, 27.5" sh -c "grep -v '^#' '$tmp/joined.csv' | cut -d, -f1,3 | tr '\n' ' ' |
-	grep -qx 't,o_x 0.5,5 1.25,12.5 2.75,27.5 '"
+check "... x interpolated: 10, 25, 55" sh -c "grep -v '^#' '$tmp/joined.csv' | cut -d, -f1,3 | tr '\n' ' ' |
+	grep -qx 't,o_x 1,10 2.5,25 5.5,55 '"
 $F --join "$tmp/j_src.csv:o_" --join-hold "$tmp/j_base.csv" -o "$tmp/held.csv" 2>/dev/null
-check "... --join-hold: the sample at or before: 0, 10, 20" sh -c "grep -v '^#' '$tmp/held.csv' | cut -d, -f3 | tr '\n' ' ' |
-	grep -qx 'o_x 0 10 20 '"
+check "... --join-hold: the sample at or before: 0, 20, 40" sh -c "grep -v '^#' '$tmp/held.csv' | cut -d, -f3 |
+	tr '\n' ' ' | grep -qx 'o_x 0 20 40 '"
 
 # --- --airborne on a log that ends in flight ----------------------------------
 # The simulated flight takes off at 3.3 s and lands at 22.7 s (flight_test.sh);
@@ -76,5 +78,14 @@ expect "--airborne, a log that ends in flight: its last span kept to the end" 0 
 	$R -m mass --airborne --vehicle crazyflie2 $M "$tmp/inair.csv" -o "$tmp/inair.reg"
 last=$(grep -v '^#' "$tmp/inair.reg" | tail -1 | cut -d, -f1)
 check "... its rows run to the end of the flight ($last s)" awk -v t="$last" 'BEGIN { exit !(t >= 19.5) }'
+# Motors idling on the ground from 0.5 s to 3 s at PWM 25600, half the
+# hover thrust (0.041 of 0.082 N a motor by crazyflie2's map): below the
+# 0.6 of hover that starts a span, so the span still starts at take-off
+# (from the 0.4 that ends one, it would start at 0.80 s).
+plain "$tmp/pf.csv" | awk -F, -v OFS=, 'NR > 1 && $1 + 0 >= 0.5 && $1 + 0 < 3 { $2 = $3 = $4 = $5 = 25600 } { print }' \
+	> "$tmp/idle.csv"
+expect "--airborne: motors idling at half the hover thrust are not flight" 0 "" \
+	"--airborne: kept 1 span, 19\.4 of 26\.0 s \(75 %\), hover thrust 0\.3[0-9]* N: 3\.30-22\.70 s" -- \
+	$R -m mass --airborne --vehicle crazyflie2 $M "$tmp/idle.csv" -o "$tmp/idle.reg"
 
 finish
