@@ -87,5 +87,13 @@ plain "$tmp/pf.csv" | awk -F, -v OFS=, 'NR > 1 && $1 + 0 >= 0.5 && $1 + 0 < 3 { 
 expect "--airborne: motors idling at half the hover thrust are not flight" 0 "" \
 	"--airborne: kept 1 span, 19\.4 of 26\.0 s \(75 %\), hover thrust 0\.3[0-9]* N: 3\.30-22\.70 s" -- \
 	$R -m mass --airborne --vehicle crazyflie2 $M "$tmp/idle.csv" -o "$tmp/idle.reg"
+# The accelerometer guard's upper bound: the same log in mg (a magnitude
+# of 1000 on the ground) is refused, naming mg; in g's thousandth it would
+# make a mass a thousand times off.
+plain "$tmp/pf.csv" | awk -F, -v OFS=, 'NR > 1 { $10 *= 1000 / 9.80665; $11 *= 1000 / 9.80665; $12 *= 1000 / 9.80665 }
+	{ print }' > "$tmp/mg.csv"
+expect "an accelerometer logged in mg: refused, the unit named" 1 "" \
+	"mg.csv: the specific force \(ax,ay,az\) has a median magnitude of 1e\+03 m/s\^2 .*check its unit \(mg\?" -- \
+	$R -m mass --vehicle crazyflie2 $M "$tmp/mg.csv" -o "$tmp/mg.reg"
 
 finish

@@ -122,7 +122,7 @@ tests_for() {
 	cmd/report_score.c) C report handcheck stream ;;
 	cmd/airborne.c) C regress handcheck flight ;;
 	cmd/friction_fit.c | cmd/friction_fwl.c) echo "make build/arm_mujoco"; C regress arm_mujoco ;;
-	cmd/unitguard.c) C "regress filter" flight arm mass ;;
+	cmd/unitguard.c) C "regress filter" handcheck flight arm mass ;;
 	cmd/sgderive.c) C regress arm ;;
 	cmd/join.c) C filter handcheck ;;
 	cmd/*) B stream reliability ;;
