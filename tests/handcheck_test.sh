@@ -95,5 +95,16 @@ plain "$tmp/pf.csv" | awk -F, -v OFS=, 'NR > 1 { $10 *= 1000 / 9.80665; $11 *= 1
 expect "an accelerometer logged in mg: refused, the unit named" 1 "" \
 	"mg.csv: the specific force \(ax,ay,az\) has a median magnitude of 1e\+03 m/s\^2 .*check its unit \(mg\?" -- \
 	$R -m mass --vehicle crazyflie2 $M "$tmp/mg.csv" -o "$tmp/mg.reg"
+# The time and accelerometer guards' hints: the log timed in ms is
+# refused, naming --time-unit ms; its accelerometer in g, naming
+# --acc-unit g.
+plain "$tmp/pf.csv" | awk -F, -v OFS=, 'NR > 1 { $1 *= 1000 } { print }' > "$tmp/ms.csv"
+expect "a log timed in ms: refused, --time-unit named" 1 "" \
+	"ms.csv: its samples are 10 s apart .*is its time column 't' in ms, us or ns\? Say so with --time-unit" -- \
+	$R -m mass --vehicle crazyflie2 $M "$tmp/ms.csv" -o "$tmp/ms.reg"
+plain "$tmp/pf.csv" | awk -F, -v OFS=, 'NR > 1 { $10 /= 9.80665; $11 /= 9.80665; $12 /= 9.80665 } { print }' > "$tmp/g.csv"
+expect "an accelerometer logged in g: refused, --acc-unit g named" 1 "" \
+	"g.csv: the specific force .* median magnitude of 1 m/s\^2 .*is it in g \(say --acc-unit g\)" -- \
+	$R -m mass --vehicle crazyflie2 $M "$tmp/g.csv" -o "$tmp/g.reg"
 
 finish
