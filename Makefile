@@ -104,7 +104,7 @@ test-deps:
 # Keep chained targets (the .elf behind each .hex) instead of deleting them.
 .SECONDARY:
 
-.PHONY: bench-eigen FORCE train test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-formats test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline docs-check demo install uninstall deps clean
+.PHONY: mutate bench-eigen FORCE train test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-formats test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline docs-check demo install uninstall deps clean
 
 all: lib/libtagk.a $(BINS)
 
@@ -504,6 +504,14 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@$(ASAN_RUN) sh tests/stream_test.sh
 	@$(ASAN_RUN) sh tests/changes_test.sh
 	@$(ASAN_RUN) sh tests/ulog_test.sh
+	@$(ASAN_RUN) sh tests/handcheck_test.sh
+
+# Mutation testing (not part of check): each mutant of tests/mutants.txt
+# applied to a scratch copy of the tree, rebuilt, and the tests that see its
+# file run (tests/mutate.sh; tagk-design(7)). MUTATE_FLAGS e.g. -j 1 -m 90.
+MUTATE_FLAGS ?=
+mutate:
+	@sh tests/mutate.sh $(MUTATE_FLAGS) tests/mutants.txt
 
 bench: $(BINS)
 	./bin/tagk-bench timing

@@ -86,6 +86,9 @@ expect "cut at a record boundary" 1 "" "cut-rows.bin: the stream was cut after 1
 	$E "$tmp/cut-rows.bin"
 head -c $((size - 53 - 100)) "$tmp/reg.bin" > "$tmp/cut-mid.bin"
 expect "cut inside a record" 1 "" "cut-mid.bin: the stream was cut in the middle of row 1800" -- $E "$tmp/cut-mid.bin"
+head -c $((size - 53 - 4)) "$tmp/reg.bin" > "$tmp/cut-last.bin"
+expect "cut 4 bytes short of its last record's end" 1 "" "cut-last.bin: the stream was cut in the middle of row 1800" -- \
+	$E "$tmp/cut-last.bin"
 head -c 100 "$tmp/reg.bin" > "$tmp/cut-head.bin"
 expect "cut in its header" 1 "" "cut-head.bin: the stream was cut in its header" -- $E "$tmp/cut-head.bin"
 sed 's/#tagk-end: 1800 rows/#tagk-end: 1799 rows/' "$tmp/reg.bin" > "$tmp/count.bin"

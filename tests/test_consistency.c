@@ -50,6 +50,33 @@ test_gate_hand_built(void **state)
 	assert_false(tagk_triangle(u, 0));
 }
 
+/* The gate's centre-of-mass test is ||c|| <= L_arm whatever the direction
+ * of c: along each axis, both signs, and the diagonals, c at 0.9 L_arm
+ * passes it and at 1.1 L_arm is refused (a payload hung off-centre along y
+ * or below the body along z is as far out as one along x). */
+static void
+test_gate_com_every_direction(void **state)
+{
+	(void)state;
+	static const double dir[][3] = {
+		{ 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 }, { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 },
+		{ 1, 1, 1 }, { -1, 1, -1 }, { 0, 1, -1 }, { 1, 0, 1 },
+	};
+	tagk_real Ic[9] = { 1.66e-5, 0.83e-6, 0.72e-6, 0.83e-6, 1.66e-5, 1.8e-6, 0.72e-6, 1.8e-6, 2.93e-5 };
+	for (size_t d = 0; d < sizeof(dir) / sizeof(dir[0]); d++) {
+		double len = sqrt(dir[d][0] * dir[d][0] + dir[d][1] * dir[d][1] + dir[d][2] * dir[d][2]);
+		for (int out = 0; out <= 1; out++) {
+			double r = (out ? 1.1 : 0.9) * (double)L_ARM / len;
+			tagk_real c[3] = { (tagk_real)(r * dir[d][0]), (tagk_real)(r * dir[d][1]),
+				(tagk_real)(r * dir[d][2]) }, t[10];
+			tagk_theta_from_body((tagk_real)0.035, c, Ic, t);
+			unsigned why = tagk_gate(t, L_ARM, ALPHA);
+			if (!!(why & TAGK_GATE_COM) != out)
+				fail_msg("direction %zu at %.1f L_arm: gate says %#x", d, out ? 1.1 : 0.9, why);
+		}
+	}
+}
+
 /* A body whose inertia is positive definite but breaks the triangle
  * inequality (principal moments 1, 1, 3): the paper's gate lets it through,
  * the full tests do not. A thin rod (0, 1, 1) is on the boundary: consistent. */
@@ -193,6 +220,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gate_hand_built),
+		cmocka_unit_test(test_gate_com_every_direction),
 		cmocka_unit_test(test_triangle_hand_built),
 		cmocka_unit_test(test_triangle_equals_pseudo_inertia),
 		cmocka_unit_test(test_projection),

@@ -249,6 +249,68 @@ test_bad_config(void **state)
 	assert_string_equal(tagk_strerror(TAGK_ENOTPD), "matrix not positive definite");
 }
 
+/* Two identities of the batch methods, each against a computation here:
+ * - a row of weight 2 is two rows of weight 1: wls with the rows' own
+ *   weights gives the same normal equations (tagk_batch_normal) and the
+ *   same estimate either way;
+ * - the sd of a one-parameter OLS fit is the textbook one,
+ *   sqrt(RSS / ((N - 1) sum y^2)), RSS the residual sum at the solution. */
+static void
+test_batch_identities(void **state)
+{
+	(void)state;
+	static tagk_batch q1, q2;
+	tagk_rng g;
+	tagk_rng_seed(&g, 9);
+	assert_int_equal(tagk_batch_init(&q1, tagk_method_find("wls"), 3), TAGK_OK);
+	assert_int_equal(tagk_batch_init(&q2, tagk_method_find("wls"), 3), TAGK_OK);
+	for (int s = 0; s < 50; s++)
+		for (int k = 0; k < 2; k++) {
+			double y[3], b = (double)tagk_rng_gaussian(&g);
+			for (int j = 0; j < 3; j++)
+				y[j] = (double)tagk_rng_gaussian(&g);
+			double w = s % 3 == 0 ? 2 : 1;
+			assert_int_equal(tagk_batch_add_weighted(&q1, k, y, b, w), TAGK_OK);
+			for (int c = 0; c < (int)w; c++)
+				assert_int_equal(tagk_batch_add_weighted(&q2, k, y, b, 1), TAGK_OK);
+		}
+	double H1[9], h1[3], H2[9], h2[3];
+	assert_int_equal(tagk_batch_normal(&q1, H1, h1), TAGK_OK);
+	assert_int_equal(tagk_batch_normal(&q2, H2, h2), TAGK_OK);
+	for (int i = 0; i < 9; i++)
+		assert_true(fabs(H1[i] - H2[i]) <= 1e-12 * (1 + fabs(H2[i])));
+	for (int i = 0; i < 3; i++)
+		assert_true(fabs(h1[i] - h2[i]) <= 1e-12 * (1 + fabs(h2[i])));
+	tagk_real t1[3], t2[3];
+	assert_int_equal(tagk_batch_solve(&q1, t1), TAGK_OK);
+	assert_int_equal(tagk_batch_solve(&q2, t2), TAGK_OK);
+	for (int j = 0; j < 3; j++)
+		assert_true(fabs((double)(t1[j] - t2[j])) <= 1e-5 * (1 + fabs((double)t2[j])));
+
+	/* one parameter, by hand */
+	enum { N = 40 };
+	double yv[N], bv[N], syy = 0, syb = 0;
+	assert_int_equal(tagk_batch_init(&q1, tagk_method_find("ols"), 1), TAGK_OK);
+	for (int i = 0; i < N; i++) {
+		yv[i] = 1 + 0.1 * i;
+		bv[i] = 2.5 * yv[i] + (double)tagk_rng_gaussian(&g);
+		syy += yv[i] * yv[i];
+		syb += yv[i] * bv[i];
+		assert_int_equal(tagk_batch_add(&q1, 0, &yv[i], bv[i]), TAGK_OK);
+	}
+	double x = syb / syy, rss = 0;
+	for (int i = 0; i < N; i++)
+		rss += (bv[i] - x * yv[i]) * (bv[i] - x * yv[i]);
+	tagk_real th, sd;
+	assert_int_equal(tagk_batch_solve(&q1, &th), TAGK_OK);
+	assert_int_equal(tagk_batch_sd(&q1, &th, &sd), TAGK_OK);
+	double want = sqrt(rss / ((N - 1) * syy));
+	print_message("ols n 1: theta %.10g (by hand %.10g), sd %.10g (by hand %.10g)\n", (double)th, x, (double)sd,
+	    want);
+	assert_true(fabs((double)th - x) <= 1e-5 * fabs(x));
+	assert_true(fabs((double)sd - want) <= 1e-4 * want);
+}
+
 int
 main(void)
 {
@@ -256,6 +318,7 @@ main(void)
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_config_set),
 		cmocka_unit_test(test_batch),
+		cmocka_unit_test(test_batch_identities),
 		cmocka_unit_test(test_presets),
 		cmocka_unit_test(test_every_method_generic),
 		cmocka_unit_test(test_bad_config),

@@ -443,6 +443,48 @@ test_regularisers(void **state)
 #endif
 }
 
+/* The margin is honoured whether or not the unconstrained minimiser is
+ * physical: a body with lambda_min(J) = 5e-5 (m 1, c 0, Ixx = Iyy = 0.1,
+ * Izz = 0.2 - 1e-4, so J = diag(0.1 - 5e-5, 0.1 - 5e-5, 5e-5, 1)) fitted
+ * from noise-free data with margin 1e-2 comes back with every eigenvalue
+ * of J at least the margin, on the boundary (lambda_min within 0.1 % of it, 5 % in float:
+ * the nearest such body), not the data's own body. */
+static void
+test_margin_honoured(void **state)
+{
+	(void)state;
+	const int n = TAGK_NPARAM, m = 3 * n;
+	tagk_real c0[3] = { 0, 0, 0 }, Ic[9] = { 0.1, 0, 0, 0, 0.1, 0, 0, 0, (tagk_real)(0.2 - 1e-4) };
+	tagk_real truth[TAGK_NPARAM], th[TAGK_NPARAM], H[TAGK_NPARAM * TAGK_NPARAM], h[TAGK_NPARAM], lmin;
+	tagk_theta_from_body(1, c0, Ic, truth);
+	assert_int_equal(tagk_pseudo_min_eig(truth, &lmin), TAGK_OK);
+	assert_true(fabs((double)lmin - 5e-5) < 1e-6);
+	tagk_rng g;
+	tagk_rng_seed(&g, 77);
+	normal_equations(&g, m, n, truth, 0, H, h);
+	for (int k = 0; k < 2; k++) {
+		tagk_pcls_config c;
+		tagk_pcls_defaults(&c, 1);
+		c.margin = (tagk_real)1e-2;
+		c.reg = k ? TAGK_PCLS_PULLBACK : TAGK_PCLS_EUCLID;
+		c.mu = k ? (tagk_real)1e-6 : 0;
+		c.theta0 = k ? truth : NULL;
+		size_t len = tagk_pcls_workspace_len(1);
+		tagk_real *ws = canary_alloc(len);
+		assert_int_equal(tagk_pcls_solve(&c, H, h, th, NULL, ws, len), TAGK_OK);
+		assert_true(canary_intact(ws, len));
+		canary_free(ws);
+		assert_int_equal(tagk_pseudo_min_eig(th, &lmin), TAGK_OK);
+		print_message("margin 1e-2, reg %d: lambda_min(J) %.6g\n", k, (double)lmin);
+		assert_true(lmin >= (tagk_real)(1e-2 * (1 - 1e-3)));
+#ifdef TAGK_FLOAT
+		assert_true(lmin <= (tagk_real)(1e-2 * 1.05)); /* the gap of tol 1e-5 */
+#else
+		assert_true(lmin <= (tagk_real)(1e-2 * 1.001));
+#endif
+	}
+}
+
 int
 main(void)
 {
@@ -451,6 +493,7 @@ main(void)
 		cmocka_unit_test(test_kkt_on_infeasible_problems),
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_regularisers),
+		cmocka_unit_test(test_margin_honoured),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

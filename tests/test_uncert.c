@@ -149,6 +149,53 @@ test_batch_identity(void **state)
 	}
 }
 
+/* The first window starts each kind's noise variance exactly as the
+ * contract says: the kind's sum of squared residuals after the update over
+ * its share of the window's m - n degrees of freedom. Eight rows, three
+ * parameters, kinds 0 and 1 alternating: each kind has 4 rows, so 4 * 5 / 8
+ * = 2.5 degrees of freedom; the sums are computed here from A, b and theta
+ * (whatever theta the method reached, the formula is the same). A window
+ * no wider than n does not start it. */
+static void
+test_first_window_noise_exact(void **state)
+{
+	(void)state;
+	enum { n = 3, m = 8 };
+	const tagk_real A[m * n] = { 1, 0.5, -2, 0.3, 1.2, 0.7, -0.4, 2, 1, 1.5, -0.6, 0.2,
+		0.9, 0.1, -1.1, -1.3, 0.8, 0.4, 0.6, -0.7, 1.9, 2.1, 0.3, -0.5 };
+	const tagk_real b[m] = { 1.7, -0.2, 2.4, 0.35, -1.05, 0.8, 1.6, -0.9 };
+	const tagk_real theta[n] = { 0.4, 0.9, -0.6 };
+	const tagk_real P[n * n] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+	const int kind[m] = { 0, 1, 0, 1, 0, 1, 0, 1 };
+	double ss[2] = { 0, 0 };
+	for (int i = 0; i < m; i++) {
+		double r = (double)b[i];
+		for (int j = 0; j < n; j++)
+			r -= (double)A[i * n + j] * (double)theta[j];
+		ss[kind[i]] += r * r;
+	}
+	size_t len = tagk_uncert_workspace_len(n, m);
+	tagk_real ws[512];
+	assert_true(len <= sizeof(ws) / sizeof(ws[0]));
+	tagk_uncert u;
+	assert_int_equal(tagk_uncert_init(&u, n, m, NULL, 1, ws, len), TAGK_OK);
+	/* n rows: no degrees of freedom, nothing starts */
+	tagk_uncert_observe(&u, n, A, b, kind, theta);
+	tagk_uncert_propagate(&u, n, A, b, kind, P, 1, theta);
+	assert_true(tagk_uncert_noise(&u, 0) == 0 && tagk_uncert_noise(&u, 1) == 0);
+	tagk_uncert_observe(&u, m, A, b, kind, theta);
+	tagk_uncert_propagate(&u, m, A, b, kind, P, 1, theta);
+	for (int c = 0; c < 2; c++) {
+		double want = ss[c] / 2.5, got = tagk_uncert_noise(&u, c);
+		print_message("kind %d: noise variance %.10g, by hand %.10g\n", c, got, want);
+#ifdef TAGK_FLOAT
+		assert_true(fabs(got - want) <= 1e-5 * want);
+#else
+		assert_true(fabs(got - want) <= 1e-12 * want);
+#endif
+	}
+}
+
 int
 main(void)
 {
@@ -156,6 +203,7 @@ main(void)
 		cmocka_unit_test(test_rls),
 		cmocka_unit_test(test_kf),
 		cmocka_unit_test(test_batch_identity),
+		cmocka_unit_test(test_first_window_noise_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
