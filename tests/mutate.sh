@@ -119,13 +119,18 @@ tests_for() {
 	formats/outfile.c) U outfile; B output_safety ;;
 	formats/table.c | formats/csv_in.c | formats/binary_in.c | formats/cfusd_in.c | formats/units.c) B stream reliability ;;
 	formats/*) B stream reliability ;;
-	cmd/report_score.c) C report handcheck stream ;;
-	cmd/airborne.c) C regress handcheck flight ;;
-	cmd/friction_fit.c | cmd/friction_fwl.c) echo "make build/arm_mujoco"; C regress arm_mujoco ;;
-	cmd/unitguard.c) C "regress filter" handcheck flight arm mass ;;
-	cmd/sgderive.c) C regress arm ;;
-	cmd/join.c) C filter handcheck ;;
-	cmd/*) B stream reliability ;;
+	cmd/report/report_score.c) C report handcheck stream ;;
+	cmd/regress/airborne.c) C regress handcheck flight ;;
+	cmd/regress/friction_fit.c | cmd/regress/friction_fwl.c) echo "make build/arm_mujoco"; C regress arm_mujoco ;;
+	cmd/common/unitguard.c) C "regress filter" handcheck flight arm mass ;;
+	cmd/regress/consistency_guard.c) C regress handcheck flight arm mass ;;
+	cmd/regress/sgderive.c) C regress arm ;;
+	cmd/filter/join.c) C filter handcheck ;;
+	cmd/common/*) B stream reliability ;;
+	cmd/regress/*) C regress stream reliability ;;
+	cmd/estimate/*) C estimate stream reliability ;;
+	cmd/filter/*) C filter stream reliability ;;
+	cmd/report/*) C report stream reliability ;;
 	*) return 1 ;;
 	esac
 }
