@@ -157,7 +157,7 @@ check "... and --preset px4's vehicle reads actuator_motors as linear: thrust_ma
 	grep -q '^thrust_map 0 1$' "$tmp/cal.veh"
 $PY strip actuator_motors "$tmp/n.ulg" "$tmp/o.ulg"
 expect "no actuator_motors: actuator_outputs' PWM read through THR_MDL_FAC's curve, said" 0 "" \
-	"o.ulg: --preset px4: no actuator_motors: the rotors' thrust from actuator_outputs' PWM, 1100 .. 1900 as 0 .. 1, through THR_MDL_FAC 0.5's curve" -- \
+	"o.ulg: --preset px4: the rotors are actuator_outputs' PWM: 1100 .. 1900 as 0 .. 1, through THR_MDL_FAC 0.5's curve" -- \
 	$R -m mass --preset px4 --vehicle "$tmp/my.veh" -o "$tmp/ro.csv" "$tmp/o.ulg"
 expect "... its rows (channels by PWM_MAIN_FUNCn, shuffled) = those from the CSV" 0 "rows agree" "" -- \
 	$PY regcmp "$tmp/ro.csv" "$tmp/rcm.csv" 5 1e-4 2e-3
@@ -165,6 +165,11 @@ $F --from 19.5 "$tmp/ro.csv" | $E --batch 2>/dev/null | $P > "$tmp/rep-o" 2>&1
 check "... and the mass after the payload's drop is 0.035 kg, within its interval" \
 	awk '$1 == "m" { v = $8; h = $(NF - 1); d = v - 0.035; if (d < 0) d = -d; ok = d <= h && h > 0 && h < 1e-4 } END { exit !ok }' "$tmp/rep-o"
 check "... hover_thrust_estimate (normalised thrust) still linear: 0.035 kg" grep -q '^#tagk-note: px4_hover_mass 0.0350' "$tmp/ro.csv"
+expect "--map rotors=actuator_outputs' channels, actuator_motors there too: read as PWM through the curve" 0 "" \
+	"n.ulg: --preset px4: the rotors are actuator_outputs' PWM: 1100 .. 1900" -- \
+	$R -m mass --preset px4 --vehicle "$tmp/my.veh" -o "$tmp/rm.csv" \
+	--map rotors=actuator_outputs.output.1,actuator_outputs.output.3,actuator_outputs.output.0,actuator_outputs.output.2 "$tmp/n.ulg"
+expect "... the same rows as without actuator_motors" 0 "rows agree" "" -- $PY regcmp "$tmp/rm.csv" "$tmp/ro.csv" 0 1e-9 1e-9
 $PY strip actuator_outputs "$tmp/o.ulg" "$tmp/none.ulg"
 expect "neither actuator_motors nor actuator_outputs: refused, naming both" 1 "" \
 	"none.ulg: --preset px4: the log has neither actuator_motors nor actuator_outputs" -- \

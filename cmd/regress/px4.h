@@ -36,17 +36,20 @@
 int px4_rotor_cols(tbl_reader *r, int nveh, char *cols, size_t len);
 /* v completed from the log's parameters: rotors (unless the vehicle file
  * has rotor lines), input pwm, the thrust curve (unless it has a
- * thrust_map); have_file: v holds a vehicle file, else it is new
- * (thrust_scale 1). Dies naming a missing parameter. */
-void px4_vehicle(tbl_reader *r, vehicle *v, int have_file);
+ * thrust_map): linear, or THR_MDL_FAC's over the PWM range when the rotor
+ * columns (rotors, as --map gives them) are actuator_outputs'; have_file:
+ * v holds a vehicle file, else it is new (thrust_scale 1). Dies naming a
+ * missing parameter. */
+void px4_vehicle(tbl_reader *r, vehicle *v, int have_file, const char *rotors);
 /* Row from FRD/NED to tagk's frames, in place: y and z of the 3-vector
  * signals present, y and z of the quaternion. */
 void px4_frames(double *row, const logmap *lm);
 /* The mass hover_thrust_estimate implies through v's thrust model: the
  * median of its valid hover_thrust (a rotor's normalised thrust at hover)
  * as each of v's rotors' actuator_motors value (linear when v's map reads
- * actuator_outputs' PWM); NAN when path is not a file or the log has no
+ * actuator_outputs' PWM: rotors, the rotor columns, name them); NAN when path is not a file or the log has no
  * such topic. *n the samples used. */
-double px4_hover_mass(const char *path, const tbl_options *in, const vehicle *v, long *n, double *hover);
+double px4_hover_mass(const char *path, const tbl_options *in, const vehicle *v, const char *rotors, long *n,
+    double *hover);
 
 #endif

@@ -518,10 +518,10 @@ open_log(logreader *L, const char *path)
 		if (!o->calibrate)
 			cli_die(EXIT_USAGE, "--preset px4: the log does not say a rotor's full thrust: give it as the "
 			    "thrust_scale (N) of a vehicle file (--vehicle FILE), or fit it with --calibrate-mass KG");
-		px4_vehicle(L->r, &L->veh, 0);
+		px4_vehicle(L->r, &L->veh, 0, L->map[S_ROTORS]);
 		L->have_veh = 1;
 	} else if (L->px4 && !L->reopened) {
-		px4_vehicle(L->r, &L->veh, 1);
+		px4_vehicle(L->r, &L->veh, 1, L->map[S_ROTORS]);
 	}
 	if (L->have_veh && L->lm.have[S_ROTORS] && !o->wrench && !L->lm.have[S_FORCE] && !L->lm.have[S_THRUST] &&
 	    L->veh.input == VEH_INPUT_NONE)
@@ -895,7 +895,7 @@ say_hover(logreader *L, const vehicle *v, sink *out)
 		return;
 	L->reopened_hover = 1;
 	long n;
-	double h = NAN, m = px4_hover_mass(L->path, &L->o->in, v, &n, &h);
+	double h = NAN, m = px4_hover_mass(L->path, &L->o->in, v, L->map[S_ROTORS], &n, &h);
 	if (!isfinite(m))
 		return;
 	cli_warn("%s: hover_thrust_estimate implies m = %.4g kg (its median hover thrust %.4g over %ld valid samples, "
