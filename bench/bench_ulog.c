@@ -5,13 +5,17 @@
 #include "bench_ulog.h"
 #include "../formats/ulog_out.h"
 
-enum { ID_SC, ID_ATT, ID_MOT, ID_ACC0, ID_ACC1, ID_ESC, ID_HOVER, ID_LAND };
+enum { ID_SC, ID_ATT, ID_MOT, ID_ACC0, ID_ACC1, ID_ESC, ID_HOVER, ID_LAND, ID_OUT, NTOPIC };
 
 /* PX4's quadrotor X: front right, rear left, front left, rear right (FRD),
  * KM > 0 for a counter-clockwise rotor. */
 static const double rotor_px[4] = { 0.0325, -0.0325, 0.0325, -0.0325 };
 static const double rotor_py[4] = { 0.0325, -0.0325, -0.0325, 0.0325 };
 static const double rotor_km[4] = { 0.005964, 0.005964, -0.005964, -0.005964 };
+/* actuator_outputs: channel c + 1's function (PWM_MAIN_FUNC, 101 + i for
+ * rotor i), shuffled so that a reader must look it up; its PWM range */
+static const int out_func[4] = { 103, 101, 104, 102 };
+static const double pwm_min = 1100, pwm_max = 1900;
 static const uint64_t boot_us = 5000000; /* the flight starts 5 s after boot */
 
 struct bench_ulog {
@@ -103,6 +107,7 @@ defs(FILE *f)
 		"float hover_thrust_var;bool valid;uint8_t[7] _padding0;",
 		"vehicle_land_detected:uint64_t timestamp;bool freefall;bool ground_contact;bool maybe_landed;"
 		"bool landed;uint8_t[4] _padding0;",
+		"actuator_outputs:uint64_t timestamp;uint32_t noutputs;float[16] output;uint8_t[4] _padding0;",
 	};
 	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
 		ulog_format(f, fmts[i]);
@@ -121,9 +126,18 @@ defs(FILE *f)
 		ulog_param_float(f, n, (float)rotor_km[i]);
 	}
 	ulog_param_float(f, "THR_MDL_FAC", (float)BENCH_ULOG_FAC);
+	for (int c = 1; c <= 4; c++) {
+		char n[32];
+		snprintf(n, sizeof(n), "PWM_MAIN_FUNC%d", c);
+		ulog_param_int(f, n, out_func[c - 1]);
+		snprintf(n, sizeof(n), "PWM_MAIN_MIN%d", c);
+		ulog_param_int(f, n, (int)pwm_min);
+		snprintf(n, sizeof(n), "PWM_MAIN_MAX%d", c);
+		ulog_param_int(f, n, (int)pwm_max);
+	}
 	static const char *const names[] = { "sensor_combined", "vehicle_attitude", "actuator_motors", "sensor_accel",
-		"sensor_accel", "esc_status", "hover_thrust_estimate", "vehicle_land_detected" };
-	for (int id = 0; id < 8; id++)
+		"sensor_accel", "esc_status", "hover_thrust_estimate", "vehicle_land_detected", "actuator_outputs" };
+	for (int id = 0; id < NTOPIC; id++)
 		ulog_add(f, id == ID_ACC1, id, names[id]);
 }
 
@@ -144,13 +158,24 @@ bench_ulog_begin(FILE *f, double mass, double ground)
 	return b;
 }
 
-/* A rotor's command u in [0, 1] for thrust T: fac u^2 + (1 - fac) u = T / T_max. */
+/* A rotor's actuator_motors value for thrust T: PX4's control allocator
+ * writes the normalised thrust T / T_max, clamped to [0, 1]. */
 static double
 command(double T)
 {
-	double c = T / BENCH_ULOG_TMAX, a = BENCH_ULOG_FAC, bq = 1 - BENCH_ULOG_FAC;
-	double u = (-bq + sqrt(bq * bq + 4 * a * c)) / (2 * a);
+	double u = T / BENCH_ULOG_TMAX;
 	return u < 0 ? 0 : u > 1 ? 1 : u;
+}
+
+/* Its actuator_outputs PWM, as PX4's FunctionMotors::updateValues() makes
+ * it: the signal x in [0, 1] whose rel_thrust = fac x^2 + (1 - fac) x is
+ * u, then x over the channel's PWM range. */
+static double
+pwm(double u)
+{
+	double a = BENCH_ULOG_FAC, bq = 1 - BENCH_ULOG_FAC;
+	double x = a > 0 ? (-bq + sqrt(bq * bq + 4 * a * u)) / (2 * a) : u;
+	return pwm_min + x * (pwm_max - pwm_min);
 }
 
 /* q <- q (x) exp(w dt / 2) */
@@ -211,11 +236,11 @@ write_motors(bench_ulog *b, uint64_t ts, const tagk_real f[3], const tagk_real t
 	put_motors(b, ts, u);
 }
 
-/* actuator_motors and esc_status of the commands u. */
+/* actuator_motors, actuator_outputs and esc_status of the commands u. */
 static void
 put_motors(bench_ulog *b, uint64_t ts, const double u[4])
 {
-	unsigned char p[96];
+	unsigned char p[128];
 	size_t at = 0;
 	uint16_t rev = 0;
 	uint8_t z[2] = { 0, 0 };
@@ -225,6 +250,13 @@ put_motors(bench_ulog *b, uint64_t ts, const double u[4])
 	for (int i = 4; i < 12; i++)
 		put_f(p, &at, NAN);
 	b->err |= ulog_data(b->f, ID_MOT, p, at);
+	at = 0;
+	uint32_t nout = 4;
+	put_u64(p, &at, ts), put(p, &at, &nout, 4);
+	for (int c = 0; c < 16; c++)
+		put_f(p, &at, c < 4 ? pwm(u[out_func[c] - 101]) : 0);
+	put(p, &at, z, 2), put(p, &at, z, 2);
+	b->err |= ulog_data(b->f, ID_OUT, p, at);
 	at = 0;
 	uint8_t cnt = 4, z3[3] = { 0, 0, 0 };
 	put_u64(p, &at, ts), put(p, &at, &cnt, 1), put(p, &at, z3, 3);
@@ -303,7 +335,7 @@ bench_ulog_row(void *ctx, tagk_real t, const tagk_real acc[3], const tagk_real g
 	put(p, &at, z, 1), put(p, &at, z, 7);
 	b->err |= ulog_data(b->f, ID_ATT, p, at);
 	if (b->n % 5 == 0) /* 10 Hz */
-		write_slow(b, ts, command((double)truth[0] * 9.80665 / 4), 1, 0);
+		write_slow(b, ts, (double)truth[0] * 9.80665 / 4 / BENCH_ULOG_TMAX, 1, 0);
 	if (b->n == 100) {
 		b->err |= ulog_logged(b->f, '6', ts, "tagk-bench: a logged string");
 		b->err |= ulog_dropout(b->f, 3);

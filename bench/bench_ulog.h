@@ -7,14 +7,19 @@
  * the flight: sensor_combined (FRD: the specific force and angular
  * velocity with y and z negated), vehicle_attitude (q, NED <- FRD, from the
  * angular velocity integrated from level, stamped 1 ms later),
- * actuator_motors (control[12]: the four rotors' commands, NaN in the rest;
- * each rotor's thrust from the body force's z and the torque through the
- * rotor geometry, its command by inverting the thrust curve), a second
+ * actuator_motors (control[12]: the four rotors' normalised thrusts
+ * T / T_max, as PX4's allocator writes them, NaN in the rest; each rotor's
+ * thrust from the body force's z and the torque through the rotor
+ * geometry), actuator_outputs (output[16]: PWM, channel c driving the
+ * rotor PWM_MAIN_FUNCc says, shuffled; the signal x from THR_MDL_FAC's
+ * curve inverted, as PX4's FunctionMotors::updateValues(), over
+ * PWM_MAIN_MINc .. MAXc = 1100 .. 1900), a second
  * sensor_accel instance, esc_status with a nested esc_report[4],
- * hover_thrust_estimate (hover_thrust: the command each rotor needs to
- * carry the true mass m, m g / 4 through the thrust curve),
+ * hover_thrust_estimate (hover_thrust: the normalised thrust each rotor
+ * needs to carry the true mass m, m g / 4 / T_max),
  * vehicle_land_detected; parameters
- * CA_ROTOR_COUNT, CA_ROTORi_PX/PY/PZ/KM, THR_MDL_FAC; a logged string and
+ * CA_ROTOR_COUNT, CA_ROTORi_PX/PY/PZ/KM, THR_MDL_FAC, PWM_MAIN_FUNCc,
+ * PWM_MAIN_MINc, PWM_MAIN_MAXc; a logged string and
  * a dropout.
  */
 #ifndef TAGK_BENCH_ULOG_H
@@ -25,7 +30,7 @@
 
 /* The thrust model written: full thrust per rotor (N), THR_MDL_FAC. */
 #define BENCH_ULOG_TMAX 0.2
-#define BENCH_ULOG_FAC 0.3
+#define BENCH_ULOG_FAC 0.5
 
 typedef struct bench_ulog bench_ulog;
 

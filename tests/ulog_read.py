@@ -17,6 +17,17 @@ a tagk table read from the same file.
       Y_* within YTOL (relative, or absolute under 1) and b within BTOL
       (relative, or absolute under 1e-3) where both have (t, row); exit 1
       otherwise, or if under 90 % of the ULog's rows are matched.
+  ulog_read.py thrust FILE.ulg TMAX FROM
+      the mass a simulated flight's rotor thrusts imply after FROM s since
+      boot: median of sum(T_i) / -accelerometer_m_s2[2] (FRD) over the
+      sensor_combined samples stamped as an actuator_motors one, T_i from
+      actuator_motors (normalised thrust: T_i = TMAX u_i) and from
+      actuator_outputs (PWM: x = (pwm - PWM_MAIN_MINc) / (MAXc - MINc),
+      T_i = TMAX (f x^2 + (1 - f) x), f = THR_MDL_FAC, channel c the one
+      whose PWM_MAIN_FUNCc is 101 + i): PX4's relation (its THR_MDL_FAC
+      parameter's description, FunctionMotors::updateValues)
+  ulog_read.py strip TOPIC IN.ulg OUT.ulg   IN without TOPIC's subscription
+      and data
   ulog_read.py damaged KIND OUT.ulg     a small malformed ULog, for the
       reader's refusals: selfnest, unknown-id, short-data, bad-array,
       unknown-type, no-timestamp, huge; or a good one: wide (260004
@@ -205,6 +216,48 @@ def damaged(kind, out):
     open(out, "wb").write(head + msg("B", flags) + body)
 
 
+def thrust(u, tmax, start):
+    n = int(u.params["CA_ROTOR_COUNT"])
+    fac = u.params["THR_MDL_FAC"]
+    chan = {int(u.params["PWM_MAIN_FUNC%d" % c]) - 101: c for c in range(1, 17)
+            if "PWM_MAIN_FUNC%d" % c in u.params}
+    acc = {s["sensor_combined.timestamp"][0]: s["sensor_combined.accelerometer_m_s2.2"][0]
+           for s in u.data["sensor_combined"]}
+    out = {s["actuator_outputs.timestamp"][0]: s for s in u.data["actuator_outputs"]}
+    m_mot, m_out = [], []
+    for s in u.data["actuator_motors"]:
+        ts = s["actuator_motors.timestamp"][0]
+        if ts < start * 1e6 or ts not in acc or ts not in out:
+            continue
+        t_mot = sum(tmax * s["actuator_motors.control.%d" % i][0] for i in range(n))
+        t_out = 0
+        for i in range(n):
+            c = chan[i]
+            lo, hi = u.params["PWM_MAIN_MIN%d" % c], u.params["PWM_MAIN_MAX%d" % c]
+            x = (out[ts]["actuator_outputs.output.%d" % (c - 1)][0] - lo) / (hi - lo)
+            t_out += tmax * (fac * x * x + (1 - fac) * x)
+        m_mot.append(t_mot / -acc[ts])
+        m_out.append(t_out / -acc[ts])
+    print("%d samples: m %.5f from actuator_motors, %.5f from actuator_outputs (THR_MDL_FAC %g)" % (
+        len(m_mot), median(m_mot), median(m_out), fac))
+
+
+def strip(topic, src, dst):
+    data = open(src, "rb").read()
+    out, pos, ids = [data[:16]], 16, set()
+    while pos + 3 <= len(data):
+        size, typ = struct.unpack_from("<HB", data, pos)
+        m = data[pos:pos + 3 + size]
+        pos += 3 + size
+        if chr(typ) == "A" and m[6:].decode() == topic:
+            ids.add(struct.unpack_from("<H", m, 4)[0])
+            continue
+        if chr(typ) == "D" and struct.unpack_from("<H", m, 3)[0] in ids:
+            continue
+        out.append(m)
+    open(dst, "wb").write(b"".join(out))
+
+
 def regcmp(ulog_csv, csv_csv, shift, ytol, btol):
     def load(p):
         rows = list(csv.reader(l for l in open(p) if not l.startswith("#")))
@@ -236,6 +289,9 @@ def main():
     if sys.argv[1] == "regcmp":
         regcmp(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6]))
         return
+    if sys.argv[1] == "strip":
+        strip(sys.argv[2], sys.argv[3], sys.argv[4])
+        return
     if sys.argv[1] == "damaged":
         damaged(sys.argv[2], sys.argv[3])
         return
@@ -248,6 +304,8 @@ def main():
         for k, v in u.data.items():
             if v:
                 print(k, len(v))
+    elif cmd == "thrust":
+        thrust(u, float(sys.argv[3]), float(sys.argv[4]))
     elif cmd == "check":
         check(u, sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
 

@@ -108,8 +108,11 @@ usage(FILE *f)
 	    "                         ranges or globs\n"
 	    "      --preset NAME      a log layout's columns and units (--list-presets names them;\n"
 	    "                         default for a Crazyflie uSD log: crazyflie, or crazyflie-pwm;\n"
-	    "                         px4: a PX4 ULog, FRD/NED turned, rotors from its CA_ROTOR* and\n"
-	    "                         THR_MDL_FAC, a rotor's full thrust from --vehicle's thrust_scale)\n"
+	    "                         px4: a PX4 ULog, FRD/NED turned, rotors from its CA_ROTOR*,\n"
+	    "                         actuator_motors as normalised thrust (linear: THR_MDL_FAC is\n"
+	    "                         PX4's FunctionMotors curve to actuator_outputs' PWM, read only\n"
+	    "                         without actuator_motors), a rotor's full thrust from --vehicle's\n"
+	    "                         thrust_scale)\n"
 	    "      --acc-unit U       acc and acc_world in mps2 (default) or g (acc whose median is not\n"
 	    "                         within 0.4-2.5 g is refused unless this is given)\n"
 	    "      --gyro-unit U      angular velocity in rad (default) or deg per second (read as rad,\n"
@@ -515,10 +518,10 @@ open_log(logreader *L, const char *path)
 		if (!o->calibrate)
 			cli_die(EXIT_USAGE, "--preset px4: the log does not say a rotor's full thrust: give it as the "
 			    "thrust_scale (N) of a vehicle file (--vehicle FILE), or fit it with --calibrate-mass KG");
-		px4_vehicle(L->r, &L->veh, 0);
+		px4_vehicle(L->r, &L->veh, 0, L->map[S_ROTORS]);
 		L->have_veh = 1;
 	} else if (L->px4 && !L->reopened) {
-		px4_vehicle(L->r, &L->veh, 1);
+		px4_vehicle(L->r, &L->veh, 1, L->map[S_ROTORS]);
 	}
 	if (L->have_veh && L->lm.have[S_ROTORS] && !o->wrench && !L->lm.have[S_FORCE] && !L->lm.have[S_THRUST] &&
 	    L->veh.input == VEH_INPUT_NONE)
@@ -892,12 +895,12 @@ say_hover(logreader *L, const vehicle *v, sink *out)
 		return;
 	L->reopened_hover = 1;
 	long n;
-	double h = NAN, m = px4_hover_mass(L->path, &L->o->in, v, &n, &h);
+	double h = NAN, m = px4_hover_mass(L->path, &L->o->in, v, L->map[S_ROTORS], &n, &h);
 	if (!isfinite(m))
 		return;
 	cli_warn("%s: hover_thrust_estimate implies m = %.4g kg (its median hover thrust %.4g over %ld valid samples, "
-	    "as each of %d rotors' command, through the same thrust model: full thrust %.4g N, curve %.4g u + %.4g u^2)",
-	    tbl_name(L->r), m, h, n, v->n, v->thrust_scale, v->map[1], v->map[2]);
+	    "as each of %d rotors' normalised thrust, through the same thrust model: full thrust %.4g N, %.4g N a rotor)",
+	    tbl_name(L->r), m, h, n, v->n, v->thrust_scale, m * TAGK_G0 / v->n);
 	char b[32];
 	fmt_double(b, m);
 	if (out)
