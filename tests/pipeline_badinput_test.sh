@@ -91,7 +91,7 @@ expect "--skip-bad skips repeated times" 0 "^t,row" "skipped 1 bad row of" -- $R
 $R "$tmp/small.csv" > "$tmp/small.reg"
 expect "bad --map" 2 "" "--map: acc takes 3 columns, 'ax,ay' names 2" -- $R --map acc=ax,ay "$tmp/small.csv"
 expect "unknown signal" 2 "" "--map: 'foo=x' is not SIGNAL=COL" -- $R --map foo=x "$tmp/small.csv"
-expect "unknown preset" 2 "" "--preset: unknown preset 'px4'" -- $R --preset px4 "$tmp/small.csv"
+expect "unknown preset" 2 "" "--preset: unknown preset 'betaflight'" -- $R --preset betaflight "$tmp/small.csv"
 expect "two inputs" 2 "" "one input file at most" -- $R "$tmp/small.csv" "$tmp/small.csv"
 expect "option for another family" 2 "" "--lambda applies to the RLS methods, not tagk" -- \
 	$E -a tagk --lambda 0.9 "$tmp/small.reg"
