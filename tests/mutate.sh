@@ -120,7 +120,7 @@ tests_for() {
 	formats/table.c | formats/csv_in.c | formats/binary_in.c | formats/cfusd_in.c | formats/units.c) B stream reliability ;;
 	formats/*) B stream reliability ;;
 	cmd/report/report_score.c) C report handcheck stream ;;
-	cmd/regress/airborne.c) C regress handcheck flight ;;
+	cmd/regress/airborne.c) C regress handcheck flight airborne ;;
 	cmd/regress/friction_fit.c | cmd/regress/friction_fwl.c) echo "make build/arm_mujoco"; C regress arm_mujoco ;;
 	cmd/common/unitguard.c) C "regress filter" handcheck flight arm mass ;;
 	cmd/regress/consistency_guard.c) C regress handcheck flight arm mass ;;

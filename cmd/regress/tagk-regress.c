@@ -127,7 +127,8 @@ usage(FILE *f)
 	    "      --wrench W         force and torque from force (default), thrust or rotors\n"
 	    "      --vehicle FILE     rotors, thrust map, scale and lag (tagk-formats(5)); a bare name\n"
 	    "                         (crazyflie2) is looked up among the vehicles tagk ships\n"
-	    "      --airborne         keep only the spans where the vehicle flies (said on stderr)\n"
+	    "      --airborne         keep only the spans where the vehicle flies, by thrust and by\n"
+	    "                         thrust / specific force at the ends (said on stderr)\n"
 	    "      --min-span S       --airborne: the shortest span kept, seconds (default 1)\n"
 	    "      --trim S           --airborne: seconds dropped at each end of a span (default 0.3)\n"
 	    "      --calibrate-mass KG  fit the thrust's scale (and offset) to a flight of known mass and\n"
@@ -873,7 +874,7 @@ plan_airborne(logreader *L, airborne *air)
 		cli_die(EXIT_DATA, "out of memory");
 	while (next_row(L, row, &tprev, &skipped)) {
 		read_sample(L, row, &s, NULL);
-		airborne_add(air, s.t, s.f[2]);
+		airborne_add(air, s.t, s.f[2], L->o->model == M_STATE ? (double)NAN : s.a[2]);
 	}
 	free(row);
 	char what[1024];
@@ -883,6 +884,13 @@ plan_airborne(logreader *L, airborne *air)
 		    L->o->trim);
 	airborne_describe(air, what, sizeof(what));
 	cli_warn("--airborne: %s", what);
+	if (air->motion == 0)
+		cli_warn("--airborne: no specific force along the thrust (-m state reads no accelerometer) or too few "
+		    "samples above 0.9 of the hover thrust: trimmed by thrust alone, a spin-up on the ground counts as flight");
+	else
+		cli_warn("--airborne: the motion cut %.2f s from the ends of %d span%s (the ground bearing part of the weight: "
+		    "thrust / specific force below %g of its value in the flight beside)", air->cut, air->motion,
+		    air->motion == 1 ? "" : "s", 1 - AIR_BAND);
 }
 
 /* --preset px4: the mass PX4's hover thrust estimate implies through the
@@ -962,7 +970,7 @@ regress(logreader *L, airborne *air)
 		read_sample(L, row, slot, tr);
 		slot->truth = tr;
 		if (watch)
-			airborne_add(&ground, slot->t, slot->f[2]);
+			airborne_add(&ground, slot->t, slot->f[2], o->model == M_STATE ? (double)NAN : slot->a[2]);
 		if (ring == 1) {
 			double al[3] = { 0, 0, 0 };
 			if (L->use_alpha) {
