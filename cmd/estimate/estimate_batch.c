@@ -45,18 +45,7 @@ columns(batchrun *w)
 			    cmdio_unread_hint(r, w->o->weight));
 		tbl_want(r, w->iw);
 	}
-	for (int j = 0; j < n; j++) {
-		char tn[32];
-		snprintf(tn, sizeof(tn), "true_%s", tagk_param_names[j]);
-		int c = tbl_find(r, tn);
-		if (c >= 0) {
-			tbl_want(r, c);
-			w->tidx[w->ntrue] = c;
-			w->names[w->ntrue++] = tbl_col(r, c);
-		}
-	}
-	if (w->ntrue != 0 && w->ntrue != n)
-		cli_die(EXIT_DATA, "%s: some true_* columns but not all", tbl_name(r));
+	w->ntrue = estout_want_truth(r, n, w->tidx, w->names);
 }
 
 /* --segment: "truth", or the increasing times at which segments start. */

@@ -73,18 +73,7 @@ columns(cprun *w)
 	if (w->o->weight)
 		cli_die(EXIT_USAGE, "--segment auto: --weight is not taken (the segmentation weighs each row "
 		    "index by its noise)");
-	for (int j = 0; j < n; j++) {
-		char tn[32];
-		snprintf(tn, sizeof(tn), "true_%s", tagk_param_names[j]);
-		int c = tbl_find(r, tn);
-		if (c >= 0) {
-			tbl_want(r, c);
-			w->tidx[w->ntrue] = c;
-			w->names[w->ntrue++] = tbl_col(r, c);
-		}
-	}
-	if (w->ntrue != 0 && w->ntrue != n)
-		cli_die(EXIT_DATA, "%s: some true_* columns but not all", tbl_name(r));
+	w->ntrue = estout_want_truth(r, n, w->tidx, w->names);
 	w->W = tagk_cp_width(n);
 	w->Wr = 1 + w->W + (size_t)n + 2;
 	w->k = 1;

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "estimate_learned.h"
+#include "estout.h"
 #include "../formats/sink.h"
 #include "../lib/tagk.h"
 
@@ -57,18 +58,8 @@ columns(learnrun *w)
 		w->names[nc++] = "object";
 	for (int j = 0; j < TAGK_NPARAM; j++)
 		w->names[nc++] = tagk_param_names[j];
-	for (int j = 0; j < TAGK_NPARAM; j++) {
-		char tn[32];
-		snprintf(tn, sizeof(tn), "true_%s", tagk_param_names[j]);
-		int c = tbl_find(r, tn);
-		if (c >= 0) {
-			tbl_want(r, c);
-			w->tidx[w->ntrue++] = c;
-			w->names[nc++] = tbl_col(r, c);
-		}
-	}
-	if (w->ntrue != 0 && w->ntrue != TAGK_NPARAM)
-		cli_die(EXIT_DATA, "%s: some true_* columns but not all", tbl_name(r));
+	w->ntrue = estout_want_truth(r, TAGK_NPARAM, w->tidx, w->names + nc);
+	nc += w->ntrue;
 	w->nkey = w->iobj >= 0 ? 1 : w->ntrue;
 	w->nnames = nc;
 }

@@ -83,17 +83,7 @@ columns(samplerun *w)
 				cli_die(EXIT_DATA, "%s: missing column '%s' (tagk-regress -m multibody --metric)", tbl_name(r), name);
 			tbl_want(r, w->imj[j][c]);
 		}
-	for (int j = 0; j < P; j++) {
-		snprintf(name, sizeof(name), "true_%s", tagk_param_names[j]);
-		int c = tbl_find(r, name);
-		if (c >= 0) {
-			tbl_want(r, c);
-			w->tidx[w->ntrue] = c;
-			w->names[w->ntrue++] = tbl_col(r, c);
-		}
-	}
-	if (w->ntrue != 0 && w->ntrue != P)
-		cli_die(EXIT_DATA, "%s: some true_* columns but not all", tbl_name(r));
+	w->ntrue = estout_want_truth(r, P, w->tidx, w->names);
 	if (w->o->segments && !w->ntrue)
 		cli_die(EXIT_USAGE, "--segment truth: %s has no true_* columns", tbl_name(r));
 }

@@ -140,3 +140,22 @@ estout_commit(estout *e, int quiet)
 	free(e->row);
 	e->row = NULL;
 }
+
+int
+estout_want_truth(tbl_reader *r, int n, int *tidx, const char **names)
+{
+	int k = 0;
+	for (int j = 0; j < n; j++) {
+		char tn[32];
+		snprintf(tn, sizeof(tn), "true_%s", tagk_param_names[j]);
+		int c = tbl_find(r, tn);
+		if (c >= 0) {
+			tbl_want(r, c);
+			tidx[k] = c;
+			names[k++] = tbl_col(r, c);
+		}
+	}
+	if (k != 0 && k != n)
+		cli_die(EXIT_DATA, "%s: some true_* columns but not all", tbl_name(r));
+	return k;
+}

@@ -33,6 +33,11 @@ typedef struct {
 	int nextra;          /* columns after the truth's (estout_extra) */
 } estout;
 
+/* Find the truth columns true_<name> of the first n parameters in r and
+ * ask for them (tbl_want): their indices into tidx and their names into
+ * names (n each at most). Returns how many: 0 or n; some but not all is
+ * refused (cli_die). */
+int estout_want_truth(tbl_reader *r, int n, int *tidx, const char **names);
 /* Open the output and write the header: n parameters, sd columns when sd,
  * the names of the ntrue truth columns. */
 void estout_open(estout *e, const char *outname, int n, int sd, int ntrue, const char *const *truth_names);
