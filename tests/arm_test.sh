@@ -46,6 +46,40 @@ awk -F, 'NR == 1 || $1 < 1 || $1 > 1.5' "$tmp/noqdd.csv" > "$tmp/gap.csv"
 expect "a gap in the log: no fit across it" 0 "*" "at the log's ends and at its gaps not written" -- $R "$tmp/gap.csv"
 check "... 6 samples lost at each of the two segments' ends" test "$(plain "$tmp/out" | sed 1d | wc -l)" -eq $(( (301 - 51 - 12) * 7 ))
 
+# Savitzky-Golay of degree 3 reproduces a cubic exactly, at any spacing: a
+# log whose joints move along cubics in time, sampled unevenly (10 ms +- 3),
+# gives with qdd (or qd and qdd) derived the rows it gives with the exact
+# ones, row for row at the same t (the derivative taken at the window's
+# centre, not at another of its times)
+awk 'BEGIN { h = "t"; for (k = 1; k <= 4; k++) for (j = 1; j <= 7; j++) h = h "," (k == 1 ? "q" : k == 2 ? "qd" : k == 3 ? "qdd" : "tau") j
+	print h
+	for (i = 0; i <= 300; i++) {
+		t = 0.01 * i + 0.003 * sin(1.7 * i); r = sprintf("%.17g", t)
+		for (j = 1; j <= 7; j++) { a = 0.1 * j / 7; b = 0.2 - 0.02 * j; c = -0.1 + 0.01 * j; d = 0.02 - 0.004 * j
+			q[j] = a + b * t + c * t * t + d * t * t * t; qd[j] = b + 2 * c * t + 3 * d * t * t; qdd[j] = 2 * c + 6 * d * t }
+		for (j = 1; j <= 7; j++) r = r "," sprintf("%.17g", q[j])
+		for (j = 1; j <= 7; j++) r = r "," sprintf("%.17g", qd[j])
+		for (j = 1; j <= 7; j++) r = r "," sprintf("%.17g", qdd[j])
+		for (j = 1; j <= 7; j++) r = r "," sprintf("%.17g", sin(t + j))
+		print r } }' > "$tmp/poly.csv"
+# the rows of $2 against those of $1 with the same t and row: the largest
+# difference relative to each column's largest value; 1 if a row is missing
+same_t_rows() {
+	awk -F, '/^#/ || $1 == "t" { next }
+	NR == FNR { k = $1 "," $2; for (i = 3; i <= NF; i++) { v[k, i] = $i; a = $i < 0 ? -$i : $i; if (a > s[i]) s[i] = a }; next }
+	{ k = $1 "," $2; n++; if (!((k, 3) in v)) { print "missing " k; exit 1 }
+	  for (i = 3; i <= NF; i++) { d = $i - v[k, i]; d = d < 0 ? -d : d; if (s[i] > 0 && d / s[i] > w) w = d / s[i] } }
+	END { if (n < 2000) exit 1; printf "%.3g\n", w }' "$1" "$2"
+}
+$R "$tmp/poly.csv" > "$tmp/poly.reg" 2>/dev/null
+cut -d, -f1-15,23- "$tmp/poly.csv" > "$tmp/polyqd.csv"
+cut -d, -f1-8,23- "$tmp/poly.csv" > "$tmp/polyq.csv"
+w1=$($R "$tmp/polyqd.csv" 2>/dev/null | same_t_rows "$tmp/poly.reg" -)
+w2=$($R "$tmp/polyq.csv" 2>/dev/null | same_t_rows "$tmp/poly.reg" -)
+check "cubic joint motion, uneven times: qdd derived from qd gives the exact rows (worst relative difference $w1)" \
+	awk -v w="$w1" 'BEGIN { exit !(w != "" && w < 1e-8) }'
+check "... qd and qdd derived from q too ($w2)" awk -v w="$w2" 'BEGIN { exit !(w != "" && w < 1e-8) }'
+
 # foreign names: the same rows through --map
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) {
 	if ($i == "t") $i = "time"

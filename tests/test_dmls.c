@@ -229,6 +229,61 @@ test_optimal_and_faults(void **state)
 	canary_free(ws);
 }
 
+/* nonneg: parameters kept positive by a log barrier. Scalar residuals with
+ * a unit metric, two columns, pi_0 >= 0 and pi_1 free: the problem is
+ * least squares with a sign constraint, whose solution is known in closed
+ * form: the unconstrained normal equations' solution when its pi_0 > 0,
+ * else pi_0 = 0 and pi_1 the one-column fit. Both cases, against it, and
+ * the objective at most the duality gap above the closed form's. */
+static void
+test_nonneg_closed_form(void **state)
+{
+	(void)state;
+#ifdef TAGK_FLOAT
+	skip();
+#endif
+	enum { K = 30 };
+	static tagk_real Y[K * 2], tau[K], M[K * 3];
+	tagk_rng g;
+	tagk_rng_seed(&g, 16);
+	const double truth0[] = { 0.7, -0.5 };
+	for (int c = 0; c < 2; c++) {
+		double S00 = 0, S01 = 0, S11 = 0, r0 = 0, r1 = 0;
+		fill_gauss(&g, K * 2, Y);
+		for (int k = 0; k < K; k++) {
+			tagk_real e;
+			fill_gauss(&g, 1, &e);
+			Y[2 * k] = (tagk_real)(fabs((double)Y[2 * k]) + 0.2); /* positively correlated columns */
+			Y[2 * k + 1] = (tagk_real)(0.5 * (double)Y[2 * k] + (double)Y[2 * k + 1]);
+			tau[k] = (tagk_real)(truth0[c] * (double)Y[2 * k] + 1.3 * (double)Y[2 * k + 1] + 0.05 * (double)e);
+			M[3 * k] = 1;
+			M[3 * k + 1] = M[3 * k + 2] = 0;
+			double y0 = (double)Y[2 * k], y1 = (double)Y[2 * k + 1], t = (double)tau[k];
+			S00 += y0 * y0, S01 += y0 * y1, S11 += y1 * y1, r0 += y0 * t, r1 += y1 * t;
+		}
+		double det = S00 * S11 - S01 * S01;
+		double want[2] = { (S11 * r0 - S01 * r1) / det, (S00 * r1 - S01 * r0) / det };
+		if (!(want[0] > 0))
+			want[0] = 0, want[1] = r1 / S11;
+		tagk_dmls_problem pb = { K, 1, 2, 0, Y, tau, M, 0, 0, 0 };
+		tagk_dmls_defaults(&pb);
+		pb.nonneg = 1;
+		size_t len = tagk_dmls_workspace_len(1, 2);
+		tagk_real *ws = canary_alloc(len), start[2] = { 1, 0 }, pi[2], w[2] = { (tagk_real)want[0], (tagk_real)want[1] };
+		tagk_dmls_info info;
+		assert_int_equal(tagk_dmls_solve(&pb, start, pi, &info, ws, len), TAGK_OK);
+		pb.nonneg = 0;
+		double f = (double)tagk_dmls_objective(&pb, pi, ws, len), fw = (double)tagk_dmls_objective(&pb, w, ws, len);
+		print_message("truth pi_0 %g: pi (%.9f, %.9f), closed form (%.9f, %.9f), f - f* %.2g\n", truth0[c],
+		    (double)pi[0], (double)pi[1], want[0], want[1], f - fw);
+		assert_true(pi[0] > 0);
+		assert_true(f - fw <= 1e-8 * (1 + fw));
+		assert_true(fabs((double)pi[0] - want[0]) < 1e-4 && fabs((double)pi[1] - want[1]) < 1e-4);
+		assert_true(canary_intact(ws, len));
+		canary_free(ws);
+	}
+}
+
 int
 main(void)
 {
@@ -236,6 +291,7 @@ main(void)
 		cmocka_unit_test(test_noise_free_recovers_truth),
 		cmocka_unit_test(test_invariance),
 		cmocka_unit_test(test_optimal_and_faults),
+		cmocka_unit_test(test_nonneg_closed_form),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

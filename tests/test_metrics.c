@@ -150,12 +150,63 @@ test_logdet_divergence(void **state)
 	assert_true(tagk_logdet_divergence(a, b) == -2);
 }
 
+/* Pearson's r of a_t and b_{t+s} over the samples both cover, in long
+ * double: the textbook two-pass formula, independent of metrics.c. */
+static double
+pearson(const tagk_real *a, const tagk_real *b, long n, long s)
+{
+	long lo = s < 0 ? -s : 0, hi = s > 0 ? n - s : n;
+	long double ma = 0, mb = 0, saa = 0, sbb = 0, sab = 0;
+	for (long t = lo; t < hi; t++) {
+		ma += a[t];
+		mb += b[t + s];
+	}
+	ma /= (long double)(hi - lo);
+	mb /= (long double)(hi - lo);
+	for (long t = lo; t < hi; t++) {
+		saa += (a[t] - ma) * (a[t] - ma);
+		sbb += (b[t + s] - mb) * (b[t + s] - mb);
+		sab += (a[t] - ma) * (b[t + s] - mb);
+	}
+	return (double)(sab / sqrtl(saa * sbb));
+}
+
+/* The NCC is the largest Pearson r over the shifts, and it does not see
+ * b's (or a's) units or offset: signals on a large mean (a force on
+ * gravity's 9.81) score as their centred parts do. */
+static void
+test_ncc_pearson(void **state)
+{
+	(void)state;
+	enum { N = 64 };
+	tagk_real a[N], b[N], a2[N], b2[N];
+	for (int t = 0; t < N; t++) {
+		double x = 0.3 * t;
+		a[t] = (tagk_real)(sin(x) + 0.4 * cos(2.7 * x) + 9.81);
+		b[t] = (tagk_real)(sin(x - 0.25) + 0.1 * sin(5.1 * x) + 9.81);
+		a2[t] = (tagk_real)(0.01 * (double)a[t] - 3);
+		b2[t] = (tagk_real)(250 * (double)b[t] + 40);
+	}
+	for (long ms = 0; ms <= 3; ms++) {
+		double best = -2;
+		for (long s = -ms; s <= ms; s++) {
+			double r = pearson(a, b, N, s);
+			best = r > best ? r : best;
+		}
+		double got = (double)tagk_ncc(a, b, N, ms), got2 = (double)tagk_ncc(a2, b2, N, ms);
+		print_message("max shift %ld: ncc %.9f, Pearson %.9f, rescaled %.9f\n", ms, got, best, got2);
+		assert_true(fabs(got - best) < 1e-5);
+		assert_true(fabs(got2 - best) < 1e-4);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_block_errors),
 		cmocka_unit_test(test_logdet_divergence),
+		cmocka_unit_test(test_ncc_pearson),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -579,6 +579,63 @@ test_parse_near_midpoints(void **state)
 	assert_true(hard > 100);
 }
 
+/* num_parse's own scanner and its strtod step, which fast_float's refusals
+ * reach: a leading '+' (fast_float refuses every such cell), more than 19
+ * significant digits, words, underflow. Random decimals of 1 to 26 digits
+ * with a '+' against strtod bit for bit (20 nines overflow a 64-bit
+ * accumulator); then what strtod reads only in part or reads as something
+ * other than a decimal, refused; and underflow refused as NUM_UNDERFLOW
+ * with *out untouched, whatever the path. */
+static void
+test_parse_slow_path(void **state)
+{
+	(void)state;
+	char s[64];
+	for (int i = 0; i < 100000; i++) {
+		int digits = 1 + (int)(next() % 26), q = (int)(next() % 50) - 25, n = 0;
+		s[n++] = '+';
+		int nines = (next() % 4) == 0;
+		for (int d = 0; d < digits; d++) {
+			s[n++] = nines ? '9' : (char)('0' + next() % 10);
+			if (d == 0 && (next() & 1))
+				s[n++] = '.';
+		}
+		if (next() & 1)
+			n += snprintf(s + n, 16, "e%d", q);
+		s[n] = 0;
+		double a, b = strtod(s, NULL);
+		assert_int_equal(num_parse(s, (size_t)n, &a), 0);
+		if (!(a == b))
+			fail_msg("parse '%s' -> %.17g, strtod %.17g", s, a, b);
+	}
+	const char *good[] = { "+99999999999999999999", "+18446744073709551616", "+99999999999999999999.5",
+		"-123456789012345678901234567", "+0.000000000000000000001234567890123456789012" };
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		double a = 0;
+		assert_int_equal(num_parse(good[i], strlen(good[i]), &a), 0);
+		if (!(a == strtod(good[i], NULL)))
+			fail_msg("parse '%s' -> %.17g, strtod %.17g", good[i], a, strtod(good[i], NULL));
+	}
+	/* strtod reads a prefix, or a hexadecimal float (after blanks, which
+	 * the scanner leaves to it): refused */
+	const char *bad[] = { "12345678901234567890123abc", "+1234567890123456789012 ", "nanq", "infinityy",
+		"-infz", " 0x10", "\t0x1p4", " -0x1.8p1", " 0X10", " +0x10", " nan(1)" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		double v = 42;
+		if (num_parse(bad[i], strlen(bad[i]), &v) != -1)
+			fail_msg("'%s' read as %.17g, not refused", bad[i], v);
+	}
+	/* below half the smallest subnormal: not zero, refused */
+	const char *under[] = { "1e-400", "+1e-400", "-2.5e-330", "99999999999999999999e-420",
+		"+0.00000000000000000000000000001e-300", "123456789012345678901234e-350" };
+	for (size_t i = 0; i < sizeof(under) / sizeof(under[0]); i++) {
+		double v = 42;
+		int rc = num_parse(under[i], strlen(under[i]), &v);
+		if (rc != NUM_UNDERFLOW || v != 42)
+			fail_msg("'%s': rc %d, value %.17g; want NUM_UNDERFLOW, untouched", under[i], rc, v);
+	}
+}
+
 int
 main(void)
 {
@@ -590,6 +647,7 @@ main(void)
 		cmocka_unit_test(test_format_same_as_exact_search),
 		cmocka_unit_test(test_format_outside_as_shortest_g),
 		cmocka_unit_test(test_parse_against_strtod),
+		cmocka_unit_test(test_parse_slow_path),
 		cmocka_unit_test(test_parse_common_shape),
 		cmocka_unit_test(test_parse_padded),
 		cmocka_unit_test(test_parse_near_midpoints),

@@ -291,6 +291,137 @@ test_faults(void **state)
 	canary_free(ws);
 }
 
+/* Two extra parameters psi (friction, offsets) behind one body, rows that
+ * see only psi: the body's gradient is zero, so its step is zero, and psi's
+ * step is the ridge solution with weight alpha beta, in closed form:
+ *   Delta_psi = (A^T A + alpha beta I)^-1 A^T (b - A psi0).
+ * rls-l2's first step is the same (prior information alpha beta on psi).
+ * beta != 1 here: beta 1 would hide a term that forgets it. */
+static void
+test_psi_ridge_closed_form(void **state)
+{
+	(void)state;
+	enum { P = N + 2, R = 5 };
+	const char *const names[] = { "rls-ld", "rls-l2" };
+	const double betas[] = { 0.25, 7 };
+	tagk_rng g;
+	tagk_rng_seed(&g, 77);
+	for (int k = 0; k < 4; k++) {
+		tagk_config c;
+		tagk_config_defaults(&c, tagk_window_method(names[k % 2]), P, R);
+		tagk_real theta0[P], A[R * P], b[R], th[P];
+		random_valid_body(&g, theta0);
+		theta0[N] = (tagk_real)0.3;
+		theta0[N + 1] = (tagk_real)-0.2;
+		c.theta0 = theta0;
+		const double alpha = 2, beta = betas[k / 2];
+		assert_int_equal(tagk_config_set(&c, "alpha", alpha), TAGK_OK);
+		assert_int_equal(tagk_config_set(&c, "beta", beta), TAGK_OK);
+		assert_int_equal(tagk_config_set(&c, "bodies", 1), TAGK_OK);
+		size_t len = tagk_est_workspace_len(&c);
+		assert_true(len > 0);
+		tagk_real *ws = canary_alloc(len);
+		tagk_estimator e;
+		assert_int_equal(tagk_est_init(&e, &c, ws, len), TAGK_OK);
+		memset(A, 0, sizeof(A));
+		double G[4] = { 0 }, r[2] = { 0 };
+		for (int i = 0; i < R; i++) {
+			tagk_real x[2];
+			fill_gauss(&g, 2, x);
+			A[i * P + N] = x[0];
+			A[i * P + N + 1] = x[1];
+			b[i] = (tagk_real)(1.5 * (double)x[0] - 0.7 * (double)x[1] + 0.1 * i);
+			double res = (double)b[i] - (double)x[0] * (double)theta0[N] - (double)x[1] * (double)theta0[N + 1];
+			for (int a = 0; a < 2; a++) {
+				r[a] += (double)x[a] * res;
+				for (int bb = 0; bb < 2; bb++)
+					G[a * 2 + bb] += (double)x[a] * (double)x[bb];
+			}
+		}
+		G[0] += alpha * beta;
+		G[3] += alpha * beta;
+		double det = G[0] * G[3] - G[1] * G[2];
+		double d0 = (G[3] * r[0] - G[1] * r[1]) / det, d1 = (G[0] * r[1] - G[2] * r[0]) / det;
+		assert_int_equal(tagk_est_update(&e, A, b, R, th), TAGK_OK);
+		print_message("%s beta %g: psi step (%.9f, %.9f), closed form (%.9f, %.9f)\n", names[k % 2], beta,
+		    (double)th[N] - (double)theta0[N], (double)th[N + 1] - (double)theta0[N + 1], d0, d1);
+		const double tol = sizeof(tagk_real) < sizeof(double) ? 1e-4 : 1e-9;
+		for (int i = 0; i < N; i++)
+			assert_true(fabs((double)th[i] - (double)theta0[i]) <= tol * (fabs((double)theta0[i]) + 1));
+		assert_true(fabs((double)th[N] - (double)theta0[N] - d0) < 1e3 * tol * (fabs(d0) + 1e-3));
+		assert_true(fabs((double)th[N + 1] - (double)theta0[N + 1] - d1) < 1e3 * tol * (fabs(d1) + 1e-3));
+		assert_true(canary_intact(ws, len));
+		canary_free(ws);
+	}
+}
+
+/* rls-ld with rows that see the body and psi together: the step's optimality
+ * in psi is linear (the divergence does not involve psi),
+ *   g0_psi + (Omega Delta)_psi + alpha beta Delta_psi = 0,
+ * checked from theta' and theta alone, window after window, beta != 1. */
+static void
+test_psi_stationary(void **state)
+{
+	(void)state;
+	enum { P = N + 2, R = 6 };
+	tagk_rng g;
+	tagk_rng_seed(&g, 78);
+	for (int k = 0; k < 2; k++) {
+		const double alpha = k ? 50 : 0.5, beta = k ? 0.2 : 9;
+		tagk_config c;
+		tagk_config_defaults(&c, tagk_window_method("rls-ld"), P, R);
+		tagk_real theta0[P], truth[P], A[R * P], b[R], th[P], prev[P];
+		random_valid_body(&g, theta0);
+		random_valid_body(&g, truth);
+		theta0[N] = theta0[N + 1] = 0;
+		truth[N] = (tagk_real)0.8;
+		truth[N + 1] = (tagk_real)-0.5;
+		c.theta0 = theta0;
+		assert_int_equal(tagk_config_set(&c, "alpha", alpha), TAGK_OK);
+		assert_int_equal(tagk_config_set(&c, "beta", beta), TAGK_OK);
+		assert_int_equal(tagk_config_set(&c, "bodies", 1), TAGK_OK);
+		size_t len = tagk_est_workspace_len(&c);
+		tagk_real *ws = canary_alloc(len);
+		tagk_estimator e;
+		assert_int_equal(tagk_est_init(&e, &c, ws, len), TAGK_OK);
+		double Om[P * P] = { 0 }, worst = 0;
+		for (int w = 0; w < 8; w++) {
+			fill_gauss(&g, R * P, A);
+			for (int i = 0; i < R; i++) {
+				for (int j = 1; j < N; j++)
+					A[i * P + j] *= j < 4 ? 10 : 100;
+				tagk_real n1;
+				fill_gauss(&g, 1, &n1);
+				b[i] = tagk_dot(P, A + i * P, truth) + (tagk_real)0.3 * n1;
+			}
+			memcpy(prev, tagk_est_theta(&e), sizeof(prev));
+			double g0[P] = { 0 };
+			for (int r = 0; r < R; r++) {
+				double res = -(double)b[r];
+				for (int j = 0; j < P; j++)
+					res += (double)A[r * P + j] * (double)prev[j];
+				for (int i = 0; i < P; i++) {
+					g0[i] += (double)A[r * P + i] * res;
+					for (int j = 0; j < P; j++)
+						Om[i * P + j] += (double)A[r * P + i] * (double)A[r * P + j];
+				}
+			}
+			assert_int_equal(tagk_est_update(&e, A, b, R, th), TAGK_OK);
+			for (int i = N; i < P; i++) {
+				double gr = g0[i] + alpha * beta * ((double)th[i] - (double)prev[i]);
+				for (int j = 0; j < P; j++)
+					gr += Om[i * P + j] * ((double)th[j] - (double)prev[j]);
+				double rel = fabs(gr) / (fabs(g0[i]) + 1e-12);
+				worst = rel > worst ? rel : worst;
+			}
+		}
+		print_message("alpha %g beta %g: worst relative psi gradient at the step %.2g\n", alpha, beta, worst);
+		assert_true(worst < (sizeof(tagk_real) < sizeof(double) ? 1e-2 : 1e-6));
+		assert_true(canary_intact(ws, len));
+		canary_free(ws);
+	}
+}
+
 int
 main(void)
 {
@@ -300,6 +431,8 @@ main(void)
 		cmocka_unit_test(test_l2_is_rls_with_prior),
 		cmocka_unit_test(test_always_physical),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_psi_ridge_closed_form),
+		cmocka_unit_test(test_psi_stationary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
