@@ -178,6 +178,8 @@ else
 fi
 sed '2s/,b,/,b,extra,/' "$tmp/reg.bin" > "$tmp/names.bin"
 expect "more names than columns" 1 "" "names.bin: the header declares 23 columns but names 24" -- $E "$tmp/names.bin"
+sed '2s/,b,/,/' "$tmp/reg.bin" > "$tmp/fewer.bin"
+expect "fewer names than columns" 1 "" "fewer.bin: the header declares 23 columns but names 22" -- $E "$tmp/fewer.bin"
 # a late failure: the stream ends with its trailer and the error marker
 $S synth --duration 60 --stream csv | grep -v '^#tagk-' > "$tmp/big.csv"
 sed '5900s/^\([^,]*\),[^,]*/\1,nan/' "$tmp/big.csv" > "$tmp/bignan.csv"
