@@ -104,7 +104,7 @@ test-deps:
 # Keep chained targets (the .elf behind each .hex) instead of deleting them.
 .SECONDARY:
 
-.PHONY: mutate bench-eigen FORCE train test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-formats test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline docs-check demo install uninstall deps clean
+.PHONY: mutate bench-kdl bench-eigen FORCE train test-fuzz-replay fuzz fuzz-seeds build-deps test-deps teensy qemu-bench all check test-unit test-float test-formats test-cli check-lib check-m7 check-datasets datasets bench bench-pipeline docs-check demo install uninstall deps clean
 
 all: lib/libtagk.a $(BINS)
 
@@ -466,7 +466,7 @@ build/robotxml_oracle: tests/robotxml_oracle.c build/asan/libtagk.a $(LIB_HDR) $
 # vehicle by name) are found through TAGK_DATADIR, as after an install.
 ASAN_RUN := ASAN_OPTIONS=detect_leaks=0 TAGK_DATADIR=$(CURDIR)/datasets BIN=build/asan-bin
 test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox build/pcls_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE) \
-		$(EIGEN_YARDSTICK) $(EIGEN_YARDSTICK_AVX2)
+		$(EIGEN_YARDSTICK) $(EIGEN_YARDSTICK_AVX2) $(KDL_YARDSTICK)
 	@sh tests/cli_test.sh
 	@sh tests/readme_test.sh
 	@sh tests/man_examples_test.sh
@@ -478,6 +478,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@sh tests/dmls_oracle_test.sh
 	@sh tests/mujoco_oracle_test.sh
 	@sh tests/eigen_yardstick_test.sh
+	@sh tests/kdl_yardstick_test.sh
 	@sh tests/cnn_oracle_test.sh
 	@sh tests/add_method_test.sh
 	@$(ASAN_RUN) sh tests/realdata_test.sh
@@ -555,6 +556,21 @@ bench-eigen:
 			echo; $(MAKE) -s build/eigen-yardstick-libavx2 && ./build/eigen-yardstick-libavx2; \
 		else echo "bench-eigen: the AVX2 yardstick skipped: this CPU lacks AVX2 or FMA"; fi; \
 	else echo "bench-eigen: skipped: needs g++ and libeigen3-dev (Eigen 3 in /usr/include/eigen3)"; fi
+
+# The yardstick of the arm path: Orocos KDL's recursive Newton-Euler
+# beside libtagk's multi-body functions on the same states, after checking
+# that both give the same torques (bench/kdl_yardstick.cpp). Built where
+# liborocos-kdl-dev is installed.
+KDL_LIBS = $(shell pkg-config --libs orocos_kdl 2>/dev/null)
+KDL_YARDSTICK := $(if $(wildcard /usr/include/kdl/chainidsolver_recursive_newton_euler.hpp),build/kdl-yardstick)
+build/kdl-yardstick: bench/kdl_yardstick.cpp lib/libtagk.a $(FMT_LIB) $(LIB_HDR) build/config | build-deps
+	@mkdir -p build
+	$(CXX) $(CFLAGS) -std=c++14 -Wall -Wextra $(shell pkg-config --cflags orocos_kdl 2>/dev/null) $(DEPS_CFLAGS) \
+		-DYARDSTICK_FLAGS='"$(CFLAGS)"' -o $@ $< $(FMT_LIB) lib/libtagk.a $(KDL_LIBS) $(DEPS_LIBS) -ldl -lm
+bench-kdl:
+	@if [ -n "$(KDL_YARDSTICK)" ]; then $(MAKE) -s build/kdl-yardstick && \
+		./build/kdl-yardstick datasets/panda.model && ./build/kdl-yardstick tests/robots/ur5e.xml; \
+	else echo "bench-kdl: skipped: needs liborocos-kdl-dev"; fi
 
 # docs-check re-runs the command behind every figure the README and the
 # manuals quote (their docs-check comments) and names each figure that no

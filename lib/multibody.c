@@ -87,18 +87,19 @@ static void
 make_X(const tagk_real E[9], const tagk_real r[3], tagk_real X[36])
 {
 	memset(X, 0, 36 * sizeof(*X));
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
+		const tagk_real *e = E + 3 * i;
+		/* row i of -E S(r) is -(e_i^T S(r)) = (r x e_i)^T, e_i E's row i */
+		tagk_real low[3];
+		tagk_cross(r, e, low);
 		for (int j = 0; j < 3; j++) {
-			X[i * 6 + j] = X[(i + 3) * 6 + j + 3] = E[i * 3 + j];
-			/* (-E S(r))_ij = -sum_k E_ik S(r)_kj, S(r)_kj = -eps_kjl r_l */
-			tagk_real e[3] = { E[i * 3], E[i * 3 + 1], E[i * 3 + 2] }, col[3], u[3] = { 0 };
-			u[j] = 1;
-			tagk_cross(r, u, col); /* S(r) e_j */
-			X[(i + 3) * 6 + j] = -tagk_dot(3, e, col);
+			X[i * 6 + j] = X[(i + 3) * 6 + j + 3] = e[j];
+			X[(i + 3) * 6 + j] = low[j];
 		}
+	}
 }
 
-/* y = X x (6), and y = X^T x (6) */
+/* y = X x (6) for any 6 x 6 X, e.g. a spatial inertia */
 static void
 mv6(const tagk_real X[36], const tagk_real x[6], tagk_real y[6])
 {
@@ -108,16 +109,32 @@ mv6(const tagk_real X[36], const tagk_real x[6], tagk_real y[6])
 	memcpy(y, t, sizeof(t));
 }
 
+/* y = X x and y = X^T x for a motion transform X (make_X's, or a product
+ * of them): its top-right 3 x 3 block is zero, which these skip (27
+ * products instead of 36; the arm path's hottest loops). */
+static void
+xmv(const tagk_real X[36], const tagk_real x[6], tagk_real y[6])
+{
+	tagk_real t[6];
+	for (int i = 0; i < 3; i++)
+		t[i] = X[i * 6] * x[0] + X[i * 6 + 1] * x[1] + X[i * 6 + 2] * x[2];
+	for (int i = 3; i < 6; i++)
+		t[i] = tagk_dot(6, X + i * 6, x);
+	memcpy(y, t, sizeof(t));
+}
+
 static void
 mtv6(const tagk_real X[36], const tagk_real x[6], tagk_real y[6])
 {
 	tagk_real t[6];
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 3; i++) {
 		tagk_real s = 0;
 		for (int k = 0; k < 6; k++)
 			s += X[k * 6 + i] * x[k];
 		t[i] = s;
 	}
+	for (int i = 3; i < 6; i++)
+		t[i] = X[3 * 6 + i] * x[3] + X[4 * 6 + i] * x[4] + X[5 * 6 + i] * x[5];
 	memcpy(y, t, sizeof(t));
 }
 
@@ -243,12 +260,12 @@ tagk_mb_kinematics(const tagk_mb_model *m, const tagk_real base_R[9], const tagk
 		memset(k->S[i], 0, sizeof(k->S[i]));
 		memcpy(k->S[i] + (m->joint[i] == TAGK_JOINT_REVOLUTE ? 0 : 3), m->axis[i], 3 * sizeof(tagk_real));
 		tagk_real vJ[6], c[6];
-		mv6(k->X[i], k->v[par], k->v[i]);
+		xmv(k->X[i], k->v[par], k->v[i]);
 		for (int j = 0; j < 6; j++) {
 			vJ[j] = k->S[i][j] * qd[d];
 			k->v[i][j] += vJ[j];
 		}
-		mv6(k->X[i], k->a[par], k->a[i]);
+		xmv(k->X[i], k->a[par], k->a[i]);
 		crm(k->v[i], vJ, c);
 		for (int j = 0; j < 6; j++)
 			k->a[i][j] += c[j] + (qdd ? k->S[i][j] * qdd[d] : 0);
@@ -386,7 +403,7 @@ tagk_mb_jacobian(const tagk_mb_kin *k, const tagk_mb_model *m, int body, tagk_re
 	for (int j = body; j >= 0; j = m->parent[j]) {
 		if (j >= 1) {
 			tagk_real c[6];
-			mv6(T, k->S[j], c);
+			xmv(T, k->S[j], c);
 			for (int r = 0; r < 6; r++)
 				J[r * nv + dof_of(m, j)] = c[r];
 			tagk_matmul(6, 6, 6, T, k->X[j], U);
@@ -493,12 +510,52 @@ tagk_mb_unknown_rows(int rows, int nb, const tagk_real *Y, const tagk_real *y, i
 	}
 }
 
+/* Body u's columns of Y (nv x 10) alone: its force block carried down its
+ * path to the base, as tagk_mb_regressor does for every body. */
+static void
+body_columns(const tagk_mb_kin *k, const tagk_mb_model *m, int u, tagk_real *A)
+{
+	tagk_real F[60];
+	memset(A, 0, sizeof(*A) * (size_t)k->nv * TAGK_NPARAM);
+	body_force_block(k, u, F);
+	for (int j = u; j >= 0; j = m->parent[j]) {
+		if (j >= 1) {
+			tagk_real *row = A + (size_t)dof_of(m, j) * TAGK_NPARAM;
+			for (int c = 0; c < TAGK_NPARAM; c++)
+				for (int r = 0; r < 6; r++)
+					row[c] += k->S[j][r] * F[r * TAGK_NPARAM + c];
+		} else if (m->floating) {
+			for (int r = 0; r < 6; r++)
+				for (int c = 0; c < TAGK_NPARAM; c++)
+					A[(size_t)r * TAGK_NPARAM + c] += F[r * TAGK_NPARAM + c];
+		}
+		if (j == 0)
+			break;
+		for (int c = 0; c < TAGK_NPARAM; c++) {
+			tagk_real col[6];
+			for (int r = 0; r < 6; r++)
+				col[r] = F[r * TAGK_NPARAM + c];
+			mtv6(k->X[j], col, col);
+			for (int r = 0; r < 6; r++)
+				F[r * TAGK_NPARAM + c] = col[r];
+		}
+	}
+}
+
+/* Why not tagk_mb_regressor and tagk_mb_unknown_rows: they build all 10 nb
+ * columns (O(nb depth)) to keep ten; body u's columns and the known bodies'
+ * torques by recursive Newton-Euler are O(nb). Y theta_known and RNEA agree
+ * to rounding (tests/test_multibody.c, and KDL in make bench-kdl). Y is
+ * no longer used; it stays in the signature for its callers. */
 void
 tagk_mb_force_rows(const tagk_mb_kin *k, const tagk_mb_model *m, const tagk_real *tau,
     const tagk_real *theta_known, int u, tagk_real *Y, tagk_real *A, tagk_real *b)
 {
-	tagk_mb_regressor(k, m, Y);
-	tagk_mb_unknown_rows(k->nv, k->nb, Y, tau, u, theta_known, A, b);
+	(void)Y;
+	body_columns(k, m, u, A);
+	tagk_mb_inverse_dynamics(k, m, theta_known, b);
+	for (int r = 0; r < k->nv; r++)
+		b[r] = (tau ? tau[r] : 0) - b[r];
 }
 
 void

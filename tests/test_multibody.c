@@ -449,6 +449,44 @@ test_unknown_rows_and_faults(void **state)
 }
 
 
+/* tagk_mb_force_rows (body u's columns and RNEA of the known bodies, O(nb))
+ * against the whole regressor cut by tagk_mb_unknown_rows, for every body
+ * of random trees with fixed and floating bases. */
+static double
+rel_real(int n, const tagk_real *x, const tagk_real *y)
+{
+	double num = 0, den = 0;
+	for (int i = 0; i < n; i++) {
+		num += ((double)x[i] - (double)y[i]) * ((double)x[i] - (double)y[i]);
+		den += (double)y[i] * (double)y[i];
+	}
+	return sqrt(num / (den > 0 ? den : 1));
+}
+
+static void
+test_force_rows_match_regressor(void **state)
+{
+	(void)state;
+	tagk_rng g;
+	tagk_rng_seed(&g, 41);
+	static tagk_real Y[NVMAX * 10 * NBMAX], Y2[NVMAX * 10 * NBMAX], A[NVMAX * 10], A2[NVMAX * 10];
+	for (int k = 0; k < 16; k++) {
+		problem P;
+		random_problem(&g, k, &P);
+		tagk_mb_kin kin;
+		assert_int_equal(tagk_mb_kinematics(&P.m, P.R, P.p, P.q, P.qd, P.qdd, &kin), TAGK_OK);
+		tagk_real tau[NVMAX], b[NVMAX], b2[NVMAX];
+		fill_gauss(&g, P.nv, tau);
+		tagk_mb_regressor(&kin, &P.m, Y);
+		for (int u = 0; u < P.m.nb; u++) {
+			tagk_mb_unknown_rows(P.nv, P.m.nb, Y, tau, u, P.theta, A, b);
+			tagk_mb_force_rows(&kin, &P.m, tau, P.theta, u, Y2, A2, b2);
+			assert_true(rel_real(10 * P.nv, A2, A) <= (TOL_EXACT > 1e-8 ? 1e-4 : 1e-12));
+			assert_true(rel_real(P.nv, b2, b) <= (TOL_EXACT > 1e-8 ? 1e-4 : 1e-12));
+		}
+	}
+}
+
 /* The grasp simulator (bench/sim/grasp.c) on a random 7-joint chain, noise and
  * robot error off, under both motions: in orbit the world momentum stays 0
  * (the base moves by momentum conservation) and the momentum rows hold
@@ -603,6 +641,7 @@ main(void)
 		cmocka_unit_test(test_power_identity),
 		cmocka_unit_test(test_free_momentum_conserved),
 		cmocka_unit_test(test_unknown_rows_and_faults),
+		cmocka_unit_test(test_force_rows_match_regressor),
 		cmocka_unit_test(test_grasp_rows_exact),
 		cmocka_unit_test(test_body_sensor_wrench),
 	};
