@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "report_detect.h"
 #include "report_score.h"
 #include "../formats/sink.h"
 #include "../lib/tagk.h"

@@ -27,6 +27,7 @@
 #include "cmdio.h"
 #include "report_check.h"
 #include "report_summary.h"
+#include "report_detect.h"
 
 typedef struct {
 	const char *truthfile;  /* NULL: the stream's own true_* columns */
