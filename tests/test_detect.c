@@ -136,7 +136,7 @@ test_recursion(void **state)
 				G[j] = G[j] + l > 0 ? G[j] + l : 0;
 				top = G[j] > top ? G[j] : top;
 			}
-			assert_true(fabsl(top - (long double)d.gmax) <= 1e-9L * (1 + top) || alarm);
+			assert_true(fabsl(top - (long double)d.gmax) <= (long double)TOL_TIGHT * (1 + top) || alarm);
 			if (top > hk) {
 				want = 1;
 				since = 0;
