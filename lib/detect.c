@@ -117,9 +117,10 @@ tagk_detect_means(tagk_detect *d, const tagk_real *mu, const int *cnt, const tag
 	d->updates++;
 	d->since++;
 	d->tested = 0;
-	if (d->since <= d->cfg.skip + (d->alarms ? d->cfg.learn : 0))
+	if (d->since <= d->cfg.skip)
 		return TAGK_OK;
-	if (d->learnt >= d->cfg.learn && test(d, mu, cnt)) {
+	int settling = d->alarms && d->since <= d->cfg.skip + d->cfg.learn;
+	if (!settling && d->learnt >= d->cfg.learn && test(d, mu, cnt)) {
 		*alarm = 1;
 		d->alarms++;
 		d->since = 0;

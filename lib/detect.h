@@ -53,10 +53,11 @@
  * 1e-12 of the mean square of kind j's b: below that is rounding. After an
  * alarm every g_j restarts at 0, each V_j that the alarm's excursion had
  * taught goes back to its value before it (those windows were the change,
- * not noise), and the next cfg.skip + cfg.learn updates are neither tested
- * nor learnt from: the re-opened estimator converges, its prediction
- * errors larger than a settled one's. So changes closer than that are
- * seen as one.
+ * not noise), the next cfg.skip updates are ignored and the cfg.learn
+ * after them teach V without a test: the re-opened estimator converges,
+ * its prediction errors larger than a settled one's (without this, a
+ * noise-free log alarms again a second later). So changes closer than
+ * that are seen as one.
  */
 #ifndef TAGK_DETECT_H
 #define TAGK_DETECT_H

@@ -11,7 +11,8 @@ forms each row kind's mean residual (rows with A and b all zero left out),
 and runs one Student-t CUSUM per kind (nu 4, ratio 1000; 3 updates skipped,
 20 learnt; V's memory 50; h = ln(ARL / update period) + ln K, the period
 measured over the first 23 updates; after an alarm V forgets the
-excursion's windows and 23 updates are skipped). It prints the updates it
+excursion's windows, 3 updates are skipped and 20 learnt from without a
+test). It prints the updates it
 alarms at and exits 1 unless they are the estimate stream's event rows.
 """
 import math, sys
@@ -62,8 +63,9 @@ for k in range(est.shape[0]):
         h = math.log(arl / ((t - tfirst) / k))
     since += 1
     alarm = False
-    if since > SKIP + (LEARN if alarms else 0):
-        if learnt >= LEARN:
+    if since > SKIP:
+        settling = alarms and since <= SKIP + LEARN
+        if not settling and learnt >= LEARN:
             present = cnt > 0
             z2 = mu ** 2 / (V + 1e-12 * B + np.finfo(np.float32).tiny)
             l = (NU + 1) / 2 * (np.log1p(z2 / NU) - np.log1p(z2 / (RATIO * NU))) - math.log(RATIO) / 2

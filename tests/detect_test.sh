@@ -61,6 +61,16 @@ for f in sp spn; do
 	done
 done
 
+# overlapping windows re-open until the alarm's samples have left them, and
+# the detector lets the re-opened estimator settle: one event per change
+for w in "--window 5 --every 1" "--window 2"; do
+	for m in rls-low tagk; do
+		$E -q -a $m --detect $w "$tmp/sp.reg" > "$tmp/ev.est" 2>/dev/null
+		events "$tmp/ev.est" | near "5.06 13.5" 0.06
+		check "synth-payload, $m $w: two events, at 5.06 and 13.5 s, no more" test $? -eq 0
+	done
+done
+
 # --- re-opening: rls-low follows the drop as tagk does ------------------------------
 last_m() { column "$1" m | tail -1; }
 $E -q -a rls-low "$tmp/drop.reg" > "$tmp/plain.est"

@@ -55,13 +55,22 @@ est_detect_window(est_detect *det, int n, int m, const tagk_real *A, const tagk_
 	 * alarming CUSUM's excursion began: their middle */
 	double t1 = time_of(det, det->d.onset), t0 = time_of(det, det->d.onset - 1);
 	*t_change = isfinite(t0) ? (t0 + t1) / 2 : t1;
+	det->t_alarm = t;
+	det->after_done = 0;
 	cli_warn("change at %.3f s (detected %.3f s, delay %.3f s): %s re-opened", *t_change, t, t - *t_change,
 	    det->method);
 	return 1;
 }
 
 int
-est_detect_holding(const est_detect *det)
+est_detect_reopen(est_detect *det, double t_start)
 {
-	return det->d.alarms > 0 && det->d.since <= det->d.cfg.skip;
+	if (!det->d.alarms)
+		return 0;
+	if (t_start <= det->t_alarm)
+		return 1;
+	if (det->after_done)
+		return 0;
+	det->after_done = 1;
+	return 1;
 }

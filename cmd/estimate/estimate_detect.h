@@ -19,6 +19,8 @@ typedef struct {
 	double times[EST_DETECT_TIMES]; /* the last updates' times, by index */
 	long updates;
 	int h_set;
+	double t_alarm;        /* the last alarm's update time */
+	int after_done;        /* the first window after it has re-opened */
 } est_detect;
 
 /* Wire det for windows of rows with kinds row kinds (rows per sample). */
@@ -30,8 +32,10 @@ void est_detect_open(est_detect *det, double arl, int kinds, const char *method)
 int est_detect_window(est_detect *det, int n, int m, const tagk_real *A, const tagk_real *b, const int *kind,
     const tagk_real *theta, double t, double *t_change);
 
-/* 1 while the detector holds off after an alarm (the next cfg.skip
- * updates, detect.h), when the estimator should keep re-opening. */
-int est_detect_holding(const est_detect *det);
+/* 1 when the estimator should re-open before the window starting at
+ * t_start (its oldest sample): after an alarm, each window that still
+ * holds samples up to the alarm's update, and the first one after them,
+ * so that the estimator restarts from windows of the new parameters only. */
+int est_detect_reopen(est_detect *det, double t_start);
 
 #endif

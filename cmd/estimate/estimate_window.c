@@ -269,20 +269,21 @@ gather(winrun *w, int wn)
 /* --detect: the window tested before its update; on a change the RLS and
  * KF methods re-open from the estimate before it (their covariance back to
  * P0, estimator.h), and so does the uncertainty's error covariance, while
- * its noise levels are kept. They re-open again before each window of the
- * detector's hold-off after it: the window of the alarm mixes samples from
+ * its noise levels are kept. They re-open again before each window that
+ * still holds samples up to the alarm's and before the first one after
+ * them (est_detect_reopen): the window of the alarm mixes samples from
  * before the change, which a method that forgets slowly (rls-low) would
  * otherwise carry for seconds (a second alarm on the drop flight). */
 static void
-detect_window(winrun *w, int m, const tagk_real *prev, double t)
+detect_window(winrun *w, int m, const tagk_real *prev, double t, double t_start)
 {
 	double tc;
 	if (est_detect_window(&w->det, w->n, m, w->A, w->bb, w->kind, prev, t, &tc)) {
 		w->event[0] = 1;
 		w->event[1] = tc;
-	} else if (!est_detect_holding(&w->det)) {
-		return;
 	}
+	if (!est_detect_reopen(&w->det, t_start))
+		return;
 	tagk_real keep[TAGK_MB_MAX_BODIES * TAGK_NPARAM];
 	if (w->n > (int)(sizeof(keep) / sizeof(keep[0])))
 		return;
@@ -309,7 +310,7 @@ run_update(winrun *w, int wn, const sample *last)
 	}
 	const tagk_real *prev = tagk_est_theta(&w->est);
 	if (w->o->detect_arl > 0)
-		detect_window(w, m, prev, last->t);
+		detect_window(w, m, prev, last->t, w->ring[(w->head + w->cap - wn) % w->cap].t);
 	/* the first window meets the prior, which predicts nothing */
 	if (w->updates > 0)
 		tagk_fitcheck_add(&w->fit, m, n, w->A, w->bb, prev);
