@@ -5,6 +5,7 @@
  * invariance to the data's units, the residual means formed from A, b and
  * theta, and refusals. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
 
@@ -249,6 +250,64 @@ test_refusals(void **state)
 	assert_memory_equal(&before, &d, sizeof(d));
 }
 
+/* tagk_est_reopen against ridge least squares: after a change and a
+ * re-open at the estimate theta_p, one window's update is the ridge
+ * solution of that window alone with the prior centred at theta_p, of
+ * weight 1/p0 for rls-low (information form) and r/(p0 + q) for kf-low
+ * (P0 + Q predicted, gain through R), whatever came before. */
+static void
+reopen_is_ridge(const char *name, double delta)
+{
+	enum { N = 3, M = 12 };
+	const tagk_method *mt = tagk_window_method(name);
+	tagk_config cfg;
+	tagk_config_defaults(&cfg, mt, N, M);
+	size_t len = tagk_est_workspace_len(&cfg);
+	tagk_real *ws = canary_alloc(len);
+	tagk_estimator est;
+	assert_int_equal(tagk_est_init(&est, &cfg, ws, len), TAGK_OK);
+	tagk_rng g;
+	tagk_rng_seed(&g, 9);
+	tagk_real A[M * N], b[M], ta[N] = { 1, -2, 0.5 }, tb[N] = { 0.7, -1, 2 }, keep[N];
+	for (int u = 0; u < 40; u++) {
+		fill_gauss(&g, M * N, A);
+		for (int i = 0; i < M; i++)
+			b[i] = tagk_dot(N, A + i * N, u < 30 ? ta : tb) + (tagk_real)0.01 * tagk_rng_gaussian(&g);
+		assert_int_equal(tagk_est_update(&est, A, b, M, NULL), TAGK_OK);
+	}
+	memcpy(keep, tagk_est_theta(&est), sizeof(keep));
+	assert_int_equal(tagk_est_reopen(&est, tagk_est_theta(&est)), TAGK_EINVAL); /* aliasing refused */
+	assert_int_equal(tagk_est_reopen(&est, keep), TAGK_OK);
+	assert_memory_equal(tagk_est_theta(&est), keep, sizeof(keep));
+	fill_gauss(&g, M * N, A);
+	for (int i = 0; i < M; i++)
+		b[i] = tagk_dot(N, A + i * N, tb) + (tagk_real)0.01 * tagk_rng_gaussian(&g);
+	tagk_real theta[N];
+	assert_int_equal(tagk_est_update(&est, A, b, M, theta), TAGK_OK);
+	double want[N];
+	oracle_lsq(M, N, A, b, NULL, delta, keep, want);
+	assert_true(rel_err_d(N, theta, want) < TOL_LOOSE);
+	assert_true(canary_intact(ws, len));
+	free(ws);
+}
+
+static void
+test_reopen(void **state)
+{
+	(void)state;
+	reopen_is_ridge("rls-low", 1.0 / 1000);
+	reopen_is_ridge("kf-low", 1e-5 / (10 + 1e-3));
+	/* a Kaczmarz method is not re-opened */
+	tagk_config cfg;
+	tagk_config_defaults(&cfg, tagk_window_method("tagk"), 2, 4);
+	size_t len = tagk_est_workspace_len(&cfg);
+	tagk_real *ws = canary_alloc(len), keep[2] = { 1, 2 };
+	tagk_estimator est;
+	assert_int_equal(tagk_est_init(&est, &cfg, ws, len), TAGK_OK);
+	assert_int_equal(tagk_est_reopen(&est, keep), TAGK_EINVAL);
+	free(ws);
+}
+
 int
 main(void)
 {
@@ -259,6 +318,7 @@ main(void)
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_update_means),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_reopen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
