@@ -115,6 +115,9 @@ else
 	echo "skip crazyflie logs: none in $D"
 fi
 
+expect "-v says the threshold: ln(3600 s / 0.05 s) = 11.184" 0 "*" \
+	"^tagk-estimate: --detect: h = ln\(3600 s / 0.05 s per update\) = 11\.184" -- $E -v -q --detect "$tmp/drop.reg"
+
 # --- usage ---------------------------------------------------------------------------
 expect "--detect with a batch method: refused" 2 "" "^tagk-estimate: --detect applies to the recursive" -- \
 	$E --batch -a wls --detect "$tmp/drop.reg"

@@ -4,13 +4,13 @@
 #include "estimate_detect.h"
 
 void
-est_detect_open(est_detect *det, double arl, int kinds, const char *method)
+est_detect_open(est_detect *det, double arl, int kinds, const char *method, int verbose)
 {
 	tagk_detect_config cfg;
 	/* h is set from the update period once it is measured (below); until
 	 * then the detector only learns (cfg.skip + cfg.learn updates) */
 	tagk_detect_defaults(&cfg, 2);
-	*det = (est_detect){ .arl = arl, .method = method, .t_first = NAN };
+	*det = (est_detect){ .arl = arl, .method = method, .t_first = NAN, .verbose = verbose };
 	if (tagk_detect_init(&det->d, &cfg, kinds) != TAGK_OK)
 		cli_die(EXIT_DATA, "--detect: %d rows per sample, more than the detector's %d", kinds, TAGK_DETECT_KINDS);
 }
@@ -26,6 +26,9 @@ set_threshold(est_detect *det, double t)
 		cli_die(EXIT_USAGE, "--detect-arl %g s is not longer than two updates (%g s each)", det->arl, period);
 	det->d.cfg.h = tagk_detect_threshold(arl_updates);
 	det->h_set = 1;
+	if (det->verbose)
+		cli_warn("--detect: h = ln(%g s / %.4g s per update) = %.3f, plus ln of the row kinds present", det->arl,
+		    period, (double)det->d.cfg.h);
 }
 
 /* The time of update k (counted from 0), or of the oldest one kept. */

@@ -18,13 +18,14 @@ typedef struct {
 	double t_first;        /* the first update's time */
 	double times[EST_DETECT_TIMES]; /* the last updates' times, by index */
 	long updates;
-	int h_set;
+	int h_set, verbose;
 	double t_alarm;        /* the last alarm's update time */
 	int after_done;        /* the first window after it has re-opened */
 } est_detect;
 
-/* Wire det for windows of rows with kinds row kinds (rows per sample). */
-void est_detect_open(est_detect *det, double arl, int kinds, const char *method);
+/* Wire det for windows of rows with kinds row kinds (rows per sample);
+ * verbose: say the threshold on stderr once it is set. */
+void est_detect_open(est_detect *det, double arl, int kinds, const char *method, int verbose);
 /* The window A (m x n), b, kind against theta, the estimate before its
  * update at time t. Returns 1 on a detection, with the change's estimated
  * time in *t_change (the middle of the samples new in the update where the

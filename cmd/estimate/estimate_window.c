@@ -191,7 +191,8 @@ start_method(winrun *w)
 			cli_die(EXIT_DATA, "out of memory");
 	}
 	if (o->detect_arl > 0)
-		est_detect_open(&w->det, o->detect_arl, w->irow >= 0 ? w->rows_per : MAX_SAMPLE_ROWS, cfg->method->name);
+		est_detect_open(&w->det, o->detect_arl, w->irow >= 0 ? w->rows_per : MAX_SAMPLE_ROWS, cfg->method->name,
+		    o->verbose);
 	const char *form = tagk_est_form(&w->est);
 	/* tagk-robust unscaled on rigid bodies: the parameters' units decide
 	 * its steps (kz_robust.c), which it cannot fix alone */
