@@ -332,7 +332,7 @@ print_logdet_point(FILE *o, enum report_fmt fmt, long i, double t, double D)
 static const char *const blk_names[TAGK_NERR] = { "mass", "first_moment", "inertia" };
 
 static void
-print_json(FILE *o, const score *s, const char *name, const char *const *pn, double tol)
+print_json(FILE *o, const score *s, const char *name, const char *const *pn, double tol, const detect_score *det)
 {
 	long shown = s->nevents < MAX_EVENTS ? s->nevents : MAX_EVENTS;
 	fprintf(o, "{\n  \"input\": \"%s\",\n  \"estimates\": %ld,\n  \"physical\": %ld,\n  \"projected\": %ld,\n"
@@ -367,7 +367,9 @@ print_json(FILE *o, const score *s, const char *name, const char *const *pn, dou
 		if (s->ev[e].recovery < 0) fprintf(o, "null}"); else fprintf(o, "%.10g}", s->ev[e].recovery);
 		fprintf(o, "%s\n", e + 1 < shown ? "," : "");
 	}
-	fprintf(o, "  ]\n}\n");
+	fprintf(o, "  ]");
+	detect_print_json(o, det);
+	fprintf(o, "\n}\n");
 }
 
 static void
@@ -538,6 +540,10 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 			tbl_want(r, ts.own[j] = tbl_find(r, name));
 		}
 	}
+	static detect_score det;
+	detect_open(&det, r, np, o->detect_tol, o->truthfile != NULL);
+	if (o->truthfile)
+		detect_truth_file(&det, o->truthfile);
 	score s;
 	memset(&s, 0, sizeof(s));
 	s.np = np;
@@ -582,6 +588,7 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 			est[j] = row[ip[j]];
 			sd[j] = s.have_sd ? row[isd[j]] : (double)NAN;
 		}
+		detect_row(&det, row, t, truth);
 		double D = score_row(&s, o, est, s.have_sd ? sd : NULL, truth, t, row);
 		if (D != -3 && isnan(s.last_rel)) { /* add_errors: the truth's squared norm is 0 */
 			char a[32];
@@ -606,12 +613,15 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 			    s.truth_unphysical);
 	} else {
 		check_finite(&s, tbl_name(r), pn);
+		detect_finish(&det);
 		if (o->fmt == F_JSON)
-			print_json(w->f, &s, tbl_name(r), pn, o->tol);
+			print_json(w->f, &s, tbl_name(r), pn, o->tol, &det);
 		else if (o->fmt == F_CSV)
 			print_csv(w->f, &s, pn);
 		else
 			print_text(w->f, o->fmt == F_MD, &s, r, pn, o->tol);
+		if (o->fmt == F_TEXT || o->fmt == F_MD)
+			detect_print_text(w->f, o->fmt == F_MD, &det);
 	}
 	plaus_check(p, tbl_name(r), "final", np, s.last_est, s.phys.physical, s.n);
 	if (s.uncentred)

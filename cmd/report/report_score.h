@@ -14,7 +14,9 @@
  * relative error of all parameters; for the rigid body the errors by block
  * and the log-det divergence of pseudo-inertias; at every change of the
  * truth, the error of the first estimate after it and the time until it is
- * back within the tolerance. A score that is not finite (an estimate so
+ * back within the tolerance; when the stream reports changes (online
+ * --detect or offline --segment auto), their detection (report_detect.h).
+ * A score that is not finite (an estimate so
  * large that its square overflows) is refused with the estimate that
  * caused it. Memory is bounded: the events kept are capped, and --logdet
  * writes its series as it reads.
@@ -25,6 +27,7 @@
 #include "cmdio.h"
 #include "report_check.h"
 #include "report_summary.h"
+#include "report_detect.h"
 
 typedef struct {
 	const char *truthfile;  /* NULL: the stream's own true_* columns */
@@ -33,6 +36,7 @@ typedef struct {
 	int logdet;             /* the divergence series instead of the report */
 	int about_com;          /* score m, c and the inertia about c */
 	enum report_fmt fmt;
+	double detect_tol;      /* change detection: a hit within this, s (report_detect.h) */
 } score_opts;
 
 /* The estimate columns of r: t into *it, the parameters into ip; returns
