@@ -77,7 +77,7 @@ usage(FILE *f)
 	    "                    [--rows force|momentum|energy] [--metric] [--map SIGNAL=COLS]...\n"
 	    "                    [--angle-unit rad|deg] [--sg-window S] [--sg-order P] [--sg-smooth]\n"
 	    "                    [--friction FILE | --fit-friction TERMS | --friction-terms TERMS]\n"
-	    "                    [--coulomb-smooth V] [--no-consistency-check]\n"
+	    "                    [--coulomb-smooth V] [--base [--base-groups FILE]] [--no-consistency-check]\n"
 	    "                    [--time-unit s|ms|us|ns] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
 	    "                    [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
@@ -105,6 +105,9 @@ usage(FILE *f)
 	    "                         --unknown all or a list: columns fv_J fc_J fo_J fs_J (T: viscous,\n"
 	    "                         coulomb, offset, sigmoid)\n"
 	    "      --coulomb-smooth V the Coulomb term tanh(qd / V) instead of sign(qd)\n"
+	    "      --base             multibody, --unknown all or a list: rows for the base parameters\n"
+	    "                         (Y_b1 ..), their grouping on stderr (Gautier's QR)\n"
+	    "      --base-groups FILE ... and the grouping and null space written to FILE\n"
 	    );
 	fprintf(f,
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust, rotors,\n"
@@ -178,6 +181,8 @@ static const struct option opts[] = {
 	{ "coulomb-smooth", required_argument, NULL, 2025 },
 	{ "friction-terms", required_argument, NULL, 2026 },
 	{ "no-consistency-check", no_argument, NULL, 2027 },
+	{ "base", no_argument, NULL, 2055 },
+	{ "base-groups", required_argument, NULL, 2056 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -202,6 +207,8 @@ multibody_option(regress_opts *o, int c, const char *arg)
 		o->mb.fwl_kinds = strstr(arg, "sigmoid") ? wa_kinds("--friction-terms", arg) : ffit_kinds("--friction-terms", arg);
 		o->mb_set = c;
 		return 1;
+	case 2055: o->mb.base = 1; o->mb_set = c; return 1;
+	case 2056: o->mb.base_groups = arg; o->mb.base = 1; o->mb_set = c; return 1;
 	case 2025: o->mb.coulomb_smooth = cli_double("--coulomb-smooth", arg, 0, 1e3); o->mb_set = c; return 1;
 	case 2010: o->mb.robot = arg; return 1;
 	case 2011:
