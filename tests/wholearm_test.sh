@@ -117,6 +117,22 @@ check "... the grouping file: 43 base parameters, 27 null directions, 11 of them
 	awk '/^b[0-9]+ = / { b++ } /^null[0-9]+ = / { n++; if (NF == 3) lone++ } END { exit !(b == 43 && n == 27 && lone == 11) }' \
 	"$tmp/pg.txt"
 check "... 43 columns Y_b1 .. Y_b43" sh -c "grep -v '^#' '$tmp/out' | head -1 | grep -q '^t,row,Y_b1,Y_b2,.*,Y_b43,b\$'"
+if [ -x "$ORACLE" ]; then
+	# the description's own base parameters, as --base-groups writes them,
+	# against those identified from MuJoCo's torques of that description
+	# (no damping); 1e-5: MuJoCo's rounding of the Panda's full inertias
+	sed 's/damping="1"/damping="0"/' datasets/panda_nohand.xml > "$tmp/nd.xml"
+	ASAN_OPTIONS=detect_leaks=0 "$ORACLE" "$tmp/nd.xml" 2000 5 > "$tmp/d.csv"
+	$R --robot panda_nohand --unknown all --base --base-groups "$tmp/dg.txt" --no-consistency-check --stream csv \
+		"$tmp/d.csv" 2>/dev/null | $BIN/tagk-estimate -a ols --batch 2>/dev/null > "$tmp/de.csv"
+	set -- $(grep -v '^#' "$tmp/de.csv" | awk -F, -v g="$tmp/dg.txt" '
+		BEGIN { while ((getline l < g) > 0) if (l ~ /^# b[0-9]+ in the description: /) { split(l, a, " "); d[substr(a[2], 2)] = a[6] } }
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ for (k in d) { e = $c["b" k] - d[k]; e = e < 0 ? -e : e; t = d[k] < 0 ? -d[k] : d[k]; if (e / t > w) w = e / t; n++ } }
+		END { printf "%d %.3g\n", n, w }')
+	check "--base-groups: the description's $1 base parameters are those MuJoCo's torques of it give (within $2 relative)" \
+		awk -v n="$1" -v w="$2" 'BEGIN { exit !(n == 43 && w ~ /^[0-9]/ && w + 0 <= 1e-5) }'
+fi
 expect "--base with one body" 2 "" "--base: the base parameters are those of many bodies" -- \
 	$B --unknown link3 --base datasets/panda-empty.csv.gz
 # base parameters estimated (tagk-estimate --batch on the base rows) from

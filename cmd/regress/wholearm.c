@@ -274,6 +274,22 @@ wa_write_groups(const wholearm *w, const mbmodel *mm, FILE *f)
 		group_text(w, mm, k, "%.17g", buf, sizeof(buf));
 		fprintf(f, "b%d = %s\n", k + 1, buf);
 	}
+	/* the description's own values, for comparison with the estimate (its
+	 * friction 0): the standard vector, then wa_base_values */
+	double *x = malloc((size_t)n * sizeof(double)), *bv = malloc((size_t)(r ? r : 1) * sizeof(double));
+	int *idx = malloc((size_t)n * sizeof(int));
+	if (!x || !bv || !idx)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		idx[k] = k;
+		x[k] = k < TAGK_NPARAM * w->nu ? (double)mm->theta[TAGK_NPARAM * w->body[k / TAGK_NPARAM] + k % TAGK_NPARAM] : 0;
+	}
+	wa_base_values(w, x, idx, bv);
+	for (int k = 0; k < r; k++)
+		fprintf(f, "# b%d in the description: %.17g\n", k + 1, bv[k]);
+	free(x);
+	free(bv);
+	free(idx);
 	fprintf(f, "# null space: each direction leaves every torque unchanged\n");
 	for (int j = 0; j < nd; j++) {
 		char name[WA_NAME];
