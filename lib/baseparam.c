@@ -37,7 +37,7 @@ householder(int rows, int n, tagk_real *W, int k)
 	tagk_real s = 0;
 	for (int i = k; i < rows; i++)
 		s += W[i * n + k] * W[i * n + k];
-	tagk_real alpha = W[k * n + k] > 0 ? -(tagk_real)sqrt(s) : (tagk_real)sqrt(s);
+	tagk_real alpha = W[k * n + k] > 0 ? -tagk_sqrt(s) : tagk_sqrt(s);
 	W[k * n + k] -= alpha;
 	tagk_real vv = s - 2 * alpha * (W[k * n + k] + alpha) + alpha * alpha; /* |x - alpha e|^2 */
 	for (int j = k + 1; vv > 0 && j < n; j++) {
@@ -59,7 +59,7 @@ tagk_base_qr(int rows, int n, tagk_real *W, tagk_real tol, int *perm, int *rank,
 	if (rows < 1 || n < 1 || !(tol > 0 && tol < 1))
 		return TAGK_EINVAL;
 	for (long i = 0; i < (long)rows * n; i++)
-		if (!isfinite(W[i]))
+		if (!tagk_isfinite(W[i]))
 			return TAGK_ENONFINITE;
 	tagk_real *norm = work;
 	const int kmax = rows < n ? rows : n;
@@ -77,8 +77,8 @@ tagk_base_qr(int rows, int n, tagk_real *W, tagk_real tol, int *perm, int *rank,
 			if (norm[j] > norm[best])
 				best = j;
 		if (k == 0)
-			first = (tagk_real)sqrt(norm[best]);
-		if (!(first > 0) || !((tagk_real)sqrt(norm[best]) > tol * first))
+			first = tagk_sqrt(norm[best]);
+		if (!(first > 0) || !(tagk_sqrt(norm[best]) > tol * first))
 			break;
 		if (best != k)
 			swap_cols(rows, n, W, k, best, perm, norm);
