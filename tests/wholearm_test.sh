@@ -133,6 +133,24 @@ if [ -x "$ORACLE" ]; then
 	check "--base-groups: the description's $1 base parameters are those MuJoCo's torques of it give (within $2 relative)" \
 		awk -v n="$1" -v w="$2" 'BEGIN { exit !(n == 43 && w ~ /^[0-9]/ && w + 0 <= 1e-5) }'
 fi
+# tagk-report on the bundled run's whole-arm estimates (no truth): every
+# parameter printed, and "not determined" exactly where the 95 % interval
+# reaches zero, as awk finds it from the estimate stream itself
+$B --unknown all --base --friction-terms viscous,coulomb,offset --stream csv datasets/panda-empty.csv.gz 2>/dev/null |
+	$BIN/tagk-estimate -a wls --batch > "$tmp/pe.csv" 2>/dev/null
+$BIN/tagk-report "$tmp/pe.csv" > "$tmp/pe.txt" 2>&1
+nd=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	{ for (k in c) if (("sd_" k) in c) { n++; v = $c[k]; v = v < 0 ? -v : v; if (!(1.96 * $c["sd_" k] < v)) u++ } }
+	END { print u + 0, n + 0 }' "$tmp/pe.csv")
+set -- $nd
+check "tagk-report on the Panda's $2 base parameters: $1 not determined, as the stream's intervals say" sh -c \
+	"grep -q '^# $1 of $2 not determined' '$tmp/pe.txt' && test \$(grep -c 'not determined\$' '$tmp/pe.txt') -eq $1 && test $2 -eq 64"
+check "... the base rank said" grep -q "base parameters, rank 64 of 91" "$tmp/pe.txt"
+$BIN/tagk-report --format json "$tmp/pe.csv" > "$tmp/pe.json" 2>/dev/null
+check "... JSON: 64 parameters, each with last_95" /usr/bin/python3 -c "
+import json, sys
+d = json.load(open('$tmp/pe.json'))
+sys.exit(not (d['parameters'] == 64 and len(d['params']) == 64 and all(len(v['last_95']) == 2 for v in d['params'].values())))"
 expect "--base with one body" 2 "" "--base: the base parameters are those of many bodies" -- \
 	$B --unknown link3 --base datasets/panda-empty.csv.gz
 # base parameters estimated (tagk-estimate --batch on the base rows) from
@@ -165,6 +183,24 @@ if [ -x "$ORACLE" ] && /usr/bin/python3 -c "import numpy" 2>/dev/null; then
 	done
 	check "... with 0.05 N m of torque noise, 10 arms: $inside of $all base parameters within their 95 % interval (wls; 92-98 %)" \
 		awk -v i="$inside" -v n="$all" 'BEGIN { exit !(n == 500 && i >= 0.92 * n && i <= 0.98 * n) }'
+	# tagk-report on the last arm's estimates: the count of intervals that
+	# hold the truth is the one score's awk finds above
+	$BIN/tagk-report "$tmp/est.csv" > "$tmp/rep.txt" 2>&1
+	check "tagk-report on base parameters with truth: 'inside $2 of $3 intervals', as counted here" \
+		grep -q "the truth is inside $2 of $3 intervals" "$tmp/rep.txt"
+	$BIN/tagk-report --format csv "$tmp/est.csv" > "$tmp/rep.csv" 2>/dev/null
+	check "... its CSV: $3 rows, $2 of them in95 1" sh -c \
+		"awk -F, 'NR > 1 { n++; k += \$NF } END { exit !(n == $3 && k == $2) }' '$tmp/rep.csv'"
+	# the same estimates with every sd a tenth: the truth falls outside, a
+	# warning, and --strict fails on it
+	awk -F, 'BEGIN { OFS = "," } /^#/ { print; next } !h { for (i = 1; i <= NF; i++) if ($i ~ /^sd_/) s[i] = 1; h = 1; print; next }
+		{ for (i in s) $i = $i / 10; print }' "$tmp/est.csv" | grep -v '^#tagk-' > "$tmp/narrow.csv"
+	expect "... intervals a tenth as wide: the truth outside most, said, and --strict fails" 1 "*" \
+		"the truth is outside [0-9]* of $3 95 % intervals" -- $BIN/tagk-report --strict "$tmp/narrow.csv"
+	awk -F, 'BEGIN { OFS = "," } /^#/ { print; next } !h { for (i = 1; i <= NF; i++) if ($i == "true_b1") k = i; h = 1 }
+		{ $k = ""; print }' "$tmp/est.csv" | sed 's/,,/,/' | grep -v '^#tagk-' > "$tmp/part.csv"
+	expect "... a stream with true_ columns for some parameters only: refused" 1 "" \
+		"true_ columns for 49 of the 50 parameters" -- $BIN/tagk-report "$tmp/part.csv"
 	# the same on the UR5e (6 joints: 36 inertial base parameters and fv)
 	U="$R --robot tests/robots/ur5e.xml --unknown all --base --friction-terms viscous --no-consistency-check --stream csv"
 	/usr/bin/python3 tests/perturb_mjcf.py tests/robots/ur5e.xml "$tmp/ur.xml" 2
