@@ -39,6 +39,7 @@
 #include "uncert.h"
 #include "changepoint.h"
 #include "detect.h"
+#include "baseparam.h"
 
 #ifdef __cplusplus
 extern "C" {

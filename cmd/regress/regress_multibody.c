@@ -2,7 +2,9 @@
  * regress_multibody.c: tagk-regress -m multibody: a joint log of a robot
  * (a kinematic tree of a multi-body model file) to rows for one body's ten
  * parameters, or for those of an object one body holds, by force
- * (inverse-dynamics) rows or momentum rows (paper 003).
+ * (inverse-dynamics) rows or momentum rows (paper 003); or, with --unknown
+ * all or a list of bodies, rows for all of theirs at once and their base
+ * parameters (wholearm.h).
  *
  * Columns read (N joints, numbered in the model's body order):
  *   t; q1..qN; qd1..qdN; for force rows also qdd1..qdN and tau1..tauN;
@@ -48,6 +50,7 @@
 #include "sgderive.h"
 #include "regress_multibody.h"
 #include "unitguard.h"
+#include "wholearm.h"
 #include "consistency_guard.h"
 #include "../formats/friction.h"
 #include "../formats/mbmodel.h"
@@ -163,6 +166,10 @@ typedef struct {
 	friction_fit *fit; /* --fit-friction, or NULL */
 	friction_fwl *fwl; /* --friction-terms, or NULL */
 	const tagk_real *theta; /* every body's parameters, the model's */
+	wholearm *wa;      /* --unknown all or a list: whole-arm rows, or NULL */
+	const mbmodel *mm;
+	double *wA, *wout; /* its standard rows (nv x n) and output rows */
+	int *wtrue;        /* --base: the log's true_<standard> column of each, or NULL */
 } mb_run;
 
 static tagk_real Y[TAGK_MB_MAX_DOF * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
@@ -249,11 +256,106 @@ joint_signals(mb_run *s, sg_op *ops, char *what, size_t whatlen)
 	return nops;
 }
 
+/* The whole-arm output's header: t, row, Y_<column> (wholearm.h), b, the truth. */
+/* --base with a log that has true_<name> for every standard column: those,
+ * for true_b1 .. true_bR after the truth passed through. */
+static int
+base_truth(mb_run *s)
+{
+	if (!s->wa->base)
+		return 0;
+	s->wtrue = malloc((size_t)s->wa->n * sizeof(int));
+	if (!s->wtrue)
+		cli_die(EXIT_DATA, "out of memory");
+	for (int k = 0; k < s->wa->n; k++) {
+		char nm[WA_NAME], tn[WA_NAME + 8];
+		wa_std_name(s->wa, s->mm, k, nm);
+		snprintf(tn, sizeof(tn), "true_%s", nm);
+		if ((s->wtrue[k] = tbl_find(s->r, tn)) < 0) {
+			free(s->wtrue);
+			s->wtrue = NULL;
+			return 0;
+		}
+	}
+	return s->wa->rank;
+}
+
+static void
+open_wide_output(mb_run *s)
+{
+	const int np = wa_ncols(s->wa), nbt = base_truth(s), ncol = 3 + np + s->ntrue + nbt;
+	const char **names = malloc((size_t)ncol * sizeof(*names));
+	char (*nbuf)[WA_NAME + 8] = malloc((size_t)(np + nbt) * sizeof(*nbuf));
+	s->orow = malloc((size_t)ncol * sizeof(double));
+	s->wA = malloc((size_t)s->nv * (size_t)s->wa->n * sizeof(double));
+	s->wout = malloc((size_t)s->nv * (size_t)np * sizeof(double));
+	if (!names || !nbuf || !s->orow || !s->wA || !s->wout)
+		cli_die(EXIT_DATA, "out of memory");
+	names[0] = "t";
+	names[1] = "row";
+	for (int k = 0; k < np; k++) {
+		char nm[WA_NAME];
+		wa_name(s->wa, s->mm, k, nm);
+		snprintf(nbuf[k], sizeof(nbuf[k]), "Y_%s", nm);
+		names[2 + k] = nbuf[k];
+	}
+	names[2 + np] = "b";
+	for (int j = 0; j < s->ntrue; j++)
+		names[3 + np + j] = tbl_col(s->r, s->tidx[j]);
+	for (int k = 0; k < nbt; k++) {
+		snprintf(nbuf[np + k], sizeof(nbuf[0]), "true_b%d", k + 1);
+		names[3 + np + s->ntrue + k] = nbuf[np + k];
+	}
+	s->out = cmdio_open_output(s->o->outname, TBL_AUTO);
+	cmdio_header(s->out, ncol, names);
+	if (s->wa->base) {
+		char v[64];
+		snprintf(v, sizeof(v), "%d of %d", s->wa->rank, s->wa->n);
+		sink_note(s->out, "base_rank", v);
+	}
+	free(names);
+	free(nbuf);
+}
+
+/* One sample's whole-arm rows: b = tau - Y theta_known (the listed bodies'
+ * blocks zero in it), the columns wholearm.h's. */
+static void
+wide_sample(mb_run *s, double t, const double *row, const tagk_mb_kin *kin, const tagk_real *qd, const tagk_real *tau)
+{
+	const int nv = s->nv, np = wa_ncols(s->wa);
+	tagk_real b[TAGK_MB_MAX_DOF];
+	tagk_mb_regressor(kin, s->m, Y);
+	tagk_gemv(nv, TAGK_NPARAM * s->m->nb, Y, s->known, b);
+	wa_std_rows(s->wa, nv, s->m->nb, Y, qd, s->wA);
+	wa_out_rows(s->wa, nv, s->wA, s->wout);
+	double *orow = s->orow;
+	for (int k = 0; k < nv; k++) {
+		orow[0] = t;
+		orow[1] = k;
+		memcpy(orow + 2, s->wout + (size_t)k * np, (size_t)np * sizeof(double));
+		orow[2 + np] = (double)(tau[k] - b[k]);
+		for (int j = 0; j < s->ntrue; j++)
+			orow[3 + np + j] = row[s->tidx[j]];
+		if (s->wtrue)
+			wa_base_values(s->wa, row, s->wtrue, orow + 3 + np + s->ntrue);
+		if (!cmdio_all_finite(orow + 2, 1 + np))
+			cli_die(EXIT_DATA, "%s: the sample at t = %.9g s gives a regressor row beyond a double's range "
+			    "(Inf): the log's values are too large for tagk's units (SI: rad, rad/s, N m)", tbl_name(s->r), t);
+		cmdio_row(s->out, orow);
+	}
+	s->nin++;
+	s->nout++;
+}
+
 /* The output's header: t, row, Y_*, b, the metric, the truth. */
 static void
 open_output(mb_run *s)
 {
 	tbl_reader *r = s->r;
+	if (s->wa) {
+		open_wide_output(s);
+		return;
+	}
 	const int nv = s->nv, ncol = 3 + TAGK_NPARAM + s->nmet + s->ntrue;
 	const char **names = malloc((size_t)ncol * sizeof(*names));
 	char (*nbuf)[32] = malloc((size_t)(TAGK_NPARAM + s->nmet) * sizeof(*nbuf));
@@ -334,6 +436,10 @@ sample(mb_run *s, double t, const double *row)
 			ffit_add(s->fit, j, (double)qd[off + j], (double)(tau[off + j] - id[off + j]));
 		s->nin++;
 		s->nout++;
+		return;
+	}
+	if (s->wa) {
+		wide_sample(s, t, row, &kin, qd, tau);
 		return;
 	}
 	tagk_real A[TAGK_MB_MAX_DOF * TAGK_NPARAM], b[TAGK_MB_MAX_DOF];
@@ -422,6 +528,37 @@ check_model(const regress_mb_opts *o, const mbmodel *mm, int u)
 		cli_die(EXIT_USAGE, "--metric applies to force rows (the metric is the mass matrix, per sample)");
 	if (o->fwl_kinds && (o->rows != MB_ROWS_FORCE || o->metric || o->friction))
 		cli_die(EXIT_USAGE, "--friction-terms: force rows only, without --metric and without --friction");
+}
+
+/* What --unknown all (or a list) allows: force rows, unknown bodies, a fixed
+ * base or a free one; friction terms become columns. */
+static void
+check_wide(const regress_mb_opts *o, const mbmodel *mm)
+{
+	if (o->held)
+		cli_die(EXIT_USAGE, "--held holds one object: the whole-arm rows are --unknown all or --unknown BODY,BODY,...");
+	if (o->rows != MB_ROWS_FORCE || o->metric)
+		cli_die(EXIT_USAGE, "--unknown %s: force rows only (no --rows momentum or energy, no --metric)", o->body);
+	if (tagk_mb_dof(&mm->m) == 0)
+		cli_die(EXIT_USAGE, "%s: a fixed base and no joints: nothing moves, so there are no rows", o->robot);
+}
+
+/* --base: the base parameters from random states, said on stderr and
+ * written to --base-groups. */
+static void
+base_setup(const regress_mb_opts *o, wholearm *w, const mbmodel *mm)
+{
+	wa_base(w, mm, 1);
+	wa_say_base(w, mm);
+	if (w->rank == 0)
+		cli_die(EXIT_DATA, "--base: no parameter of the listed bodies enters the joint torques");
+	if (o->base_groups) {
+		cmdio_file f;
+		cmdio_file_open(&f, o->base_groups);
+		if (wa_write_groups(w, mm, f.f) != 0)
+			cli_die(EXIT_DATA, "%s: write error", f.name);
+		cmdio_file_commit(&f);
+	}
 }
 
 /* Open the log and find every column; returns the filter, or NULL. */
@@ -553,9 +690,24 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	s.o = o;
 	s.m = &mm.m;
 	s.u = o->body ? mbmodel_find(&mm, o->body) : -1;
-	check_model(o, &mm, s.u);
+	s.mm = &mm;
 	memcpy(s.known, mm.theta, sizeof(s.known));
-	if (!o->held && s.u >= 0)
+	static wholearm wa;
+	if (o->body && wa_wanted(o->body)) {
+		check_wide(o, &mm);
+		wa_init(&wa, &mm, o->body, o->fwl_kinds, o->coulomb_smooth);
+		for (int u = 0; u < wa.nu; u++)
+			memset(s.known + TAGK_NPARAM * wa.body[u], 0, TAGK_NPARAM * sizeof(*s.known));
+		s.wa = &wa;
+		if (o->base)
+			base_setup(o, &wa, &mm);
+	} else
+		check_model(o, &mm, s.u);
+	if (!s.wa && o->base)
+		cli_die(EXIT_USAGE, "--base: the base parameters are those of many bodies: --unknown all or a list");
+	if (!s.wa && (o->fwl_kinds & WA_FS))
+		cli_die(EXIT_USAGE, "--friction-terms sigmoid: whole-arm rows only (--unknown all or a list of bodies)");
+	if (!o->held && s.u >= 0 && !s.wa)
 		memset(s.known + TAGK_NPARAM * s.u, 0, TAGK_NPARAM * sizeof(*s.known));
 	s.theta = mm.theta;
 	static friction_fit fit;
@@ -583,7 +735,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	if (!s.fit)
 		open_output(&s);
 	static friction_fwl fwl;
-	if (o->fwl_kinds) {
+	if (o->fwl_kinds && !s.wa) {
 		fwl_init(&fwl, s.nj, s.off, 3 + TAGK_NPARAM + s.nmet + s.ntrue, o->fwl_kinds, o->coulomb_smooth);
 		s.fwl = &fwl;
 	}
@@ -654,5 +806,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	free(s.tidx);
 	free(row);
 	free(s.orow);
+	free(s.wA);
+	free(s.wout);
+	free(s.wtrue);
 	return 0;
 }

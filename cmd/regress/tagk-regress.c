@@ -30,6 +30,7 @@
 #include "logmap.h"
 #include "px4.h"
 #include "regress_multibody.h"
+#include "wholearm.h"
 #include "unitguard.h"
 #include "consistency_guard.h"
 #include "../formats/vehicle.h"
@@ -72,11 +73,11 @@ usage(FILE *f)
 	    "                    [--vehicle FILE] [--airborne [--min-span S] [--trim S]] [--calibrate-mass KG]\n"
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
 	    "                    [--group G] [--event E] [--stream S] [-o FILE] [FILE|-]\n"
-	    "       tagk-regress -m multibody --robot FILE --unknown BODY|--held BODY\n"
+	    "       tagk-regress -m multibody --robot FILE --unknown BODY|BODY,BODY...|all | --held BODY\n"
 	    "                    [--rows force|momentum|energy] [--metric] [--map SIGNAL=COLS]...\n"
 	    "                    [--angle-unit rad|deg] [--sg-window S] [--sg-order P] [--sg-smooth]\n"
 	    "                    [--friction FILE | --fit-friction TERMS | --friction-terms TERMS]\n"
-	    "                    [--coulomb-smooth V] [--no-consistency-check]\n"
+	    "                    [--coulomb-smooth V] [--base [--base-groups FILE]] [--no-consistency-check]\n"
 	    "                    [--time-unit s|ms|us|ns] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
 	    "                    [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
@@ -85,7 +86,8 @@ usage(FILE *f)
 	    "                         or multibody (a robot's joint log)\n"
 	    "      --robot FILE       multibody: the robot: a model file, URDF or MJCF (tagk-formats(5)),\n"
 	    "                         or a shipped one by name (panda, panda_nohand)\n"
-	    "      --unknown BODY     multibody: rows for BODY's own ten parameters\n"
+	    "      --unknown BODY     multibody: rows for BODY's own ten parameters; all, or a list\n"
+	    "                         BODY,BODY...: every listed body's at once (columns PARAM_BODY)\n"
 	    "      --held BODY        multibody: rows for an object BODY holds (in BODY's frame)\n"
 	    "      --rows R           multibody: force (inverse dynamics, default), momentum or energy rows\n"
 	    "      --metric           multibody force rows: also each row of the mass matrix and of its parts\n"
@@ -99,8 +101,13 @@ usage(FILE *f)
 	    "      --fit-friction T   multibody: fit friction terms T (viscous,coulomb,offset) on a log of\n"
 	    "                         the robot without payload and write the friction file, not rows\n"
 	    "      --friction-terms T multibody: estimate friction terms T with the payload, in one least\n"
-	    "                         squares problem (concentrated out of the rows; stderr gives them)\n"
+	    "                         squares problem (concentrated out of the rows; stderr gives them);\n"
+	    "                         --unknown all or a list: columns fv_J fc_J fo_J fs_J (T: viscous,\n"
+	    "                         coulomb, offset, sigmoid)\n"
 	    "      --coulomb-smooth V the Coulomb term tanh(qd / V) instead of sign(qd)\n"
+	    "      --base             multibody, --unknown all or a list: rows for the base parameters\n"
+	    "                         (Y_b1 ..), their grouping on stderr (Gautier's QR)\n"
+	    "      --base-groups FILE ... and the grouping and null space written to FILE\n"
 	    );
 	fprintf(f,
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust, rotors,\n"
@@ -174,6 +181,8 @@ static const struct option opts[] = {
 	{ "coulomb-smooth", required_argument, NULL, 2025 },
 	{ "friction-terms", required_argument, NULL, 2026 },
 	{ "no-consistency-check", no_argument, NULL, 2027 },
+	{ "base", no_argument, NULL, 2055 },
+	{ "base-groups", required_argument, NULL, 2056 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -194,7 +203,12 @@ multibody_option(regress_opts *o, int c, const char *arg)
 	case 2022: o->mb.sg_smooth = 1; o->mb_set = c; return 1;
 	case 2023: o->mb.friction = arg; o->mb_set = c; return 1;
 	case 2024: o->mb.fit_kinds = ffit_kinds("--fit-friction", arg); o->mb_set = c; return 1;
-	case 2026: o->mb.fwl_kinds = ffit_kinds("--friction-terms", arg); o->mb_set = c; return 1;
+	case 2026: /* sigmoid only for the whole-arm rows (wholearm.h), which say so */
+		o->mb.fwl_kinds = strstr(arg, "sigmoid") ? wa_kinds("--friction-terms", arg) : ffit_kinds("--friction-terms", arg);
+		o->mb_set = c;
+		return 1;
+	case 2055: o->mb.base = 1; o->mb_set = c; return 1;
+	case 2056: o->mb.base_groups = arg; o->mb.base = 1; o->mb_set = c; return 1;
 	case 2025: o->mb.coulomb_smooth = cli_double("--coulomb-smooth", arg, 0, 1e3); o->mb_set = c; return 1;
 	case 2010: o->mb.robot = arg; return 1;
 	case 2011:

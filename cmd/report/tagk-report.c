@@ -17,6 +17,7 @@
 #include "report_plot.h"
 #include "report_score.h"
 #include "report_summary.h"
+#include "report_params.h"
 #include "report_changes.h"
 #include "../formats/vehicle.h"
 #include "../lib/tagk.h"
@@ -54,7 +55,7 @@ usage(FILE *f)
 	    "                   [--nominal-mass KG | --vehicle FILE] [--strict]\n"
 	    "                   [-f csv|hdf5] [--skip-bad] [-o FILE [--fsync]] [FILE|-]...\n"
 	    "       tagk-report --help | --version\n"
-	    "Score estimates against the truth, or summarise them without it.\n"
+	    "Score estimates against the truth, or summarise them without it; a whole arm's parameters\n(a stream of named parameters with sd_ columns, no m) as a table with 95 %% intervals.\n"
 	    "      --truth FILE       the truth (t, true_* or the parameter names), a step function of\n"
 	    "                         time from its first row; every estimate from then on is scored\n"
 	    "      --truth-interp     the truth file's rows joined by straight lines instead of steps\n"
@@ -274,6 +275,8 @@ report_one(report_opts *o, int i, cmdio_file *w)
 	tbl_reader *r = cmdio_open_input(o->inputs[i], &in);
 	if (o->ncc) {
 		report_ncc(r, o->max_shift > 0 ? o->max_shift : 0, w->f, o->score.fmt);
+	} else if (report_is_params(r) && !o->score.truthfile && !o->score.logdet) {
+		report_params(r, w->f, o->score.fmt, &o->check);
 	} else {
 		int it, ip[TAGK_NPARAM];
 		int np = report_estimate_cols(r, &it, ip);
