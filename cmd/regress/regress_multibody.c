@@ -43,6 +43,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "colspec.h"
+#include "armfit.h"
 #include "friction_fit.h"
 #include "friction_fwl.h"
 #include "sgderive.h"
@@ -163,6 +164,7 @@ typedef struct {
 	friction_fit *fit; /* --fit-friction, or NULL */
 	friction_fwl *fwl; /* --friction-terms, or NULL */
 	const tagk_real *theta; /* every body's parameters, the model's */
+	armfit *af;             /* the model-fit check of force rows, or NULL */
 } mb_run;
 
 static tagk_real Y[TAGK_MB_MAX_DOF * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
@@ -306,6 +308,21 @@ base_state(const mb_run *s, const double *row, tagk_real R[9], tagk_real p[3], t
 	}
 }
 
+/* The model-fit check's share of a sample's force rows: A, the known part
+ * logged - b, the logged efforts and the velocities. */
+static void
+fit_add(mb_run *s, double t, const tagk_real *A, const tagk_real *b, const double *logged, const tagk_real *qd)
+{
+	double a[TAGK_MB_MAX_DOF * TAGK_NPARAM], k[TAGK_MB_MAX_DOF], v[TAGK_MB_MAX_DOF];
+	for (int r = 0; r < s->nv; r++) {
+		for (int j = 0; j < TAGK_NPARAM; j++)
+			a[r * TAGK_NPARAM + j] = (double)A[r * TAGK_NPARAM + j];
+		k[r] = logged[r] - (double)b[r];
+		v[r] = (double)qd[r];
+	}
+	afit_add(s->af, t, a, k, logged, v);
+}
+
 /* One sample's rows (the momentum rows' first sample is their reference). */
 static void
 sample(mb_run *s, double t, const double *row)
@@ -322,6 +339,9 @@ sample(mb_run *s, double t, const double *row)
 	}
 	if (m->floating)
 		base_state(s, row, R, p, qd, qdd, tau);
+	double logged[TAGK_MB_MAX_DOF];
+	for (int a = 0; a < nv; a++)
+		logged[a] = (double)tau[a];
 	for (int j = 0; s->have_fr && j < nj; j++)
 		tau[off + j] -= (tagk_real)friction_torque(&s->fr, j, (double)qd[off + j]);
 	tagk_mb_kin kin;
@@ -340,6 +360,8 @@ sample(mb_run *s, double t, const double *row)
 	int rows = nv;
 	if (force) {
 		tagk_mb_force_rows(&kin, m, tau, s->known, s->u, Y, A, b);
+		if (s->af)
+			fit_add(s, t, A, b, logged, qd);
 		if (s->o->rows == MB_ROWS_ENERGY) {
 			/* qd^T (A theta - b): one row */
 			tagk_real e[TAGK_NPARAM] = { 0 }, eb = 0;
@@ -519,6 +541,34 @@ filter_note(const mb_run *s, const sgderive *d)
 	    dropped == 1 ? "" : "s", gaps ? " and at its gaps" : "");
 }
 
+/* The model-fit check's findings on stderr; refused (exit 1) when a row
+ * does not fit, unless --no-fit-check. */
+static void
+fit_verdict(mb_run *s, const mbmodel *mm)
+{
+	static char names[TAGK_MB_MAX_DOF][96];
+	const char *np[TAGK_MB_MAX_DOF];
+	static const char *const axes[6] = { "nx", "ny", "nz", "fx", "fy", "fz" };
+	for (int k = 0; k < s->nv; k++) {
+		if (k < s->off)
+			snprintf(names[k], sizeof(names[k]), "the base's %s row", axes[k]);
+		else
+			snprintf(names[k], sizeof(names[k]), "joint %d (%s)", k - s->off + 1, tbl_col(s->r, s->itau[k - s->off]));
+		np[k] = names[k];
+	}
+	char what[600];
+	snprintf(what, sizeof(what), "%s %s with the other links as %s gives them", s->o->held ? "a load held by" :
+	    "the unknown body", s->o->body, s->o->robot);
+	static armfit_result res;
+	afit_judge(s->af, &res);
+	(void)mm;
+	if (s->o->fwl_kinds)
+		afit_say_friction(&res, np, "N m");
+	if (afit_say(&res, np, what, "N m") && !s->o->no_fit_check)
+		cli_die(EXIT_DATA, "%s: the model does not fit the log: no rows written (--no-fit-check writes them "
+		    "anyway)", tbl_name(s->r));
+}
+
 /* --fit-friction: the fitted file, with each value's sd in a comment. */
 static void
 write_friction(mb_run *s, const char *input)
@@ -576,6 +626,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	s.off = mm.m.floating ? 6 : 0;
 	s.force = o->rows != MB_ROWS_MOMENTUM;
 	s.nmet = o->metric ? (1 + TAGK_NPARAM) * s.nv : 0;
+	if (s.force && !s.fit)
+		s.af = afit_new(s.nv, s.off, !o->friction, o->coulomb_smooth);
 	double *row;
 	sgderive *d = open_log(&s, input, &row);
 	tbl_reader *r = s.r;
@@ -640,6 +692,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	if (s.fit)
 		write_friction(&s, input);
 	else {
+		if (s.af)
+			fit_verdict(&s, &mm);
 		if (s.fwl)
 			fwl_finish(s.fwl, s.out);
 		cmdio_commit(s.out);

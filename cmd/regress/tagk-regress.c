@@ -174,6 +174,7 @@ static const struct option opts[] = {
 	{ "coulomb-smooth", required_argument, NULL, 2025 },
 	{ "friction-terms", required_argument, NULL, 2026 },
 	{ "no-consistency-check", no_argument, NULL, 2027 },
+	{ "no-fit-check", no_argument, NULL, 2028 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -192,6 +193,7 @@ multibody_option(regress_opts *o, int c, const char *arg)
 	case 2020: o->mb.sg_window = cli_double("--sg-window", arg, 1e-6, 1e4); o->mb_set = c; return 1;
 	case 2021: o->mb.sg_order = (int)cli_long("--sg-order", arg, 1, TAGK_SG_MAX_ORDER); o->mb_set = c; return 1;
 	case 2022: o->mb.sg_smooth = 1; o->mb_set = c; return 1;
+	case 2028: o->mb.no_fit_check = 1; o->mb_set = c; return 1;
 	case 2023: o->mb.friction = arg; o->mb_set = c; return 1;
 	case 2024: o->mb.fit_kinds = ffit_kinds("--fit-friction", arg); o->mb_set = c; return 1;
 	case 2026: o->mb.fwl_kinds = ffit_kinds("--friction-terms", arg); o->mb_set = c; return 1;
