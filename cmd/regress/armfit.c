@@ -439,6 +439,14 @@ gain_class(double g)
 	return fabs(g + 1) < 0.1 ? 0 : g > 5e-4 && g < 2e-3 ? 1 : g > 500 && g < 2000 ? 2 : 3;
 }
 
+/* Whether row k's effort is mostly noise (under 3 times it), so that no
+ * gain of it is determined (a wrist's last joint, barely loaded). */
+static int
+mute(const armfit_result *r, int k)
+{
+	return r->typ[k] < 3 * r->noise[k];
+}
+
 /* Whether the gain reading explains the misfit: it fits every row to half
  * the threshold, and each misfit row's gain is a sign, a unit of 1000 or a
  * scale within 0.2 .. 5 (a fit's arbitrary gains near 0 are no reading). */
@@ -448,7 +456,8 @@ gains_explain(const armfit_result *r)
 	if (!(r->gain_ratio <= AFIT_RATIO / 2))
 		return 0;
 	for (int k = 0; k < r->nv; k++)
-		if (r->misfit[k] && gain_class(r->gain[k]) == 3 && !(fabs(r->gain[k]) >= 0.2 && fabs(r->gain[k]) <= 5))
+		if (r->misfit[k] && !mute(r, k) && gain_class(r->gain[k]) == 3 &&
+		    !(fabs(r->gain[k]) >= 0.2 && fabs(r->gain[k]) <= 5))
 			return 0;
 	return 1;
 }
@@ -461,7 +470,7 @@ gain_rows(const armfit_result *r, const char *const *names, int c, char *buf, si
 	*lo = INFINITY, *hi = -INFINITY;
 	buf[0] = 0;
 	for (int k = 0; k < r->nv; k++) {
-		if ((!r->misfit[k] && fabs(r->gain[k] - 1) < 0.1) || gain_class(r->gain[k]) != c)
+		if ((!r->misfit[k] && fabs(r->gain[k] - 1) < 0.1) || mute(r, k) || gain_class(r->gain[k]) != c)
 			continue;
 		if (l < (int)len - 100)
 			l += snprintf(buf + l, len - (size_t)l, "%s%s", n ? ", " : "", names[k]);
@@ -487,7 +496,10 @@ cause(const armfit_result *r, const char *const *names, char *buf, size_t len)
 		int m = snprintf(range, sizeof(range), "%.4g", lo);
 		if (lo < hi)
 			snprintf(range + m, sizeof(range) - (size_t)m, " .. %.4g", hi);
-		int every = n == r->nv - r->off && n > 1;
+		int loud = 0;
+		for (int k = r->off; k < r->nv; k++)
+			loud += !mute(r, k);
+		int every = n == loud && n > 1;
 		if (n)
 			l += snprintf(buf + l, len - (size_t)l, "%s%s%s %s %s (read times %s)", l ? "; " : "",
 			    every ? "every joint's effort" : n > 1 ? "the efforts of " : "the effort of ", every ? "" : rows,

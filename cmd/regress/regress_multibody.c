@@ -165,6 +165,7 @@ typedef struct {
 	friction_fwl *fwl; /* --friction-terms, or NULL */
 	const tagk_real *theta; /* every body's parameters, the model's */
 	armfit *af;             /* the model-fit check of force rows, or NULL */
+	double tau2[TAGK_MB_MAX_BODIES]; /* --fit-friction: each joint's sum of squared efforts */
 } mb_run;
 
 static tagk_real Y[TAGK_MB_MAX_DOF * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
@@ -350,8 +351,10 @@ sample(mb_run *s, double t, const double *row)
 	if (s->fit) {
 		tagk_real id[TAGK_MB_MAX_DOF];
 		tagk_mb_inverse_dynamics(&kin, m, s->theta, id);
-		for (int j = 0; j < nj; j++)
+		for (int j = 0; j < nj; j++) {
 			ffit_add(s->fit, j, (double)qd[off + j], (double)(tau[off + j] - id[off + j]));
+			s->tau2[j] += logged[off + j] * logged[off + j];
+		}
 		s->nin++;
 		s->nout++;
 		return;
@@ -565,8 +568,7 @@ fit_verdict(mb_run *s, const mbmodel *mm)
 	if (s->o->fwl_kinds)
 		afit_say_friction(&res, np, "N m");
 	if (afit_say(&res, np, what, "N m") && !s->o->no_fit_check)
-		cli_die(EXIT_DATA, "%s: the model does not fit the log: no rows written (--no-fit-check writes them "
-		    "anyway)", tbl_name(s->r));
+		cli_die(EXIT_DATA, "%s: the model does not fit the log: refused (--no-fit-check writes the rows)", tbl_name(s->r));
 }
 
 /* --fit-friction: the fitted file, with each value's sd in a comment. */
@@ -589,6 +591,17 @@ write_friction(mb_run *s, const char *input)
 		cli_die(EXIT_DATA, "%s: write error", w.name);
 	cmdio_file_commit(&w);
 	cli_warn("--fit-friction: %s", what);
+	for (int j = 0; j < fr.n; j++) {
+		double typ = sqrt(s->tau2[j] / (double)(s->nin ? s->nin : 1));
+		if (fr.fv[j] < -3 * sd[j][0])
+			cli_warn("--fit-friction: joint %d (%s): a negative viscous coefficient (fv %.3g +- %.2g N m s/rad) is not "
+			    "a friction: an effort of the wrong sign, or a model that is not this robot's", j + 1,
+			    tbl_col(s->r, s->itau[j]), fr.fv[j], sd[j][0]);
+		if (fabs(fr.fc[j]) > typ)
+			cli_warn("--fit-friction: joint %d (%s): a Coulomb term (fc %.3g N m) larger than the joint's typical "
+			    "torque (rms %.3g N m) is not a friction: the efforts' unit or the model is wrong", j + 1,
+			    tbl_col(s->r, s->itau[j]), fr.fc[j], typ);
+	}
 }
 
 int
