@@ -76,7 +76,7 @@ usage(FILE *f)
 	    "                    [--rows force|momentum|energy] [--metric] [--map SIGNAL=COLS]...\n"
 	    "                    [--angle-unit rad|deg] [--sg-window S] [--sg-order P] [--sg-smooth]\n"
 	    "                    [--friction FILE | --fit-friction TERMS | --friction-terms TERMS]\n"
-	    "                    [--coulomb-smooth V] [--no-consistency-check]\n"
+	    "                    [--coulomb-smooth V] [--no-consistency-check] [--no-fit-check]\n"
 	    "                    [--time-unit s|ms|us|ns] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
 	    "                    [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
@@ -101,6 +101,9 @@ usage(FILE *f)
 	    "      --friction-terms T multibody: estimate friction terms T with the payload, in one least\n"
 	    "                         squares problem (concentrated out of the rows; stderr gives them)\n"
 	    "      --coulomb-smooth V the Coulomb term tanh(qd / V) instead of sign(qd)\n"
+	    "      --no-fit-check     multibody: write the rows even where the torques are not explained by\n"
+	    "                         the model and the unknown body (refused otherwise: a sign, unit,\n"
+	    "                         column order, joint offset or robot that is wrong)\n"
 	    );
 	fprintf(f,
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust, rotors,\n"
