@@ -70,6 +70,17 @@ expect "--fit-friction on negated efforts: a negative viscous coefficient flagge
 	"--fit-friction: joint 7 \(eff_7\): a negative viscous coefficient \(fv -0\.[0-9]* [+]- " -- \
 	$R $M --fit-friction viscous,coulomb,offset "$tmp/esign.csv" -o "$tmp/esign.txt"
 
+# epoch time stamps in ns: a double keeps 0.26 us of 1.7e18; counted from
+# the first stamp in long double, the 4 ms steps come out exact
+awk -F, -v OFS=, 'NR > 1 { k = NR - 2; s = int(k / 250); $1 = sprintf("%d%09d", 1710770000 + s, (k - 250 * s) * 4000000) } { print }' \
+	"$tmp/pp.csv" > "$tmp/ns.csv"
+expect "epoch stamps in ns: counted from the first, said on stderr" 0 "*" \
+	"ns.csv: time stamps as large as 1710770000000000000 are counted from that first one" -- \
+	$R $M --held link7 --time-unit ns --stream csv "$tmp/ns.csv"
+check "... every step of joint 1's rows 0.004 s within 1e-12 s (a double of the stamps: 1.9e-7)" sh -c \
+	"grep -v '^#' '$tmp/out' | awk -F, 'NR > 1 && \$2 == 0 { if (n++) { d = \$1 - p - 0.004; if (d < 0) d = -d; if (d > w) w = d } p = \$1 }
+		END { exit !(n > 2000 && w < 1e-12) }'"
+
 if ! [ -x "$GEN" ]; then
 	echo "skip the MuJoCo arms: libmujoco-dev is not installed ($GEN was not built)"
 	echo "$pass passed, $fail failed"

@@ -463,9 +463,9 @@ open_log(mb_run *s, const char *input, double **row)
 		if (i < 0)
 			cli_die(EXIT_DATA, "%s: --map t: no column '%s'%s", tbl_name(r), o->map[MB_SIG_T],
 			    cmdio_unread_hint(r, o->map[MB_SIG_T]));
-		tbl_want(r, i);
+		tbl_want_time(r, i);
 	} else
-		need(r, "t", "time; map yours with --map t=COL");
+		tbl_want_time(r, need(r, "t", "time; map yours with --map t=COL"));
 	sg_op ops[4 * TAGK_MB_MAX_BODIES];
 	char what[160];
 	int nops = joint_signals(s, ops, what, sizeof(what));
@@ -713,6 +713,9 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	}
 	if (d)
 		filter_note(&s, d);
+	if (tbl_time_origin(r))
+		cli_warn("%s: time stamps as large as %s are counted from that first one (subtracted exactly, before a "
+		    "double would round them): the rows' t is the time since it", tbl_name(r), tbl_time_origin(r));
 	if (tbl_skipped(r) + skipped)
 		cli_warn("skipped %ld bad row%s of %s", tbl_skipped(r) + skipped,
 		    tbl_skipped(r) + skipped == 1 ? "" : "s", tbl_name(r));
