@@ -70,6 +70,13 @@ expect "--fit-friction on negated efforts: a negative viscous coefficient flagge
 	"--fit-friction: joint 7 \(eff_7\): a negative viscous coefficient \(fv -0\.[0-9]* [+]- " -- \
 	$R $M --fit-friction viscous,coulomb,offset "$tmp/esign.csv" -o "$tmp/esign.txt"
 
+# a frame fixed to a link (a fixed joint) is merged into it: --held names the link
+expect "--held on a frame merged into its link: the link named" 2 "" \
+	"--held attachment: attachment is fixed to link7 \(a fixed joint\) and merged into it: say --held link7" -- \
+	$R $M --held attachment "$tmp/pp.csv"
+expect "... in a URDF too (features.urdf's tool on l2)" 2 "" "--held tool: tool is fixed to l2 .* say --held l2" -- \
+	$BIN/tagk-regress -m multibody --robot tests/robots/features.urdf --held tool "$tmp/pp.csv"
+
 # epoch time stamps in ns: a double keeps 0.26 us of 1.7e18; counted from
 # the first stamp in long double, the 4 ms steps come out exact
 awk -F, -v OFS=, 'NR > 1 { k = NR - 2; s = int(k / 250); $1 = sprintf("%d%09d", 1710770000 + s, (k - 250 * s) * 4000000) } { print }' \

@@ -430,6 +430,13 @@ check_model(const regress_mb_opts *o, const mbmodel *mm, int u)
 			cli_die(EXIT_USAGE, "--fit-friction: %s has a free base (fit joint friction on a fixed base)", o->robot);
 		return;
 	}
+	const char *into = u < 0 ? mbmodel_merged_into(mm, o->body) : NULL;
+	if (into && o->held)
+		cli_die(EXIT_USAGE, "--held %s: %s is fixed to %s (a fixed joint) and merged into it: say --held %s (the "
+		    "load's parameters are then in %s's frame)", o->body, o->body, into, into, into);
+	if (into)
+		cli_die(EXIT_USAGE, "--unknown %s: %s is fixed to %s (a fixed joint) and merged into it: its parameters are "
+		    "part of %s's; say --unknown %s", o->body, o->body, into, into, into);
 	if (u < 0)
 		cli_die(EXIT_USAGE, "--%s: no body '%s' in %s", o->held ? "held" : "unknown", o->body, o->robot);
 	if (o->rows == MB_ROWS_MOMENTUM && m->gravity[0] * m->gravity[0] + m->gravity[1] * m->gravity[1] + m->gravity[2] * m->gravity[2] > 0)
