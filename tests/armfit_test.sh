@@ -77,6 +77,28 @@ expect "--held on a frame merged into its link: the link named" 2 "" \
 expect "... in a URDF too (features.urdf's tool on l2)" 2 "" "--held tool: tool is fixed to l2 .* say --held l2" -- \
 	$BIN/tagk-regress -m multibody --robot tests/robots/features.urdf --held tool "$tmp/pp.csv"
 
+# a continuous joint logged in [-pi, pi): positions only (qd, qdd derived),
+# joint 7 turned by 2.5 rad so that it wraps 8 times; the rows must be
+# those of the same log unwrapped (tagk 8106261: the mass 4 % off and the
+# payload's mcx 6 times too small)
+awk -F, -v OFS=, -v CONVFMT=%.17g 'NR > 1 { $8 = $8 + 2.5 } { print }' "$tmp/pp.csv" | cut -d, -f1-8,16- > "$tmp/q7.csv"
+awk -F, -v OFS=, -v CONVFMT=%.17g 'NR > 1 { p = 3.141592653589793; x = $8 + p; x -= 2 * p * int(x / (2 * p)); if (x < 0) x += 2 * p; $8 = x - p }
+	{ print }' "$tmp/q7.csv" > "$tmp/q7w.csv"
+Q="--map t=time --map q=pos_{1..7} --map tau=eff_{1..7}"
+$R $Q --held link7 --stream csv "$tmp/q7.csv" > "$tmp/q7.reg" 2>/dev/null
+expect "a joint angle that wraps at +-pi: unwrapped, said" 0 "*" "q7w.csv: joint 7's angle 'pos_7' wraps around \(a jump of 2 pi between samples, 8 times\)" -- \
+	$R $Q --held link7 --stream csv "$tmp/q7w.csv"
+check "... its rows those of the log never wrapped (to 1e-12 of each column's largest value)" sh -c \
+	"paste -d, '$tmp/q7.reg' '$tmp/out' | grep -v '^#' | awk -F, 'NR > 1 { h = NF / 2; n++
+		for (i = 3; i <= 13; i++) { d = \$i - \$(i + h); if (d < 0) d = -d; a = \$i < 0 ? -\$i : \$i; if (a > A[i]) A[i] = a; if (d > D[i]) D[i] = d } }
+		END { for (i = 3; i <= 13; i++) if (D[i] > 1e-12 * A[i]) bad++; exit !(n > 17000 && !bad) }'"
+# a time column in ms declared seconds: the Savitzky-Golay window is one
+# sample, and the time unit is what is wrong
+awk -F, -v OFS=, -v CONVFMT=%.17g 'NR > 1 { $1 = $1 * 1000 } { print }' "$tmp/q7.csv" > "$tmp/ms.csv"
+expect "stamps in ms read as seconds (--time-unit s): the time unit named, not the window" 1 "" \
+	"the log's samples are 4 s apart as its time column reads: .* is the time in ms, us or ns \(--time-unit\)\?" -- \
+	$R $Q --held link7 --time-unit s "$tmp/ms.csv"
+
 # epoch time stamps in ns: a double keeps 0.26 us of 1.7e18; counted from
 # the first stamp in long double, the 4 ms steps come out exact
 awk -F, -v OFS=, 'NR > 1 { k = NR - 2; s = int(k / 250); $1 = sprintf("%d%09d", 1710770000 + s, (k - 250 * s) * 4000000) } { print }' \

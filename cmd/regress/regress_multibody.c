@@ -497,6 +497,33 @@ open_log(mb_run *s, const char *input, double **row)
 	return d;
 }
 
+/* A revolute joint's angle that jumps by more than pi between two samples
+ * has wrapped around (a continuous joint logged in [-pi, pi)): no joint
+ * turns half a turn in a sample. Its jumps are taken out (in the log's
+ * angle unit), before the consistency check and the filter read it. */
+typedef struct {
+	double prev[TAGK_MB_MAX_BODIES], off[TAGK_MB_MAX_BODIES];
+	long n[TAGK_MB_MAX_BODIES];
+	int started;
+} unwrapper;
+
+static void
+unwrap(const mb_run *s, unwrapper *u, double *row)
+{
+	for (int j = 0; j < s->nj; j++) {
+		if (s->m->joint[j + 1] != TAGK_JOINT_REVOLUTE)
+			continue;
+		double turn = 2 * M_PI / s->qscale[j], q = row[s->iq[j]];
+		if (u->started && fabs(q + u->off[j] - u->prev[j]) > turn / 2) {
+			double k = floor((u->prev[j] - q - u->off[j]) / turn + 0.5);
+			u->off[j] += k * turn;
+			u->n[j]++;
+		}
+		row[s->iq[j]] = u->prev[j] = q + u->off[j];
+	}
+	u->started = 1;
+}
+
 /* The joints whose derivative (qd of q, or qdd of qd) the log carries, as
  * two derivguards (consistency_guard.h); lists of the pairs' columns in jx, jd. */
 typedef struct {
@@ -669,6 +696,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	angleunit_init(&au, o->angle_set, tbl_name(r));
 	static deriv_pairs dp;
 	deriv_open(&dp, &s);
+	static unwrapper uw;
 	while ((rc = tbl_next(r, row)) == 1) {
 		double t = row[it] * o->tscale;
 		if (!(t > tprev)) {
@@ -683,6 +711,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		for (int j = 0; j < s.nj; j++)
 			if (mm.m.joint[j + 1] == TAGK_JOINT_REVOLUTE)
 				angleunit_add(&au, row[s.iq[j]], tbl_col(r, s.iq[j]), t);
+		unwrap(&s, &uw, row);
 		deriv_add(&dp, t, row);
 		if (!d) {
 			sample(&s, t, row);
@@ -720,6 +749,11 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	}
 	if (d)
 		filter_note(&s, d);
+	for (int j = 0; j < s.nj; j++)
+		if (uw.n[j])
+			cli_warn("%s: joint %d's angle '%s' wraps around (a jump of 2 pi between samples, %ld time%s): read "
+			    "unwrapped, so that its derivatives do not see the jump", tbl_name(r), j + 1, tbl_col(r, s.iq[j]),
+			    uw.n[j], uw.n[j] == 1 ? "" : "s");
 	if (tbl_time_origin(r))
 		cli_warn("%s: time stamps as large as %s are counted from that first one (subtracted exactly, before a "
 		    "double would round them): the rows' t is the time since it", tbl_name(r), tbl_time_origin(r));

@@ -59,6 +59,12 @@ size_window(sgderive *d)
 	d->dt = s[m / 2];
 	double half = floor(d->window / (2 * d->dt) + 0.5);
 	int n = 2 * (int)fmin(half, 5000) + 1;
+	/* samples 0.5 s apart or more are not a joint log's: its time unit is
+	 * misread (--time-unit s on stamps in ms), whatever the window */
+	if (n < d->order + 2 && d->dt >= 0.5)
+		cli_die(EXIT_DATA, "the log's samples are %g s apart as its time column reads: no joint log is sampled "
+		    "that slowly, so the Savitzky-Golay window (%g s) holds %d sample%s; is the time in ms, us or ns "
+		    "(--time-unit)?", d->dt, d->window, n, n == 1 ? "" : "s");
 	if (n < d->order + 2)
 		cli_die(EXIT_USAGE, "--sg-window %g s is %d sample%s at this log's spacing of %g s: a polynomial of "
 		    "degree %d needs at least %d (widen the window or lower --sg-order)", d->window, n, n == 1 ? "" : "s",
