@@ -492,7 +492,11 @@ open_log(mb_run *s, const char *input, double **row)
 		cli_die(EXIT_DATA, "out of memory");
 	if (!nops)
 		return NULL;
-	sgderive *d = sgd_new(o->sg_window, o->sg_order, width, nops, ops);
+	/* no --sg-window: chosen from the data for positions alone, else 0.05 s */
+	int from_q = 0;
+	for (int k = 0; k < nops; k++)
+		from_q |= ops[k].deriv == 2 && ops[k].src == s->iq[0];
+	sgderive *d = sgd_new(o->sg_window > 0 ? o->sg_window : from_q ? 0 : 0.05, o->sg_order, width, nops, ops);
 	snprintf(s->what, sizeof(s->what), "%s", what);
 	return d;
 }
@@ -573,9 +577,10 @@ filter_note(const mb_run *s, const sgderive *d)
 	int n;
 	double dt;
 	sgd_stats(d, &dropped, &gaps, &n, &dt);
-	cli_warn("%s by a Savitzky-Golay filter of degree %d over %d samples (%.3g s at the log's spacing of %.3g s): "
-	    "%ld sample%s at the log's ends%s not written", s->what, s->o->sg_order, n, (n - 1) * dt, dt, dropped,
-	    dropped == 1 ? "" : "s", gaps ? " and at its gaps" : "");
+	cli_warn("%s by a Savitzky-Golay filter of degree %d over %d samples (%.3g s at the log's spacing of %.3g s%s%s): "
+	    "%ld sample%s at the log's ends%s not written", s->what, s->o->sg_order, n, (n - 1) * dt, dt,
+	    sgd_why(d) ? "; " : "", sgd_why(d) ? sgd_why(d) : "", dropped, dropped == 1 ? "" : "s",
+	    gaps ? " and at its gaps" : "");
 }
 
 /* The model-fit check's findings on stderr; refused (exit 1) when a row
@@ -733,7 +738,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	}
 	if (d && s.nin == 0)
 		cli_die(EXIT_DATA, "%s: no sample left: the log is shorter than the Savitzky-Golay window "
-		    "(--sg-window %g s)", tbl_name(r), o->sg_window);
+		    "(--sg-window %g s)", tbl_name(r), o->sg_window > 0 ? o->sg_window : 0.05);
 	if (s.nin == 0)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
 	if (s.nout == 0)

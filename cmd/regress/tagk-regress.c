@@ -92,7 +92,8 @@ usage(FILE *f)
 	    "      --angle-unit U     multibody: revolute joints' q, qd, qdd in rad (default) or deg (a log\n"
 	    "                         with a joint past 2 pi + 0.5 rad in five samples is refused unless given)\n"
 	    "      --sg-window S      multibody: qdd (qd) absent: derived from qd (q) by a Savitzky-Golay\n"
-	    "                         filter over S seconds (default 0.05)\n"
+	    "                         filter over S seconds (default: chosen from the data for qd and qdd\n"
+	    "                         from q, and said; else 0.05)\n"
 	    "      --sg-order P       ... of degree P (default 3)\n"
 	    "      --sg-smooth        ... applied to the measured q, qd and tau too\n"
 	    "      --friction FILE    multibody: subtract the joints' friction (tagk-formats(5)) from tau\n"
@@ -298,8 +299,6 @@ parse(int argc, char **argv, regress_opts *o)
 			regress_mb_map(o->maps[i], o->mb.map);
 		else
 			logmap_parse(o->maps[i], o->user_map);
-	if (!o->mb.sg_window)
-		o->mb.sg_window = 0.05;
 	if (!o->mb.sg_order)
 		o->mb.sg_order = 3;
 	if (o->model == M_MULTIBODY && o->other) {
