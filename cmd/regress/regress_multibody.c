@@ -528,6 +528,21 @@ unwrap(const mb_run *s, unwrapper *u, double *row)
 	u->started = 1;
 }
 
+/* On stderr: the angles unwrapped and the time stamps' origin. */
+static void
+read_notes(const mb_run *s, const unwrapper *uw)
+{
+	tbl_reader *r = s->r;
+	for (int j = 0; j < s->nj; j++)
+		if (uw->n[j])
+			cli_warn("%s: joint %d's angle '%s' wraps around (a jump of 2 pi between samples, %ld time%s): read "
+			    "unwrapped, so that its derivatives do not see the jump", tbl_name(r), j + 1, tbl_col(r, s->iq[j]),
+			    uw->n[j], uw->n[j] == 1 ? "" : "s");
+	if (tbl_time_origin(r))
+		cli_warn("%s: time stamps as large as %s are counted from that first one (subtracted exactly, before a "
+		    "double would round them): the rows' t is the time since it", tbl_name(r), tbl_time_origin(r));
+}
+
 /* The joints whose derivative (qd of q, or qdd of qd) the log carries, as
  * two derivguards (consistency_guard.h); lists of the pairs' columns in jx, jd. */
 typedef struct {
@@ -754,14 +769,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	}
 	if (d)
 		filter_note(&s, d);
-	for (int j = 0; j < s.nj; j++)
-		if (uw.n[j])
-			cli_warn("%s: joint %d's angle '%s' wraps around (a jump of 2 pi between samples, %ld time%s): read "
-			    "unwrapped, so that its derivatives do not see the jump", tbl_name(r), j + 1, tbl_col(r, s.iq[j]),
-			    uw.n[j], uw.n[j] == 1 ? "" : "s");
-	if (tbl_time_origin(r))
-		cli_warn("%s: time stamps as large as %s are counted from that first one (subtracted exactly, before a "
-		    "double would round them): the rows' t is the time since it", tbl_name(r), tbl_time_origin(r));
+	read_notes(&s, &uw);
 	if (tbl_skipped(r) + skipped)
 		cli_warn("skipped %ld bad row%s of %s", tbl_skipped(r) + skipped,
 		    tbl_skipped(r) + skipped == 1 ? "" : "s", tbl_name(r));
