@@ -70,6 +70,17 @@ expect "--fit-friction on negated efforts: a negative viscous coefficient flagge
 	"--fit-friction: joint 7 \(eff_7\): a negative viscous coefficient \(fv -0\.[0-9]* [+]- " -- \
 	$R $M --fit-friction viscous,coulomb,offset "$tmp/esign.csv" -o "$tmp/esign.txt"
 
+# an arm's rows say so, and the commands downstream use an arm's words
+$R $M --held link7 --stream csv "$tmp/pick.csv" 2>/dev/null | $BIN/tagk-estimate -a rls-low --stream csv 2> "$tmp/est.err" > "$tmp/pick.est"
+check "an arm's stream carries the note 'system arm' through tagk-estimate" grep -q '^#tagk-note: system arm$' "$tmp/pick.est"
+check "... tagk-estimate's note on misfit windows names an arm's causes, not thrust" sh -c \
+	"grep -q 'an arm.s: noisy derived accelerations, friction not modelled' '$tmp/est.err' && ! grep -q thrust '$tmp/est.err'"
+grep -v '^#tagk-end\|^#tagk-stream' "$tmp/pick.est" | awk -F, -v OFS=, '!/^#/ && !h { for (i = 1; i <= NF; i++) k[i] = $i !~ /^true_/; h = 1 }
+	/^#/ { print; next } { o = ""; for (i = 1; i <= NF; i++) if (k[i]) o = o (o == "" ? "" : ",") $i; print o }' > "$tmp/pick-nt.csv"
+expect "... tagk-report's summary: the interval's and the wander's causes an arm's" 0 \
+	"as an error of the robot's description or friction, is not in it" "*" -- $BIN/tagk-report "$tmp/pick-nt.csv"
+check "... and no thrust map, battery or drag" sh -c "! grep -Eq 'thrust|battery|drag' '$tmp/out'"
+
 # a frame fixed to a link (a fixed joint) is merged into it: --held names the link
 expect "--held on a frame merged into its link: the link named" 2 "" \
 	"--held attachment: attachment is fixed to link7 \(a fixed joint\) and merged into it: say --held link7" -- \

@@ -281,6 +281,9 @@ open_output(mb_run *s)
 		names[3 + TAGK_NPARAM + s->nmet + j] = tbl_col(r, s->tidx[j]);
 	s->out = cmdio_open_output(s->o->outname, TBL_AUTO);
 	cmdio_header(s->out, ncol, names);
+	/* what the rows are of, for the words of the commands downstream (a
+	 * robot arm has no thrust map, battery or drag) */
+	sink_note(s->out, "system", "arm");
 	free(names);
 	free(nbuf);
 }
