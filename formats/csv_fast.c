@@ -167,7 +167,7 @@ line_cell(tbl_reader *r, csvin *c, char *s, size_t a, size_t end)
 	int col = c->nfield++;
 	if (c->declared == 2)
 		ssum_text_padded(&c->sum, col, s + a, len);
-	if (col < r->ncols && r->want[col] && !c->bad && !fast_cell(c, col, s + a, len)) {
+	if (col < r->ncols && r->want[col] && !c->bad && (col + 1 == r->tcol1 || !fast_cell(c, col, s + a, len))) {
 		char save = s[end];
 		s[end] = 0;
 		data_cell(r, col, s + a, len);
@@ -245,7 +245,7 @@ fields_plain(tbl_reader *r, csvin *c, char *s, size_t n)
 			size_t b = base + (size_t)__builtin_ctzll(m), len = b - a;
 			char *t = s + a;
 			a = b + 1;
-			if (col >= cc.ncols || !cc.want[col] || bad || cached_cell(&cc, col, t, len))
+			if (col >= cc.ncols || !cc.want[col] || bad || (col + 1 != r->tcol1 && cached_cell(&cc, col, t, len)))
 				continue;
 			char save = t[len];
 			t[len] = 0;

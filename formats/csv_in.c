@@ -173,6 +173,21 @@ not_a_number(csvin *c, const char *name, const char *txt, size_t len)
 	c->bad_skippable = 0;
 }
 
+/* The time column's value v, of text txt (NUL-terminated, a finite number):
+ * from the first value on, as tbl_want_time says. */
+static double
+time_cell(tbl_reader *r, const char *txt, double v)
+{
+	if (r->tstate == 0) {
+		r->tstate = fabs(v) >= 1e9 ? 1 : 2;
+		if (r->tstate == 1) {
+			r->t0 = strtold(txt, NULL);
+			snprintf(r->t0text, sizeof(r->t0text), "%.40s", txt);
+		}
+	}
+	return r->tstate == 1 ? (double)(strtold(txt, NULL) - r->t0) : v;
+}
+
 /* Cell col of a data record (not a marker line), txt NUL-terminated: if
  * the column is wanted, its value into cur, or why the record is bad. */
 void
@@ -224,6 +239,8 @@ data_cell(tbl_reader *r, int col, const char *txt, size_t len)
 		c->bad = c->bad_skippable = 1;
 		return;
 	}
+	if (col + 1 == r->tcol1)
+		v = time_cell(r, txt, v);
 	c->cur[col] = v;
 	if (len < 32) {
 		memcpy(c->ctext[col], txt, len);

@@ -35,6 +35,15 @@ mbmodel_find(const mbmodel *mm, const char *name)
 	return -1;
 }
 
+const char *
+mbmodel_merged_into(const mbmodel *mm, const char *name)
+{
+	for (int i = 0; i < mm->nmerged; i++)
+		if (strcmp(mm->merged[i][0], name) == 0)
+			return mm->merged[i][1];
+	return NULL;
+}
+
 enum { K_PARENT, K_JOINT, K_AXIS, K_MASS, K_COM, K_INERTIA, NKEYS };
 
 /* What a body's block gave, to check it when the next one opens. */

@@ -33,6 +33,9 @@ typedef struct {
 	tagk_mb_model m;                           /* floating: from the base's joint */
 	tagk_real theta[TAGK_NPARAM * TAGK_MB_MAX_BODIES]; /* about each body's origin */
 	char name[TAGK_MB_MAX_BODIES][32];
+	char merged[TAGK_MB_MAX_BODIES][2][32]; /* URDF/MJCF: a body fixed to its parent and merged into it,
+	                                         * and the body it is now part of */
+	int nmerged;
 } mbmodel;
 
 /* Read path into mm; 0, or -1 with "file:line: what" in err (len bytes). */
@@ -44,5 +47,7 @@ int mbmodel_read_file(FILE *f, const char *path, mbmodel *mm, char *err, size_t 
 int mbmodel_write(FILE *f, const mbmodel *mm, const char *comment);
 /* The index of the body called name, or -1. */
 int mbmodel_find(const mbmodel *mm, const char *name);
+/* The body a frame named name was merged into (a fixed joint), or NULL. */
+const char *mbmodel_merged_into(const mbmodel *mm, const char *name);
 
 #endif

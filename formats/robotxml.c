@@ -70,6 +70,8 @@ typedef struct {
 	const xmlNode *classes[RX_MAX_CLASSES]; /* MJCF: the <default> elements */
 	int nclasses;
 	int njnamed;
+	char merged[TAGK_MB_MAX_BODIES][2][32]; /* merged bodies' names and the body each is now part of */
+	int nmerged;
 } rx;
 
 static int
@@ -395,7 +397,7 @@ add_inertia(rx_body *dst, double m, const double *c, const double *I)
 static void
 merge_fixed(rx *x)
 {
-	int keep[RX_MAX];
+	int keep[RX_MAX], into[RX_MAX];
 	for (int i = x->n - 1; i >= 1; i--) {
 		rx_body *b = &x->b[i];
 		if (b->joint != J_FIXED || b->parent < 0)
@@ -418,7 +420,19 @@ merge_fixed(rx *x)
 			matmul3(b->R, ch->R, ch->R);
 			ch->parent = b->parent;
 		}
+		into[i] = b->parent;
 		b->parent = -2; /* merged */
+	}
+	x->nmerged = 0;
+	for (int i = 1; i < x->n && x->nmerged < TAGK_MB_MAX_BODIES; i++) {
+		if (x->b[i].parent != -2)
+			continue;
+		int o = into[i];
+		while (o > 0 && x->b[o].parent == -2)
+			o = into[o];
+		/* names are under 32 bytes, NUL included (rx_body) */
+		memcpy(x->merged[x->nmerged][0], x->b[i].name, sizeof(x->b[i].name));
+		memcpy(x->merged[x->nmerged++][1], x->b[o].name, sizeof(x->b[o].name));
 	}
 	int n = 0;
 	for (int i = 0; i < x->n; i++)
@@ -526,6 +540,8 @@ finish(rx *x, mbmodel *mm)
 	m->floating = x->b[0].joint == J_FREE;
 	for (int k = 0; k < 3; k++)
 		m->gravity[k] = (tagk_real)x->gravity[k];
+	memcpy(mm->merged, x->merged, sizeof(mm->merged));
+	mm->nmerged = x->nmerged;
 	for (int i = 0; i < x->n; i++) {
 		rx_body *b = &x->b[i];
 		snprintf(mm->name[i], sizeof(mm->name[i]), "%s", b->name);

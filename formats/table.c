@@ -215,6 +215,21 @@ tbl_want_nullable(tbl_reader *r, int col)
 }
 
 void
+tbl_want_time(tbl_reader *r, int col)
+{
+	if (col >= 0 && col < r->ncols) {
+		r->want[col] = 1;
+		r->tcol1 = col + 1;
+	}
+}
+
+const char *
+tbl_time_origin(const tbl_reader *r)
+{
+	return r->tstate == 1 ? r->t0text : NULL;
+}
+
+void
 tbl_want_all(tbl_reader *r)
 {
 	memset(r->want, 1, (size_t)r->ncols);

@@ -75,6 +75,15 @@ void tbl_want(tbl_reader *r, int col);
 /* Want col, whose empty cells (NaN) are values, not errors: read as NaN
  * (an Inf is still an error). */
 void tbl_want_nullable(tbl_reader *r, int col);
+/* Want col, a time: in a CSV file, when its first value is 1e9 or more
+ * in magnitude (Unix epoch stamps: in ns, a double keeps 0.26 us of them),
+ * every value is read as its difference from the first, subtracted in long
+ * double from the text (exact for integer stamps below 2^64), and
+ * tbl_time_origin gives that first value's text; other formats, and
+ * smaller values, read as they are. */
+void tbl_want_time(tbl_reader *r, int col);
+/* The text of the first time stamp its values are counted from, or NULL. */
+const char *tbl_time_origin(const tbl_reader *r);
 void tbl_want_all(tbl_reader *r);
 /* Want every numeric column: a CSV column whose first data cell is neither
  * a number nor empty is a text column, unwanted from then on (its cells

@@ -22,6 +22,10 @@ struct tbl_reader {
 	char *want;          /* ncols flags */
 	char *text;          /* ncols flags: a text column (tbl_want_numeric) */
 	int want_numeric;    /* tbl_want_numeric was called */
+	int tcol1;           /* tbl_want_time's column + 1, or 0 */
+	int tstate;          /* 0 its first value unread; 1 values are read from the first's; 2 as they are */
+	long double t0;      /* the first value, exact from its text (CSV) */
+	char t0text[48];     /* and that text */
 	char notes[TBL_NOTES][128]; /* "KEY VALUE" of #tagk-note lines, the latest TBL_NOTES */
 	int nnotes, note_next; /* how many are kept (<= 8); where the next goes */
 	long skipped;

@@ -71,11 +71,12 @@ same_t_rows() {
 	  for (i = 3; i <= NF; i++) { d = $i - v[k, i]; d = d < 0 ? -d : d; if (s[i] > 0 && d / s[i] > w) w = d / s[i] } }
 	END { if (n < 2000) exit 1; printf "%.3g\n", w }' "$1" "$2"
 }
-$R "$tmp/poly.csv" > "$tmp/poly.reg" 2>/dev/null
 cut -d, -f1-15,23- "$tmp/poly.csv" > "$tmp/polyqd.csv"
 cut -d, -f1-8,23- "$tmp/poly.csv" > "$tmp/polyq.csv"
-w1=$($R "$tmp/polyqd.csv" 2>/dev/null | same_t_rows "$tmp/poly.reg" -)
-w2=$($R "$tmp/polyq.csv" 2>/dev/null | same_t_rows "$tmp/poly.reg" -)
+# (torques that are no robot's: --no-fit-check writes their rows)
+$R --no-fit-check "$tmp/poly.csv" > "$tmp/poly.reg" 2>/dev/null
+w1=$($R --no-fit-check "$tmp/polyqd.csv" 2>/dev/null | same_t_rows "$tmp/poly.reg" -)
+w2=$($R --no-fit-check "$tmp/polyq.csv" 2>/dev/null | same_t_rows "$tmp/poly.reg" -)
 check "cubic joint motion, uneven times: qdd derived from qd gives the exact rows (worst relative difference $w1)" \
 	awk -v w="$w1" 'BEGIN { exit !(w != "" && w < 1e-8) }'
 check "... qd and qdd derived from q too ($w2)" awk -v w="$w2" 'BEGIN { exit !(w != "" && w < 1e-8) }'
@@ -97,7 +98,9 @@ check "--angle-unit deg: the mass of the radian log ($d and $r %)" \
 expect "the log in degrees without --angle-unit: refused, --angle-unit deg named" 1 "" \
 	"deg.csv: joint angle 'joint[1-7]_pos' reads .* rad at t = .*past a full turn from zero.*Say --angle-unit deg" -- \
 	$R $M "$tmp/deg.csv"
-check "... --angle-unit rad reads it as it is (a joint that turns freely)" sh -c "$R $M --angle-unit rad '$tmp/deg.csv' > /dev/null 2>&1"
+check "... --angle-unit rad reads it as it is (a joint that turns freely)" sh -c "$R $M --angle-unit rad --no-fit-check '$tmp/deg.csv' > /dev/null 2>&1"
+expect "... where the torques then do not fit the model: refused by the model-fit check" 1 "" \
+	"model fit: [1-7] of 7 rows are not explained by a load held by link7" -- $R $M --angle-unit rad "$tmp/deg.csv"
 # velocities against angles (consistency_guard.h's derivguard)
 awk -F, -v OFS=, -v CONVFMT=%.17g 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_vel$/) v[i] = 1; print; next }
 	{ for (i in v) $i *= 57.29577951308232; print }' "$tmp/foreign.csv" > "$tmp/veldeg.csv"
@@ -106,7 +109,7 @@ expect "velocities in deg/s beside angles in rad: refused, the columns named" 1 
 M2="--map t=time --map q=joint{1..7}_pos --map qd=joint2_vel,joint1_vel,joint{3..7}_vel --map tau=joint1_effort,joint2_effort,joint{3..7}_effort"
 expect "two velocity columns mapped in each other's place: refused" 1 "" \
 	"foreign.csv: 'joint[12]_pos' does not change as the integral of 'joint[12]_vel'" -- $R $M2 "$tmp/foreign.csv"
-expect "... --no-consistency-check reads them as they are" 0 "" "" -- sh -c "$R $M2 --no-consistency-check '$tmp/foreign.csv' > /dev/null 2>&1"
+expect "... --no-consistency-check reads them as they are" 0 "" "" -- sh -c "$R $M2 --no-consistency-check --no-fit-check '$tmp/foreign.csv' > /dev/null 2>&1"
 awk -F, -v OFS=, -v CONVFMT=%.17g 'NR > 1 { $1 = $1 * 1e6 } { print }' "$tmp/foreign.csv" > "$tmp/us.csv"
 expect "a joint log stamped in us, read as seconds: refused, the units named" 1 "" \
 	"us.csv: its samples are 1e\+04 s apart \(the median of its first 8 time steps\).*is its time column 'time' in ms, us or ns\?" -- \

@@ -228,6 +228,7 @@ estimate_batch(const batch_opts *o, const char *input)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(w.r));
 	sink_note(w.out.out, "method", o->method->name);
 	estout_pass_note(&w.out, w.r, "px4_hover_mass");
+	estout_pass_note(&w.out, w.r, "system");
 	estout_commit(&w.out, o->quiet);
 	if (tbl_skipped(w.r))
 		cli_warn("skipped %ld bad row%s", tbl_skipped(w.r), tbl_skipped(w.r) == 1 ? "" : "s");

@@ -67,7 +67,7 @@ typedef struct {
  * method with a noise model the ratio of its innovations to what its noise
  * settings assume (estimator.h, noise_ratio). */
 static void
-noise_notes(const tagk_estimator *est, const tagk_config *cfg, const tagk_fitcheck *fit)
+noise_notes(const tagk_estimator *est, const tagk_config *cfg, const tagk_fitcheck *fit, int arm)
 {
 	const char *name = cfg->method->name;
 	double med = (double)tagk_fitcheck_median(fit);
@@ -76,9 +76,10 @@ noise_notes(const tagk_estimator *est, const tagk_config *cfg, const tagk_fitche
 	 * logs 3 to 6 % with kf-low and rls-low, 20 to 50 % with tagk */
 	if (med > 0.25)
 		cli_warn("%s: before each update, its estimate missed the window's rows by %s %% (RMS over the rows' size, "
-		    "median of the windows): the rows carry that much noise or model error (commanded thrust is not "
-		    "thrust), and the estimates follow it; use a longer --window, a batch method (--batch -a wls), "
-		    "or a filter that averages longer (-q silences this note)", name, cli_approx(100 * sqrt(med)));
+		    "median of the windows): the rows carry that much noise or model error (%s), and the estimates "
+		    "follow it; use a longer --window, a batch method (--batch -a wls), or a filter that averages longer "
+		    "(-q silences this note)", name, cli_approx(100 * sqrt(med)), arm ? "an arm's: noisy derived "
+		    "accelerations, friction not modelled" : "commanded thrust is not thrust");
 	double ratio = (double)tagk_est_noise_ratio(est);
 	/* residuals over 3 times the noise assumed (simulated logs with their
 	 * noise level give 0.2; the real Crazyflie logs 1.4 to 126) */
@@ -461,6 +462,7 @@ finish(winrun *w)
 	}
 	sink_note(w->out.out, "method", w->cfg.method->name);
 	estout_pass_note(&w->out, w->r, "px4_hover_mass");
+	estout_pass_note(&w->out, w->r, "system");
 	estout_commit(&w->out, o->quiet);
 	for (int i = 1; i < TAGK_NSTATUS; i++)
 		if (w->refused[i])
@@ -488,8 +490,9 @@ finish(winrun *w)
 			    "solution; kf-low or rls-low accumulate the windows, or raise --iters (-q silences this note)",
 			    w->cfg.method->name, k, k == 1 ? "" : "s", cli_approx(med), cli_approx(med));
 	}
+	const char *sys = tbl_note(w->r, "system");
 	if (!o->quiet && w->ready)
-		noise_notes(&w->est, &w->cfg, &w->fit);
+		noise_notes(&w->est, &w->cfg, &w->fit, sys && strcmp(sys, "arm") == 0);
 	if (unexcited == n)
 		cli_warn("the data did not excite any parameter: their information is below the prior's in every "
 		    "direction (are the units right?), so the estimates stay at the prior (-q silences this note)");

@@ -45,6 +45,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "colspec.h"
+#include "armfit.h"
 #include "friction_fit.h"
 #include "friction_fwl.h"
 #include "sgderive.h"
@@ -170,6 +171,8 @@ typedef struct {
 	const mbmodel *mm;
 	double *wA, *wout; /* its standard rows (nv x n) and output rows */
 	int *wtrue;        /* --base: the log's true_<standard> column of each, or NULL */
+	armfit *af;             /* the model-fit check of force rows, or NULL */
+	double tau2[TAGK_MB_MAX_BODIES]; /* --fit-friction: each joint's sum of squared efforts */
 } mb_run;
 
 static tagk_real Y[TAGK_MB_MAX_DOF * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
@@ -380,6 +383,9 @@ open_output(mb_run *s)
 		names[3 + TAGK_NPARAM + s->nmet + j] = tbl_col(r, s->tidx[j]);
 	s->out = cmdio_open_output(s->o->outname, TBL_AUTO);
 	cmdio_header(s->out, ncol, names);
+	/* what the rows are of, for the words of the commands downstream (a
+	 * robot arm has no thrust map, battery or drag) */
+	sink_note(s->out, "system", "arm");
 	free(names);
 	free(nbuf);
 }
@@ -408,6 +414,21 @@ base_state(const mb_run *s, const double *row, tagk_real R[9], tagk_real p[3], t
 	}
 }
 
+/* The model-fit check's share of a sample's force rows: A, the known part
+ * logged - b, the logged efforts and the velocities. */
+static void
+fit_add(mb_run *s, double t, const tagk_real *A, const tagk_real *b, const double *logged, const tagk_real *qd)
+{
+	double a[TAGK_MB_MAX_DOF * TAGK_NPARAM], k[TAGK_MB_MAX_DOF], v[TAGK_MB_MAX_DOF];
+	for (int r = 0; r < s->nv; r++) {
+		for (int j = 0; j < TAGK_NPARAM; j++)
+			a[r * TAGK_NPARAM + j] = (double)A[r * TAGK_NPARAM + j];
+		k[r] = logged[r] - (double)b[r];
+		v[r] = (double)qd[r];
+	}
+	afit_add(s->af, t, a, k, logged, v);
+}
+
 /* One sample's rows (the momentum rows' first sample is their reference). */
 static void
 sample(mb_run *s, double t, const double *row)
@@ -424,6 +445,9 @@ sample(mb_run *s, double t, const double *row)
 	}
 	if (m->floating)
 		base_state(s, row, R, p, qd, qdd, tau);
+	double logged[TAGK_MB_MAX_DOF];
+	for (int a = 0; a < nv; a++)
+		logged[a] = (double)tau[a];
 	for (int j = 0; s->have_fr && j < nj; j++)
 		tau[off + j] -= (tagk_real)friction_torque(&s->fr, j, (double)qd[off + j]);
 	tagk_mb_kin kin;
@@ -432,8 +456,10 @@ sample(mb_run *s, double t, const double *row)
 	if (s->fit) {
 		tagk_real id[TAGK_MB_MAX_DOF];
 		tagk_mb_inverse_dynamics(&kin, m, s->theta, id);
-		for (int j = 0; j < nj; j++)
+		for (int j = 0; j < nj; j++) {
 			ffit_add(s->fit, j, (double)qd[off + j], (double)(tau[off + j] - id[off + j]));
+			s->tau2[j] += logged[off + j] * logged[off + j];
+		}
 		s->nin++;
 		s->nout++;
 		return;
@@ -446,6 +472,8 @@ sample(mb_run *s, double t, const double *row)
 	int rows = nv;
 	if (force) {
 		tagk_mb_force_rows(&kin, m, tau, s->known, s->u, Y, A, b);
+		if (s->af)
+			fit_add(s, t, A, b, logged, qd);
 		if (s->o->rows == MB_ROWS_ENERGY) {
 			/* qd^T (A theta - b): one row */
 			tagk_real e[TAGK_NPARAM] = { 0 }, eb = 0;
@@ -511,6 +539,13 @@ check_model(const regress_mb_opts *o, const mbmodel *mm, int u)
 			cli_die(EXIT_USAGE, "--fit-friction: %s has a free base (fit joint friction on a fixed base)", o->robot);
 		return;
 	}
+	const char *into = u < 0 ? mbmodel_merged_into(mm, o->body) : NULL;
+	if (into && o->held)
+		cli_die(EXIT_USAGE, "--held %s: %s is fixed to %s (a fixed joint) and merged into it: say --held %s (the "
+		    "load's parameters are then in %s's frame)", o->body, o->body, into, into, into);
+	if (into)
+		cli_die(EXIT_USAGE, "--unknown %s: %s is fixed to %s (a fixed joint) and merged into it: its parameters are "
+		    "part of %s's; say --unknown %s", o->body, o->body, into, into, into);
 	if (u < 0)
 		cli_die(EXIT_USAGE, "--%s: no body '%s' in %s", o->held ? "held" : "unknown", o->body, o->robot);
 	if (o->rows == MB_ROWS_MOMENTUM && m->gravity[0] * m->gravity[0] + m->gravity[1] * m->gravity[1] + m->gravity[2] * m->gravity[2] > 0)
@@ -575,9 +610,9 @@ open_log(mb_run *s, const char *input, double **row)
 		if (i < 0)
 			cli_die(EXIT_DATA, "%s: --map t: no column '%s'%s", tbl_name(r), o->map[MB_SIG_T],
 			    cmdio_unread_hint(r, o->map[MB_SIG_T]));
-		tbl_want(r, i);
+		tbl_want_time(r, i);
 	} else
-		need(r, "t", "time; map yours with --map t=COL");
+		tbl_want_time(r, need(r, "t", "time; map yours with --map t=COL"));
 	sg_op ops[4 * TAGK_MB_MAX_BODIES];
 	char what[160];
 	int nops = joint_signals(s, ops, what, sizeof(what));
@@ -597,9 +632,55 @@ open_log(mb_run *s, const char *input, double **row)
 		cli_die(EXIT_DATA, "out of memory");
 	if (!nops)
 		return NULL;
-	sgderive *d = sgd_new(o->sg_window, o->sg_order, width, nops, ops);
+	/* no --sg-window: chosen from the data for positions alone, else 0.05 s */
+	int from_q = 0;
+	for (int k = 0; k < nops; k++)
+		from_q |= ops[k].deriv == 2 && ops[k].src == s->iq[0];
+	sgderive *d = sgd_new(o->sg_window > 0 ? o->sg_window : from_q ? 0 : 0.05, o->sg_order, width, nops, ops);
 	snprintf(s->what, sizeof(s->what), "%s", what);
 	return d;
+}
+
+/* A revolute joint's angle that jumps by more than pi between two samples
+ * has wrapped around (a continuous joint logged in [-pi, pi)): no joint
+ * turns half a turn in a sample. Its jumps are taken out (in the log's
+ * angle unit), before the consistency check and the filter read it. */
+typedef struct {
+	double prev[TAGK_MB_MAX_BODIES], off[TAGK_MB_MAX_BODIES];
+	long n[TAGK_MB_MAX_BODIES];
+	int started;
+} unwrapper;
+
+static void
+unwrap(const mb_run *s, unwrapper *u, double *row)
+{
+	for (int j = 0; j < s->nj; j++) {
+		if (s->m->joint[j + 1] != TAGK_JOINT_REVOLUTE)
+			continue;
+		double turn = 2 * M_PI / s->qscale[j], q = row[s->iq[j]];
+		if (u->started && fabs(q + u->off[j] - u->prev[j]) > turn / 2) {
+			double k = floor((u->prev[j] - q - u->off[j]) / turn + 0.5);
+			u->off[j] += k * turn;
+			u->n[j]++;
+		}
+		row[s->iq[j]] = u->prev[j] = q + u->off[j];
+	}
+	u->started = 1;
+}
+
+/* On stderr: the angles unwrapped and the time stamps' origin. */
+static void
+read_notes(const mb_run *s, const unwrapper *uw)
+{
+	tbl_reader *r = s->r;
+	for (int j = 0; j < s->nj; j++)
+		if (uw->n[j])
+			cli_warn("%s: joint %d's angle '%s' wraps around (a jump of 2 pi between samples, %ld time%s): read "
+			    "unwrapped, so that its derivatives do not see the jump", tbl_name(r), j + 1, tbl_col(r, s->iq[j]),
+			    uw->n[j], uw->n[j] == 1 ? "" : "s");
+	if (tbl_time_origin(r))
+		cli_warn("%s: time stamps as large as %s are counted from that first one (subtracted exactly, before a "
+		    "double would round them): the rows' t is the time since it", tbl_name(r), tbl_time_origin(r));
 }
 
 /* The joints whose derivative (qd of q, or qdd of qd) the log carries, as
@@ -651,9 +732,37 @@ filter_note(const mb_run *s, const sgderive *d)
 	int n;
 	double dt;
 	sgd_stats(d, &dropped, &gaps, &n, &dt);
-	cli_warn("%s by a Savitzky-Golay filter of degree %d over %d samples (%.3g s at the log's spacing of %.3g s): "
-	    "%ld sample%s at the log's ends%s not written", s->what, s->o->sg_order, n, (n - 1) * dt, dt, dropped,
-	    dropped == 1 ? "" : "s", gaps ? " and at its gaps" : "");
+	cli_warn("%s by a Savitzky-Golay filter of degree %d over %d samples (%.3g s at the log's spacing of %.3g s%s%s): "
+	    "%ld sample%s at the log's ends%s not written", s->what, s->o->sg_order, n, (n - 1) * dt, dt,
+	    sgd_why(d) ? "; " : "", sgd_why(d) ? sgd_why(d) : "", dropped, dropped == 1 ? "" : "s",
+	    gaps ? " and at its gaps" : "");
+}
+
+/* The model-fit check's findings on stderr; refused (exit 1) when a row
+ * does not fit, unless --no-fit-check. */
+static void
+fit_verdict(mb_run *s, const mbmodel *mm)
+{
+	static char names[TAGK_MB_MAX_DOF][96];
+	const char *np[TAGK_MB_MAX_DOF];
+	static const char *const axes[6] = { "nx", "ny", "nz", "fx", "fy", "fz" };
+	for (int k = 0; k < s->nv; k++) {
+		if (k < s->off)
+			snprintf(names[k], sizeof(names[k]), "the base's %s row", axes[k]);
+		else
+			snprintf(names[k], sizeof(names[k]), "joint %d (%s)", k - s->off + 1, tbl_col(s->r, s->itau[k - s->off]));
+		np[k] = names[k];
+	}
+	char what[600];
+	snprintf(what, sizeof(what), "%s %s with the other links as %s gives them", s->o->held ? "a load held by" :
+	    "the unknown body", s->o->body, s->o->robot);
+	static armfit_result res;
+	afit_judge(s->af, &res);
+	(void)mm;
+	if (s->o->fwl_kinds)
+		afit_say_friction(&res, np, "N m");
+	if (afit_say(&res, np, what, "N m") && !s->o->no_fit_check)
+		cli_die(EXIT_DATA, "%s: the model does not fit the log: refused (--no-fit-check writes the rows)", tbl_name(s->r));
 }
 
 /* --fit-friction: the fitted file, with each value's sd in a comment. */
@@ -676,6 +785,17 @@ write_friction(mb_run *s, const char *input)
 		cli_die(EXIT_DATA, "%s: write error", w.name);
 	cmdio_file_commit(&w);
 	cli_warn("--fit-friction: %s", what);
+	for (int j = 0; j < fr.n; j++) {
+		double typ = sqrt(s->tau2[j] / (double)(s->nin ? s->nin : 1));
+		if (fr.fv[j] < -3 * sd[j][0])
+			cli_warn("--fit-friction: joint %d (%s): a negative viscous coefficient (fv %.3g +- %.2g N m s/rad) is not "
+			    "a friction: an effort of the wrong sign, or a model that is not this robot's", j + 1,
+			    tbl_col(s->r, s->itau[j]), fr.fv[j], sd[j][0]);
+		if (fabs(fr.fc[j]) > typ)
+			cli_warn("--fit-friction: joint %d (%s): a Coulomb term (fc %.3g N m) larger than the joint's typical "
+			    "torque (rms %.3g N m) is not a friction: the efforts' unit or the model is wrong", j + 1,
+			    tbl_col(s->r, s->itau[j]), fr.fc[j], typ);
+	}
 }
 
 int
@@ -728,6 +848,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	s.off = mm.m.floating ? 6 : 0;
 	s.force = o->rows != MB_ROWS_MOMENTUM;
 	s.nmet = o->metric ? (1 + TAGK_NPARAM) * s.nv : 0;
+	if (s.force && !s.fit)
+		s.af = afit_new(s.nv, s.off, !o->friction, o->coulomb_smooth);
 	double *row;
 	sgderive *d = open_log(&s, input, &row);
 	tbl_reader *r = s.r;
@@ -749,6 +871,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	angleunit_init(&au, o->angle_set, tbl_name(r));
 	static deriv_pairs dp;
 	deriv_open(&dp, &s);
+	static unwrapper uw;
 	while ((rc = tbl_next(r, row)) == 1) {
 		double t = row[it] * o->tscale;
 		if (!(t > tprev)) {
@@ -763,6 +886,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		for (int j = 0; j < s.nj; j++)
 			if (mm.m.joint[j + 1] == TAGK_JOINT_REVOLUTE)
 				angleunit_add(&au, row[s.iq[j]], tbl_col(r, s.iq[j]), t);
+		unwrap(&s, &uw, row);
 		deriv_add(&dp, t, row);
 		if (!d) {
 			sample(&s, t, row);
@@ -784,7 +908,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	}
 	if (d && s.nin == 0)
 		cli_die(EXIT_DATA, "%s: no sample left: the log is shorter than the Savitzky-Golay window "
-		    "(--sg-window %g s)", tbl_name(r), o->sg_window);
+		    "(--sg-window %g s)", tbl_name(r), o->sg_window > 0 ? o->sg_window : 0.05);
 	if (s.nin == 0)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
 	if (s.nout == 0)
@@ -792,12 +916,15 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	if (s.fit)
 		write_friction(&s, input);
 	else {
+		if (s.af)
+			fit_verdict(&s, &mm);
 		if (s.fwl)
 			fwl_finish(s.fwl, s.out);
 		cmdio_commit(s.out);
 	}
 	if (d)
 		filter_note(&s, d);
+	read_notes(&s, &uw);
 	if (tbl_skipped(r) + skipped)
 		cli_warn("skipped %ld bad row%s of %s", tbl_skipped(r) + skipped,
 		    tbl_skipped(r) + skipped == 1 ? "" : "s", tbl_name(r));

@@ -24,6 +24,7 @@ typedef struct {
 	const char *map[5];   /* --map for MB_SIG_*: column lists (colspec.h), or NULL for t, q1.. */
 	int angle_deg;        /* revolute joints' q, qd, qdd in degrees */
 	int angle_set;        /* --angle-unit given (unitguard.h) */
+	int no_fit_check;     /* --no-fit-check: the model-fit check's findings are warnings (armfit.h) */
 	int no_check;         /* --no-consistency-check: q, qd and qdd not compared (consistency_guard.h) */
 	double sg_window;     /* derived signals: Savitzky-Golay window (s) and degree */
 	int sg_order;

@@ -20,8 +20,10 @@ typedef struct {
 
 typedef struct sgderive sgderive;
 
-/* window: seconds; order: the polynomial's degree; width: values per row
- * (the slots included); ops are copied. Exits on an impossible setting. */
+/* window: seconds, or 0 to choose it from the first rows (for second
+ * derivatives of positions; see choose_window in sgderive.c); order: the
+ * polynomial's degree; width: values per row (the slots included); ops are
+ * copied. Exits on an impossible setting. */
 sgderive *sgd_new(double window, int order, int width, int nops, const sg_op *ops);
 /* Push the row at time t (increasing); returns how many finished rows are
  * ready, to be read by sgd_ready(d, 0 .. n-1) before the next push. */
@@ -34,6 +36,8 @@ const double *sgd_ready(const sgderive *d, int i, double *t);
 /* Rows pushed but never written (edges and gaps), gaps, the window in
  * samples and its spacing (s); call at the end. */
 void sgd_stats(const sgderive *d, long *dropped, long *gaps, int *samples, double *dt);
+/* How the window was chosen from the data, or NULL (given). */
+const char *sgd_why(const sgderive *d);
 void sgd_free(sgderive *d);
 
 #endif

@@ -78,6 +78,7 @@ usage(FILE *f)
 	    "                    [--angle-unit rad|deg] [--sg-window S] [--sg-order P] [--sg-smooth]\n"
 	    "                    [--friction FILE | --fit-friction TERMS | --friction-terms TERMS]\n"
 	    "                    [--coulomb-smooth V] [--base [--base-groups FILE]] [--no-consistency-check]\n"
+	    "                    [--no-fit-check]\n"
 	    "                    [--time-unit s|ms|us|ns] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
 	    "                    [-o FILE] [FILE|-]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
@@ -94,7 +95,8 @@ usage(FILE *f)
 	    "      --angle-unit U     multibody: revolute joints' q, qd, qdd in rad (default) or deg (a log\n"
 	    "                         with a joint past 2 pi + 0.5 rad in five samples is refused unless given)\n"
 	    "      --sg-window S      multibody: qdd (qd) absent: derived from qd (q) by a Savitzky-Golay\n"
-	    "                         filter over S seconds (default 0.05)\n"
+	    "                         filter over S seconds (default: chosen from the data for qd and qdd\n"
+	    "                         from q, and said; else 0.05)\n"
 	    "      --sg-order P       ... of degree P (default 3)\n"
 	    "      --sg-smooth        ... applied to the measured q, qd and tau too\n"
 	    "      --friction FILE    multibody: subtract the joints' friction (tagk-formats(5)) from tau\n"
@@ -108,6 +110,9 @@ usage(FILE *f)
 	    "      --base             multibody, --unknown all or a list: rows for the base parameters\n"
 	    "                         (Y_b1 ..), their grouping on stderr (Gautier's QR)\n"
 	    "      --base-groups FILE ... and the grouping and null space written to FILE\n"
+	    "      --no-fit-check     multibody: write the rows even where the torques are not explained by\n"
+	    "                         the model and the unknown body (refused otherwise: a sign, unit,\n"
+	    "                         column order, joint offset or robot that is wrong)\n"
 	    );
 	fprintf(f,
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust, rotors,\n"
@@ -183,6 +188,7 @@ static const struct option opts[] = {
 	{ "no-consistency-check", no_argument, NULL, 2027 },
 	{ "base", no_argument, NULL, 2055 },
 	{ "base-groups", required_argument, NULL, 2056 },
+	{ "no-fit-check", no_argument, NULL, 2028 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -201,6 +207,7 @@ multibody_option(regress_opts *o, int c, const char *arg)
 	case 2020: o->mb.sg_window = cli_double("--sg-window", arg, 1e-6, 1e4); o->mb_set = c; return 1;
 	case 2021: o->mb.sg_order = (int)cli_long("--sg-order", arg, 1, TAGK_SG_MAX_ORDER); o->mb_set = c; return 1;
 	case 2022: o->mb.sg_smooth = 1; o->mb_set = c; return 1;
+	case 2028: o->mb.no_fit_check = 1; o->mb_set = c; return 1;
 	case 2023: o->mb.friction = arg; o->mb_set = c; return 1;
 	case 2024: o->mb.fit_kinds = ffit_kinds("--fit-friction", arg); o->mb_set = c; return 1;
 	case 2026: /* sigmoid only for the whole-arm rows (wholearm.h), which say so */
@@ -307,8 +314,6 @@ parse(int argc, char **argv, regress_opts *o)
 			regress_mb_map(o->maps[i], o->mb.map);
 		else
 			logmap_parse(o->maps[i], o->user_map);
-	if (!o->mb.sg_window)
-		o->mb.sg_window = 0.05;
 	if (!o->mb.sg_order)
 		o->mb.sg_order = 3;
 	if (o->model == M_MULTIBODY && o->other) {

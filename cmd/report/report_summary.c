@@ -22,6 +22,7 @@ struct summary {
 	plaus_count phys;  /* estimates that are physical bodies */
 	char method[64];   /* the stream's method note, or "" */
 	char hover[40];    /* the stream's px4_hover_mass note, or "" */
+	int arm;           /* the stream's system note says arm (tagk-regress -m multibody) */
 	qspool *q;         /* per row: the np values, then the spacing to the previous row */
 };
 
@@ -84,6 +85,8 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 	snprintf(s->hover, sizeof(s->hover), "%s", note ? note : "");
 	note = tbl_note(r, "method");
 	snprintf(s->method, sizeof(s->method), "%s", note ? note : "");
+	note = tbl_note(r, "system");
+	s->arm = note && strcmp(note, "arm") == 0;
 	free(row);
 	return s;
 }
@@ -200,13 +203,15 @@ print_text(FILE *o, int md, const char *name, const summary *s, const stats *st,
 	}
 	if (s->have_sd)
 		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd (the method's own, from the rows' noise; "
-		    "a bias of the model, as commanded thrust that is not thrust, is not in it)\n", h);
+		    "a bias of the model, as %s, is not in it)\n", h, s->arm ? "an error of the robot's description or "
+		    "friction" : "commanded thrust that is not thrust");
 	for (int j = 0; j < s->np; j++) {
 		double w = wander(s, &st[j], j);
 		if (w > WANDER)
 			fprintf(o, "%s%s wanders over the run %s times more than its sd says (IQR / 1.35 against the "
-			    "last sd): the model does not hold steadily (battery sag, a thrust map, drag, a payload "
-			    "that moves); read the quartiles, not the interval\n", h, tagk_param_names[j], cli_approx(w));
+			    "last sd): the model does not hold steadily (%s); read the quartiles, not the interval\n", h,
+			    tagk_param_names[j], cli_approx(w), s->arm ? "friction not modelled, derived accelerations, a "
+			    "payload that moves in the grip" : "battery sag, a thrust map, drag, a payload that moves");
 	}
 }
 
