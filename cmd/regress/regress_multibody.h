@@ -32,6 +32,7 @@ typedef struct {
 	int fit_kinds;        /* --fit-friction: FF_* bits (friction_fit.h); 0: rows */
 	double coulomb_smooth; /* its Coulomb term's smoothing velocity (0: sign) */
 	int fwl_kinds;        /* --friction-terms: FF_* bits, estimated with the payload */
+	double scale_sd;      /* --scale-sd: the efforts' scale's relative sd (the note scale_sd), or -1 */
 	const char *outname;
 	tbl_options in;
 } regress_mb_opts;
