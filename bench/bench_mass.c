@@ -850,8 +850,6 @@ bench_rmspe(int argc, char **argv)
 		{ "acc", required_argument, NULL, 'A' },
 		{ "thrust-lag", required_argument, NULL, 'L' },
 		{ "thrust-max", required_argument, NULL, 'X' },
-		{ "noise-ar1", required_argument, NULL, 'A' },
-		{ "thrust-map-sd", required_argument, NULL, 'Q' },
 		{ "speed", required_argument, NULL, 'S' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "mass-scale", required_argument, NULL, 'K' },
