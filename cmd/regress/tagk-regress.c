@@ -177,7 +177,7 @@ static const struct option opts[] = {
 	{ "fit-friction", required_argument, NULL, 2024 },
 	{ "coulomb-smooth", required_argument, NULL, 2025 },
 	{ "friction-terms", required_argument, NULL, 2026 },
-	{ "scale-sd", required_argument, NULL, 2027 },
+	{ "scale-sd", required_argument, NULL, 2040 },
 	{ "no-consistency-check", no_argument, NULL, 2027 },
 	CMDIO_OPTIONS_END,
 };
@@ -241,7 +241,7 @@ log_option(regress_opts *o, int c, const char *arg)
 	case 2016: o->min_span = cli_double("--min-span", arg, 0, 1e6); break;
 	case 2017: o->trim = cli_double("--trim", arg, 0, 1e6); break;
 	case 2018: o->calibrate = cli_double("--calibrate-mass", arg, 1e-6, 1e4); break;
-	case 2027: o->scale_sd = cli_double("--scale-sd", arg, 0, 1); o->mb.scale_sd = o->scale_sd; return 1;
+	case 2040: o->scale_sd = cli_double("--scale-sd", arg, 0, 1); o->mb.scale_sd = o->scale_sd; return 1;
 	default: return 0;
 	}
 	o->other = c;
