@@ -2,7 +2,7 @@
 # intervals_test.sh: intervals that hold when the residuals are correlated
 # and the thrust's scale is uncertain (issue 53).
 #
-# - The batch sd (ols, wls) against a NumPy Newey-West written here from the
+# - The batch sd (ols, wls; --segment auto's near it) against a NumPy Newey-West written here from the
 #   papers' formulas (Newey and West 1987, the Bartlett kernel; their 1994
 #   plug-in bandwidth), sharing no code with lib/: per-sample scores of the
 #   fit, or sums of them over blocks of L samples (L the smallest power of 2
@@ -101,6 +101,14 @@ PYEOF
 			check "$f $a: the sd is NumPy's Newey-West ($(cat "$tmp/o.out" | tail -1))" test $st -eq 0
 		done
 	done
+	# --segment auto, held to one segment (its change search takes AR(1)
+	# noise for changes): the written sd is Newey-West's too, over the
+	# search's blocks, near the one checked above
+	$E -q --batch -a ols --segment auto --penalty 1e9 --stream csv "$tmp/mass.csv" > "$tmp/mass.auto" 2>/dev/null
+	a=$(grep -v '^#' "$tmp/mass.auto" | awk -F, 'NR == 2 { print $3 }')
+	b=$(grep -v '^#' "$tmp/mass.ols" | awk -F, 'NR == 2 { print $3 }')
+	check "--segment auto: its sd $a within 20 % of --batch's Newey-West $b (white: 0.4 times)" \
+		awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0.8 * b && a < 1.25 * b) }'
 else
 	echo "skip the NumPy oracle of the Newey-West sd: /usr/bin/python3 with numpy is not installed"
 fi
