@@ -11,6 +11,13 @@
  * flights; the table prints the share, with its own binomial uncertainty,
  * beside the mean sd and the root mean square error, whose ratio says
  * whether the sd is the error's size.
+ *
+ * --noise-ar1 colours the sensors' noise (massflight's AR(1)), and
+ * --thrust-map-sd X makes each flight's logged thrust off by a factor
+ * 1 + d, d ~ N(0, X) drawn per flight, while tagk-regress is told
+ * --scale-sd X: the interval is then the total one, sqrt(sd_m^2 +
+ * sd_sys_m^2) (tagk-report's report_total_sd), and the noise's part alone
+ * is scored beside it (noise95).
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -29,7 +36,7 @@ enum { COV_MAX_METHODS = 8, COV_MAX_JOBS = 16 };
 
 typedef struct {
 	long seeds;
-	double duration, noise, thrust_sd;
+	double duration, noise, thrust_sd, ar1, map_sd;
 	int nm;
 	char *methods[COV_MAX_METHODS];
 	int batch[COV_MAX_METHODS]; /* ols, wls: tagk-estimate --batch */
@@ -37,16 +44,17 @@ typedef struct {
 	char tmp[4200];             /* a private scratch directory */
 } cov_opts;
 
-/* The last estimate of an estimate stream file: m, sd_m and true_m by name
- * (sd_m NaN when its cell is empty); 0, or -1 if the file has none. */
+/* The last estimate of an estimate stream file: m, sd_m, sd_sys_m and
+ * true_m by name (sd_m NaN when its cell is empty, sd_sys_m NaN without
+ * the column); 0, or -1 if the file has none. */
 static int
-last_estimate(const char *path, double *m, double *sd, double *truth)
+last_estimate(const char *path, double *m, double *sd, double *sys, double *truth)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return -1;
 	char line[8192], last[8192] = "";
-	int im = -1, isd = -1, it = -1, header = 0;
+	int im = -1, isd = -1, isys = -1, it = -1, header = 0;
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#')
 			continue;
@@ -57,6 +65,7 @@ last_estimate(const char *path, double *m, double *sd, double *truth)
 			for (char *tok = strtok_r(line, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save), k++) {
 				if (strcmp(tok, "m") == 0) im = k;
 				if (strcmp(tok, "sd_m") == 0) isd = k;
+				if (strcmp(tok, "sd_sys_m") == 0) isys = k;
 				if (strcmp(tok, "true_m") == 0) it = k;
 			}
 			continue;
@@ -68,22 +77,24 @@ last_estimate(const char *path, double *m, double *sd, double *truth)
 		return -1;
 	/* cells by position: an empty cell is kept (strsep, not strtok) */
 	char *p = last, *cell;
-	*m = *sd = *truth = (double)NAN;
+	*m = *sd = *sys = *truth = (double)NAN;
 	for (int k = 0; (cell = strsep(&p, ",\n")) != NULL; k++) {
 		double v = *cell ? strtod(cell, NULL) : (double)NAN;
 		if (k == im) *m = v;
 		if (k == isd) *sd = v;
+		if (k == isys) *sys = v;
 		if (k == it) *truth = v;
 	}
 	return 0;
 }
 
 /* One flight: simulate it, run every method, one line per method into out:
- * "method_index,m,sd,true". */
+ * "method_index,m,sd,sd_sys,true". */
 static void
 cover_one(const cov_opts *c, long seed, FILE *out)
 {
 	char flight[4400], est[4400], sim[4300], reg[4300], tge[4300], sseed[32], sdur[32], snoise[32], ssd[32];
+	char sar[32], smap[32];
 	snprintf(flight, sizeof(flight), "%s/f%ld.csv", c->tmp, seed);
 	snprintf(sim, sizeof(sim), "%s/tagk-bench", c->dir);
 	snprintf(reg, sizeof(reg), "%s/tagk-regress", c->dir);
@@ -92,12 +103,19 @@ cover_one(const cov_opts *c, long seed, FILE *out)
 	snprintf(sdur, sizeof(sdur), "%g", c->duration);
 	snprintf(snoise, sizeof(snoise), "%g", c->noise);
 	snprintf(ssd, sizeof(ssd), "%g", c->thrust_sd);
+	snprintf(sar, sizeof(sar), "%g", c->ar1);
+	snprintf(smap, sizeof(smap), "%g", c->map_sd);
 	char *sa[] = { sim, "massflight", "--mass", "constant", "--seed", sseed, "--duration", sdur, "--noise", snoise,
-		"--thrust-sd", ssd, "-o", flight, NULL };
+		"--thrust-sd", ssd, "--noise-ar1", sar, "--thrust-map-sd", smap, "-o", flight, NULL };
 	spawn_reap(spawn_cmd(sa, -1, -1, 1), "tagk-bench massflight");
 	for (int i = 0; i < c->nm; i++) {
 		snprintf(est, sizeof(est), "%s/e%ld.csv", c->tmp, seed);
-		char *ra[] = { reg, "-m", "mass", "--wrench", "thrust", flight, NULL };
+		char *ra[] = { reg, "-m", "mass", "--wrench", "thrust", flight, NULL, NULL, NULL };
+		if (c->map_sd > 0) {
+			ra[5] = "--scale-sd";
+			ra[6] = smap;
+			ra[7] = flight;
+		}
 		char *ea[] = { tge, "-q", "-a", c->methods[i], "--stream", "csv", "-o", est, NULL };
 		char *eb[] = { tge, "-q", "--batch", "-a", c->methods[i], "--stream", "csv", "-o", est, NULL };
 		int fd[2];
@@ -111,17 +129,17 @@ cover_one(const cov_opts *c, long seed, FILE *out)
 		close(fd[1]);
 		spawn_reap(a, "tagk-regress");
 		spawn_reap(b, "tagk-estimate");
-		double m, sd, truth;
-		if (last_estimate(est, &m, &sd, &truth) != 0)
+		double m, sd, sys, truth;
+		if (last_estimate(est, &m, &sd, &sys, &truth) != 0)
 			cli_die(EXIT_DATA, "coverage: seed %ld, %s: no estimate with m, sd_m and true_m", seed, c->methods[i]);
-		fprintf(out, "%d,%.17g,%.17g,%.17g\n", i, m, sd, truth);
+		fprintf(out, "%d,%.17g,%.17g,%.17g,%.17g\n", i, m, sd, sys, truth);
 		unlink(est);
 	}
 	unlink(flight);
 }
 
 typedef struct {
-	long runs, held, no_sd;
+	long runs, held, held_noise, no_sd;
 	double sd_sum, se_sum;
 } cov_cell;
 
@@ -129,13 +147,14 @@ static void
 print_table(const cov_opts *c, const cov_cell *cell, int jobs)
 {
 	printf("# tagk-bench coverage: %ld flights of %g s (massflight --mass constant, 1 kg, loop, seeds 1 to %ld, "
-	    "noise x%g, thrust sd %g), %d job%s\n", c->seeds, c->duration, c->seeds, c->noise, c->thrust_sd, jobs,
-	    jobs == 1 ? "" : "s");
-	printf("# each: tagk-regress -m mass --wrench thrust | tagk-estimate -a METHOD; the final estimate's interval "
-	    "m +- 1.96 sd_m\n");
-	printf("# holds the true mass in cover95 %% of the flights (+- its binomial 95 %% margin); target 90 to 99\n\n");
-	printf("%-8s %6s %10s %8s %8s %12s %12s %10s\n", "method", "runs", "cover95_%", "+-", "target", "mean_sd_kg",
-	    "rms_err_kg", "err/sd");
+	    "noise x%g, thrust sd %g, noise AR(1) %g, thrust map sd %g), %d job%s\n", c->seeds, c->duration, c->seeds,
+	    c->noise, c->thrust_sd, c->ar1, c->map_sd, jobs, jobs == 1 ? "" : "s");
+	printf("# each: tagk-regress -m mass --wrench thrust%s | tagk-estimate -a METHOD; the final estimate's interval "
+	    "m +- 1.96 sd\n", c->map_sd > 0 ? " --scale-sd X" : "");
+	printf("# holds the true mass in cover95 %% of the flights (+- its binomial 95 %% margin; target 90 to 99), sd "
+	    "the total\n# sqrt(sd_m^2 + sd_sys_m^2); noise95 %% with sd_m alone\n\n");
+	printf("%-8s %6s %10s %8s %8s %10s %12s %12s %10s\n", "method", "runs", "cover95_%", "+-", "target", "noise95_%",
+	    "mean_sd_kg", "rms_err_kg", "err/sd");
 	for (int i = 0; i < c->nm; i++) {
 		const cov_cell *g = &cell[i];
 		long n = g->runs - g->no_sd;
@@ -143,8 +162,9 @@ print_table(const cov_opts *c, const cov_cell *cell, int jobs)
 		double margin = n ? 196 * sqrt(p * (1 - p) / (double)n) : (double)NAN;
 		double msd = n ? g->sd_sum / (double)n : (double)NAN, rms = n ? sqrt(g->se_sum / (double)n) : (double)NAN;
 		int ok = n && 100 * p >= 90 && 100 * p <= 99;
-		printf("%-8s %6ld %10.1f %8.1f %8s %12.4g %12.4g %10.3f", c->methods[i], g->runs, 100 * p, margin,
-		    ok ? "ok" : "MISSED", msd, rms, rms / msd);
+		double pn = n ? 100.0 * (double)g->held_noise / (double)n : (double)NAN;
+		printf("%-8s %6ld %10.1f %8.1f %8s %10.1f %12.4g %12.4g %10.3f", c->methods[i], g->runs, 100 * p, margin,
+		    ok ? "ok" : "MISSED", pn, msd, rms, rms / msd);
 		if (g->no_sd)
 			printf("  (%ld without an sd)", g->no_sd);
 		printf("\n");
@@ -160,6 +180,8 @@ parse(int argc, char **argv, cov_opts *c, int *jobs)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "noise", required_argument, NULL, 'z' },
 		{ "thrust-sd", required_argument, NULL, 't' },
+		{ "noise-ar1", required_argument, NULL, 'a' },
+		{ "thrust-map-sd", required_argument, NULL, 'q' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -180,6 +202,8 @@ parse(int argc, char **argv, cov_opts *c, int *jobs)
 		case 'd': c->duration = cli_double("--duration", optarg, 1, 600); break;
 		case 'z': c->noise = cli_double("--noise", optarg, 0.01, 100); break;
 		case 't': c->thrust_sd = cli_double("--thrust-sd", optarg, 0, 1); break;
+		case 'a': c->ar1 = cli_double("--noise-ar1", optarg, 0, 0.999); break;
+		case 'q': c->map_sd = cli_double("--thrust-map-sd", optarg, 0, 0.3); break;
 		case 'j': *jobs = (int)cli_long("--jobs", optarg, 1, COV_MAX_JOBS); break;
 		case 'h': bench_help(stdout, "coverage"); cli_close(stdout, "stdout"); exit(0);
 		default: bench_help(stderr, "coverage"); exit(EXIT_USAGE);
@@ -236,8 +260,8 @@ cmd_coverage(int argc, char **argv)
 	for (int j = 0; j < jobs; j++) {
 		rewind(parts[j]);
 		int i;
-		double m, sd, truth;
-		while (fscanf(parts[j], "%d,%lf,%lf,%lf\n", &i, &m, &sd, &truth) == 4) {
+		double m, sd, sys, truth;
+		while (fscanf(parts[j], "%d,%lf,%lf,%lf,%lf\n", &i, &m, &sd, &sys, &truth) == 5) {
 			if (i < 0 || i >= c.nm)
 				cli_die(EXIT_DATA, "coverage: a worker wrote a malformed result");
 			cov_cell *g = &cell[i];
@@ -247,7 +271,11 @@ cmd_coverage(int argc, char **argv)
 				g->no_sd++;
 				continue;
 			}
-			g->held += fabs(m - truth) <= 1.96 * sd;
+			/* the total, as tagk-report's report_total_sd: in quadrature */
+			double tot = isnan(sys) ? sd : hypot(sd, sys);
+			g->held += fabs(m - truth) <= 1.96 * tot;
+			g->held_noise += fabs(m - truth) <= 1.96 * sd;
+			sd = tot;
 			g->sd_sum += sd;
 			g->se_sum += (m - truth) * (m - truth);
 		}

@@ -181,6 +181,8 @@ typedef struct {
 	int traj, beh;
 	uint64_t seed;
 	double duration, rate, m_nom, thrust_sd, vbat[2], ground;
+	double ar1;        /* --noise-ar1: the sensors' noise coloured (0) */
+	double map_gain;   /* the logged thrust over the thrust (1; --thrust-map-sd) */
 	actuators act;
 	const char *outname, *pwmveh;
 } mf_opts;
@@ -194,6 +196,7 @@ mf_sim(const mf_opts *o, tagk_uavsim_config *sc, tagk_uavsim *sim)
 	sc->dt = (tagk_real)(1 / o->rate);
 	sc->m_nom = (tagk_real)o->m_nom;
 	sc->sd_thrust = (tagk_real)o->thrust_sd;
+	sc->noise_ar1 = (tagk_real)o->ar1;
 	set_actuators(sc, &o->act);
 	if (tagk_uavsim_init(sim, sc) != TAGK_OK)
 		cli_die(EXIT_USAGE, "massflight: the settings are out of range");
@@ -244,9 +247,9 @@ mf_row(const mf_opts *o, const pwm_out *pw, const tagk_uavsim_sample *s, sink *o
 	int i = 0;
 	row[i++] = (double)s->t + o->ground;
 	if (o->pwmveh)
-		i += pwm_columns(pw, (double)s->t + o->ground, (double)s->u.thrust, row + i);
+		i += pwm_columns(pw, (double)s->t + o->ground, o->map_gain * (double)s->u.thrust, row + i);
 	else
-		row[i++] = (double)s->u.thrust;
+		row[i++] = o->map_gain * (double)s->u.thrust;
 	for (int j = 0; j < 3; j++)
 		row[i++] = (double)s->u.w[j];
 	for (int j = 0; j < 3; j++)
@@ -309,6 +312,8 @@ bench_massflight(int argc, char **argv)
 		{ "thrust-sd", required_argument, NULL, 'T' },
 		{ "thrust-lag", required_argument, NULL, 'L' },
 		{ "thrust-max", required_argument, NULL, 'X' },
+		{ "noise-ar1", required_argument, NULL, 'A' },
+		{ "thrust-map-sd", required_argument, NULL, 'Q' },
 		{ "speed", required_argument, NULL, 'S' },
 		{ "mass-scale", required_argument, NULL, 'K' },
 		{ "pwm", required_argument, NULL, 'P' },
@@ -319,8 +324,9 @@ bench_massflight(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	mf_opts o = { .traj = TAGK_UAVTRAJ_LOOP, .beh = TAGK_MASS_DRAIN, .seed = 1, .duration = 20, .rate = 100,
-		.m_nom = 1, .act = { 0, 0, 1, 1, 1 }, .vbat = { 4.0, 4.0 } };
+		.m_nom = 1, .act = { 0, 0, 1, 1, 1 }, .vbat = { 4.0, 4.0 }, .map_gain = 1 };
 	int c;
+	double map_sd = 0;
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "o:h", opts)) != -1) {
 		int one[1];
@@ -332,6 +338,8 @@ bench_massflight(int argc, char **argv)
 		case 'r': o.rate = cli_double("--rate", optarg, 10, 10000); break;
 		case 'M': o.m_nom = cli_double("--m-nom", optarg, 1e-3, 1e4); break;
 		case 'T': o.thrust_sd = cli_double("--thrust-sd", optarg, 0, 1); break;
+		case 'A': o.ar1 = cli_double("--noise-ar1", optarg, 0, 0.999); break;
+		case 'Q': map_sd = cli_double("--thrust-map-sd", optarg, 0, 0.3); break;
 		case 'L': case 'X': case 'S': case 'n': case 'K': parse_actuators(&o.act, c, optarg); break;
 		case 'P': o.pwmveh = optarg; break;
 		case 'B': {
@@ -352,6 +360,13 @@ bench_massflight(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_die(EXIT_USAGE, "massflight: unexpected argument '%s'", argv[optind]);
+	if (map_sd > 0) {
+		/* the log's thrust map off by a factor drawn once per flight, from
+		 * a generator of its own (the flight is the same for every sd) */
+		tagk_rng g;
+		tagk_rng_seed(&g, o.seed ^ 0x6d61702d6572726fULL);
+		o.map_gain = 1 + map_sd * (double)tagk_rng_gaussian(&g);
+	}
 	tagk_uavsim_config sc;
 	tagk_uavsim sim;
 	mf_sim(&o, &sc, &sim);

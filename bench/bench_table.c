@@ -119,6 +119,7 @@ const bench_command bench_subcommands[] = {
 	  "[--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
 	  "                             [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X]\n"
 	  "                             [--thrust-lag S] [--thrust-max X] [--speed X] [--mass-scale X]\n"
+	  "                             [--noise-ar1 PHI] [--thrust-map-sd X]\n"
 	  "                             [--pwm VEHICLE [--vbat V0[,V1]]] [--ground S] [-o FILE]",
 	  "      --traj NAME        random, loop (default), lemniscate, zigzag or square\n"
 	  "      --mass NAME        constant, drain (default), swaps, drop or load\n"
@@ -132,6 +133,10 @@ const bench_command bench_subcommands[] = {
 	  "      --thrust-max X     the thrust produced saturates at X weights (default 0: none)\n"
 	  "      --speed X          fly the reference X times as fast (default 1)\n"
 	  "      --mass-scale X     the mass changes' amplitudes times X (default 1)\n"
+	  "      --noise-ar1 PHI    the accelerometer's and gyro's noise an AR(1) process of coefficient\n"
+	  "                         PHI per sample, its sd kept (default 0: white)\n"
+	  "      --thrust-map-sd X  the logged thrust is the thrust times 1 + d, d drawn once per flight\n"
+	  "                         from a normal of sd X (a thrust map's error; default 0)\n"
 	  "      --pwm VEHICLE      instead of the thrust, each motor's command (a quarter of the thrust\n"
 	  "                         through the inverse of VEHICLE's thrust map) and the battery voltage,\n"
 	  "                         as a Crazyflie logs them (motor.m1 .. motor.m4, pm.vbat)\n"
@@ -163,12 +168,15 @@ const bench_command bench_subcommands[] = {
 	  "  -q, --quiet            no progress\n", bench_rmspe },
 	{ "coverage", "the calibration of tagk-estimate's 95 % intervals over simulated flights",
 	  "[--seeds N] [--methods LIST] [--duration S] [--noise X]\n"
-	  "                           [--thrust-sd X] [-j JOBS]",
+	  "                           [--thrust-sd X] [--noise-ar1 PHI] [--thrust-map-sd X] [-j JOBS]",
 	  "      --seeds N          flights, seeds 1 to N (default 200)\n"
 	  "      --methods LIST     kf-low, kf, rls-low, rls, ols, wls (default kf-low,rls-low,ols,wls)\n"
 	  "      --duration S       seconds per flight (default 20)\n"
 	  "      --noise X          scale of every measurement noise (default 1)\n"
 	  "      --thrust-sd X      relative noise of the thrust (default 0)\n"
+	  "      --noise-ar1 PHI    coloured sensor noise: AR(1) of coefficient PHI (default 0: white)\n"
+	  "      --thrust-map-sd X  each flight's logged thrust off by a factor 1 + d, d ~ N(0, X), and\n"
+	  "                         tagk-regress told --scale-sd X (default 0)\n"
 	  "  -j, --jobs N           processes (default 2)\n", cmd_coverage },
 	{ "grasp", "one run of paper 003's experiment as a joint log: an arm moving a held cube",
 	  "[--base fixed|floating] [--target KG] [--robot-error RHO] [--seed S]\n"

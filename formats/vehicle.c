@@ -25,7 +25,7 @@
 
 /* Which keys have been seen, and on which line. */
 typedef struct {
-	int input, kf, kappa, l_arm, alpha, map, mapv, scale, offset, tau, mass;
+	int input, kf, kappa, l_arm, alpha, map, mapv, scale, offset, tau, mass, map_sd, cmd_sd;
 } seen;
 
 static int
@@ -108,6 +108,12 @@ key_line(kv_reader *k, vehicle *v, seen *s)
 	if (strcmp(key, "mass") == 0)
 		return kv_once(k, &s->mass) || kv_count(k, 1, "mass M") || kv_positive(k, 1, MASS_MAX, "kg", &v->mass)
 		    ? -1 : 0;
+	if (strcmp(key, "thrust_map_sd") == 0)
+		return kv_once(k, &s->map_sd) || kv_count(k, 1, "thrust_map_sd S") ||
+		    kv_number(k, 1, 0, 1, "", &v->map_sd) ? -1 : 0;
+	if (strcmp(key, "command_sd") == 0)
+		return kv_once(k, &s->cmd_sd) || kv_count(k, 1, "command_sd S") ||
+		    kv_number(k, 1, 0, 1, "", &v->cmd_sd) ? -1 : 0;
 	if (strcmp(key, "l_arm") == 0)
 		return kv_once(k, &s->l_arm) || kv_count(k, 1, "l_arm L") ||
 		    kv_positive(k, 1, L_ARM_MAX, "m", &v->gate_l_arm) ? -1 : 0;
@@ -115,7 +121,7 @@ key_line(kv_reader *k, vehicle *v, seen *s)
 		return kv_once(k, &s->alpha) || kv_count(k, 1, "alpha A") ||
 		    kv_positive(k, 1, ALPHA_MAX, "kg m^2", &v->gate_alpha) ? -1 : 0;
 	return kv_fail(k, "unknown key '%s' (rotor, input, kf, kappa, thrust_map, thrust_map_v, thrust_scale, "
-	    "thrust_offset, motor_tau, mass, l_arm, alpha)", key);
+	    "thrust_offset, motor_tau, mass, thrust_map_sd, command_sd, l_arm, alpha)", key);
 }
 
 /* What the keys must say together; a message in err and -1, or 0. */
@@ -162,7 +168,7 @@ vehicle_read_file(FILE *f, const char *path, vehicle *v, int rotors, char *err, 
 {
 	memset(v, 0, sizeof(*v));
 	v->thrust_scale = 1;
-	v->mass = v->gate_l_arm = v->gate_alpha = NAN;
+	v->mass = v->gate_l_arm = v->gate_alpha = v->map_sd = v->cmd_sd = NAN;
 	kv_reader k;
 	kv_init(&k, f, path, err, len);
 	seen s = { 0 };
@@ -243,11 +249,13 @@ vehicle_write(FILE *f, const vehicle *v)
 		for (int i = 0; i < v->mapv_n; i++)
 			put(f, v->mapv[i], i + 1 < v->mapv_n ? " " : "\n");
 	}
-	static const char *const keys[] = { "thrust_scale", "thrust_offset", "motor_tau", "mass", "l_arm", "alpha" };
-	const double vals[] = { v->thrust_scale, v->thrust_offset, v->motor_tau, v->mass, v->gate_l_arm, v->gate_alpha };
+	static const char *const keys[] = { "thrust_scale", "thrust_offset", "motor_tau", "mass", "l_arm", "alpha",
+		"thrust_map_sd", "command_sd" };
+	const double vals[] = { v->thrust_scale, v->thrust_offset, v->motor_tau, v->mass, v->gate_l_arm, v->gate_alpha,
+		v->map_sd, v->cmd_sd };
 	const int given[] = { v->thrust_scale != 1, v->thrust_offset != 0, v->motor_tau != 0, !isnan(v->mass),
-		!isnan(v->gate_l_arm), !isnan(v->gate_alpha) };
-	for (int i = 0; i < 6; i++)
+		!isnan(v->gate_l_arm), !isnan(v->gate_alpha), !isnan(v->map_sd), !isnan(v->cmd_sd) };
+	for (int i = 0; i < 8; i++)
 		if (given[i]) {
 			fprintf(f, "%s ", keys[i]);
 			put(f, vals[i], "\n");

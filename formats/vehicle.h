@@ -21,6 +21,11 @@
  *                      command and the thrust (default 0: none)
  *   mass M             the vehicle's nominal mass (kg), which tagk-report
  *                      compares estimates with
+ *   thrust_map_sd S    the relative sd of the thrust the rotor model gives
+ *                      (the thrust map, or kf): a systematic error of every
+ *                      force and torque from the rotors (0 to 1)
+ *   command_sd S       the relative sd of a logged commanded collective
+ *                      thrust as the thrust produced (--wrench thrust; 0 to 1)
  *   l_arm L            the physical gate's bound on ||c|| (m), eq. (15)
  *   alpha A            its bound on the largest inertia eigenvalue (kg m^2)
  *
@@ -53,6 +58,7 @@ typedef struct {
 	double thrust_scale, thrust_offset; /* 1 and 0 unless given */
 	double motor_tau;        /* s; 0 none */
 	double mass;             /* kg, NAN when not given */
+	double map_sd, cmd_sd;   /* thrust_map_sd, command_sd: relative, NAN when not given */
 	double gate_l_arm, gate_alpha; /* NAN when the file does not say */
 } vehicle;
 

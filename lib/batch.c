@@ -1,6 +1,7 @@
 /* batch.c: batch least squares from normal equations; see batch.h. */
 #include <string.h>
 #include "batch.h"
+#include "hac.h"
 #include "linalg.h"
 #include "pcls.h"
 
@@ -228,6 +229,61 @@ tagk_batch_solve(const tagk_batch *q, tagk_real *theta)
 }
 
 
+/* The weights of the method's own fit into w (q->nrows): 1 for ols and
+ * rows with their own weights, 1 / s_r^2 of the ordinary fit for wls. */
+static tagk_status
+sd_weights(const tagk_batch *q, double *w)
+{
+	const int n = q->n, consistent = q->method->preset[1] != 0;
+	double var[TAGK_BATCH_ROWS];
+	for (int r = 0; r < q->nrows; r++)
+		w[r] = 1;
+	if (q->method->preset[0] == 0 || q->given_weights)
+		return TAGK_OK;
+	tagk_real th0[TAGK_NPARAM];
+	double H0[TAGK_NPARAM * TAGK_NPARAM], h0[TAGK_NPARAM];
+	memset(H0, 0, sizeof(H0));
+	memset(h0, 0, sizeof(h0));
+	for (int r = 0; r < q->nrows; r++) {
+		for (int i = 0; i < n * n; i++)
+			H0[i] += q->H[r][i];
+		for (int i = 0; i < n; i++)
+			h0[i] += q->h[r][i];
+	}
+	tagk_status st = solve(n, H0, h0, consistent, th0);
+	if (st != TAGK_OK)
+		return st;
+	row_variances(q, th0, 0, var);
+	double vmax = 0;
+	for (int r = 0; r < q->nrows; r++)
+		vmax = var[r] > vmax ? var[r] : vmax;
+	for (int r = 0; r < q->nrows; r++) {
+		double lo = vmax > 0 ? 1e-12 * vmax : 1;
+		w[r] = 1 / (var[r] > lo ? var[r] : lo);
+	}
+	return TAGK_OK;
+}
+
+/* sd (n) from Hw (n x n, destroyed) and the meat (n x n): the diagonal of
+ * Hw^-1 meat Hw^-1. */
+static tagk_status
+sandwich_sd(int n, tagk_real *Hw, const tagk_real *meat, tagk_real *sd)
+{
+	tagk_real X[TAGK_NPARAM * TAGK_NPARAM], Y[TAGK_NPARAM * TAGK_NPARAM];
+	if (tagk_cholesky(n, Hw) != TAGK_OK)
+		return TAGK_ENOTPD;
+	/* X = Hw^-1 meat, then the diagonal of X Hw^-1 = (Hw^-1 X^T)^T */
+	memcpy(X, meat, sizeof(*X) * (size_t)n * (size_t)n);
+	tagk_cholesky_solve(n, n, Hw, X);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			Y[i * n + j] = X[j * n + i];
+	tagk_cholesky_solve(n, n, Hw, Y);
+	for (int j = 0; j < n; j++)
+		sd[j] = Y[j * n + j] > 0 ? tagk_sqrt(Y[j * n + j]) : 0;
+	return TAGK_OK;
+}
+
 tagk_status
 tagk_batch_sd(const tagk_batch *q, const tagk_real *theta, tagk_real *sd)
 {
@@ -236,36 +292,14 @@ tagk_batch_sd(const tagk_batch *q, const tagk_real *theta, tagk_real *sd)
 	const tagk_batch_ops *ops = (const tagk_batch_ops *)q->method->ops;
 	if (ops->solve != fit)
 		return TAGK_EINVAL;
-	const int n = q->n, consistent = q->method->preset[1] != 0;
+	const int n = q->n;
 	/* the weights: those of the method's own fit (wls), else 1 */
 	double w[TAGK_BATCH_ROWS], var[TAGK_BATCH_ROWS];
-	for (int r = 0; r < q->nrows; r++)
-		w[r] = 1;
-	if (q->method->preset[0] != 0 && !q->given_weights) {
-		tagk_real th0[TAGK_NPARAM];
-		double H0[TAGK_NPARAM * TAGK_NPARAM], h0[TAGK_NPARAM];
-		memset(H0, 0, sizeof(H0));
-		memset(h0, 0, sizeof(h0));
-		for (int r = 0; r < q->nrows; r++) {
-			for (int i = 0; i < n * n; i++)
-				H0[i] += q->H[r][i];
-			for (int i = 0; i < n; i++)
-				h0[i] += q->h[r][i];
-		}
-		tagk_status st = solve(n, H0, h0, consistent, th0);
-		if (st != TAGK_OK)
-			return st;
-		row_variances(q, th0, 0, var);
-		double vmax = 0;
-		for (int r = 0; r < q->nrows; r++)
-			vmax = var[r] > vmax ? var[r] : vmax;
-		for (int r = 0; r < q->nrows; r++) {
-			double lo = vmax > 0 ? 1e-12 * vmax : 1;
-			w[r] = 1 / (var[r] > lo ? var[r] : lo);
-		}
-	}
+	tagk_status st = sd_weights(q, w);
+	if (st != TAGK_OK)
+		return st;
 	row_variances(q, theta, 1, var);
-	tagk_real Hw[TAGK_NPARAM * TAGK_NPARAM], meat[TAGK_NPARAM * TAGK_NPARAM], X[TAGK_NPARAM * TAGK_NPARAM];
+	tagk_real Hw[TAGK_NPARAM * TAGK_NPARAM], meat[TAGK_NPARAM * TAGK_NPARAM];
 	for (int i = 0; i < n * n; i++) {
 		double a = 0, b = 0;
 		for (int r = 0; r < q->nrows; r++) {
@@ -275,19 +309,64 @@ tagk_batch_sd(const tagk_batch *q, const tagk_real *theta, tagk_real *sd)
 		Hw[i] = (tagk_real)a;
 		meat[i] = (tagk_real)b;
 	}
-	if (tagk_cholesky(n, Hw) != TAGK_OK)
-		return TAGK_ENOTPD;
-	/* X = Hw^-1 meat, then the diagonal of X Hw^-1 = (Hw^-1 X^T)^T */
-	memcpy(X, meat, sizeof(X));
-	tagk_cholesky_solve(n, n, Hw, X);
-	tagk_real Y[TAGK_NPARAM * TAGK_NPARAM];
-	for (int i = 0; i < n; i++)
+	return sandwich_sd(n, Hw, meat, sd);
+}
+
+void
+tagk_batch_block_add(double *block, int n, int k, const double *y, double b, double w)
+{
+	if (k < 0 || k >= TAGK_BATCH_ROWS)
+		return;
+	double *H = block + (size_t)k * (size_t)(n * n + n), *h = H + n * n;
+	for (int i = 0; i < n; i++) {
+		h[i] += w * y[i] * b;
 		for (int j = 0; j < n; j++)
-			Y[i * n + j] = X[j * n + i];
-	tagk_cholesky_solve(n, n, Hw, Y);
-	for (int j = 0; j < n; j++)
-		sd[j] = Y[j * n + j] > 0 ? tagk_sqrt(Y[j * n + j]) : 0;
-	return TAGK_OK;
+			H[i * n + j] += w * y[i] * y[j];
+	}
+}
+
+tagk_status
+tagk_batch_sd_hac(const tagk_batch *q, const tagk_real *theta, const double *blocks, int nblocks, double *G,
+    tagk_real *sd, int *bandwidth)
+{
+	if (!q || !q->method || !theta || !blocks || nblocks < 1 || !G || !sd)
+		return TAGK_EINVAL;
+	const tagk_batch_ops *ops = (const tagk_batch_ops *)q->method->ops;
+	if (ops->solve != fit)
+		return TAGK_EINVAL;
+	const int n = q->n, len = TAGK_BATCH_BLOCK_LEN(n);
+	double w[TAGK_BATCH_ROWS], Om[TAGK_NPARAM * TAGK_NPARAM];
+	tagk_status st = sd_weights(q, w);
+	if (st != TAGK_OK)
+		return st;
+	/* each block's score sum_r w_r (h_br - H_br theta) */
+	for (int b = 0; b < nblocks; b++)
+		for (int i = 0; i < n; i++) {
+			double g = 0;
+			for (int r = 0; r < q->nrows; r++) {
+				const double *H = blocks + (size_t)b * len + (size_t)r * (size_t)(n * n + n), *h = H + n * n;
+				double e = h[i];
+				for (int j = 0; j < n; j++)
+					e -= H[i * n + j] * (double)theta[j];
+				g += w[r] * e;
+			}
+			G[(size_t)b * n + i] = g;
+		}
+	int B = tagk_hac_bandwidth_vec(nblocks, n, G, nblocks - 1);
+	tagk_hac_cov(nblocks, n, G, B, Om);
+	long N = tagk_batch_samples(q);
+	double dof = N > n ? (double)N / (double)(N - n) : 1;
+	tagk_real Hw[TAGK_NPARAM * TAGK_NPARAM], meat[TAGK_NPARAM * TAGK_NPARAM];
+	for (int i = 0; i < n * n; i++) {
+		double a = 0;
+		for (int r = 0; r < q->nrows; r++)
+			a += w[r] * q->H[r][i];
+		Hw[i] = (tagk_real)a;
+		meat[i] = (tagk_real)(dof * Om[i]);
+	}
+	if (bandwidth)
+		*bandwidth = B;
+	return sandwich_sd(n, Hw, meat, sd);
 }
 
 /* The presets of methods.def share fit; the weighted ones also take a

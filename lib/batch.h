@@ -116,6 +116,25 @@ tagk_status tagk_batch_solve(const tagk_batch *q, tagk_real *theta);
  * the other methods (their sd is not given), TAGK_ENOTPD if Hw is
  * singular. */
 tagk_status tagk_batch_sd(const tagk_batch *q, const tagk_real *theta, tagk_real *sd);
+/* The Newey-West (HAC) form of tagk_batch_sd, for residuals that are
+ * correlated in time or across a sample's rows (hac.h): the sandwich
+ *   Cov = Hw^-1 (N / (N - n)) Omega Hw^-1,
+ * Omega the Newey-West long-run covariance, with the data's bandwidth
+ * (into *bandwidth if not NULL, in blocks), of the block scores
+ *   g_b = sum_r w_r (h_br - H_br theta),
+ * the blocks consecutive runs of samples in time order whose rows the
+ * caller summed into blocks (nblocks of TAGK_BATCH_BLOCK_LEN(n) doubles
+ * each, zeroed, then tagk_batch_block_add per row; with rows of their own
+ * weights, those). A block of one sample gives the textbook estimator over
+ * the samples' scores; longer blocks, as many as memory allows, hold the
+ * correlation within a block exactly. G: nblocks x n doubles of scratch.
+ * The same methods and statuses as tagk_batch_sd. */
+tagk_status tagk_batch_sd_hac(const tagk_batch *q, const tagk_real *theta, const double *blocks, int nblocks,
+    double *G, tagk_real *sd, int *bandwidth);
+/* Row y (n values), right-hand side b, weight w (1 without weights) of row
+ * index k (0 .. TAGK_BATCH_ROWS - 1) into a block's sums. */
+void tagk_batch_block_add(double *block, int n, int k, const double *y, double b, double w);
+#define TAGK_BATCH_BLOCK_LEN(n) (TAGK_BATCH_ROWS * ((n) * (n) + (n)))
 
 #ifdef __cplusplus
 }

@@ -37,6 +37,7 @@
 #include "massest.h"
 #include "fitcheck.h"
 #include "uncert.h"
+#include "hac.h"
 #include "changepoint.h"
 #include "detect.h"
 #include "baseparam.h"

@@ -2,13 +2,14 @@
 #include <math.h>
 #include <string.h>
 #include "uncert.h"
+#include "linalg.h"
 
 size_t
 tagk_uncert_workspace_len(int n, int m_max)
 {
 	if (n < 1 || m_max < 1)
 		return 0;
-	return (size_t)n * (size_t)n * 3 + (size_t)n * (size_t)m_max + (size_t)m_max;
+	return (size_t)n * (size_t)n * 5 + (size_t)n * (size_t)m_max + (size_t)m_max + 2 * (size_t)n;
 }
 
 tagk_status
@@ -30,6 +31,15 @@ tagk_uncert_init(tagk_uncert *u, int n, int m_max, const tagk_real *P0, tagk_rea
 	u->K = ws;
 	ws += n * m_max;
 	u->e = ws;
+	ws += m_max;
+	u->Hr = ws;
+	ws += n * n;
+	u->L = ws;
+	ws += n * n;
+	u->hr = ws;
+	ws += n;
+	u->tr = ws;
+	memset(u->Hr, 0, sizeof(*ws) * (size_t)(2 * n * n + 2 * n));
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++)
 			u->E[i * n + j] = P0 ? P0[i * n + j] : i == j ? p0 : 0;
@@ -51,6 +61,61 @@ quad(const tagk_uncert *u, const tagk_real *a)
 	return s;
 }
 
+/* The reference fit's residuals of the window (the noise's correlation,
+ * uncert.h), then the window into the fit. */
+static void
+observe_ref(tagk_uncert *u, int m, const tagk_real *A, const tagk_real *b, const int *kind)
+{
+	const int n = u->n;
+	double xs[TAGK_UNCERT_KINDS] = { 0 };
+	int xn[TAGK_UNCERT_KINDS] = { 0 };
+	for (int i = 0; u->have_ref && i < m; i++) {
+		int c = kind ? kind[i] : 0;
+		if (c < 0 || c >= TAGK_UNCERT_KINDS)
+			c = 0;
+		tagk_real p = 0;
+		for (int j = 0; j < n; j++)
+			p += A[i * n + j] * u->tr[j];
+		double r = (double)(b[i] - p), lim = 5 * sqrt(u->s2[c]);
+		if (!isfinite(r))
+			continue;
+		/* an outlier or a change of the truth: clipped, not followed */
+		if (u->cnt[c] && u->s2[c] > 0 && fabs(r) > lim)
+			r = r > 0 ? lim : -lim;
+		xs[c] += r;
+		xn[c]++;
+		u->rsum[c] += r;
+		u->r2sum[c] += r * r;
+		u->rows[c]++;
+	}
+	for (int c = 0; c < TAGK_UNCERT_KINDS; c++)
+		if (xn[c])
+			tagk_lrv_add(&u->lrv[c], xs[c] / xn[c]);
+	/* the window into the fit, the older ones forgotten by 1/1024 */
+	const tagk_real keep = (tagk_real)(1 - 1.0 / 1024);
+	for (int j = 0; j < n; j++) {
+		u->hr[j] *= keep;
+		for (int l = 0; l < n; l++)
+			u->Hr[j * n + l] *= keep;
+	}
+	for (int i = 0; i < m; i++) {
+		if (!isfinite((double)b[i]))
+			continue;
+		for (int j = 0; j < n; j++) {
+			u->hr[j] += A[i * n + j] * b[i];
+			for (int l = 0; l < n; l++)
+				u->Hr[j * n + l] += A[i * n + j] * A[i * n + l];
+		}
+	}
+	memcpy(u->L, u->Hr, sizeof(*u->L) * (size_t)(n * n));
+	memcpy(u->tr, u->hr, sizeof(*u->tr) * (size_t)n);
+	u->have_ref = tagk_cholesky(n, u->L) == TAGK_OK;
+	if (u->have_ref)
+		tagk_cholesky_solve(n, 1, u->L, u->tr);
+	for (int j = 0; u->have_ref && j < n; j++)
+		u->have_ref = tagk_isfinite(u->tr[j]);
+}
+
 void
 tagk_uncert_observe(tagk_uncert *u, int m, const tagk_real *A, const tagk_real *b, const int *kind,
     const tagk_real *theta)
@@ -58,6 +123,7 @@ tagk_uncert_observe(tagk_uncert *u, int m, const tagk_real *A, const tagk_real *
 	const int n = u->n;
 	if (m > u->m_max)
 		m = u->m_max;
+	observe_ref(u, m, A, b, kind);
 	for (int i = 0; i < m; i++) {
 		int c = kind ? kind[i] : 0;
 		if (c < 0 || c >= TAGK_UNCERT_KINDS)
@@ -174,6 +240,31 @@ tagk_uncert_sd(const tagk_uncert *u, tagk_real *sd)
 	for (int j = 0; j < u->n; j++) {
 		tagk_real v = u->E[j * u->n + j];
 		sd[j] = v > 0 ? tagk_sqrt(v) : 0;
+	}
+}
+
+void
+tagk_uncert_sd_hac(const tagk_uncert *u, tagk_real *sd, double *factor)
+{
+	double f = 0;
+	for (int c = 0; c < TAGK_UNCERT_KINDS; c++) {
+		const tagk_lrv *l = &u->lrv[c];
+		if (l->T < 16 || u->rows[c] < 2)
+			continue;
+		double R = (double)u->rows[c], mean = u->rsum[c] / R, s2 = u->r2sum[c] / R - mean * mean;
+		double mc = R / (double)l->T, v = tagk_lrv_variance(l);
+		if (!(s2 > 0) || !(v > 0))
+			continue;
+		double fc = mc * v * tagk_lrv_factor(l, NULL) / s2;
+		f = fc > f ? fc : f;
+	}
+	if (!(f > 0))
+		f = 1;
+	if (factor)
+		*factor = f;
+	for (int j = 0; j < u->n; j++) {
+		tagk_real v = u->E[j * u->n + j];
+		sd[j] = v > 0 ? tagk_sqrt((tagk_real)f * v) : 0;
 	}
 }
 

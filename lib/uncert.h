@@ -31,6 +31,26 @@
  * times its expected value (a payload event, an outlier: a change of the
  * truth, not noise).
  *
+ * Correlated noise (tagk_uncert_sd_hac): E assumes each row's noise
+ * independent of the others'. A row's noise that is correlated with its
+ * neighbours' in time (a sensor's filter, vibration, a model error that
+ * drifts) makes the estimate's error larger by the long-run variance
+ * factor of the noise. It is measured on the residuals of a reference fit
+ * that the estimate's own lag cannot colour (the least-squares fit of every
+ * window so far, forgetting 1/1024 per update): per kind c, each update's
+ * mean residual x_k over its rows of kind c, a series over the updates;
+ *
+ *   f_c = m_c Var(x) LRV(x) / Var(x) / s_ref,c^2,
+ *
+ * m_c the rows of kind c per window, s_ref,c^2 the residuals' variance
+ * and LRV(x) / Var(x) the Newey-West factor of the series (hac.h): 1 for
+ * white noise; it counts the correlation within a window (m_c Var(x) /
+ * s^2) and across the updates (the series' own). f = max_c f_c, and
+ * sd_j = sqrt(f E_jj). It holds for a method that averages over many
+ * updates (rls-low: about 100); for one that follows every window (kf-low)
+ * it overstates the spread when the noise is correlated for longer than
+ * the method's memory.
+ *
  * Rows of a kind are assumed to carry independent noise of one variance;
  * when the truth changes (a payload), E describes the noise's part of the
  * error only. Nothing allocates: the caller passes the workspace.
@@ -41,6 +61,7 @@
 #include <stddef.h>
 #include "scalar.h"
 #include "status.h"
+#include "hac.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,6 +78,13 @@ typedef struct {
 	tagk_real *e;        /* m_max: the prediction errors */
 	double s2[TAGK_UNCERT_KINDS];  /* noise variance per kind */
 	long cnt[TAGK_UNCERT_KINDS];   /* rows counted per kind; 0: s2 not known yet */
+	/* the correlation of the noise (above): the reference fit's normal
+	 * equations, its solution, and per kind the series of mean residuals */
+	tagk_real *Hr, *hr, *L, *tr; /* n x n, n, n x n scratch, n */
+	int have_ref;
+	tagk_lrv lrv[TAGK_UNCERT_KINDS];
+	double rsum[TAGK_UNCERT_KINDS], r2sum[TAGK_UNCERT_KINDS];
+	long rows[TAGK_UNCERT_KINDS];
 } tagk_uncert;
 
 /* Workspace length in tagk_real elements. */
@@ -75,6 +103,9 @@ void tagk_uncert_propagate(tagk_uncert *u, int m, const tagk_real *A, const tagk
     const tagk_real *P, tagk_real r, const tagk_real *theta);
 /* sd (n): the square roots of E's diagonal. */
 void tagk_uncert_sd(const tagk_uncert *u, tagk_real *sd);
+/* sd (n): sqrt(f E_jj), f the long-run variance factor above (1 before
+ * 16 updates); *factor = f if not NULL. */
+void tagk_uncert_sd_hac(const tagk_uncert *u, tagk_real *sd, double *factor);
 /* The current noise variance of kind c (0 before any window). */
 double tagk_uncert_noise(const tagk_uncert *u, int c);
 

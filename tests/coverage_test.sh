@@ -14,8 +14,8 @@ expect "coverage: 200 flights, kf-low and rls-low" 0 "^rls-low +200 " "" -- \
 cp "$tmp/out" "$tmp/cov.txt"
 for m in kf-low rls-low; do
 	line=$(grep "^$m " "$tmp/cov.txt")
-	check "$m: $(echo "$line" | awk '{ print $3 " % held, err/sd " $8 }'): within 90 to 99 %, err/sd within 0.8 to 1.25" \
-		sh -c "echo '$line' | awk '{ exit !(\$3 >= 90 && \$3 <= 99 && \$5 == \"ok\" && \$8 >= 0.8 && \$8 <= 1.25) }'"
+	check "$m: $(echo "$line" | awk '{ print $3 " % held, err/sd " $9 }'): within 90 to 99 %, err/sd within 0.8 to 1.25" \
+		sh -c "echo '$line' | awk '{ exit !(\$3 >= 90 && \$3 <= 99 && \$5 == \"ok\" && \$9 >= 0.8 && \$9 <= 1.25) }'"
 done
 expect "coverage: a method without a linear sd is refused" 2 "" "--methods: 'tagk' is not kf-low" -- \
 	$BIN/tagk-bench coverage --methods tagk

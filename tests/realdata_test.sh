@@ -112,8 +112,11 @@ check "... and with pitch's sign flipped it does not (correlation $cf)" awk -v c
 sed '1s/acc\.x/imu_ax/; 1s/acc\.y/imu_ay/; 1s/acc\.z/imu_az/; 1s/ctrlLee\.omegax/w_x/; 1s/ctrlLee\.omegay/w_y/;
 	1s/ctrlLee\.omegaz/w_z/; 1s/ctrlLee\.thrustSI/T_cmd/; 1s/ctrlLee\.torquex/tau_x/; 1s/ctrlLee\.torquey/tau_y/;
 	1s/ctrlLee\.torquez/tau_z/; 1s/^t,/time,/' "$tmp/raw201.csv" > "$tmp/foreign.csv"
+# (--scale-sd: the crazyflie preset's commanded thrust carries crazyflie2's
+# command_sd, which a foreign CSV has to state)
+sc=$(awk '$1 == "command_sd" { print $2 }' datasets/crazyflie2.veh)
 $R --map t=time --map acc=imu_ax,imu_ay,imu_az --acc-unit g --map gyro=w_x,w_y,w_z --map thrust=T_cmd \
-	--map torque=tau_x,tau_y,tau_z "$tmp/foreign.csv" | $E -a rls-low > "$tmp/e_foreign.csv"
+	--map torque=tau_x,tau_y,tau_z --scale-sd "$sc" "$tmp/foreign.csv" | $E -a rls-low > "$tmp/e_foreign.csv"
 $R --preset crazyflie "$D/log201" | $E -a rls-low > "$tmp/e_preset.csv"
 check "foreign CSV mapped with --map equals the preset on the uSD log" cmp -s "$tmp/e_foreign.csv" "$tmp/e_preset.csv"
 # --- a user's answers on the real logs: flight spans, calibration, flags ---

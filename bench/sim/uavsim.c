@@ -56,7 +56,7 @@ tagk_uavsim_init(tagk_uavsim *s, const tagk_uavsim_config *c)
 	    !(c->m_nom > 0) || !tagk_isfinite(c->m_nom))
 		return TAGK_EINVAL;
 	if (!(c->thrust_tau >= 0 && c->thrust_tau <= 10) || !(c->thrust_max == 0 || (c->thrust_max >= (tagk_real)0.5 &&
-	    c->thrust_max <= 100)) || !(c->speed > 0 && c->speed <= 10))
+	    c->thrust_max <= 100)) || !(c->speed > 0 && c->speed <= 10) || !(c->noise_ar1 >= 0 && c->noise_ar1 < 1))
 		return TAGK_EINVAL;
 	memset(s, 0, sizeof(*s));
 	s->c = *c;
@@ -313,6 +313,18 @@ deriv(const tagk_uavsim *s, tagk_real t0, const tagk_real q0[4], const tagk_real
 	}
 }
 
+/* White noise w through the AR(1) filter of state *e: e = phi e + sqrt(1 -
+ * phi^2) w, whose sd is w's (w itself when phi is 0). */
+static tagk_real
+coloured(const tagk_uavsim_config *c, tagk_real *e, tagk_real w)
+{
+	tagk_real phi = c->noise_ar1;
+	if (phi == 0)
+		return w;
+	*e = phi * *e + tagk_sqrt(1 - phi * phi) * w;
+	return *e;
+}
+
 tagk_status
 tagk_uavsim_next(tagk_uavsim *s, tagk_uavsim_sample *o)
 {
@@ -349,8 +361,8 @@ tagk_uavsim_next(tagk_uavsim *s, tagk_uavsim_sample *o)
 		T = c->thrust_max * c->m_nom * TAGK_UAV_G;
 	o->u.thrust = cmd.thrust;
 	for (int i = 0; i < 3; i++) {
-		o->u.w[i] = cmd.w[i] + c->sd_gyro * tagk_rng_gaussian(g);
-		o->acc[i] = (i == 2 ? T / o->m : 0) + c->sd_acc * tagk_rng_gaussian(g);
+		o->u.w[i] = cmd.w[i] + coloured(c, &s->ar_gyro[i], c->sd_gyro * tagk_rng_gaussian(g));
+		o->acc[i] = (i == 2 ? T / o->m : 0) + coloured(c, &s->ar_acc[i], c->sd_acc * tagk_rng_gaussian(g));
 	}
 	/* advance the truth: RK4 on (r, v), exact attitude */
 	tagk_real rv[6], k1[6], k2[6], k3[6], k4[6], tmp[6], h = c->dt / 4;

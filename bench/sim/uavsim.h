@@ -63,6 +63,8 @@ typedef struct {
 	tagk_real sd_gyro;    /* rad/s (0.005) */
 	tagk_real sd_acc;     /* m/s^2, the accelerometer (0.05) */
 	tagk_real sd_thrust;  /* relative error of the thrust actually produced (0) */
+	tagk_real noise_ar1;  /* the accelerometer's and gyro's noise an AR(1) process
+	                       * of this coefficient per sample, its sd kept (0: white) */
 	/* actuators, which the logged (commanded) thrust does not show */
 	tagk_real thrust_tau; /* s: first-order lag of the thrust produced (0: none) */
 	tagk_real thrust_max; /* the thrust produced saturates at this many nominal
@@ -89,6 +91,7 @@ typedef struct {
 	tagk_uav_state x;     /* truth (x.m unused) */
 	tagk_real integ[3];   /* the controller's integral of position error */
 	tagk_real thrust;     /* the thrust the lagging actuator produces */
+	tagk_real ar_acc[3], ar_gyro[3]; /* the coloured noises' states */
 	long k, steps;
 } tagk_uavsim;
 

@@ -10,7 +10,10 @@
 #include "cmdio.h"
 #include "../lib/tagk.h"
 
-enum { MAX_SEGMENTS = 4096 };
+/* MAX_BLOCKS: the HAC sd's blocks of samples (tagk_batch_sd_hac): one
+ * sample each up to that many samples, then pairs merged, so the memory
+ * stays bounded (at most 7 MB for a rigid body) whatever the log's length */
+enum { MAX_SEGMENTS = 4096, MAX_BLOCKS = 512 };
 
 /* One run: the stream's columns, the segments and the accumulated sums. */
 typedef struct {
@@ -25,6 +28,8 @@ typedef struct {
 	tagk_batch *q;
 	long samples, in_seg;
 	cmdio_samples sc;
+	double *blocks, *G;   /* MAX_BLOCKS x TAGK_BATCH_BLOCK_LEN(n); MAX_BLOCKS x n */
+	int nblk, blk_len, blk_fill; /* blocks in use, samples per block, in the last */
 } batchrun;
 
 /* The regressor's columns, the --weight column and the truth's. */
@@ -100,11 +105,15 @@ open_run(batchrun *w, const batch_opts *o, tbl_reader *r)
 	w->r = r;
 	columns(w);
 	segments(w);
+	estout_scale_from(w->r);
 	estout_open(&w->out, o->outname, w->n, 1, w->ntrue, w->names);
 	estout_project(&w->out, !o->raw);
 	w->row = malloc((size_t)tbl_ncols(w->r) * sizeof(double));
 	w->q = malloc(sizeof(*w->q));
-	if (!w->row || !w->q)
+	w->blocks = calloc((size_t)MAX_BLOCKS * TAGK_BATCH_BLOCK_LEN(w->n), sizeof(double));
+	w->G = malloc((size_t)MAX_BLOCKS * (size_t)w->n * sizeof(double));
+	w->blk_len = 1;
+	if (!w->row || !w->q || !w->blocks || !w->G)
 		cli_die(EXIT_DATA, "out of memory");
 	if (tagk_batch_init(w->q, o->method, w->n) != TAGK_OK)
 		cli_die(EXIT_USAGE, "%s: cannot estimate %d parameters", o->method->name, w->n);
@@ -130,10 +139,41 @@ solve_segment(batchrun *w)
 		    "method with a prior (-a wls-pullback --theta0 ...) or a longer segment")
 		    : tagk_strerror(st));
 	}
+	/* the sd: Newey-West over the blocks' scores (correlated residuals),
+	 * the white sandwich with a single block */
 	tagk_real sd[TAGK_NPARAM];
-	estout_row(&w->out, w->t_last, theta, tagk_batch_sd(w->q, theta, sd) == TAGK_OK ? sd : NULL, w->truth);
+	tagk_status sst = w->nblk >= 2 ? tagk_batch_sd_hac(w->q, theta, w->blocks, w->nblk, w->G, sd, NULL)
+	    : tagk_batch_sd(w->q, theta, sd);
+	estout_row(&w->out, w->t_last, theta, sst == TAGK_OK ? sd : NULL, w->truth);
 	tagk_batch_clear(w->q);
 	w->in_seg = 0;
+	w->nblk = 0;
+	w->blk_len = 1;
+}
+
+/* A new sample: into the last block, or a new one (after merging pairs
+ * when every block is in use). */
+static void
+next_block(batchrun *w)
+{
+	const size_t len = TAGK_BATCH_BLOCK_LEN(w->n);
+	if (w->nblk > 0 && w->blk_fill < w->blk_len) {
+		w->blk_fill++;
+		return;
+	}
+	if (w->nblk == MAX_BLOCKS) {
+		for (int i = 0; i < MAX_BLOCKS / 2; i++) {
+			double *d = w->blocks + (size_t)i * len;
+			const double *a = w->blocks + (size_t)(2 * i) * len, *b = a + len;
+			for (size_t k = 0; k < len; k++)
+				d[k] = a[k] + b[k];
+		}
+		w->nblk = MAX_BLOCKS / 2;
+		w->blk_len *= 2;
+	}
+	memset(w->blocks + (size_t)w->nblk * len, 0, len * sizeof(double));
+	w->nblk++;
+	w->blk_fill = 1;
 }
 
 /* Whether the sample starting at t (a new one) begins a new segment. */
@@ -173,6 +213,8 @@ add_row(batchrun *w)
 	if ((iw >= 0 ? tagk_batch_add_weighted(w->q, k, y, row[w->ib], row[iw]) : tagk_batch_add(w->q, k, y, row[w->ib]))
 	    != TAGK_OK)
 		cli_die(EXIT_DATA, "%s: a value that is not finite", tbl_where(r));
+	tagk_batch_block_add(w->blocks + (size_t)(w->nblk - 1) * TAGK_BATCH_BLOCK_LEN(w->n), w->n, k, y, row[w->ib],
+	    iw >= 0 ? row[iw] : 1);
 }
 
 /* One read (rc from tbl_next): segment boundaries, then the row's sums.
@@ -188,10 +230,12 @@ on_read(batchrun *w, int rc)
 		cli_die(EXIT_DATA, "%s: row %g: a sample has rows 0 to %d at most", tbl_where(r), row[w->irow],
 		    TAGK_BATCH_ROWS - 1);
 	/* a sample cut short is refused before its segment is solved */
-	if (rc == 1)
+	if (rc == 1) {
 		cmdio_sample_row(&w->sc, r, row[w->it], row[w->irow]);
-	else
+		estout_scale_row(&w->out, r, row);
+	} else {
 		cmdio_sample_end(&w->sc, r, 1);
+	}
 	double t = rc == 1 ? row[w->it] : (double)NAN;
 	int new_sample = rc == 1 && t != w->t_last;
 	if (rc == 1 && new_sample && !(t > w->t_last) && w->samples)
@@ -205,6 +249,7 @@ on_read(batchrun *w, int rc)
 		w->samples++;
 		w->t_last = t;
 		w->in_seg++;
+		next_block(w);
 		for (int j = 0; j < w->ntrue; j++)
 			w->prev_truth[j] = w->truth[j] = row[w->tidx[j]];
 	}
@@ -229,11 +274,14 @@ estimate_batch(const batch_opts *o, const char *input)
 	sink_note(w.out.out, "method", o->method->name);
 	estout_pass_note(&w.out, w.r, "px4_hover_mass");
 	estout_pass_note(&w.out, w.r, "system");
+	estout_scale_note(&w.out, w.r);
 	estout_commit(&w.out, o->quiet);
 	if (tbl_skipped(w.r))
 		cli_warn("skipped %ld bad row%s", tbl_skipped(w.r), tbl_skipped(w.r) == 1 ? "" : "s");
 	tbl_close(w.r);
 	free(w.row);
 	free(w.q);
+	free(w.blocks);
+	free(w.G);
 	return 0;
 }

@@ -49,7 +49,11 @@ typedef struct {
 	int drift[MAX_CHANGES + 2]; /* per segment: changes merged in as a drift */
 	long raw[MAX_CHANGES + 1], nraw; /* the changes before any merge ... */
 	double rawm[MAX_CHANGES + 1];   /* ... and each raw segment's m (NaN: unsolved) */
+	int hac;             /* the segments' sd by Newey-West (the written ones) */
+	double *hb, *hg;     /* its blocks (MAX_HAC x TAGK_BATCH_BLOCK_LEN(n)) and scores */
 } cprun;
+
+enum { MAX_HAC = 512 }; /* Newey-West blocks per segment at most */
 
 static void *
 xcalloc(size_t n, size_t size)
@@ -415,6 +419,39 @@ profile(cprun *w, long i, long *plo, long *phi)
 	free(pr);
 }
 
+/* The Newey-West sd of blocks [i, j) (tagk_batch_sd_hac) into sd: the
+ * blocks' sums in its layout, consecutive blocks summed so that at most
+ * MAX_HAC remain; 0 (sd untouched) with fewer than two. */
+static int
+hac_sd(cprun *w, const tagk_batch *q, long i, long j, const tagk_real *theta, tagk_real *sd)
+{
+	const int n = w->n;
+	const size_t len = TAGK_BATCH_BLOCK_LEN(n), rl = (size_t)(n * n + n);
+	long per = (j - i + MAX_HAC - 1) / MAX_HAC, ng = per > 0 ? (j - i + per - 1) / per : 0;
+	if (ng < 2)
+		return 0;
+	if (!w->hb) {
+		w->hb = xcalloc(MAX_HAC * len, sizeof(double));
+		w->hg = xcalloc((size_t)MAX_HAC * (size_t)n, sizeof(double));
+	}
+	memset(w->hb, 0, (size_t)ng * len * sizeof(double));
+	for (long bk = i; bk < j; bk++)
+		for (int r = 0; r < w->R; r++) {
+			const double *d = w->blk + ((size_t)bk * (size_t)w->R + (size_t)r) * w->Wr;
+			double *H = w->hb + (size_t)((bk - i) / per) * len + (size_t)r * rl, *h = H + n * n;
+			int k = 1;
+			for (int a = 0; a < n; a++)
+				for (int b = a; b < n; b++, k++) {
+					H[a * n + b] += d[k];
+					if (b != a)
+						H[b * n + a] += d[k];
+				}
+			for (int a = 0; a < n; a++)
+				h[a] += d[k++];
+		}
+	return tagk_batch_sd_hac(q, theta, w->hb, (int)ng, w->hg, sd, NULL) == TAGK_OK;
+}
+
 /* The method's estimate of blocks [i, j) and its sd; 0 if it fails. */
 static int
 estimate(cprun *w, tagk_batch *q, long i, long j, tagk_real *theta, tagk_real *sd, int *have_sd)
@@ -439,7 +476,7 @@ estimate(cprun *w, tagk_batch *q, long i, long j, tagk_real *theta, tagk_real *s
 		}
 	if (tagk_batch_solve(q, theta) != TAGK_OK)
 		return 0;
-	*have_sd = tagk_batch_sd(q, theta, sd) == TAGK_OK;
+	*have_sd = (w->hac && hac_sd(w, q, i, j, theta, sd)) || tagk_batch_sd(q, theta, sd) == TAGK_OK;
 	return 1;
 }
 
@@ -712,6 +749,9 @@ estimate_changes(const batch_opts *o, const char *input)
 	merge(&w, q, th, sd, ok);
 	for (long i = 0; i < w.ncp; i++)
 		profile(&w, i, &lo[i], &hi[i]);
+	/* the written sd count correlated residuals; the merges above kept
+	 * the white sandwich their thresholds were measured with */
+	w.hac = 1;
 	estimate_all(&w, q, th, sd, ok);
 	if (!ok[0])
 		cli_die(EXIT_DATA, "%s: the data do not determine every parameter (a singular normal matrix): use a "
@@ -724,5 +764,7 @@ estimate_changes(const batch_opts *o, const char *input)
 	tbl_close(w.r);
 	free(w.row);
 	free(q);
+	free(w.hb);
+	free(w.hg);
 	return 0;
 }

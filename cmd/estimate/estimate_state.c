@@ -72,6 +72,7 @@ open_run(staterun *w, const state_opts *o, const char *path)
 	w->ispan = tbl_find(r, "span");
 	if (w->ispan >= 0)
 		tbl_want(r, w->ispan);
+	estout_scale_from(r);
 	estout_open(&w->out, o->outname, 1, 1, w->ntrue, w->names);
 }
 
@@ -244,6 +245,7 @@ finish(staterun *w)
 		    o->every);
 	sink_note(w->out.out, "method", o->mt->name);
 	estout_pass_note(&w->out, r, "px4_hover_mass");
+	estout_scale_note(&w->out, r);
 	estout_commit(&w->out, 0); /* the mass alone: nothing is projected */
 	if (o->verbose)
 		cli_warn("%s: %ld updates, mean %.2f us each", o->mt->name, w->nest, 1e6 * w->busy / (double)w->nest);
@@ -269,6 +271,7 @@ estimate_state(const state_opts *o, const char *path)
 			cli_die(EXIT_DATA, "%s", tbl_error(w.r));
 		if (rc == 0)
 			break;
+		estout_scale_row(&w.out, w.r, w.row);
 		on_row(&w);
 	}
 	finish(&w);

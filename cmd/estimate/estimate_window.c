@@ -147,6 +147,7 @@ open_run(winrun *w, const window_opts *o, const char *input)
 	}
 	w->t_last_run = -INFINITY;
 	static const char *const event_cols[] = { "event", "event_t" };
+	estout_scale_from(r);
 	estout_open_extra(&w->out, o->outname, w->n, 1, w->ntrue, tnames, o->detect_arl > 0 ? 2 : 0, event_cols);
 	w->event[0] = 0;
 	w->event[1] = NAN;
@@ -229,7 +230,7 @@ estimate_sd(winrun *w, int m, const tagk_real *theta, tagk_real *sd)
 		if (tagk_est_posterior(&w->est, w->P, &r, w->scratch) != TAGK_OK)
 			return NULL;
 		tagk_uncert_propagate(&w->unc, m, w->A, w->bb, w->kind, w->P, r, theta);
-		tagk_uncert_sd(&w->unc, sd);
+		tagk_uncert_sd_hac(&w->unc, sd, NULL);
 		return sd;
 	}
 	/* a method without a linear gain (Kaczmarz): the spread of its last
@@ -429,6 +430,7 @@ read_samples(winrun *w)
 			on_sample(w);
 		}
 		if (rc == 1) {
+			estout_scale_row(&w->out, r, rowbuf);
 			add_row(w, rowbuf, t, cur_rows);
 			t_cur = t;
 			cur_rows++;
@@ -463,6 +465,7 @@ finish(winrun *w)
 	sink_note(w->out.out, "method", w->cfg.method->name);
 	estout_pass_note(&w->out, w->r, "px4_hover_mass");
 	estout_pass_note(&w->out, w->r, "system");
+	estout_scale_note(&w->out, w->r);
 	estout_commit(&w->out, o->quiet);
 	for (int i = 1; i < TAGK_NSTATUS; i++)
 		if (w->refused[i])

@@ -16,6 +16,35 @@ estout_physical(int n, const tagk_real *theta)
 	return 1;
 }
 
+/* estout_scale_from's column for the next estout_open (-1: none). */
+static int next_col = -1;
+
+void
+estout_scale_from(tbl_reader *r)
+{
+	next_col = tbl_find(r, "scale_sd");
+	if (next_col >= 0)
+		tbl_want_nullable(r, next_col);
+}
+
+void
+estout_scale_row(estout *e, tbl_reader *r, const double *row)
+{
+	if (!e->sys || isnan(row[e->sys - 1]))
+		return;
+	double x = row[e->sys - 1];
+	if (!(x >= 0 && x <= 1))
+		cli_die(EXIT_DATA, "%s: scale_sd %g is not a relative sd (0 to 1)", tbl_where(r), x);
+	e->scale_sd = x;
+}
+
+void
+estout_scale_note(estout *e, const tbl_reader *r)
+{
+	if (e->sys)
+		estout_pass_note(e, r, "scale_sd_of");
+}
+
 void
 estout_open(estout *e, const char *outname, int n, int sd, int ntrue, const char *const *truth_names)
 {
@@ -31,18 +60,23 @@ estout_open_extra(estout *e, const char *outname, int n, int sd, int ntrue, cons
 	e->sd = sd;
 	e->ntrue = ntrue;
 	e->nextra = nextra;
-	int nc = 1 + n + (sd ? n : 0) + 1 + ntrue + nextra;
+	/* sys: the input's scale_sd column + 1 (0: none) */
+	int sys = sd && next_col >= 0;
+	e->sys = sys ? next_col + 1 : 0;
+	e->scale_sd = (double)NAN;
+	next_col = -1;
+	int nc = 1 + n + (sd ? n : 0) + (sys ? n : 0) + 1 + ntrue + nextra;
 	const char **names = malloc((size_t)nc * sizeof(*names));
-	char (*buf)[40] = malloc((size_t)(2 * n) * sizeof(*buf));
+	char (*buf)[40] = malloc((size_t)(3 * n) * sizeof(*buf));
 	e->row = malloc((size_t)nc * sizeof(double));
 	if (!names || !buf || !e->row)
 		cli_die(EXIT_DATA, "out of memory");
 	int k = 0;
 	names[k++] = "t";
 	/* several bodies: m, mcx, ... then m_2, mcx_2, ...; sd_m ... sd_m_2 */
-	for (int s = 0; s < (sd ? 2 : 1); s++)
+	for (int s = 0; s < (sys ? 3 : sd ? 2 : 1); s++)
 		for (int j = 0; j < n; j++) {
-			const char *pre = s ? "sd_" : "", *p = tagk_param_names[j % TAGK_NPARAM];
+			const char *pre = s == 2 ? "sd_sys_" : s ? "sd_" : "", *p = tagk_param_names[j % TAGK_NPARAM];
 			if (j < TAGK_NPARAM)
 				snprintf(buf[s * n + j], sizeof(buf[0]), "%s%s", pre, p);
 			else
@@ -111,6 +145,8 @@ estout_row_extra(estout *e, double t, const tagk_real *theta, const tagk_real *s
 		o[k++] = (double)theta[j];
 	for (int j = 0; e->sd && j < e->n; j++)
 		o[k++] = sd ? (double)sd[j] : (double)NAN;
+	for (int j = 0; e->sys && j < e->n; j++)
+		o[k++] = e->scale_sd * fabs((double)theta[j]);
 	o[k++] = phys;
 	for (int j = 0; j < e->ntrue; j++)
 		o[k++] = truth[j];

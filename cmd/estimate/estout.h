@@ -6,6 +6,15 @@
  *   where it has none), physical (1 when every body's estimate is a
  *   physical body, else 0), then the true_* columns passed through.
  *
+ * With a scale_sd column in the input (tagk-regress: the relative sd of the
+ * rows' scale, a thrust map's or a commanded thrust's; estout_scale_from),
+ * the sd columns are followed by sd_sys_<param>: that relative sd times
+ * |theta_j|, the systematic part of each parameter's uncertainty. Every
+ * row's right-hand side (force and torque alike) scales with the thrust,
+ * so a relative error d of the scale makes every least-squares parameter
+ * (1 + d) times its value, whatever the method; the noise's part (sd_) and
+ * this part are independent, and add in quadrature (tagk-report).
+ *
  * physical: for the mass model m > 0; for each body of ten parameters
  * m > 0 and the pseudo-inertia positive semidefinite (equivalently the
  * triangle inequalities of the principal moments, consistency.h).
@@ -31,7 +40,18 @@ typedef struct {
 	long rows, physical; /* written, and physical among them */
 	long projected;      /* written as the nearest physical body */
 	int nextra;          /* columns after the truth's (estout_extra) */
+	int sys;             /* the sd_sys_ columns are written */
+	double scale_sd;     /* their relative sd, the last row's scale_sd */
 } estout;
+
+/* Find r's scale_sd column (above) and ask for it, for the next
+ * estout_open; its rows are then given to estout_scale_row. */
+void estout_scale_from(tbl_reader *r);
+/* A row read from that input: its scale_sd (a value outside [0, 1] is
+ * refused, cli_die; an empty cell keeps the previous one). */
+void estout_scale_row(estout *e, tbl_reader *r, const double *row);
+/* Carry the input's note scale_sd_of (what the scale is of) at the end. */
+void estout_scale_note(estout *e, const tbl_reader *r);
 
 /* Find the truth columns true_<name> of the first n parameters in r and
  * ask for them (tbl_want): their indices into tidx and their names into

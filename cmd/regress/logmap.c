@@ -33,7 +33,7 @@ static const logmap_preset_t presets[] = {
 	    [S_RPY] = "ctrlLee.rpyx,ctrlLee.rpyy,ctrlLee.rpyz",
 	    [S_POS] = "stateEstimateZ.x,stateEstimateZ.y,stateEstimateZ.z",
 	    [S_VEL] = "stateEstimateZ.vx,stateEstimateZ.vy,stateEstimateZ.vz" },
-	  1, 1, 0, NULL, 0 },
+	  1, 1, 0, NULL, 0, "crazyflie2" },
 	{ "crazyflie-pwm", "Crazyflie uSD log of the motors' PWM (acc in g, gyro in deg/s), through the "
 	  "vehicle crazyflie2",
 	  { [S_T] = "t", [S_ACC] = "acc.x,acc.y,acc.z", [S_GYRO] = "gyro.x,gyro.y,gyro.z",
@@ -45,7 +45,7 @@ static const logmap_preset_t presets[] = {
 	    [S_QUAT] = "stateEstimate.qw,stateEstimate.qx,stateEstimate.qy,stateEstimate.qz",
 	    [S_POS] = "stateEstimate.x,stateEstimate.y,stateEstimate.z",
 	    [S_VEL] = "stateEstimate.vx,stateEstimate.vy,stateEstimate.vz" },
-	  1, 0, 1, "crazyflie2", 0 },
+	  1, 0, 1, "crazyflie2", 0, NULL },
 	{ "px4", "PX4 ULog (FRD/NED turned to tagk's frames): sensor_combined or vehicle_acceleration and "
 	  "vehicle_angular_velocity, vehicle_attitude, actuator_motors through CA_ROTORi_* and THR_MDL_FAC, "
 	  "full thrust from --vehicle or --calibrate-mass",
@@ -62,9 +62,9 @@ static const logmap_preset_t presets[] = {
 	    "actuator_motors.control.3",
 	    [S_POS] = "vehicle_local_position.x,vehicle_local_position.y,vehicle_local_position.z",
 	    [S_VEL] = "vehicle_local_position.vx,vehicle_local_position.vy,vehicle_local_position.vz" },
-	  0, 0, 0, NULL, 1 },
+	  0, 0, 0, NULL, 1, NULL },
 	{ "sim", "tagk's own simulator and synthetic logs (the default column names)",
-	  { 0 }, 0, 0, 0, NULL, 0 },
+	  { 0 }, 0, 0, 0, NULL, 0, NULL },
 };
 
 const logmap_preset_t *

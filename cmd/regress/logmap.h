@@ -30,6 +30,7 @@ typedef struct {
 	int gyro_deg;       /* angular velocity in degrees per second */
 	const char *vehicle; /* the vehicle file the rotor columns need (vehicle_resolve), or NULL */
 	int px4;            /* a PX4 ULog: FRD/NED frames, rotors from its parameters (px4.h) */
+	const char *sd_vehicle; /* the vehicle file whose command_sd a commanded thrust has, or NULL */
 } logmap_preset_t;
 
 /* The preset called name, or NULL; the list for --list-presets. */

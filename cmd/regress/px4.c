@@ -168,7 +168,7 @@ px4_vehicle(tbl_reader *r, vehicle *v, int have_file, const char *rotors)
 	if (!have_file) {
 		memset(v, 0, sizeof(*v));
 		v->thrust_scale = 1;
-		v->mass = v->gate_l_arm = v->gate_alpha = NAN;
+		v->mass = v->gate_l_arm = v->gate_alpha = v->map_sd = v->cmd_sd = NAN;
 	}
 	if (!have_file || v->n == 0)
 		rotors_from_params(r, v, rotor_count(r, 0));

@@ -359,7 +359,7 @@ open_output(mb_run *s)
 		open_wide_output(s);
 		return;
 	}
-	const int nv = s->nv, ncol = 3 + TAGK_NPARAM + s->nmet + s->ntrue;
+	const int nv = s->nv, nsc = s->o->scale_sd >= 0, ncol = 3 + TAGK_NPARAM + s->nmet + nsc + s->ntrue;
 	const char **names = malloc((size_t)ncol * sizeof(*names));
 	char (*nbuf)[32] = malloc((size_t)(TAGK_NPARAM + s->nmet) * sizeof(*nbuf));
 	if (!names || !nbuf || !(s->orow = malloc((size_t)ncol * sizeof(double))))
@@ -379,8 +379,11 @@ open_output(mb_run *s)
 			snprintf(nbuf[TAGK_NPARAM + k], sizeof(nbuf[0]), "M_%s_%d", tagk_param_names[j], c);
 		names[3 + TAGK_NPARAM + k] = nbuf[TAGK_NPARAM + k];
 	}
+	/* --scale-sd: the efforts' scale error, the path of a thrust map's */
+	if (nsc)
+		names[3 + TAGK_NPARAM + s->nmet] = "scale_sd";
 	for (int j = 0; j < s->ntrue; j++)
-		names[3 + TAGK_NPARAM + s->nmet + j] = tbl_col(r, s->tidx[j]);
+		names[3 + TAGK_NPARAM + s->nmet + nsc + j] = tbl_col(r, s->tidx[j]);
 	s->out = cmdio_open_output(s->o->outname, TBL_AUTO);
 	cmdio_header(s->out, ncol, names);
 	/* what the rows are of, for the words of the commands downstream (a
@@ -513,8 +516,11 @@ sample(mb_run *s, double t, const double *row)
 		orow[2 + TAGK_NPARAM] = (double)b[k];
 		for (int x = 0; x < s->nmet; x++)
 			orow[3 + TAGK_NPARAM + x] = (double)Mmet[(size_t)(x / nv) * nv * nv + (size_t)k * nv + x % nv];
+		int nsc = s->o->scale_sd >= 0;
+		if (nsc)
+			orow[3 + TAGK_NPARAM + s->nmet] = s->o->scale_sd;
 		for (int j = 0; j < s->ntrue; j++)
-			orow[3 + TAGK_NPARAM + s->nmet + j] = row[s->tidx[j]];
+			orow[3 + TAGK_NPARAM + s->nmet + nsc + j] = row[s->tidx[j]];
 		if (!cmdio_all_finite(orow + 2, 1 + TAGK_NPARAM + s->nmet))
 			cli_die(EXIT_DATA, "%s: the sample at t = %.9g s gives a regressor row beyond a double's range "
 			    "(Inf): the log's values are too large for tagk's units (SI: rad, rad/s, N m)", tbl_name(s->r), t);
@@ -858,7 +864,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		open_output(&s);
 	static friction_fwl fwl;
 	if (o->fwl_kinds && !s.wa) {
-		fwl_init(&fwl, s.nj, s.off, 3 + TAGK_NPARAM + s.nmet + s.ntrue, o->fwl_kinds, o->coulomb_smooth);
+		fwl_init(&fwl, s.nj, s.off, 3 + TAGK_NPARAM + s.nmet + (o->scale_sd >= 0) + s.ntrue, o->fwl_kinds,
+		    o->coulomb_smooth);
 		s.fwl = &fwl;
 	}
 
@@ -920,6 +927,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 			fit_verdict(&s, &mm);
 		if (s.fwl)
 			fwl_finish(s.fwl, s.out);
+		if (o->scale_sd >= 0)
+			sink_note(s.out, "scale_sd_of", "efforts");
 		cmdio_commit(s.out);
 	}
 	if (d)

@@ -35,6 +35,7 @@ typedef struct {
 	int fwl_kinds;        /* --friction-terms: FF_* bits, estimated with the payload */
 	int base;             /* --base: base-parameter rows (wholearm.h) */
 	const char *base_groups; /* --base-groups FILE */
+	double scale_sd;      /* --scale-sd: the efforts' scale's relative sd (the note scale_sd), or -1 */
 	const char *outname;
 	tbl_options in;
 } regress_mb_opts;

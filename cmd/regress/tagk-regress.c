@@ -50,6 +50,7 @@ typedef struct {
 	int airborne;
 	double min_span, trim;
 	double calibrate;          /* the known mass of --calibrate-mass, or 0 */
+	double scale_sd;           /* --scale-sd: the rows' scale's relative sd, or -1 */
 	regress_mb_opts mb;
 	int rows_set, mb_set;      /* a multibody-only option was given */
 	const char *maps[64];      /* --map, parsed once the model is known */
@@ -143,6 +144,9 @@ usage(FILE *f)
 	    "                         thrust / specific force at the ends (said on stderr)\n"
 	    "      --min-span S       --airborne: the shortest span kept, seconds (default 1)\n"
 	    "      --trim S           --airborne: seconds dropped at each end of a span (default 0.3)\n"
+	    "      --scale-sd REL     the relative sd of the rows' scale (a thrust map's, a commanded\n"
+	    "                         thrust's, an arm's efforts'), for tagk-estimate's sd_sys_* columns\n"
+	    "                         (default: the vehicle file's thrust_map_sd or command_sd)\n"
 	    "      --calibrate-mass KG  fit the thrust's scale (and offset) to a flight of known mass and\n"
 	    "                         write the vehicle file with it, instead of rows\n"
 	    "      --alpha-window K   differentiate the gyro over 2K+1 samples when alpha is absent\n"
@@ -185,6 +189,7 @@ static const struct option opts[] = {
 	{ "fit-friction", required_argument, NULL, 2024 },
 	{ "coulomb-smooth", required_argument, NULL, 2025 },
 	{ "friction-terms", required_argument, NULL, 2026 },
+	{ "scale-sd", required_argument, NULL, 2040 },
 	{ "no-consistency-check", no_argument, NULL, 2027 },
 	{ "base", no_argument, NULL, 2055 },
 	{ "base-groups", required_argument, NULL, 2056 },
@@ -257,6 +262,7 @@ log_option(regress_opts *o, int c, const char *arg)
 	case 2016: o->min_span = cli_double("--min-span", arg, 0, 1e6); break;
 	case 2017: o->trim = cli_double("--trim", arg, 0, 1e6); break;
 	case 2018: o->calibrate = cli_double("--calibrate-mass", arg, 1e-6, 1e4); break;
+	case 2040: o->scale_sd = cli_double("--scale-sd", arg, 0, 1); o->mb.scale_sd = o->scale_sd; return 1;
 	default: return 0;
 	}
 	o->other = c;
@@ -274,6 +280,7 @@ parse(int argc, char **argv, regress_opts *o)
 	o->max_gap = 0.1;
 	o->min_span = -1;
 	o->trim = -1;
+	o->scale_sd = o->mb.scale_sd = -1;
 	int c;
 	while ((c = cli_getopt(argc, argv, "m:f:o:hV", opts)) != -1) {
 		if (cmdio_input_option(&o->in, c, optarg) || cmdio_output_option(c, optarg) ||
@@ -382,6 +389,7 @@ typedef struct {
 	int reopened_hover;  /* the hover thrust's mass said */
 	char px4_rotors[VEHICLE_MAX_ROTORS * 32];
 	const char *path;
+	const logmap_preset_t *pre; /* the preset in use (given or the log's default), or NULL */
 } logreader;
 
 #define NEED(L, s, why) logmap_need(&(L)->lm, (L)->r, s, why)
@@ -511,6 +519,7 @@ open_log(logreader *L, const char *path)
 		auto_preset = pre->vehicle ? "the crazyflie-pwm preset's, the default for a Crazyflie uSD log of motor PWM"
 		    : "the crazyflie preset's, the default for a Crazyflie uSD log";
 	}
+	L->pre = pre;
 	for (int s = 0; s < NSIG; s++)
 		L->map[s] = o->user_map[s] ? o->user_map[s] : pre && pre->map[s] ? pre->map[s] : logmap_signals[s].cols;
 	if (pre && pre->px4)
@@ -690,6 +699,7 @@ typedef struct {
 	const int *idx_att, *idx_pos, *idx_vel;
 	int use_rpy;
 	tbl_reader *r;
+	double scale_sd;     /* the column scale_sd's value, NaN: no column */
 } emitter;
 
 enum { NSTATE = 15 };
@@ -701,9 +711,9 @@ emit_header(emitter *e, tbl_reader *r, const int *tidx)
 {
 	int n = e->model == M_RIGID ? 10 : 1;
 	int ncol = e->model == M_STATE ? NSTATE : 3 + n;
-	const char *names[NSTATE + 1 + 64];
-	const char **nm = ncol + 1 + e->ntrue <= (int)(sizeof(names) / sizeof(names[0])) ? names
-	    : malloc((size_t)(ncol + 1 + e->ntrue) * sizeof(*nm));
+	const char *names[NSTATE + 2 + 64];
+	const char **nm = ncol + 2 + e->ntrue <= (int)(sizeof(names) / sizeof(names[0])) ? names
+	    : malloc((size_t)(ncol + 2 + e->ntrue) * sizeof(*nm));
 	static char ybuf[TAGK_NPARAM][16];
 	if (!nm)
 		cli_die(EXIT_DATA, "out of memory");
@@ -721,6 +731,8 @@ emit_header(emitter *e, tbl_reader *r, const int *tidx)
 	}
 	if (e->spans)
 		nm[ncol++] = "span";
+	if (!isnan(e->scale_sd))
+		nm[ncol++] = "scale_sd";
 	for (int j = 0; j < e->ntrue; j++)
 		nm[ncol + j] = tbl_col(r, tidx[j]);
 	e->ocols = ncol + e->ntrue;
@@ -761,6 +773,8 @@ emit_state(emitter *e, const sample *s, const double *row, int span)
 	int k = NSTATE;
 	if (e->spans)
 		o[k++] = span;
+	if (!isnan(e->scale_sd))
+		o[k++] = e->scale_sd;
 	for (int j = 0; j < e->ntrue; j++)
 		o[k + j] = s->truth[j];
 	cmdio_row(e->out, o);
@@ -830,6 +844,8 @@ emit_rows(emitter *e, const sample *s, const double al[3], int span)
 		int k = 3 + n;
 		if (e->spans)
 			put_f64(o, k++, span);
+		if (!isnan(e->scale_sd))
+			put_f64(o, k++, e->scale_sd);
 		memcpy(o + 8 * k, s->truth, (size_t)e->ntrue * sizeof(double));
 	}
 	if (room)
@@ -934,6 +950,29 @@ say_hover(logreader *L, const vehicle *v, sink *out)
 		sink_note(out, "px4_hover_mass", b);
 }
 
+/* The relative sd of the rows' scale (the thrust map's, a commanded
+ * thrust's, --scale-sd's), for the stream's column scale_sd, which
+ * tagk-estimate turns into the sd_sys_* columns, and what it is of (*of):
+ * --scale-sd, else the vehicle file's thrust_map_sd (rotors) or command_sd
+ * (a commanded thrust), else for a commanded thrust the command_sd of the
+ * preset's vehicle (the crazyflie preset: crazyflie2). NaN when none says. */
+static double
+scale_of(logreader *L, const char **ofp)
+{
+	const regress_opts *o = L->o;
+	double sd = o->scale_sd;
+	const char *of = L->src == S_ROTORS ? "thrust map" : L->src == S_THRUST ? "commanded thrust" : "force";
+	if (sd < 0 && L->have_veh)
+		sd = L->src == S_ROTORS ? L->veh.map_sd : L->src == S_THRUST ? L->veh.cmd_sd : (double)NAN;
+	if (!(sd >= 0) && L->src == S_THRUST && L->pre && L->pre->sd_vehicle) {
+		vehicle v;
+		cmdio_vehicle(L->pre->sd_vehicle, &v, 0);
+		sd = v.cmd_sd;
+	}
+	*ofp = of;
+	return sd >= 0 ? sd : (double)NAN;
+}
+
 /* The rows of every sample (those of the airborne spans with --airborne). */
 static void
 regress(logreader *L, airborne *air)
@@ -952,6 +991,8 @@ regress(logreader *L, airborne *air)
 	em.idx_pos = L->lm.idx[S_POS];
 	em.idx_vel = L->lm.idx[S_VEL];
 	em.out = cmdio_open_output(o->outname, TBL_AUTO);
+	const char *scale_what = NULL;
+	em.scale_sd = scale_of(L, &scale_what);
 	emit_header(&em, L->r, L->tidx);
 	say_hover(L, &L->veh, em.out);
 	/* ring of 2k+1 samples for the alpha slope; one slot when alpha is given */
@@ -1030,6 +1071,8 @@ regress(logreader *L, airborne *air)
 	if (em.rows_out == 0)
 		cli_die(EXIT_DATA, "%s: %ld samples, too few to differentiate gyro over %d samples "
 		    "without a gap longer than %g s", tbl_name(L->r), nin, ring, o->max_gap);
+	if (scale_what && !isnan(em.scale_sd))
+		sink_note(em.out, "scale_sd_of", scale_what);
 	cmdio_commit(em.out);
 	if (watch) {
 		airborne_plan(&ground);
@@ -1072,7 +1115,7 @@ calibrate(logreader *L, airborne *air)
 	} else {
 		memset(&v, 0, sizeof(v));
 		v.thrust_scale = 1;
-		v.mass = v.gate_l_arm = v.gate_alpha = NAN;
+		v.mass = v.gate_l_arm = v.gate_alpha = v.map_sd = v.cmd_sd = NAN;
 	}
 	char what[1024];
 	if (calib_fit(&c, &v, what, sizeof(what)) != 0)

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cli.h"
 #include "report_score.h"
+#include "report_interval.h"
 #include "../formats/sink.h"
 #include "../lib/tagk.h"
 
@@ -567,6 +568,9 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 	for (int j = 0; have_sd && j < np; j++)
 		tbl_want_nullable(r, isd[j]);
 	s.have_sd = have_sd && !o->about_com;
+	/* the systematic part, when the stream has it: the coverage is the
+	 * total interval's (report_interval.h) */
+	int isys[TAGK_NPARAM], have_sys = report_sys_columns(r, np, isys);
 	double t_prev = -INFINITY, est[TAGK_NPARAM], truth[TAGK_NPARAM], sd[TAGK_NPARAM];
 	int rc;
 	long nread = 0;
@@ -586,7 +590,7 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 		}
 		for (int j = 0; j < np; j++) {
 			est[j] = row[ip[j]];
-			sd[j] = s.have_sd ? row[isd[j]] : (double)NAN;
+			sd[j] = s.have_sd ? report_total_sd(row[isd[j]], have_sys ? row[isys[j]] : (double)NAN) : (double)NAN;
 		}
 		detect_row(&det, row, t, truth);
 		double D = score_row(&s, o, est, s.have_sd ? sd : NULL, truth, t, row);

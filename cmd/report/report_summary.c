@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report_summary.h"
+#include "report_interval.h"
 #include "quantile.h"
 #include "cli.h"
 #include "../formats/binary.h"
@@ -19,6 +20,9 @@ struct summary {
 	double first[TAGK_NPARAM], last[TAGK_NPARAM];
 	double last_sd[TAGK_NPARAM]; /* the last estimate's sd, NaN without sd columns */
 	int have_sd;
+	double last_sys[TAGK_NPARAM]; /* its systematic part (sd_sys_*), NaN without */
+	int have_sys;
+	char sys_of[48];   /* what the systematic part is of (report_sys_label) */
 	plaus_count phys;  /* estimates that are physical bodies */
 	char method[64];   /* the stream's method note, or "" */
 	char hover[40];    /* the stream's px4_hover_mass note, or "" */
@@ -43,9 +47,11 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 		isd[j] = tbl_find(r, name);
 		s->have_sd &= isd[j] >= 0;
 	}
+	int isys[TAGK_NPARAM];
+	s->have_sys = report_sys_columns(r, np, isys);
 	plaus_count_init(&s->phys, r);
 	for (int j = 0; j < np; j++) {
-		s->last_sd[j] = (double)NAN;
+		s->last_sd[j] = s->last_sys[j] = (double)NAN;
 		if (s->have_sd)
 			tbl_want_nullable(r, isd[j]);
 	}
@@ -64,6 +70,8 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 			/* an empty sd cell (NaN): the method had none yet */
 			if (s->have_sd)
 				s->last_sd[j] = row[isd[j]];
+			if (s->have_sys)
+				s->last_sys[j] = row[isys[j]];
 		}
 		plaus_count_row(&s->phys, np, s->last, row);
 		v[np] = s->n ? t - s->t1 : (double)NAN;
@@ -87,6 +95,7 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 	snprintf(s->method, sizeof(s->method), "%s", note ? note : "");
 	note = tbl_note(r, "system");
 	s->arm = note && strcmp(note, "arm") == 0;
+	snprintf(s->sys_of, sizeof(s->sys_of), "%s", report_sys_label(r));
 	free(row);
 	return s;
 }
@@ -111,11 +120,24 @@ rt(double x, int json)
 	return p;
 }
 
-/* The 95 % interval's half-width of the last estimate, or NaN. */
+/* The 95 % interval's half-width of the last estimate, or NaN: the
+ * total (report_total_sd), the noise's part alone, the systematic part. */
 static double
 half95(const summary *s, int j)
 {
+	return s->have_sd ? 1.96 * report_total_sd(s->last_sd[j], s->last_sys[j]) : (double)NAN;
+}
+
+static double
+half95_noise(const summary *s, int j)
+{
 	return s->have_sd ? 1.96 * s->last_sd[j] : (double)NAN;
+}
+
+static double
+half95_sys(const summary *s, int j)
+{
+	return s->have_sd && s->have_sys ? 1.96 * s->last_sys[j] : (double)NAN;
 }
 
 /* How many times the estimates' spread over the run (the IQR as a normal
@@ -143,12 +165,16 @@ print_json(FILE *o, const char *name, const summary *s, const stats *st, double 
 	if (s->refused[0]) fprintf(o, "\"%s\"", s->refused); else fprintf(o, "null");
 	fprintf(o, ",\n  \"parameters\": [\n");
 	for (int j = 0; j < s->np; j++) {
-		double h = half95(s, j);
+		double h = half95(s, j), hn = half95_noise(s, j);
 		fprintf(o, "    {\"name\": \"%s\", \"unit\": \"%s\", \"n\": %ld, \"median\": %s, \"q1\": %s, \"q3\": %s, "
-		    "\"iqr\": %s, \"first\": %s, \"last\": %s, \"last_sd\": %s, \"last_95\": ", tagk_param_names[j],
+		    "\"iqr\": %s, \"first\": %s, \"last\": %s, \"last_sd\": %s, ", tagk_param_names[j],
 		    binary_unit(tagk_param_names[j]), s->n, rt(st[j].med, 1), rt(st[j].q1, 1), rt(st[j].q3, 1),
 		    rt(st[j].q3 - st[j].q1, 1), rt(st[j].first, 1), rt(st[j].last, 1), rt(s->last_sd[j], 1));
-		if (isnan(h)) fprintf(o, "null}"); else fprintf(o, "[%s, %s]}", rt(st[j].last - h, 1), rt(st[j].last + h, 1));
+		fprintf(o, "\"last_sd_sys\": %s, \"last_sd_total\": %s, \"last_95\": ", rt(s->last_sys[j], 1),
+		    rt(s->have_sd ? report_total_sd(s->last_sd[j], s->last_sys[j]) : (double)NAN, 1));
+		if (isnan(h)) fprintf(o, "null"); else fprintf(o, "[%s, %s]", rt(st[j].last - h, 1), rt(st[j].last + h, 1));
+		fprintf(o, ", \"last_95_noise\": ");
+		if (isnan(hn)) fprintf(o, "null}"); else fprintf(o, "[%s, %s]}", rt(st[j].last - hn, 1), rt(st[j].last + hn, 1));
 		fprintf(o, "%s\n", j + 1 < s->np ? "," : "");
 	}
 	fprintf(o, "  ]\n}\n");
@@ -157,13 +183,33 @@ print_json(FILE *o, const char *name, const summary *s, const stats *st, double 
 static void
 print_csv(FILE *o, const summary *s, const stats *st)
 {
-	fprintf(o, "param,unit,n,median,q1,q3,iqr,first,last,last_sd,last_lo95,last_hi95,physical\n");
+	fprintf(o, "param,unit,n,median,q1,q3,iqr,first,last,last_sd,last_lo95,last_hi95,physical,last_sd_sys,"
+	    "last_lo95_noise,last_hi95_noise\n");
 	for (int j = 0; j < s->np; j++) {
-		double h = half95(s, j);
-		fprintf(o, "%s,%s,%ld,%s,%s,%s,%s,%s,%s,%s,%s,%s,%ld\n", tagk_param_names[j], binary_unit(tagk_param_names[j]),
-		    s->n, rt(st[j].med, 0), rt(st[j].q1, 0), rt(st[j].q3, 0), rt(st[j].q3 - st[j].q1, 0), rt(st[j].first, 0),
-		    rt(st[j].last, 0), rt(s->last_sd[j], 0), rt(st[j].last - h, 0), rt(st[j].last + h, 0), s->phys.physical);
+		double h = half95(s, j), hn = half95_noise(s, j);
+		/* rt has eight buffers: at most eight uses per printf */
+		fprintf(o, "%s,%s,%ld,%s,%s,%s,%s,%s,", tagk_param_names[j], binary_unit(tagk_param_names[j]),
+		    s->n, rt(st[j].med, 0), rt(st[j].q1, 0), rt(st[j].q3, 0), rt(st[j].q3 - st[j].q1, 0), rt(st[j].first, 0));
+		fprintf(o, "%s,%s,%s,%s,%ld,", rt(st[j].last, 0), rt(s->last_sd[j], 0), rt(st[j].last - h, 0),
+		    rt(st[j].last + h, 0), s->phys.physical);
+		fprintf(o, "%s,%s,%s\n", rt(s->last_sys[j], 0), rt(st[j].last - hn, 0), rt(st[j].last + hn, 0));
 	}
+}
+
+/* The last estimate's 95 % interval as text into iv: "40.5 +- 2.1 g", and
+ * with a systematic part "(95 %: noise +- 0.05, thrust map +- 2.0)". */
+static void
+interval_text(char *iv, size_t len, const summary *s, const stats *st, int j)
+{
+	double hw = half95(s, j), hn = half95_noise(s, j), hs = half95_sys(s, j);
+	const char *unit = binary_unit(tagk_param_names[j]);
+	if (isnan(hw))
+		return;
+	if (isnan(hs))
+		snprintf(iv, len, "%.5g +- %.2g %s", st[j].last, hw, unit);
+	else
+		snprintf(iv, len, "%.5g +- %.2g %s (95 %%: noise +- %.2g, %s +- %.2g)", st[j].last, hw, unit, hn,
+		    s->sys_of, hs);
 }
 
 static void
@@ -190,10 +236,8 @@ print_text(FILE *o, int md, const char *name, const summary *s, const stats *st,
 		fprintf(o, "%-6s %7s %12s %12s %12s %12s %12s %12s  %s\n", "param", "n", "median", "q1", "q3", "iqr", "first",
 		    "last", "last, 95 % interval");
 	for (int j = 0; j < s->np; j++) {
-		char iv[96] = "n/a (no sd)";
-		double hw = half95(s, j);
-		if (!isnan(hw))
-			snprintf(iv, sizeof(iv), "%.5g +- %.2g %s", st[j].last, hw, binary_unit(tagk_param_names[j]));
+		char iv[192] = "n/a (no sd)";
+		interval_text(iv, sizeof(iv), s, st, j);
 		if (md)
 			fprintf(o, "| %s | %ld | %.6g | %.6g | %.6g | %.4g | %.6g | %.6g | %s |\n", tagk_param_names[j], s->n,
 			    st[j].med, st[j].q1, st[j].q3, st[j].q3 - st[j].q1, st[j].first, st[j].last, iv);
@@ -201,10 +245,16 @@ print_text(FILE *o, int md, const char *name, const summary *s, const stats *st,
 			fprintf(o, "%-6s %7ld %12.6g %12.6g %12.6g %12.4g %12.6g %12.6g  %s\n", tagk_param_names[j], s->n,
 			    st[j].med, st[j].q1, st[j].q3, st[j].q3 - st[j].q1, st[j].first, st[j].last, iv);
 	}
-	if (s->have_sd)
-		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd (the method's own, from the rows' noise; "
-		    "a bias of the model, as %s, is not in it)\n", h, s->arm ? "an error of the robot's description or "
-		    "friction" : "commanded thrust that is not thrust");
+	if (s->have_sd && s->have_sys)
+		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd, the sd the noise's part (Newey-West: "
+		    "correlated residuals count) and the %s's stated relative sd times the estimate, in quadrature; "
+		    "a bias the stated sd does not cover is not in it\n", h, s->sys_of);
+	else if (s->have_sd)
+		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd (the noise's part, Newey-West: correlated "
+		    "residuals count; a bias of the model, as %s, is not in it%s)\n", h, s->arm ? "an error of the robot's "
+		    "description or friction" : "commanded thrust that is not thrust", s->arm ? ": tagk-regress --scale-sd "
+		    "states the efforts' scale error" : ": tagk-regress --scale-sd or a vehicle file's thrust_map_sd / "
+		    "command_sd states it");
 	for (int j = 0; j < s->np; j++) {
 		double w = wander(s, &st[j], j);
 		if (w > WANDER)

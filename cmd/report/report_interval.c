@@ -1,0 +1,40 @@
+/* report_interval.c: a parameter's total uncertainty; see report_interval.h. */
+#include <math.h>
+#include <stdio.h>
+#include "report_interval.h"
+#include "../lib/tagk.h"
+
+double
+report_total_sd(double sd_noise, double sd_sys)
+{
+	if (isnan(sd_noise))
+		return (double)NAN;
+	if (isnan(sd_sys))
+		return sd_noise;
+	return hypot(sd_noise, sd_sys);
+}
+
+int
+report_sys_columns(tbl_reader *r, int np, int *isys)
+{
+	int all = 1;
+	for (int j = 0; j < np; j++) {
+		char name[48];
+		snprintf(name, sizeof(name), "sd_sys_%s", tagk_param_names[j]);
+		all &= (isys[j] = tbl_find(r, name)) >= 0;
+	}
+	for (int j = 0; j < np; j++) {
+		if (!all)
+			isys[j] = -1;
+		else
+			tbl_want_nullable(r, isys[j]);
+	}
+	return all;
+}
+
+const char *
+report_sys_label(const tbl_reader *r)
+{
+	const char *v = tbl_note(r, "scale_sd_of");
+	return v && *v ? v : "scale";
+}

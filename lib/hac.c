@@ -1,0 +1,132 @@
+/* hac.c: Newey-West long-run variances; see hac.h. */
+#include <math.h>
+#include <string.h>
+#include "hac.h"
+
+int
+tagk_hac_bandwidth_acov(int T, const double *sigma, int nlag, int bmax)
+{
+	if (T < 2 || !(sigma[0] > 0))
+		return 0;
+	int nT = (int)floor(4 * pow((double)T / 100, 2.0 / 9));
+	if (nT > nlag)
+		nT = nlag;
+	double s0 = sigma[0], s1 = 0;
+	for (int j = 1; j <= nT; j++) {
+		s0 += 2 * sigma[j];
+		s1 += 2 * j * sigma[j];
+	}
+	if (!(s0 != 0) || !isfinite(s1 / s0))
+		return 0;
+	double g = 1.1447 * pow((s1 / s0) * (s1 / s0), 1.0 / 3);
+	double B = floor(g * pow((double)T, 1.0 / 3));
+	if (B > T - 1)
+		B = T - 1;
+	if (B > bmax)
+		B = bmax;
+	return B > 0 ? (int)B : 0;
+}
+
+int
+tagk_hac_bandwidth(int T, const double *s, int bmax)
+{
+	double sigma[64];
+	int nlag = 63;
+	for (int j = 0; j <= nlag; j++) {
+		double a = 0;
+		for (int t = j; t < T; t++)
+			a += s[t] * s[t - j];
+		sigma[j] = T > 0 ? a / T : 0;
+	}
+	return tagk_hac_bandwidth_acov(T, sigma, nlag, bmax);
+}
+
+int
+tagk_hac_bandwidth_vec(int T, int n, const double *G, int bmax)
+{
+	double sigma[64], scale[64];
+	int nlag = 63, nn = n < 64 ? n : 64;
+	for (int i = 0; i < nn; i++) {
+		double a = 0;
+		for (int t = 0; t < T; t++)
+			a += G[t * n + i] * G[t * n + i];
+		scale[i] = a > 0 ? 1 / sqrt(a / T) : 0;
+	}
+	for (int j = 0; j <= nlag; j++) {
+		double a = 0;
+		for (int t = j; t < T; t++) {
+			double x = 0, y = 0;
+			for (int i = 0; i < nn; i++) {
+				x += scale[i] * G[t * n + i];
+				y += scale[i] * G[(t - j) * n + i];
+			}
+			a += x * y;
+		}
+		sigma[j] = T > 0 ? a / T : 0;
+	}
+	return tagk_hac_bandwidth_acov(T, sigma, nlag, bmax);
+}
+
+void
+tagk_hac_cov(int T, int n, const double *G, int B, double *Omega)
+{
+	memset(Omega, 0, sizeof(*Omega) * (size_t)n * (size_t)n);
+	for (int j = 0; j <= B && j < T; j++) {
+		double k = j == 0 ? 1 : 1 - (double)j / (B + 1);
+		for (int t = j; t < T; t++) {
+			const double *a = G + (size_t)t * n, *b = G + (size_t)(t - j) * n;
+			for (int p = 0; p < n; p++)
+				for (int q = 0; q < n; q++) {
+					double v = k * a[p] * b[q];
+					Omega[p * n + q] += v;
+					if (j)
+						Omega[q * n + p] += v;
+				}
+		}
+	}
+}
+
+void
+tagk_lrv_add(tagk_lrv *l, double x)
+{
+	if (!isfinite(x))
+		return;
+	int pos = (int)(l->T % TAGK_LRV_LAGS);
+	l->ring[pos] = x;
+	l->T++;
+	for (int j = 0; j < TAGK_LRV_LAGS && j < l->T; j++)
+		l->S[j] += x * l->ring[(pos - j + TAGK_LRV_LAGS) % TAGK_LRV_LAGS];
+	l->sum += x;
+}
+
+double
+tagk_lrv_factor(const tagk_lrv *l, int *bandwidth)
+{
+	if (bandwidth)
+		*bandwidth = 0;
+	if (l->T < 16)
+		return 1;
+	double T = (double)l->T, mean = l->sum / T, sigma[TAGK_LRV_LAGS];
+	/* sum (x_t - mu)(x_{t-j} - mu) over the T - j pairs, to within the
+	 * ends' share of the mean, divided by T */
+	for (int j = 0; j < TAGK_LRV_LAGS; j++)
+		sigma[j] = j < l->T ? (l->S[j] - (T - j) * mean * mean) / T : 0;
+	if (!(sigma[0] > 0))
+		return 1;
+	int B = tagk_hac_bandwidth_acov((int)(T < 2e9 ? T : 2e9), sigma, TAGK_LRV_LAGS - 1, TAGK_LRV_LAGS - 1);
+	double f = 1;
+	for (int j = 1; j <= B; j++)
+		f += 2 * (1 - (double)j / (B + 1)) * sigma[j] / sigma[0];
+	if (bandwidth)
+		*bandwidth = B;
+	return f > 1.0 / 16 ? f : 1.0 / 16;
+}
+
+double
+tagk_lrv_variance(const tagk_lrv *l)
+{
+	if (l->T < 2)
+		return 0;
+	double T = (double)l->T, mean = l->sum / T, v = l->S[0] / T - mean * mean;
+	return v > 0 ? v : 0;
+}
