@@ -1011,16 +1011,16 @@ regress(logreader *L, airborne *air)
 	if (em.rows_out == 0)
 		cli_die(EXIT_DATA, "%s: %ld samples, too few to differentiate gyro over %d samples "
 		    "without a gap longer than %g s", tbl_name(L->r), nin, ring, o->max_gap);
-	cmdio_commit(em.out);
 	if (watch) {
 		airborne_plan(&ground);
 		double total = ground.t_last - ground.t_first;
 		if (total > 0 && ground.flown < 0.9 * total)
-			cli_warn("%s: the vehicle flies in %.0f %% of the log (thrust above 0.6 of the hover thrust, %.4g N): "
+			cli_caution("%s: the vehicle flies in %.0f %% of the log (thrust above 0.6 of the hover thrust, %.4g N): "
 			    "the rest, on the ground, gives rows that are not a flying body's and bias every estimate; "
 			    "--airborne keeps the flight only", tbl_name(L->r), 100 * ground.flown / total, ground.hover);
 		airborne_free(&ground);
 	}
+	cmdio_commit(em.out); /* after the caution, which the stream carries */
 	long sk = tbl_skipped(L->r) + skipped;
 	if (sk)
 		cli_warn("skipped %ld bad row%s of %s", sk, sk == 1 ? "" : "s", tbl_name(L->r));

@@ -161,6 +161,7 @@ typedef struct {
 	int have_prev, open_event;
 	plaus_count phys;
 	double last_est[TAGK_NPARAM];
+	double last_sd_m;         /* the last estimate's sd of m, NaN without */
 	int have_sd;
 } score;
 
@@ -489,6 +490,7 @@ score_row(score *s, const score_opts *o, const double *est, const double *sd, co
 {
 	plaus_count_row(&s->phys, s->np, est, row);
 	memcpy(s->last_est, est, sizeof(*est) * (size_t)s->np);
+	s->last_sd_m = sd ? sd[0] : (double)NAN;
 	for (int j = 0; sd && j < s->np; j++)
 		if (isfinite(sd[j])) {
 			s->a[j].cov_n++;
@@ -613,7 +615,9 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 		else
 			print_text(w->f, o->fmt == F_MD, &s, r, pn, o->tol);
 	}
-	plaus_check(p, tbl_name(r), "final", np, s.last_est, s.phys.physical, s.n);
+	plaus_check(p, tbl_name(r), "final", np, s.last_est, s.phys.physical, s.n, NULL);
+	plaus_nominal(p, tbl_name(r), "final", s.last_est[0], plaus_sd(0, s.last_est[0], s.last_sd_m));
+	plaus_upstream(p, tbl_name(r), r);
 	if (s.uncentred)
 		cli_warn("--about-com: %ld row%s not scored: the estimate or the truth has no centre of mass (m = 0)",
 		    s.uncentred, s.uncentred == 1 ? "" : "s");
