@@ -225,7 +225,7 @@ estimate_batch(const batch_opts *o, const char *input)
 	sink_note(w.out.out, "method", o->method->name);
 	/* each row one segment's estimate: tagk-report judges each */
 	if (o->segments)
-		sink_note(w.out.out, "segments", o->segments);
+		sink_note(w.out.out, "segments", "rows");
 	estout_pass_note(&w.out, w.r, "px4_hover_mass");
 	estout_commit(&w.out, o->quiet);
 	if (tbl_skipped(w.r))

@@ -122,7 +122,7 @@ plaus_nominal(plaus *p, const char *name, const char *what, double m, double sd)
 	const char *cause = f > 1 ? "a payload that heavy" : "less than the vehicle itself";
 	if (sd > 0 && z > PLAUS_Z) {
 		p->warnings++;
-		cli_warn("%s: the %s mass, %.4g kg, is %.2f times the vehicle's nominal %.4g kg: %s sd away, beyond its "
+		cli_warn("%s: the %s mass, %.4g kg, is %.2f times the vehicle's nominal %.4g kg and %s sd from it, beyond its "
 		    "95 %% interval (+- %.2g kg): %s, or a thrust model that is off (commanded thrust is not thrust: "
 		    "calibrate on a flight of known mass)", name, what, m, f, p->nominal, cli_approx(z), 1.96 * sd,
 		    cause);

@@ -345,13 +345,16 @@ verdicts(plaus *p, const char *name, const summary *s, const stats *st)
 	}
 	if (s->segments || st[0].det)
 		return; /* each segment judged above; a mass not determined is not judged */
-	/* the median by the run's median sd: the last sd may be a spin-down's */
-	double msd = (double)NAN, half = 0.5;
+	/* the median by the run's median sd: the last sd may be a spin-down's.
+	 * Neither is taken narrower than the run's spread (IQR as a normal
+	 * sd): a run that wanders more than its sd says is read by its
+	 * quartiles, as the report says under the table */
+	double msd = (double)NAN, half = 0.5, spread = iqr / 1.349;
 	if (s->have_sd)
 		qs_quantiles(s->q, s->np + 2, &half, 1, &msd);
-	plaus_nominal(p, name, "median", st[0].med, plaus_sd(0, st[0].med, msd));
+	plaus_nominal(p, name, "median", st[0].med, fmax(plaus_sd(0, st[0].med, msd), spread));
 	if (s->n > 1 && !left)
-		plaus_nominal(p, name, "last", st[0].last, sd);
+		plaus_nominal(p, name, "last", st[0].last, fmax(sd, spread));
 }
 
 void
