@@ -62,10 +62,12 @@ usage(FILE *f)
 	    "      --plot-size WxH    the figure's size in pixels, or points for PDF (default 960x540)\n"
 	    "  -o, --output FILE      write FILE (its extension .md, .csv or .json sets the format)\n"
 	    "      --fsync            -o FILE: sync the file and its directory before exiting\n"
-	    "      --nominal-mass KG  the vehicle's mass: warn when the estimate is over 1.5 times off\n"
+	    "      --nominal-mass KG  the vehicle's mass: warn when the median, the last estimate or a\n"
+	    "                         segment's is farther from it than its 95 %% interval allows\n"
 	    "      --vehicle FILE     the same from a vehicle file's 'mass' line\n"
-	    "      --strict           exit 1 after the report when a printed answer is not physical or is\n"
-	    "                         far from the nominal mass (the warnings on stderr)\n");
+	    "      --strict           exit 1 after the report when a printed answer is not physical, is\n"
+	    "                         far from the nominal mass, has left the run, or the stream carries\n"
+	    "                         a warning of a command upstream (the warnings on stderr)\n");
 	cmdio_input_help(f);
 }
 
