@@ -63,6 +63,14 @@ printf 'mass 0.032\n' > "$tmp/cf32.veh"
 expect "... the nominal mass from a vehicle file's mass line" 1 "*" "nominal 0.032 kg and [0-9]+ sd from it" -- \
 	$P --strict --vehicle "$tmp/cf32.veh" "$tmp/heavy.est"
 
+{ cat datasets/crazyflie2.veh; echo "mass 0.032"; } > "$tmp/cf32full.veh"
+$R -m mass --airborne --vehicle "$tmp/cf32full.veh" $M "$tmp/heavy.csv" 2>/dev/null | $E -a rls-low > "$tmp/heavy.veh.est" 2>/dev/null
+check "tagk-regress --vehicle FILE with a mass line: the stream's note nominal_mass" \
+	grep -q '^#tagk-note: nominal_mass 0.032$' "$tmp/heavy.veh.est"
+expect "... which tagk-report judges by, without --nominal-mass" 1 "*" "nominal 0.032 kg and [0-9]+ sd from it" -- \
+	$P --strict "$tmp/heavy.veh.est"
+expect "... and --nominal-mass overrides it" 0 "*" "" -- $P --strict --nominal-mass 0.04787 "$tmp/heavy.veh.est"
+
 # --- every segment of a batch run ---------------------------------------------
 $R -m mass --airborne --vehicle crazyflie2 $M "$tmp/heavy.csv" 2>/dev/null |
 	$E --batch -a ols --segment 8,14 > "$tmp/seg.est" 2>/dev/null

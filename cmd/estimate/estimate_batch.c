@@ -227,6 +227,7 @@ estimate_batch(const batch_opts *o, const char *input)
 	if (o->segments)
 		sink_note(w.out.out, "segments", "rows");
 	estout_pass_note(&w.out, w.r, "px4_hover_mass");
+	estout_pass_note(&w.out, w.r, "nominal_mass");
 	estout_commit(&w.out, o->quiet);
 	if (tbl_skipped(w.r))
 		cli_warn("skipped %ld bad row%s", tbl_skipped(w.r), tbl_skipped(w.r) == 1 ? "" : "s");

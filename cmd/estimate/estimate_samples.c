@@ -216,6 +216,7 @@ estimate_samples(const batch_opts *o, const char *input)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(w.r));
 	sink_note(w.out.out, "method", o->method->name);
 	estout_pass_note(&w.out, w.r, "px4_hover_mass");
+	estout_pass_note(&w.out, w.r, "nominal_mass");
 	estout_commit(&w.out, o->quiet);
 	tbl_close(w.r);
 	free(w.row);

@@ -436,6 +436,7 @@ finish(winrun *w)
 	}
 	sink_note(w->out.out, "method", w->cfg.method->name);
 	estout_pass_note(&w->out, w->r, "px4_hover_mass");
+	estout_pass_note(&w->out, w->r, "nominal_mass");
 	for (int i = 1; i < TAGK_NSTATUS; i++)
 		if (w->refused[i])
 			cli_warn("%ld of %ld updates refused (no estimate written): %s", w->refused[i], w->updates,

@@ -935,6 +935,12 @@ regress(logreader *L, airborne *air)
 	em.out = cmdio_open_output(o->outname, TBL_AUTO);
 	emit_header(&em, L->r, L->tidx);
 	say_hover(L, &L->veh, em.out);
+	/* the vehicle file's nominal mass, for tagk-report's verdicts */
+	if (L->have_veh && isfinite(L->veh.mass)) {
+		char b[32];
+		fmt_double(b, L->veh.mass);
+		sink_note(em.out, "nominal_mass", b);
+	}
 	/* ring of 2k+1 samples for the alpha slope; one slot when alpha is given */
 	int ring = L->use_alpha || o->model != M_RIGID ? 1 : 2 * o->kwin + 1;
 	sample *buf = calloc((size_t)ring, sizeof(*buf));

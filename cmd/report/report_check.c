@@ -1,5 +1,6 @@
 /* report_check.c: tagk-report's plausibility checks; see report_check.h. */
 #include <math.h>
+#include <stdlib.h>
 #include "cli.h"
 #include "report_check.h"
 #include "../lib/tagk.h"
@@ -113,25 +114,36 @@ plaus_check(plaus *p, const char *name, const char *what, int np, const double *
 	}
 }
 
-void
-plaus_nominal(plaus *p, const char *name, const char *what, double m, double sd)
+double
+plaus_nominal_of(const plaus *p, const tbl_reader *r)
 {
-	double f = m / p->nominal, z = fabs(m - p->nominal) / sd;
-	if (isnan(p->nominal) || !(m > 0))
+	const char *note = tbl_note(r, "nominal_mass");
+	char *end;
+	double v = note ? strtod(note, &end) : (double)NAN;
+	if (!isnan(p->nominal) || !note || end == note || *end || !(v > 0) || !isfinite(v))
+		return p->nominal;
+	return v;
+}
+
+void
+plaus_nominal(plaus *p, double nominal, const char *name, const char *what, double m, double sd)
+{
+	double f = m / nominal, z = fabs(m - nominal) / sd;
+	if (isnan(nominal) || !(m > 0))
 		return;
 	const char *cause = f > 1 ? "a payload that heavy" : "less than the vehicle itself";
 	if (sd > 0 && z > PLAUS_Z) {
 		p->warnings++;
 		cli_warn("%s: the %s mass, %.4g kg, is %.2f times the vehicle's nominal %.4g kg and %s sd from it, beyond its "
 		    "95 %% interval (+- %.2g kg): %s, or a thrust model that is off (commanded thrust is not thrust: "
-		    "calibrate on a flight of known mass)", name, what, m, f, p->nominal, cli_approx(z), 1.96 * sd,
+		    "calibrate on a flight of known mass)", name, what, m, f, nominal, cli_approx(z), 1.96 * sd,
 		    cause);
 	} else if (!(sd > 0) && (f > PLAUS_FACTOR || f < 1 / PLAUS_FACTOR)) {
 		/* no interval to judge by: only a factor that no payload makes */
 		p->warnings++;
 		cli_warn("%s: the %s mass, %.4g kg, is %.2f times the vehicle's nominal %.4g kg (beyond a factor of "
 		    "%g, and the stream has no sd to judge by): %s, or a thrust model that is off (commanded thrust "
-		    "is not thrust: calibrate on a flight of known mass)", name, what, m, f, p->nominal, PLAUS_FACTOR,
+		    "is not thrust: calibrate on a flight of known mass)", name, what, m, f, nominal, PLAUS_FACTOR,
 		    cause);
 	}
 }

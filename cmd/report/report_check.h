@@ -74,7 +74,11 @@ const char *plaus_why(int why);
  * mass, when one is known: a warning naming how many sd off it is when
  * it is beyond PLAUS_Z sd (without an sd, beyond PLAUS_FACTOR). what
  * names the estimate ("median", "last", "segment ending at 4.99 s"). */
-void plaus_nominal(plaus *p, const char *name, const char *what, double m, double sd);
+void plaus_nominal(plaus *p, double nominal, const char *name, const char *what, double m, double sd);
+/* The nominal mass r is judged against: --nominal-mass's or --vehicle's,
+ * else the stream's note nominal_mass (tagk-regress's vehicle file's
+ * mass), else NaN. Once r is read to its end. */
+double plaus_nominal_of(const plaus *p, const tbl_reader *r);
 /* The warnings r carried from upstream commands (tagk-formats(5)), each
  * on stderr and counted for --strict. */
 void plaus_upstream(plaus *p, const char *name, tbl_reader *r);

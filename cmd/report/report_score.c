@@ -616,7 +616,8 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 			print_text(w->f, o->fmt == F_MD, &s, r, pn, o->tol);
 	}
 	plaus_check(p, tbl_name(r), "final", np, s.last_est, s.phys.physical, s.n, NULL);
-	plaus_nominal(p, tbl_name(r), "final", s.last_est[0], plaus_sd(0, s.last_est[0], s.last_sd_m));
+	plaus_nominal(p, plaus_nominal_of(p, r), tbl_name(r), "final", s.last_est[0],
+	    plaus_sd(0, s.last_est[0], s.last_sd_m));
 	plaus_upstream(p, tbl_name(r), r);
 	if (s.uncentred)
 		cli_warn("--about-com: %ld row%s not scored: the estimate or the truth has no centre of mass (m = 0)",

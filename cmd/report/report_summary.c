@@ -26,6 +26,7 @@ struct summary {
 	                    * the time and the sd of m (NaN without) */
 	int unexcited[TAGK_NPARAM]; /* named by the stream's "unexcited" note */
 	int segments;      /* each row a segment's estimate (the "segments" note) */
+	double nominal_note; /* the "nominal_mass" note, NaN without */
 	char (*warn)[TBL_WARNING_MAX]; /* the warnings the stream carried */
 	int nwarn;
 };
@@ -44,6 +45,8 @@ read_verdict_notes(summary *s, tbl_reader *r)
 				s->unexcited[j] = 1;
 	}
 	s->segments = tbl_note(r, "segments") != NULL;
+	plaus none = { (double)NAN, 0, 0 };
+	s->nominal_note = plaus_nominal_of(&none, r);
 	s->nwarn = tbl_nwarnings(r);
 	s->warn = s->nwarn ? malloc((size_t)s->nwarn * sizeof(*s->warn)) : NULL;
 	if (s->nwarn && !s->warn)
@@ -292,6 +295,7 @@ typedef struct {
 	const summary *s;
 	plaus *p;
 	const char *name;
+	double nominal;    /* kg, NaN when unknown */
 	double lo, hi;     /* m outside [lo, hi]: out of the run's bulk */
 	double t_out;      /* the time the estimates last left the bulk, NaN while inside */
 	double m_out;      /* the estimate then */
@@ -313,7 +317,7 @@ walk_rows(void *ctx, const double *rows, long n)
 		if (w->s->segments) {
 			char what[96];
 			snprintf(what, sizeof(what), "segment ending at t = %.6g s, its", t);
-			plaus_nominal(w->p, w->name, what, m, plaus_sd(0, m, v[np + 2]));
+			plaus_nominal(w->p, w->nominal, w->name, what, m, plaus_sd(0, m, v[np + 2]));
 		}
 	}
 }
@@ -328,7 +332,8 @@ static void
 verdicts(plaus *p, const char *name, const summary *s, const stats *st)
 {
 	double iqr = st[0].q3 - st[0].q1, sd = last_sd(s, 0);
-	walk w = { s, p, name, st[0].q1 - 3 * iqr, st[0].q3 + 3 * iqr, (double)NAN, (double)NAN };
+	double nominal = isnan(p->nominal) ? s->nominal_note : p->nominal;
+	walk w = { s, p, name, nominal, st[0].q1 - 3 * iqr, st[0].q3 + 3 * iqr, (double)NAN, (double)NAN };
 	for (int i = 0; i < s->nwarn; i++) {
 		p->warnings++;
 		cli_warn("%s: upstream, %s", name, s->warn[i]);
@@ -352,9 +357,9 @@ verdicts(plaus *p, const char *name, const summary *s, const stats *st)
 	double msd = (double)NAN, half = 0.5, spread = iqr / 1.349;
 	if (s->have_sd)
 		qs_quantiles(s->q, s->np + 2, &half, 1, &msd);
-	plaus_nominal(p, name, "median", st[0].med, fmax(plaus_sd(0, st[0].med, msd), spread));
+	plaus_nominal(p, nominal, name, "median", st[0].med, fmax(plaus_sd(0, st[0].med, msd), spread));
 	if (s->n > 1 && !left)
-		plaus_nominal(p, name, "last", st[0].last, fmax(sd, spread));
+		plaus_nominal(p, nominal, name, "last", st[0].last, fmax(sd, spread));
 }
 
 void

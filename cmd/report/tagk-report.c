@@ -262,6 +262,7 @@ report_one(report_opts *o, int i, cmdio_file *w)
 	tbl_reader *r = cmdio_open_input(o->inputs[i], &in);
 	if (o->ncc) {
 		report_ncc(r, o->max_shift > 0 ? o->max_shift : 0, w->f, o->score.fmt);
+		plaus_upstream(&o->check, tbl_name(r), r);
 	} else {
 		int it, ip[TAGK_NPARAM];
 		int np = report_estimate_cols(r, &it, ip);
@@ -269,6 +270,7 @@ report_one(report_opts *o, int i, cmdio_file *w)
 			report_score(r, it, np, ip, &o->score, w, &o->check);
 		} else if (report_has_changes(r) && o->score.fmt != F_JSON) {
 			report_changes(r, np, ip, w->f, o->score.fmt);
+			plaus_upstream(&o->check, tbl_name(r), r);
 		} else {
 			summary *s = summary_read(r, it, np, ip);
 			summary_print(w->f, o->score.fmt, tbl_name(r), s, &o->check);
