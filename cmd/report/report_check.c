@@ -76,15 +76,22 @@ plaus_why(int why)
 }
 
 /* Which of the checks of the body a set of determined parameters allows:
- * 2 the whole body (all np determined), 1 the mass alone, 0 none. */
-static int
-judgeable(int np, const int *det)
+ * 2 the whole body, 1 the mass alone, 0 none. The body is judged when its
+ * mass and its moments of inertia (Ixx, Iyy, Izz) are determined and the
+ * data excited every direction: a first moment or a product of inertia
+ * whose interval is merely wider than its size is near zero, within its
+ * interval, and decides little of whether the body is physical. */
+int
+plaus_judgeable(int np, const int *det)
 {
 	if (!det)
 		return 2;
+	static const int key[] = { 0, 4, 6, 9 }; /* m, Ixx, Iyy, Izz */
 	int all = 1;
 	for (int j = 0; j < np; j++)
-		all &= det[j] == PLAUS_DETERMINED;
+		all &= det[j] != PLAUS_UNEXCITED;
+	for (size_t k = 0; k < sizeof(key) / sizeof(key[0]) && key[k] < np; k++)
+		all &= det[key[k]] == PLAUS_DETERMINED;
 	return all ? 2 : det[0] == PLAUS_DETERMINED;
 }
 
@@ -92,7 +99,7 @@ void
 plaus_check(plaus *p, const char *name, const char *what, int np, const double *theta, long physical, long n,
     const int *det)
 {
-	int judge = judgeable(np, det);
+	int judge = plaus_judgeable(np, det);
 	/* the mass alone: a body whose inertia the data do not determine is
 	 * judged by m > 0 (its pseudo-inertia's bottom corner) */
 	int body_ok = judge == 2 ? plaus_physical(np, theta) : judge == 1 ? theta[0] > 0 : 1;

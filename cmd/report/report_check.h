@@ -57,10 +57,16 @@ void plaus_count_print(FILE *o, const char *h, const plaus_count *c, long n);
 int plaus_physical(int np, const double *theta);
 /* The checks of one input's printed answer: its median (or final)
  * parameters and how many of its n estimates were physical; det[j]
- * (NULL: all determined) as plaus_determined says. Whether the body is
- * physical is judged when all np are determined, else by m > 0 when m is. */
+ * (NULL: all determined) as plaus_determined says; what is judged as
+ * plaus_judgeable says. */
 void plaus_check(plaus *p, const char *name, const char *what, int np, const double *theta, long physical, long n,
     const int *det);
+/* What plaus_check judges of a body whose parameters are det (NULL: all
+ * determined): 2 the whole body, when m, Ixx, Iyy and Izz are determined
+ * and no direction is unexcited (a first moment or product of inertia
+ * merely wider than its size is near zero); 1 the mass alone (m > 0);
+ * 0 nothing (m not determined). */
+int plaus_judgeable(int np, const int *det);
 /* The sd through which an estimate x of parameter j is judged, given its
  * row's sd (sd_<param>; NaN when none): the one place that says which sd
  * the verdicts use. */

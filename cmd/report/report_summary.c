@@ -214,6 +214,16 @@ print_csv(FILE *o, const summary *s, const stats *st)
 	}
 }
 
+/* 1 if plaus_check judges the whole body by these parameters. */
+static int
+plaus_body_judged(int np, const stats *st)
+{
+	int det[TAGK_NPARAM];
+	for (int j = 0; j < np; j++)
+		det[j] = st[j].det;
+	return plaus_judgeable(np, det) == 2;
+}
+
 /* Under the table: the parameters not determined, one line per reason,
  * and what the physical-consistency verdict then judges. */
 static void
@@ -231,7 +241,9 @@ not_determined_lines(FILE *o, const char *h, const summary *s, const stats *st)
 	}
 	if (any && s->np > 1)
 		fprintf(o, "%sthe verdicts judge the determined parameters only: %s\n", h, st[0].det ?
-		    "not the body, whose mass is not determined" : "whether the body is physical, by its mass alone");
+		    "not the body, whose mass is not determined" : plaus_body_judged(s->np, st) ?
+		    "the body (its mass and moments of inertia are determined; the rest is near zero)" :
+		    "whether the body is physical, by its mass alone");
 }
 
 static void
