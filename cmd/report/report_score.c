@@ -424,6 +424,10 @@ print_text(FILE *o, int md, const score *s, tbl_reader *r, const char *const *pn
 		fprintf(o, "%sPX4's hover thrust estimate implies m = %.4g kg through the same thrust model (the "
 		    "stream's note), beside m below\n", h, atof(hover));
 	plaus_count_print(o, h, &s->phys, s->n);
+	if (tbl_nwarnings(r))
+		fprintf(o, "%swarnings of the commands upstream (the stream carries them; --strict fails on them):\n", h);
+	for (int i = 0; i < tbl_nwarnings(r); i++)
+		fprintf(o, "%s  %s\n", h, tbl_warning(r, i));
 	fprintf(o, "\n");
 	if (md)
 		fprintf(o, "| param | n | RMSE | MAE | NMAE | RMSPE (%%) | 95 %% interval holds the truth (%%) |\n"
