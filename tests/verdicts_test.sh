@@ -111,6 +111,11 @@ if command -v python3 >/dev/null 2>&1; then
 	check "... which is valid JSON" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(len(d['upstream_warnings']) != 1)" "$tmp/ground.json"
 fi
 expect "without --strict: exit 0, the warning still said" 0 "*" "upstream, tagk-regress" -- $P "$tmp/ground.est"
+# a reader's note (a log whose last line has no line end: cut?) travels too
+$S synth --duration 4 --seed 3 2>/dev/null | grep -v '^#tagk-' | head -c -1 > "$tmp/cut.csv"
+$R "$tmp/cut.csv" 2>/dev/null | $E -a kf-low 2>/dev/null > "$tmp/cut.est"
+expect "a reader's note upstream (the log's last line has no line end) fails --strict" 1 "*" \
+	"upstream, tagk-regress: .*cut.csv:401: note: the last line has no line end" -- $P --strict "$tmp/cut.est"
 # older streams (no warning notes) read as before: the right runs above
 
 # --- not determined: an unexcited direction, an interval wider than the value ---
