@@ -82,6 +82,12 @@ check "... three segment warnings" test "$(grep -c 'segment ending at' "$tmp/err
 expect "... and with the right nominal mass every segment passes" 0 "*" "" -- \
 	$P --strict --nominal-mass 0.04787 "$tmp/seg.est"
 
+$R -m mass --airborne --vehicle crazyflie2 $M "$tmp/heavy.csv" 2>/dev/null |
+	$E --batch -a wls --segment auto > "$tmp/auto.est" 2>/dev/null
+expect "--segment auto: each segment against the nominal mass too" 1 "no change from" \
+	"the segment from t = [0-9.]+ to [0-9.]+ s, its mass, 0.0478[0-9]* kg, is 1.50 times .* sd from it" -- \
+	$P --strict --nominal-mass 0.032 "$tmp/auto.est"
+
 # --- the last estimate leaves the run: rotor spin-down at the end --------------
 # 1 s on the ground at each end: the vehicle flies in over 90 % of the log,
 # so tagk-regress does not warn; kf-low follows the spin-down to nothing

@@ -119,7 +119,7 @@ print_csv(FILE *o, const seg *s, long n, int np)
 }
 
 void
-report_changes(tbl_reader *r, int np, const int *ip, FILE *o, enum report_fmt fmt)
+report_changes(tbl_reader *r, int np, const int *ip, FILE *o, enum report_fmt fmt, plaus *p)
 {
 	static seg s[MAX_SEG];
 	if (np > TAGK_NPARAM)
@@ -129,4 +129,11 @@ report_changes(tbl_reader *r, int np, const int *ip, FILE *o, enum report_fmt fm
 		print_csv(o, s, n, np);
 	else
 		print_text(o, tbl_name(r), s, n, np);
+	double nominal = plaus_nominal_of(p, r);
+	for (long k = 0; k < n; k++) {
+		char what[96];
+		snprintf(what, sizeof(what), "segment from t = %.6g to %.6g s, its", s[k].t0, s[k].t1);
+		plaus_nominal(p, nominal, tbl_name(r), what, s[k].th[0], plaus_sd(0, s[k].th[0], s[k].sd[0]));
+	}
+	plaus_upstream(p, tbl_name(r), r);
 }

@@ -269,8 +269,7 @@ report_one(report_opts *o, int i, cmdio_file *w)
 		if (o->score.truthfile || o->score.logdet || report_has_truth(r, np)) {
 			report_score(r, it, np, ip, &o->score, w, &o->check);
 		} else if (report_has_changes(r) && o->score.fmt != F_JSON) {
-			report_changes(r, np, ip, w->f, o->score.fmt);
-			plaus_upstream(&o->check, tbl_name(r), r);
+			report_changes(r, np, ip, w->f, o->score.fmt, &o->check);
 		} else {
 			summary *s = summary_read(r, it, np, ip);
 			summary_print(w->f, o->score.fmt, tbl_name(r), s, &o->check);
