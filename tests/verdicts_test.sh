@@ -147,6 +147,11 @@ sed 's/,1e-4,1e-4,1e-4,1e-5/,0.006,1e-4,1e-4,1e-5/' "$tmp/rb_unexc.csv" > "$tmp/
 expect "an interval wider than the value: not determined" 0 "^mcx .*not determined: 0.01 " "" -- \
 	$P "$tmp/rb_wide.csv"
 check "... naming why" grep -q "not determined, its 95 % interval is wider than its size: mcx" "$tmp/out"
+# a mass whose interval is wider than itself is no answer
+awk 'BEGIN { print "t,m,sd_m,physical"; for (i = 1; i <= 40; i++) printf "%g,%.4f,0.3,1\n", i * 0.1, 0.5 + (i % 3) * 1e-3 }' \
+	> "$tmp/mwide.csv"
+expect "a mass the data do not determine (0.5 +- 0.59 kg) fails --strict" 1 "^m .*not determined: 0.5" \
+	"the mass is not determined: its 95 % interval is wider than its size" -- $P --strict "$tmp/mwide.csv"
 $P --format csv "$tmp/rb_unexc.csv" > "$tmp/rb.rep"
 check "CSV: a determined column, 1 for m and 0 for Ixx" sh -c \
 	"awk -F, '\$1 == \"m\" { m = \$14 } \$1 == \"Ixx\" { i = \$14 } END { exit !(m == 1 && i == 0) }' '$tmp/rb.rep'"

@@ -360,6 +360,12 @@ verdicts(plaus *p, const char *name, const summary *s, const stats *st)
 		    "flight only (or cut the log before it: tagk-filter --to T)", name, st[0].last, s->t1, w.t_out, w.m_out,
 		    st[0].med, st[0].q1, st[0].q3);
 	}
+	if (st[0].det && !s->segments) {
+		/* the answer itself: a mass the data do not determine is no answer */
+		p->warnings++;
+		cli_warn("%s: the mass is not determined: %s (last %.4g kg, quartiles %.4g to %.4g)", name,
+		    plaus_why(st[0].det), st[0].last, st[0].q1, st[0].q3);
+	}
 	if (s->segments || st[0].det)
 		return; /* each segment judged above; a mass not determined is not judged */
 	/* the median by the run's median sd: the last sd may be a spin-down's.
