@@ -162,7 +162,7 @@ tbl_carry(const char *msg)
 		dropped++;
 		return;
 	}
-	snprintf(carried[ncarried++], TBL_WARNING_MAX, "%s", msg);
+	tbl_one_line(carried[ncarried++], TBL_WARNING_MAX, msg);
 }
 
 int
@@ -196,12 +196,13 @@ tbl_warning(const tbl_reader *r, int i)
 }
 
 /* A "warning PROG: MESSAGE" note: kept as the input's warning and carried
- * on, not as a note. */
+ * on, not as a note; as one line of printable text (tbl_one_line), since a
+ * report prints it. */
 static void
 add_warning(tbl_reader *r, const char *msg)
 {
 	if (!kept_already(r->warnings, r->nwarnings, msg) && r->nwarnings < TBL_WARNINGS)
-		snprintf(r->warnings[r->nwarnings++], TBL_WARNING_MAX, "%s", msg);
+		tbl_one_line(r->warnings[r->nwarnings++], TBL_WARNING_MAX, msg);
 	tbl_carry(msg);
 }
 

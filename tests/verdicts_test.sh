@@ -116,6 +116,13 @@ check "... and in JSON as upstream_warnings" grep -q '"tagk-regress: .*flies in 
 if command -v python3 >/dev/null 2>&1; then
 	check "... which is valid JSON" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(len(d['upstream_warnings']) != 1)" "$tmp/ground.json"
 fi
+printf 't,m,sd_m,physical\n1,0.5,0.001,1\n2,0.5,0.001,1\n#tagk-note: warning x: a\001b "q" tab\there\n' > "$tmp/ctl.csv"
+expect "a carried warning with a control character and quotes: printed as one line of text" 1 \
+	'^#   x: a\\x01b "q" tab\\there$' "" -- sh -c "$P --strict '$tmp/ctl.csv' 2>/dev/null"
+if command -v python3 >/dev/null 2>&1; then
+	$P --format json "$tmp/ctl.csv" > "$tmp/ctl.json" 2>/dev/null
+	check "... and as valid JSON" python3 -c "import json,sys; w=json.load(open(sys.argv[1]))['upstream_warnings']; sys.exit(w != ['x: a\\\\x01b \"q\" tab\\\\there'])" "$tmp/ctl.json"
+fi
 expect "without --strict: exit 0, the warning still said" 0 "*" "upstream, tagk-regress" -- $P "$tmp/ground.est"
 # a reader's note (a log whose last line has no line end: cut?) travels too
 $S synth --duration 4 --seed 3 2>/dev/null | grep -v '^#tagk-' | head -c -1 > "$tmp/cut.csv"
