@@ -696,6 +696,26 @@ is_pipe(FILE *f)
 	return fstat(fileno(f), &st) == 0 && S_ISFIFO(st.st_mode);
 }
 
+/* The carried warnings (table.h), one note each, and how many more there
+ * were: a stream ends with every warning its writer read or gave. */
+static int
+write_warnings(sink *s)
+{
+	char line[TBL_WARNING_MAX + 64];
+	for (int i = 0; i < tbl_ncarried(); i++) {
+		int n = snprintf(line, sizeof(line), "%s %s %s\n", TBL_NOTE_MARK, TBL_WARNING_KEY, tbl_carried(i));
+		if (emit(s, line, (size_t)n) != 0)
+			return -1;
+	}
+	if (tbl_carried_dropped() > 0) {
+		int n = snprintf(line, sizeof(line), "%s %s tagk: %ld more warnings upstream, not carried (the first "
+		    "%d are)\n", TBL_NOTE_MARK, TBL_WARNING_KEY, tbl_carried_dropped(), TBL_WARNINGS);
+		if (emit(s, line, (size_t)n) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 {
@@ -715,6 +735,8 @@ sink_close(sink *s, int ok, const char *why, char *err, size_t errlen)
 		if (emit(s, line, (size_t)n) != 0)
 			ok = 0, rc = -1;
 	}
+	if (ok && text && write_warnings(s) != 0)
+		ok = 0, rc = -1;
 	if (ok && text) {
 		char end[96];
 		int n = snprintf(end, sizeof(end), "%s %lld %s; check %016llx\n", TBL_END_MARK, s->rows,

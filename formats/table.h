@@ -107,6 +107,24 @@ const char *tbl_note(const tbl_reader *r, const char *key);
 enum { TBL_NOTES = 8 };
 int tbl_nnotes(const tbl_reader *r);
 const char *tbl_note_line(const tbl_reader *r, int i);
+/* Warnings travel with streams (tagk-formats(5)): a note whose key is
+ * "warning", "#tagk-note: warning PROG: MESSAGE", is a warning a command
+ * upstream gave. A reader keeps its input's warnings apart from the notes
+ * (tbl_warning) and adds each to the process's carried warnings
+ * (tbl_carry), which every stream a sink finishes afterwards ends with:
+ * each command passes on what it read and what it said itself. Up to
+ * TBL_WARNINGS distinct ones, each cut to TBL_WARNING_MAX - 1 bytes; more
+ * are counted (tbl_carried_dropped), not kept. */
+enum { TBL_WARNINGS = 16, TBL_WARNING_MAX = 600 };
+#define TBL_WARNING_KEY "warning"
+int tbl_nwarnings(const tbl_reader *r);
+const char *tbl_warning(const tbl_reader *r, int i);   /* "PROG: MESSAGE", NULL past the last */
+/* Add "PROG: MESSAGE" to the carried warnings (a copy; one equal to one
+ * kept is not added again). */
+void tbl_carry(const char *msg);
+int tbl_ncarried(void);
+const char *tbl_carried(int i);
+long tbl_carried_dropped(void);
 /* Where a reader's notes for the user go (not errors: the input is read
  * on, e.g. a CSV file whose last line has no line end), one line each
  * without its end; NULL, the default, writes them to stderr as they are.

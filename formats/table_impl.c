@@ -138,11 +138,84 @@ tbl_find(const tbl_reader *r, const char *name)
 	return -1;
 }
 
+/* The process's carried warnings (table.h). */
+static char carried[TBL_WARNINGS][TBL_WARNING_MAX];
+static int ncarried;
+static long dropped;
+
+/* 1 if msg is among the n kept in list (compared as a copy would be cut). */
+static int
+kept_already(char (*list)[TBL_WARNING_MAX], int n, const char *msg)
+{
+	for (int i = 0; i < n; i++)
+		if (strncmp(list[i], msg, TBL_WARNING_MAX - 1) == 0)
+			return 1;
+	return 0;
+}
+
+void
+tbl_carry(const char *msg)
+{
+	if (kept_already(carried, ncarried, msg))
+		return;
+	if (ncarried == TBL_WARNINGS) {
+		dropped++;
+		return;
+	}
+	tbl_one_line(carried[ncarried++], TBL_WARNING_MAX, msg);
+}
+
+int
+tbl_ncarried(void)
+{
+	return ncarried;
+}
+
+const char *
+tbl_carried(int i)
+{
+	return i >= 0 && i < ncarried ? carried[i] : NULL;
+}
+
+long
+tbl_carried_dropped(void)
+{
+	return dropped;
+}
+
+int
+tbl_nwarnings(const tbl_reader *r)
+{
+	return r->nwarnings;
+}
+
+const char *
+tbl_warning(const tbl_reader *r, int i)
+{
+	return i >= 0 && i < r->nwarnings ? r->warnings[i] : NULL;
+}
+
+/* A "warning PROG: MESSAGE" note: kept as the input's warning and carried
+ * on, not as a note; as one line of printable text (tbl_one_line), since a
+ * report prints it. */
+static void
+add_warning(tbl_reader *r, const char *msg)
+{
+	if (!kept_already(r->warnings, r->nwarnings, msg) && r->nwarnings < TBL_WARNINGS)
+		tbl_one_line(r->warnings[r->nwarnings++], TBL_WARNING_MAX, msg);
+	tbl_carry(msg);
+}
+
 void
 tbl_add_note(tbl_reader *r, const char *text)
 {
 	while (*text == ' ')
 		text++;
+	size_t k = strlen(TBL_WARNING_KEY);
+	if (strncmp(text, TBL_WARNING_KEY, k) == 0 && text[k] == ' ') {
+		add_warning(r, text + k + 1);
+		return;
+	}
 	snprintf(r->notes[r->note_next], sizeof(r->notes[0]), "%s", text);
 	r->note_next = (r->note_next + 1) % TBL_NOTES;
 	if (r->nnotes < TBL_NOTES)

@@ -28,6 +28,8 @@ struct tbl_reader {
 	char t0text[48];     /* and that text */
 	char notes[TBL_NOTES][128]; /* "KEY VALUE" of #tagk-note lines, the latest TBL_NOTES */
 	int nnotes, note_next; /* how many are kept (<= 8); where the next goes */
+	char warnings[TBL_WARNINGS][TBL_WARNING_MAX]; /* the input's carried warnings (tbl_warning) */
+	int nwarnings;
 	long skipped;
 	char unread[TBL_UNREAD_MAX]; /* "NAME\tWHY\n" per signal of the input not read (tbl_unread) */
 	char err[768];

@@ -117,9 +117,11 @@ tests_for() {
 	formats/numconv.c) U numconv; B stream ;;
 	formats/streamsum.h) B stream ;;
 	formats/outfile.c) U outfile; B output_safety ;;
+	formats/table_impl.c) B stream reliability verdicts ;;
 	formats/table.c | formats/csv_in.c | formats/binary_in.c | formats/cfusd_in.c | formats/units.c) B stream reliability ;;
 	formats/*) B stream reliability ;;
 	cmd/report/report_score.c) C report handcheck stream ;;
+	cmd/report/report_check.c | cmd/report/report_summary.c) C report verdicts stream ;;
 	cmd/regress/airborne.c) C regress handcheck flight airborne ;;
 	cmd/regress/friction_fit.c | cmd/regress/friction_fwl.c) echo "make build/arm_mujoco"; C regress arm_mujoco ;;
 	cmd/common/unitguard.c) C "regress filter" handcheck flight arm mass ;;

@@ -21,11 +21,23 @@ cli_on_die(void (*fn)(const char *msg))
 	die_hook = fn;
 }
 
-/* A reader's note, prefixed with the command's name as a warning is. */
+/* "prog: msg" among the warnings the command's output streams carry
+ * (table.h's tbl_carry). */
+static void
+carry(const char *msg)
+{
+	char line[TBL_WARNING_MAX];
+	snprintf(line, sizeof(line), "%.60s: %.530s", prog, msg);
+	tbl_carry(line);
+}
+
+/* A reader's note (a cut last line...), prefixed with the command's name
+ * as a warning is, and carried with the output as one. */
 static void
 reader_note(const char *msg)
 {
 	fprintf(stderr, "%s: %s\n", prog, msg);
+	carry(msg);
 }
 
 void
@@ -91,6 +103,18 @@ cli_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn(fmt, ap);
 	va_end(ap);
+}
+
+void
+cli_caution(const char *fmt, ...)
+{
+	char msg[1400];
+	va_list ap;
+	va_start(ap, fmt);
+	vformat_line(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s\n", prog, msg);
+	carry(msg);
 }
 
 void

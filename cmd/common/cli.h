@@ -21,8 +21,12 @@ void cli_on_die(void (*fn)(const char *msg));
 /* "prog: message" on stderr, then exit(code). */
 _Noreturn void cli_die(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* "prog: message" on stderr. */
+/* "prog: message" on stderr: what the command did (information). */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: message" on stderr, and carried with every stream the command
+ * writes after it (tagk-formats(5)): a warning that the answer may be
+ * wrong, which tagk-report repeats and its --strict fails on. */
+void cli_caution(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* getopt_long with tagk's messages: an unknown option or a missing
  * argument dies with exit 2 and one line starting with the command's name

@@ -272,9 +272,13 @@ estimate_batch(const batch_opts *o, const char *input)
 	if (w.samples == 0)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(w.r));
 	sink_note(w.out.out, "method", o->method->name);
+	/* each row one segment's estimate: tagk-report judges each */
+	if (o->segments)
+		sink_note(w.out.out, "segments", "rows");
 	estout_pass_note(&w.out, w.r, "px4_hover_mass");
 	estout_pass_note(&w.out, w.r, "system");
 	estout_scale_note(&w.out, w.r);
+	estout_pass_note(&w.out, w.r, "nominal_mass");
 	estout_commit(&w.out, o->quiet);
 	if (tbl_skipped(w.r))
 		cli_warn("skipped %ld bad row%s", tbl_skipped(w.r), tbl_skipped(w.r) == 1 ? "" : "s");

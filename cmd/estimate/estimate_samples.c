@@ -217,6 +217,7 @@ estimate_samples(const batch_opts *o, const char *input)
 	sink_note(w.out.out, "method", o->method->name);
 	estout_pass_note(&w.out, w.r, "px4_hover_mass");
 	estout_pass_note(&w.out, w.r, "system");
+	estout_pass_note(&w.out, w.r, "nominal_mass");
 	estout_commit(&w.out, o->quiet);
 	tbl_close(w.r);
 	free(w.row);

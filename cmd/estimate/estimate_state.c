@@ -246,6 +246,7 @@ finish(staterun *w)
 	sink_note(w->out.out, "method", o->mt->name);
 	estout_pass_note(&w->out, r, "px4_hover_mass");
 	estout_scale_note(&w->out, r);
+	estout_pass_note(&w->out, r, "nominal_mass");
 	estout_commit(&w->out, 0); /* the mass alone: nothing is projected */
 	if (o->verbose)
 		cli_warn("%s: %ld updates, mean %.2f us each", o->mt->name, w->nest, 1e6 * w->busy / (double)w->nest);

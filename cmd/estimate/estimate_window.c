@@ -75,7 +75,7 @@ noise_notes(const tagk_estimator *est, const tagk_config *cfg, const tagk_fitche
 	 * lagging after payload events), the real Crazyflie
 	 * logs 3 to 6 % with kf-low and rls-low, 20 to 50 % with tagk */
 	if (med > 0.25)
-		cli_warn("%s: before each update, its estimate missed the window's rows by %s %% (RMS over the rows' size, "
+		cli_caution("%s: before each update, its estimate missed the window's rows by %s %% (RMS over the rows' size, "
 		    "median of the windows): the rows carry that much noise or model error (%s), and the estimates "
 		    "follow it; use a longer --window, a batch method (--batch -a wls), or a filter that averages longer "
 		    "(-q silences this note)", name, cli_approx(100 * sqrt(med)), arm ? "an arm's: noisy derived "
@@ -441,6 +441,24 @@ read_samples(winrun *w)
 
 /* --- the end ---------------------------------------------------------------------- */
 
+/* The parameters in unexcited directions, as the stream's note "unexcited
+ * NAME,NAME..." (tagk-formats(5)): tagk-report prints them as not
+ * determined and judges the others. Written whatever -q says. */
+static void
+unexcited_note(winrun *w, double eps)
+{
+	int named[TAGK_NPARAM], combo;
+	if (tagk_excitation_unexcited(&w->exc, eps, named, &combo) == 0)
+		return;
+	char list[TAGK_NPARAM * 8] = "";
+	size_t used = 0;
+	for (int j = 0; j < w->n; j++)
+		if (named[j] && used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? "," : "", tagk_param_names[j]);
+	if (list[0])
+		sink_note(w->out.out, "unexcited", list);
+}
+
 static void
 finish(winrun *w)
 {
@@ -466,7 +484,7 @@ finish(winrun *w)
 	estout_pass_note(&w->out, w->r, "px4_hover_mass");
 	estout_pass_note(&w->out, w->r, "system");
 	estout_scale_note(&w->out, w->r);
-	estout_commit(&w->out, o->quiet);
+	estout_pass_note(&w->out, w->r, "nominal_mass");
 	for (int i = 1; i < TAGK_NSTATUS; i++)
 		if (w->refused[i])
 			cli_warn("%ld of %ld updates refused (no estimate written): %s", w->refused[i], w->updates,
@@ -487,7 +505,7 @@ finish(winrun *w)
 		qsort(w->pace, (size_t)k, sizeof(w->pace[0]), cli_cmp_double);
 		double med = w->pace[k / 2];
 		if (med > 100)
-			cli_warn("%s: its windows are ill-conditioned for its iterations: in the median of %d window%s "
+			cli_caution("%s: its windows are ill-conditioned for its iterations: in the median of %d window%s "
 			    "checked, ||A||_F^2 / sigma_min^2 is %s times the iterations per update, so along the "
 			    "window's weakest direction an update covers about 1/%s of the distance to the window's "
 			    "solution; kf-low or rls-low accumulate the windows, or raise --iters (-q silences this note)",
@@ -497,11 +515,14 @@ finish(winrun *w)
 	if (!o->quiet && w->ready)
 		noise_notes(&w->est, &w->cfg, &w->fit, sys && strcmp(sys, "arm") == 0);
 	if (unexcited == n)
-		cli_warn("the data did not excite any parameter: their information is below the prior's in every "
+		cli_caution("the data did not excite any parameter: their information is below the prior's in every "
 		    "direction (are the units right?), so the estimates stay at the prior (-q silences this note)");
 	else if (unexcited > 0)
 		cli_warn("the data did not excite %s: the estimate there stays at its %s (-q silences this note)", what,
 		    eps > 0 ? "prior" : "initial value");
+	unexcited_note(w, eps);
+	/* after the cautions, which the stream carries (cli_caution) */
+	estout_commit(&w->out, o->quiet);
 }
 
 int

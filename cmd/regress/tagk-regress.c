@@ -995,6 +995,12 @@ regress(logreader *L, airborne *air)
 	em.scale_sd = scale_of(L, &scale_what);
 	emit_header(&em, L->r, L->tidx);
 	say_hover(L, &L->veh, em.out);
+	/* the vehicle file's nominal mass, for tagk-report's verdicts */
+	if (L->have_veh && isfinite(L->veh.mass)) {
+		char b[32];
+		fmt_double(b, L->veh.mass);
+		sink_note(em.out, "nominal_mass", b);
+	}
 	/* ring of 2k+1 samples for the alpha slope; one slot when alpha is given */
 	int ring = L->use_alpha || o->model != M_RIGID ? 1 : 2 * o->kwin + 1;
 	sample *buf = calloc((size_t)ring, sizeof(*buf));
@@ -1073,16 +1079,16 @@ regress(logreader *L, airborne *air)
 		    "without a gap longer than %g s", tbl_name(L->r), nin, ring, o->max_gap);
 	if (scale_what && !isnan(em.scale_sd))
 		sink_note(em.out, "scale_sd_of", scale_what);
-	cmdio_commit(em.out);
 	if (watch) {
 		airborne_plan(&ground);
 		double total = ground.t_last - ground.t_first;
 		if (total > 0 && ground.flown < 0.9 * total)
-			cli_warn("%s: the vehicle flies in %.0f %% of the log (thrust above 0.6 of the hover thrust, %.4g N): "
+			cli_caution("%s: the vehicle flies in %.0f %% of the log (thrust above 0.6 of the hover thrust, %.4g N): "
 			    "the rest, on the ground, gives rows that are not a flying body's and bias every estimate; "
 			    "--airborne keeps the flight only", tbl_name(L->r), 100 * ground.flown / total, ground.hover);
 		airborne_free(&ground);
 	}
+	cmdio_commit(em.out); /* after the caution, which the stream carries */
 	long sk = tbl_skipped(L->r) + skipped;
 	if (sk)
 		cli_warn("skipped %ld bad row%s of %s", sk, sk == 1 ? "" : "s", tbl_name(L->r));

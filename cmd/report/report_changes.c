@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report_changes.h"
+#include "report_interval.h"
 #include "cli.h"
 #include "../formats/binary.h"
 #include "../formats/sink.h"
@@ -45,6 +46,9 @@ read_segments(tbl_reader *r, int np, const int *ip, seg *s)
 		isd[j] = col(r, nm);
 		tbl_want(r, ip[j]);
 	}
+	/* the systematic part, when the stream has it: each segment's sd is
+	 * the total (report_interval.h) */
+	int isys[TAGK_NPARAM], have_sys = report_sys_columns(r, np, isys);
 	double *row = malloc((size_t)tbl_ncols(r) * sizeof(double));
 	if (!row)
 		cli_die(EXIT_DATA, "out of memory");
@@ -58,7 +62,8 @@ read_segments(tbl_reader *r, int np, const int *ip, seg *s)
 			v[k] = c[k] >= 0 ? row[c[k]] : (double)NAN;
 		for (int j = 0; j < np; j++) {
 			s[n].th[j] = row[ip[j]];
-			s[n].sd[j] = isd[j] >= 0 ? row[isd[j]] : (double)NAN;
+			s[n].sd[j] = isd[j] >= 0 ? report_total_sd(row[isd[j]], have_sys ? row[isys[j]] : (double)NAN)
+			    : (double)NAN;
 		}
 		n++;
 	}
@@ -119,7 +124,7 @@ print_csv(FILE *o, const seg *s, long n, int np)
 }
 
 void
-report_changes(tbl_reader *r, int np, const int *ip, FILE *o, enum report_fmt fmt)
+report_changes(tbl_reader *r, int np, const int *ip, FILE *o, enum report_fmt fmt, plaus *p)
 {
 	static seg s[MAX_SEG];
 	if (np > TAGK_NPARAM)
@@ -129,4 +134,11 @@ report_changes(tbl_reader *r, int np, const int *ip, FILE *o, enum report_fmt fm
 		print_csv(o, s, n, np);
 	else
 		print_text(o, tbl_name(r), s, n, np);
+	double nominal = plaus_nominal_of(p, r);
+	for (long k = 0; k < n; k++) {
+		char what[96];
+		snprintf(what, sizeof(what), "segment from t = %.6g to %.6g s, its", s[k].t0, s[k].t1);
+		plaus_nominal(p, nominal, tbl_name(r), what, s[k].th[0], plaus_sd(0, s[k].th[0], s[k].sd[0]));
+	}
+	plaus_upstream(p, tbl_name(r), r);
 }

@@ -14,7 +14,9 @@
 /* 1 if r carries the columns of --segment auto (t_start, t_start_lo,
  * t_start_hi). */
 int report_has_changes(tbl_reader *r);
-/* Read r's segments (np parameters at ip) and print the changes to o. */
-void report_changes(tbl_reader *r, int np, const int *ip, FILE *o, enum report_fmt fmt);
+/* Read r's segments (np parameters at ip) and print the changes to o;
+ * each segment's mass judged against the nominal mass and the stream's
+ * upstream warnings counted (report_check.h), into p. */
+void report_changes(tbl_reader *r, int np, const int *ip, FILE *o, enum report_fmt fmt, plaus *p);
 
 #endif

@@ -8,8 +8,13 @@
  *     semidefinite (a negative principal moment, or one larger than the
  *     other two together);
  *   - fewer than half of the estimates physical;
- *   - a mass farther than PLAUS_FACTOR from the vehicle's nominal mass,
- *     when one is known (--nominal-mass, or a vehicle file's 'mass').
+ *   - a mass farther from the vehicle's nominal mass than its 95 %
+ *     interval allows (PLAUS_Z sd; a stream without sd: PLAUS_FACTOR),
+ *     when one is known (--nominal-mass, or a vehicle file's 'mass');
+ *   - a warning a command upstream gave, which the stream carries
+ *     (tagk-formats(5)).
+ * The body is judged on the parameters the data determine: a run whose
+ * inertia they do not (no rotational excitation) is judged by its mass.
  */
 #ifndef TAGK_REPORT_CHECK_H
 #define TAGK_REPORT_CHECK_H
@@ -18,6 +23,11 @@
 #include "../formats/table.h"
 
 #define PLAUS_FACTOR 1.5
+/* An estimate disagrees with the nominal mass beyond its 95 % interval. */
+#define PLAUS_Z 1.96
+
+/* Whether the data determine a parameter, and if not why. */
+enum { PLAUS_DETERMINED, PLAUS_UNEXCITED, PLAUS_WIDE, PLAUS_WANDERS };
 
 typedef struct {
 	double nominal;   /* kg; NaN when unknown */
@@ -46,7 +56,37 @@ void plaus_count_print(FILE *o, const char *h, const plaus_count *c, long n);
 /* 1 if theta (np = 1 or 10) is a physical body. */
 int plaus_physical(int np, const double *theta);
 /* The checks of one input's printed answer: its median (or final)
- * parameters and how many of its n estimates were physical. */
-void plaus_check(plaus *p, const char *name, const char *what, int np, const double *theta, long physical, long n);
+ * parameters and how many of its n estimates were physical; det[j]
+ * (NULL: all determined) as plaus_determined says; what is judged as
+ * plaus_judgeable says. */
+void plaus_check(plaus *p, const char *name, const char *what, int np, const double *theta, long physical, long n,
+    const int *det);
+/* What plaus_check judges of a body whose parameters are det (NULL: all
+ * determined): 2 the whole body, when m, Ixx, Iyy and Izz are determined
+ * and no direction is unexcited (a first moment or product of inertia
+ * merely wider than its size is near zero); 1 the mass alone (m > 0);
+ * 0 nothing (m not determined). */
+int plaus_judgeable(int np, const int *det);
+/* The sd through which an estimate x of parameter j is judged, given its
+ * row's sd (sd_<param>; NaN when none): the one place that says which sd
+ * the verdicts use. */
+double plaus_sd(int j, double x, double sd);
+/* PLAUS_DETERMINED, or why not: an unexcited direction names it, its 95 %
+ * interval (1.96 sd) is wider than |x|, or its quartiles over the run are
+ * farther apart than |med| (it wanders over more than its size). */
+int plaus_determined(double x, double sd, double med, double iqr, int unexcited);
+const char *plaus_why(int why);
+/* The mass m (sd: plaus_sd's, NaN or 0 when none) against the nominal
+ * mass, when one is known: a warning naming how many sd off it is when
+ * it is beyond PLAUS_Z sd (without an sd, beyond PLAUS_FACTOR). what
+ * names the estimate ("median", "last", "segment ending at 4.99 s"). */
+void plaus_nominal(plaus *p, double nominal, const char *name, const char *what, double m, double sd);
+/* The nominal mass r is judged against: --nominal-mass's or --vehicle's,
+ * else the stream's note nominal_mass (tagk-regress's vehicle file's
+ * mass), else NaN. Once r is read to its end. */
+double plaus_nominal_of(const plaus *p, const tbl_reader *r);
+/* The warnings r carried from upstream commands (tagk-formats(5)), each
+ * on stderr and counted for --strict. */
+void plaus_upstream(plaus *p, const char *name, tbl_reader *r);
 
 #endif

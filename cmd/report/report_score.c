@@ -162,6 +162,7 @@ typedef struct {
 	int have_prev, open_event;
 	plaus_count phys;
 	double last_est[TAGK_NPARAM];
+	double last_sd_m;         /* the last estimate's sd of m, NaN without */
 	int have_sd;
 } score;
 
@@ -426,6 +427,10 @@ print_text(FILE *o, int md, const score *s, tbl_reader *r, const char *const *pn
 		fprintf(o, "%sPX4's hover thrust estimate implies m = %.4g kg through the same thrust model (the "
 		    "stream's note), beside m below\n", h, atof(hover));
 	plaus_count_print(o, h, &s->phys, s->n);
+	if (tbl_nwarnings(r))
+		fprintf(o, "%swarnings of the commands upstream (the stream carries them; --strict fails on them):\n", h);
+	for (int i = 0; i < tbl_nwarnings(r); i++)
+		fprintf(o, "%s  %s\n", h, tbl_warning(r, i));
 	fprintf(o, "\n");
 	if (md)
 		fprintf(o, "| param | n | RMSE | MAE | NMAE | RMSPE (%%) | 95 %% interval holds the truth (%%) |\n"
@@ -492,6 +497,7 @@ score_row(score *s, const score_opts *o, const double *est, const double *sd, co
 {
 	plaus_count_row(&s->phys, s->np, est, row);
 	memcpy(s->last_est, est, sizeof(*est) * (size_t)s->np);
+	s->last_sd_m = sd ? sd[0] : (double)NAN;
 	for (int j = 0; sd && j < s->np; j++)
 		if (isfinite(sd[j])) {
 			s->a[j].cov_n++;
@@ -627,7 +633,10 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 		if (o->fmt == F_TEXT || o->fmt == F_MD)
 			detect_print_text(w->f, o->fmt == F_MD, &det);
 	}
-	plaus_check(p, tbl_name(r), "final", np, s.last_est, s.phys.physical, s.n);
+	plaus_check(p, tbl_name(r), "final", np, s.last_est, s.phys.physical, s.n, NULL);
+	plaus_nominal(p, plaus_nominal_of(p, r), tbl_name(r), "final", s.last_est[0],
+	    plaus_sd(0, s.last_est[0], s.last_sd_m));
+	plaus_upstream(p, tbl_name(r), r);
 	if (s.uncentred)
 		cli_warn("--about-com: %ld row%s not scored: the estimate or the truth has no centre of mass (m = 0)",
 		    s.uncentred, s.uncentred == 1 ? "" : "s");

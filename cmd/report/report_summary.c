@@ -23,12 +23,42 @@ struct summary {
 	double last_sys[TAGK_NPARAM]; /* its systematic part (sd_sys_*), NaN without */
 	int have_sys;
 	char sys_of[48];   /* what the systematic part is of (report_sys_label) */
+	int arm;           /* the stream's system note says arm (tagk-regress -m multibody) */
 	plaus_count phys;  /* estimates that are physical bodies */
 	char method[64];   /* the stream's method note, or "" */
 	char hover[40];    /* the stream's px4_hover_mass note, or "" */
-	int arm;           /* the stream's system note says arm (tagk-regress -m multibody) */
-	qspool *q;         /* per row: the np values, then the spacing to the previous row */
+	qspool *q;         /* per row: the np values, the spacing to the previous row,
+	                    * the time and the total sd of m (NaN without) */
+	int unexcited[TAGK_NPARAM]; /* named by the stream's "unexcited" note */
+	int segments;      /* each row a segment's estimate (the "segments" note) */
+	double nominal_note; /* the "nominal_mass" note, NaN without */
+	char (*warn)[TBL_WARNING_MAX]; /* the warnings the stream carried */
+	int nwarn;
 };
+
+/* The notes of r that the verdicts use: unexcited parameters, segments
+ * and the carried warnings. */
+static void
+read_verdict_notes(summary *s, tbl_reader *r)
+{
+	const char *u = tbl_note(r, "unexcited");
+	for (int j = 0; u && j < s->np; j++) {
+		const char *n = tagk_param_names[j];
+		size_t k = strlen(n);
+		for (const char *p = u; *p; p += strcspn(p, ","), p += *p == ',')
+			if (strncmp(p, n, k) == 0 && (p[k] == ',' || p[k] == 0))
+				s->unexcited[j] = 1;
+	}
+	s->segments = tbl_note(r, "segments") != NULL;
+	plaus none = { (double)NAN, 0, 0 };
+	s->nominal_note = plaus_nominal_of(&none, r);
+	s->nwarn = tbl_nwarnings(r);
+	s->warn = s->nwarn ? malloc((size_t)s->nwarn * sizeof(*s->warn)) : NULL;
+	if (s->nwarn && !s->warn)
+		cli_die(EXIT_DATA, "out of memory");
+	for (int i = 0; i < s->nwarn; i++)
+		snprintf(s->warn[i], sizeof(s->warn[i]), "%s", tbl_warning(r, i));
+}
 
 summary *
 summary_read(tbl_reader *r, int it, int np, const int *ip)
@@ -38,7 +68,7 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 	if (!s || !row)
 		cli_die(EXIT_DATA, "out of memory");
 	s->np = np;
-	s->q = qs_new(np + 1);
+	s->q = qs_new(np + 3);
 	int isd[TAGK_NPARAM];
 	s->have_sd = 1;
 	for (int j = 0; j < np; j++) {
@@ -56,7 +86,7 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 			tbl_want_nullable(r, isd[j]);
 	}
 	int rc;
-	double v[TAGK_NPARAM + 1];
+	double v[TAGK_NPARAM + 3];
 	while ((rc = tbl_next(r, row)) == 1) {
 		double t = row[it];
 		if (s->n > 0 && !(t > s->t1)) {
@@ -75,6 +105,8 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 		}
 		plaus_count_row(&s->phys, np, s->last, row);
 		v[np] = s->n ? t - s->t1 : (double)NAN;
+		v[np + 1] = t;
+		v[np + 2] = report_total_sd(s->last_sd[0], s->last_sys[0]);
 		if (s->n == 0) {
 			s->t0 = t;
 			memcpy(s->first, s->last, sizeof(s->first));
@@ -96,12 +128,14 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 	note = tbl_note(r, "system");
 	s->arm = note && strcmp(note, "arm") == 0;
 	snprintf(s->sys_of, sizeof(s->sys_of), "%s", report_sys_label(r));
+	read_verdict_notes(s, r);
 	free(row);
 	return s;
 }
 
 typedef struct {
 	double med, q1, q3, first, last;
+	int det;           /* PLAUS_DETERMINED, or why not (report_check.h) */
 } stats;
 
 /* x in the fewest digits that read back as x (JSON and CSV carry every
@@ -120,12 +154,20 @@ rt(double x, int json)
 	return p;
 }
 
+/* The sd the verdicts judge the last estimate by (report_check.h), or
+ * NaN: the total, noise and systematic parts (report_total_sd). */
+static double
+last_sd(const summary *s, int j)
+{
+	return s->have_sd ? plaus_sd(j, s->last[j], report_total_sd(s->last_sd[j], s->last_sys[j])) : (double)NAN;
+}
+
 /* The 95 % interval's half-width of the last estimate, or NaN: the
- * total (report_total_sd), the noise's part alone, the systematic part. */
+ * total, the noise's part alone, the systematic part. */
 static double
 half95(const summary *s, int j)
 {
-	return s->have_sd ? 1.96 * report_total_sd(s->last_sd[j], s->last_sys[j]) : (double)NAN;
+	return 1.96 * last_sd(s, j);
 }
 
 static double
@@ -174,17 +216,26 @@ print_json(FILE *o, const char *name, const summary *s, const stats *st, double 
 		    rt(s->have_sd ? report_total_sd(s->last_sd[j], s->last_sys[j]) : (double)NAN, 1));
 		if (isnan(h)) fprintf(o, "null"); else fprintf(o, "[%s, %s]", rt(st[j].last - h, 1), rt(st[j].last + h, 1));
 		fprintf(o, ", \"last_95_noise\": ");
-		if (isnan(hn)) fprintf(o, "null}"); else fprintf(o, "[%s, %s]}", rt(st[j].last - hn, 1), rt(st[j].last + hn, 1));
+		if (isnan(hn)) fprintf(o, "null"); else fprintf(o, "[%s, %s]", rt(st[j].last - hn, 1), rt(st[j].last + hn, 1));
+		fprintf(o, ", \"determined\": %s, \"not_determined_why\": ", st[j].det ? "false" : "true");
+		if (st[j].det) fprintf(o, "\"%s\"}", plaus_why(st[j].det)); else fprintf(o, "null}");
 		fprintf(o, "%s\n", j + 1 < s->np ? "," : "");
 	}
-	fprintf(o, "  ]\n}\n");
+	fprintf(o, "  ],\n  \"upstream_warnings\": [");
+	for (int i = 0; i < s->nwarn; i++) {
+		fprintf(o, "%s\n    \"", i ? "," : "");
+		for (const char *c = s->warn[i]; *c; c++)
+			fprintf(o, *c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+		fprintf(o, "\"");
+	}
+	fprintf(o, "%s]\n}\n", s->nwarn ? "\n  " : "");
 }
 
 static void
 print_csv(FILE *o, const summary *s, const stats *st)
 {
 	fprintf(o, "param,unit,n,median,q1,q3,iqr,first,last,last_sd,last_lo95,last_hi95,physical,last_sd_sys,"
-	    "last_lo95_noise,last_hi95_noise\n");
+	    "last_lo95_noise,last_hi95_noise,determined\n");
 	for (int j = 0; j < s->np; j++) {
 		double h = half95(s, j), hn = half95_noise(s, j);
 		/* rt has eight buffers: at most eight uses per printf */
@@ -192,24 +243,83 @@ print_csv(FILE *o, const summary *s, const stats *st)
 		    s->n, rt(st[j].med, 0), rt(st[j].q1, 0), rt(st[j].q3, 0), rt(st[j].q3 - st[j].q1, 0), rt(st[j].first, 0));
 		fprintf(o, "%s,%s,%s,%s,%ld,", rt(st[j].last, 0), rt(s->last_sd[j], 0), rt(st[j].last - h, 0),
 		    rt(st[j].last + h, 0), s->phys.physical);
-		fprintf(o, "%s,%s,%s\n", rt(s->last_sys[j], 0), rt(st[j].last - hn, 0), rt(st[j].last + hn, 0));
+		fprintf(o, "%s,%s,%s,%d\n", rt(s->last_sys[j], 0), rt(st[j].last - hn, 0), rt(st[j].last + hn, 0),
+		    st[j].det == PLAUS_DETERMINED);
 	}
 }
 
+/* 1 if plaus_check judges the whole body by these parameters. */
+static int
+plaus_body_judged(int np, const stats *st)
+{
+	int det[TAGK_NPARAM];
+	for (int j = 0; j < np; j++)
+		det[j] = st[j].det;
+	return plaus_judgeable(np, det) == 2;
+}
+
+/* Under the table: the parameters not determined, one line per reason,
+ * and what the physical-consistency verdict then judges. */
+static void
+not_determined_lines(FILE *o, const char *h, const summary *s, const stats *st)
+{
+	int any = 0;
+	for (int why = PLAUS_UNEXCITED; why <= PLAUS_WANDERS; why++) {
+		char list[128] = "";
+		size_t k = 0;
+		for (int j = 0; j < s->np && k < sizeof(list); j++)
+			if (st[j].det == why)
+				k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s", k ? ", " : "", tagk_param_names[j]);
+		if (k)
+			fprintf(o, "%snot determined, %s: %s\n", h, plaus_why(why), list), any = 1;
+	}
+	if (any && s->np > 1)
+		fprintf(o, "%sthe verdicts judge the determined parameters only: %s\n", h, st[0].det ?
+		    "not the body, whose mass is not determined" : plaus_body_judged(s->np, st) ?
+		    "the body (its mass and moments of inertia are determined; the rest is near zero)" :
+		    "whether the body is physical, by its mass alone");
+}
+
 /* The last estimate's 95 % interval as text into iv: "40.5 +- 2.1 g", and
- * with a systematic part "(95 %: noise +- 0.05, thrust map +- 2.0)". */
+ * with a systematic part "(95 %: noise +- 0.05, thrust map +- 2.0)";
+ * "not determined: " before it when the data do not determine it. */
 static void
 interval_text(char *iv, size_t len, const summary *s, const stats *st, int j)
 {
 	double hw = half95(s, j), hn = half95_noise(s, j), hs = half95_sys(s, j);
-	const char *unit = binary_unit(tagk_param_names[j]);
+	const char *unit = binary_unit(tagk_param_names[j]), *nd = st[j].det ? "not determined: " : "";
 	if (isnan(hw))
-		return;
-	if (isnan(hs))
-		snprintf(iv, len, "%.5g +- %.2g %s", st[j].last, hw, unit);
+		snprintf(iv, len, "%s", st[j].det ? "not determined (no sd)" : "n/a (no sd)");
+	else if (isnan(hs))
+		snprintf(iv, len, "%s%.5g +- %.2g %s", nd, st[j].last, hw, unit);
 	else
-		snprintf(iv, len, "%.5g +- %.2g %s (95 %%: noise +- %.2g, %s +- %.2g)", st[j].last, hw, unit, hn,
+		snprintf(iv, len, "%s%.5g +- %.2g %s (95 %%: noise +- %.2g, %s +- %.2g)", nd, st[j].last, hw, unit, hn,
 		    s->sys_of, hs);
+}
+
+/* Under the table: what the interval is, and the parameters that wander. */
+static void
+footnotes(FILE *o, const char *h, const summary *s, const stats *st)
+{
+	if (s->have_sd && s->have_sys)
+		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd, the sd the noise's part (Newey-West: "
+		    "correlated residuals count) and the %s's stated relative sd times the estimate, in quadrature; "
+		    "a bias the stated sd does not cover is not in it\n", h, s->sys_of);
+	else if (s->have_sd)
+		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd (the noise's part, Newey-West: correlated "
+		    "residuals count; a bias of the model, as %s, is not in it%s)\n", h, s->arm ? "an error of the robot's "
+		    "description or friction" : "commanded thrust that is not thrust", s->arm ? ": tagk-regress --scale-sd "
+		    "states the efforts' scale error" : ": tagk-regress --scale-sd or a vehicle file's thrust_map_sd / "
+		    "command_sd states it");
+	not_determined_lines(o, h, s, st);
+	for (int j = 0; j < s->np; j++) {
+		double w = wander(s, &st[j], j);
+		if (w > WANDER)
+			fprintf(o, "%s%s wanders over the run %s times more than its sd says (IQR / 1.35 against the "
+			    "last sd): the model does not hold steadily (%s); read the quartiles, not the interval\n", h,
+			    tagk_param_names[j], cli_approx(w), s->arm ? "friction not modelled, derived accelerations, a "
+			    "payload that moves in the grip" : "battery sag, a thrust map, drag, a payload that moves");
+	}
 }
 
 static void
@@ -228,6 +338,10 @@ print_text(FILE *o, int md, const char *name, const summary *s, const stats *st,
 		fprintf(o, "%sPX4's hover thrust estimate implies m = %.4g kg through the same thrust model (the "
 		    "stream's note), beside m below\n", h, atof(s->hover));
 	plaus_count_print(o, h, &s->phys, s->n);
+	if (s->nwarn)
+		fprintf(o, "%swarnings of the commands upstream (the stream carries them; --strict fails on them):\n", h);
+	for (int i = 0; i < s->nwarn; i++)
+		fprintf(o, "%s  %s\n", h, s->warn[i]);
 	fprintf(o, "\n");
 	if (md)
 		fprintf(o, "| param | n | median | q1 | q3 | IQR | first | last | last, 95 %% |\n"
@@ -236,7 +350,7 @@ print_text(FILE *o, int md, const char *name, const summary *s, const stats *st,
 		fprintf(o, "%-6s %7s %12s %12s %12s %12s %12s %12s  %s\n", "param", "n", "median", "q1", "q3", "iqr", "first",
 		    "last", "last, 95 % interval");
 	for (int j = 0; j < s->np; j++) {
-		char iv[192] = "n/a (no sd)";
+		char iv[208];
 		interval_text(iv, sizeof(iv), s, st, j);
 		if (md)
 			fprintf(o, "| %s | %ld | %.6g | %.6g | %.6g | %.4g | %.6g | %.6g | %s |\n", tagk_param_names[j], s->n,
@@ -245,24 +359,86 @@ print_text(FILE *o, int md, const char *name, const summary *s, const stats *st,
 			fprintf(o, "%-6s %7ld %12.6g %12.6g %12.6g %12.4g %12.6g %12.6g  %s\n", tagk_param_names[j], s->n,
 			    st[j].med, st[j].q1, st[j].q3, st[j].q3 - st[j].q1, st[j].first, st[j].last, iv);
 	}
-	if (s->have_sd && s->have_sys)
-		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd, the sd the noise's part (Newey-West: "
-		    "correlated residuals count) and the %s's stated relative sd times the estimate, in quadrature; "
-		    "a bias the stated sd does not cover is not in it\n", h, s->sys_of);
-	else if (s->have_sd)
-		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd (the noise's part, Newey-West: correlated "
-		    "residuals count; a bias of the model, as %s, is not in it%s)\n", h, s->arm ? "an error of the robot's "
-		    "description or friction" : "commanded thrust that is not thrust", s->arm ? ": tagk-regress --scale-sd "
-		    "states the efforts' scale error" : ": tagk-regress --scale-sd or a vehicle file's thrust_map_sd / "
-		    "command_sd states it");
-	for (int j = 0; j < s->np; j++) {
-		double w = wander(s, &st[j], j);
-		if (w > WANDER)
-			fprintf(o, "%s%s wanders over the run %s times more than its sd says (IQR / 1.35 against the "
-			    "last sd): the model does not hold steadily (%s); read the quartiles, not the interval\n", h,
-			    tagk_param_names[j], cli_approx(w), s->arm ? "friction not modelled, derived accelerations, a "
-			    "payload that moves in the grip" : "battery sag, a thrust map, drag, a payload that moves");
+	footnotes(o, h, s, st);
+}
+
+/* The rows as verdicts walk them: the mass's fences (the run's bulk), and
+ * what was found. */
+typedef struct {
+	const summary *s;
+	plaus *p;
+	const char *name;
+	double nominal;    /* kg, NaN when unknown */
+	double lo, hi;     /* m outside [lo, hi]: out of the run's bulk */
+	double t_out;      /* the time the estimates last left the bulk, NaN while inside */
+	double m_out;      /* the estimate then */
+} walk;
+
+static void
+walk_rows(void *ctx, const double *rows, long n)
+{
+	walk *w = ctx;
+	const int np = w->s->np;
+	for (long i = 0; i < n; i++) {
+		const double *v = rows + i * (np + 3);
+		double m = v[0], t = v[np + 1];
+		int out = m < w->lo || m > w->hi;
+		if (out && isnan(w->t_out))
+			w->t_out = t, w->m_out = m;
+		else if (!out)
+			w->t_out = (double)NAN;
+		if (w->s->segments) {
+			char what[96];
+			snprintf(what, sizeof(what), "segment ending at t = %.6g s, its", t);
+			plaus_nominal(w->p, w->nominal, w->name, what, m, plaus_sd(0, m, v[np + 2]));
+		}
 	}
+}
+
+/* The last estimate against the run: outside Tukey's far fences of the
+ * mass (quartiles -+ 3 IQR) and its own interval away from the median,
+ * it has left the run (a spin-down or landing at the end of the log, a
+ * lost grasp); named with the time the estimates left, and the fix.
+ * Then the nominal mass against the median, the last estimate and each
+ * segment (a stream of batch segments). */
+static void
+verdicts(plaus *p, const char *name, const summary *s, const stats *st)
+{
+	double iqr = st[0].q3 - st[0].q1, sd = last_sd(s, 0);
+	double nominal = isnan(p->nominal) ? s->nominal_note : p->nominal;
+	walk w = { s, p, name, nominal, st[0].q1 - 3 * iqr, st[0].q3 + 3 * iqr, (double)NAN, (double)NAN };
+	for (int i = 0; i < s->nwarn; i++) {
+		p->warnings++;
+		cli_warn("%s: upstream, %s", name, s->warn[i]);
+	}
+	qs_each(s->q, walk_rows, &w);
+	int left = s->n >= 8 && !s->segments && !isnan(w.t_out) && !(fabs(st[0].last - st[0].med) <= 1.96 * sd);
+	if (left) {
+		p->warnings++;
+		cli_warn("%s: the last mass estimate, %.4g kg at t = %.6g s, has left the run: from t = %.6g s (%.4g kg) "
+		    "on, the estimates lie outside the run's bulk (median %.4g kg, quartiles %.4g to %.4g): a rotor "
+		    "spin-down or a landing at the end of the log, or a lost grasp; tagk-regress --airborne keeps the "
+		    "flight only (or cut the log before it: tagk-filter --to T)", name, st[0].last, s->t1, w.t_out, w.m_out,
+		    st[0].med, st[0].q1, st[0].q3);
+	}
+	if (st[0].det && !s->segments) {
+		/* the answer itself: a mass the data do not determine is no answer */
+		p->warnings++;
+		cli_warn("%s: the mass is not determined: %s (last %.4g kg, quartiles %.4g to %.4g)", name,
+		    plaus_why(st[0].det), st[0].last, st[0].q1, st[0].q3);
+	}
+	if (s->segments || st[0].det)
+		return; /* each segment judged above; a mass not determined is not judged */
+	/* the median by the run's median sd: the last sd may be a spin-down's.
+	 * Neither is taken narrower than the run's spread (IQR as a normal
+	 * sd): a run that wanders more than its sd says is read by its
+	 * quartiles, as the report says under the table */
+	double msd = (double)NAN, half = 0.5, spread = iqr / 1.349;
+	if (s->have_sd)
+		qs_quantiles(s->q, s->np + 2, &half, 1, &msd);
+	plaus_nominal(p, nominal, name, "median", st[0].med, fmax(plaus_sd(0, st[0].med, msd), spread));
+	if (s->n > 1 && !left)
+		plaus_nominal(p, nominal, name, "last", st[0].last, fmax(sd, spread));
 }
 
 void
@@ -272,11 +448,14 @@ summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s, 
 	static const double qv[3] = { 0.5, 0.25, 0.75 };
 	stats st[TAGK_NPARAM];
 	double med[TAGK_NPARAM];
+	int det[TAGK_NPARAM];
 	for (int j = 0; j < s->np; j++) {
 		double x[3];
 		qs_quantiles(s->q, j, qv, 3, x);
-		st[j] = (stats){ x[0], x[1], x[2], s->first[j], s->last[j] };
+		st[j] = (stats){ x[0], x[1], x[2], s->first[j], s->last[j], 0 };
+		st[j].det = plaus_determined(s->last[j], last_sd(s, j), x[0], x[2] - x[1], s->unexcited[j]);
 		med[j] = x[0];
+		det[j] = st[j].det;
 	}
 	/* spacing of the estimates and the gaps in it */
 	double spacing = (double)NAN;
@@ -291,12 +470,14 @@ summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s, 
 		print_csv(o, s, st);
 	else
 		print_text(o, fmt == F_MD, name, s, st, spacing, gaps);
-	plaus_check(p, name, "median", s->np, med, s->phys.physical, n);
+	plaus_check(p, name, "median", s->np, med, s->phys.physical, n, det);
+	verdicts(p, name, s, st);
 }
 
 void
 summary_free(summary *s)
 {
+	free(s->warn);
 	qs_free(s->q);
 	free(s);
 }

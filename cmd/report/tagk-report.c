@@ -74,10 +74,12 @@ usage(FILE *f)
 	    "      --plot-size WxH    the figure's size in pixels, or points for PDF (default 960x540)\n"
 	    "  -o, --output FILE      write FILE (its extension .md, .csv or .json sets the format)\n"
 	    "      --fsync            -o FILE: sync the file and its directory before exiting\n"
-	    "      --nominal-mass KG  the vehicle's mass: warn when the estimate is over 1.5 times off\n"
+	    "      --nominal-mass KG  the vehicle's mass: warn when the median, the last estimate or a\n"
+	    "                         segment's is farther from it than its 95 %% interval allows\n"
 	    "      --vehicle FILE     the same from a vehicle file's 'mass' line\n"
-	    "      --strict           exit 1 after the report when a printed answer is not physical or is\n"
-	    "                         far from the nominal mass (the warnings on stderr)\n");
+	    "      --strict           exit 1 after the report when a printed answer is not physical, is\n"
+	    "                         far from the nominal mass, has left the run, or the stream carries\n"
+	    "                         a warning of a command upstream (the warnings on stderr)\n");
 	cmdio_input_help(f);
 }
 
@@ -275,15 +277,17 @@ report_one(report_opts *o, int i, cmdio_file *w)
 	tbl_reader *r = cmdio_open_input(o->inputs[i], &in);
 	if (o->ncc) {
 		report_ncc(r, o->max_shift > 0 ? o->max_shift : 0, w->f, o->score.fmt);
+		plaus_upstream(&o->check, tbl_name(r), r);
 	} else if (report_is_params(r) && !o->score.truthfile && !o->score.logdet) {
 		report_params(r, w->f, o->score.fmt, &o->check);
+		plaus_upstream(&o->check, tbl_name(r), r);
 	} else {
 		int it, ip[TAGK_NPARAM];
 		int np = report_estimate_cols(r, &it, ip);
 		if (o->score.truthfile || o->score.logdet || report_has_truth(r, np)) {
 			report_score(r, it, np, ip, &o->score, w, &o->check);
 		} else if (report_has_changes(r) && o->score.fmt != F_JSON) {
-			report_changes(r, np, ip, w->f, o->score.fmt);
+			report_changes(r, np, ip, w->f, o->score.fmt, &o->check);
 		} else {
 			summary *s = summary_read(r, it, np, ip);
 			summary_print(w->f, o->score.fmt, tbl_name(r), s, &o->check);
