@@ -653,7 +653,9 @@ say(cprun *w)
 		total += cost(w, s ? w->cp[s - 1] : 0, s < w->ncp ? w->cp[s] : w->m);
 	char sds[TAGK_BATCH_ROWS * 26] = "", one[32];
 	for (int r = 0; r < w->R; r++) {
-		fmt_double(one, sqrt(w->sig2[r]));
+		/* a row index without residual (all zero, or exact) was floored at
+		 * 1e-300 to weigh finitely; its noise is said as 0, not 1e-150 */
+		fmt_double(one, w->sig2[r] > 1e-300 ? sqrt(w->sig2[r]) : 0);
 		snprintf(sds + strlen(sds), sizeof(sds) - strlen(sds), "%s%s", r ? "," : "", one);
 	}
 	fmt_double(one, total);
