@@ -56,7 +56,7 @@ static const char *const ev_name[EV_KINDS] = { "pick-up", "drop", "com-shift" };
 typedef struct {
 	long runs;
 	uint64_t seed;
-	double duration, tol, naive;
+	double duration, tol, naive, min_shift;
 	int jobs, online; /* online: tagk-estimate has --detect */
 	char dir[4200], tmp[4200];
 } cb_opts;
@@ -413,7 +413,10 @@ one_run(const cb_opts *o, long i, FILE *out)
 	snprintf(ex, sizeof(ex), "%s/tagk-estimate", o->dir);
 	write_log(o, &w, log);
 	char *ra[] = { rx, "--stream", "csv", "-o", reg, log, NULL };
-	char *sa[] = { ex, "-q", "--batch", "-a", "wls", "--segment", "auto", "--stream", "csv", "-o", seg, reg, NULL };
+	char shift[32];
+	snprintf(shift, sizeof(shift), "%.17g", o->min_shift);
+	char *sa[] = { ex, "-q", "--batch", "-a", "wls", "--segment", "auto", "--stream", "csv", "-o", seg, reg,
+		o->min_shift > 0 ? "--min-shift" : NULL, shift, NULL };
 	char *ka[] = { ex, "-q", "-a", "kf-low", "--stream", "csv", "-o", kf, reg, NULL };
 	char *da[] = { ex, "-q", "-a", "kf-low", "--detect", "--stream", "csv", "-o", det, reg, NULL };
 	run_cmd(ra, "tagk-regress");
@@ -441,6 +444,8 @@ typedef struct {
 	long mcov, mn, tcov, tn;
 	long ndt[CB_METHODS];
 	double *dt[CB_METHODS]; /* timing errors of the hits (offline |dt|, else the delay) */
+	double *z;              /* the segments' (m - truth) / sd_m */
+	long nz;
 } cb_cell;
 
 static int
@@ -485,8 +490,8 @@ take(cb_cell *cell, cb_cell *all, const char *line)
 		} else if (line[0] == 'M' && sscanf(line + 2, "%*d %*d %d %d", &a, &b) == 2 && a >= 0 && a < CB_METHODS &&
 		    b >= 0 && b < EV_KINDS)
 			q->miss[a][b]++;
-		else if (line[0] == 'C' && sscanf(line + 2, "%*d %*d %d", &a) == 1)
-			q->mn++, q->mcov += a;
+		else if (line[0] == 'C' && sscanf(line + 2, "%*d %*d %d %lf", &a, &x) == 2 && q->nz < 4 * q->runs + 8)
+			q->mn++, q->mcov += a, q->z[q->nz++] = x;
 		else if (line[0] == 'R' && sscanf(line + 2, "%*d %*d %d", &a) == 1)
 			q->drift += a;
 		else if (!strchr("NDEMCR", line[0]))
@@ -532,7 +537,11 @@ print_tables(const cb_opts *o, cb_cell *cell, cb_cell *all)
 	    "# (10-30 %% of the mass over 4-10 s); noise x0.5, x1, x2 of (quad) 0.05 m/s^2, 0.005 rad/s, 0.002 N,\n"
 	    "# 2e-5 N m; (arm) 0.05 m/s^2, 0.002 rad/s, 0.05 N, 0.005 N m\n", o->runs, o->duration,
 	    (unsigned long long)o->seed);
-	printf("# offline: tagk-regress | tagk-estimate --batch -a wls --segment auto; hit within +-%g s\n", o->tol);
+	char shift[64] = "";
+	if (o->min_shift > 0)
+		snprintf(shift, sizeof(shift), " --min-shift %g", o->min_shift);
+	printf("# offline: tagk-regress | tagk-estimate --batch -a wls --segment auto%s; hit within +-%g s\n", shift,
+	    o->tol);
 	printf("# naive: tagk-estimate -a kf-low, its m averaged over 0.5 s moving by > %g %% within 1 s; hit within\n"
 	    "# -%g .. +%g s\n", 100 * o->naive, o->tol, o->tol + 1);
 	printf("# online: tagk-estimate -a kf-low --detect (its event column)%s\n",
@@ -548,6 +557,13 @@ print_tables(const cb_opts *o, cb_cell *cell, cb_cell *all)
 		for (int l = 0; l < CB_LEVELS; l++)
 			print_row(o, fam_name[f], lvl[l], &cell[f * CB_LEVELS + l]);
 	print_row(o, "all", "", all);
+	printf("\n# the offline segments' m: median (m - truth) / sd_m (a bias in sd units), by family and noise\n");
+	for (int f = 0; f < CB_FAMS; f++) {
+		printf("%-5s", fam_name[f]);
+		for (int l = 0; l < CB_LEVELS; l++)
+			printf("  %s %+.2f", lvl[l], median(cell[f * CB_LEVELS + l].z, cell[f * CB_LEVELS + l].nz));
+		printf("\n");
+	}
 	printf("\n# recall by event (hits / events)\n%-10s %10s %10s %10s\n", "event", "offline", "naive", "online");
 	for (int k = 0; k < EV_KINDS; k++) {
 		printf("%-10s", ev_name[k]);
@@ -601,6 +617,7 @@ parse(int argc, char **argv, cb_opts *o)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "naive", required_argument, NULL, 'x' },
+		{ "min-shift", required_argument, NULL, 'c' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -621,6 +638,7 @@ parse(int argc, char **argv, cb_opts *o)
 		case 'd': o->duration = cli_double("--duration", optarg, 12, 3600); break;
 		case 't': o->tol = cli_double("--tolerance", optarg, 0.01, 10); break;
 		case 'x': o->naive = cli_double("--naive", optarg, 0.001, 10); break;
+		case 'c': o->min_shift = cli_double("--min-shift", optarg, 0, 1); break;
 		case 'j': o->jobs = (int)cli_long("--jobs", optarg, 1, CB_MAX_JOBS); break;
 		case 'h': bench_help(stdout, "changes"); cli_close(stdout, "stdout"); exit(0);
 		default: bench_help(stderr, "changes"); exit(EXIT_USAGE);
@@ -643,6 +661,8 @@ gather(const cb_opts *o, FILE **parts, cb_cell *cell, cb_cell *all)
 		for (int m = 0; m < CB_METHODS; m++)
 			if (!(cs[c]->dt[m] = malloc((size_t)(2 * o->runs + 1) * sizeof(double))))
 				cli_die(EXIT_DATA, "changes: out of memory");
+		if (!(cs[c]->z = malloc((size_t)(4 * o->runs + 8) * sizeof(double))))
+			cli_die(EXIT_DATA, "changes: out of memory");
 	}
 	char line[256];
 	for (int j = 0; j < o->jobs; j++) {

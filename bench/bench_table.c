@@ -170,7 +170,8 @@ const bench_command bench_subcommands[] = {
 	  "      --thrust-sd X      relative noise of the thrust (default 0)\n"
 	  "  -j, --jobs N           processes (default 2)\n", cmd_coverage },
 	{ "changes", "change detection over simulated flights and grasps: F1, timing, false alarms, coverage",
-	  "[--runs N | --quick] [--seed S] [--duration S] [--tolerance S] [--naive X] [-j JOBS]",
+	  "[--runs N | --quick] [--seed S] [--duration S] [--tolerance S] [--naive X]\n"
+	  "                        [--min-shift C] [-j JOBS]",
 	  "      --runs N           simulated runs, half quadrotor, half arm (default 240)\n"
 	  "      --quick            24 runs (make check's)\n"
 	  "  -s, --seed S           seed of the runs (default 1)\n"
@@ -179,6 +180,7 @@ const bench_command bench_subcommands[] = {
 	  "                         detector's may come S + 1 s late)\n"
 	  "      --naive X          the naive detector's threshold: kf-low's smoothed m moving by X of\n"
 	  "                         itself within 1 s (default 0.1)\n"
+	  "      --min-shift C      the offline segmentation with tagk-estimate --min-shift C (m)\n"
 	  "  -j, --jobs N           processes (default 2)\n", cmd_changes },
 	{ "grasp", "one run of paper 003's experiment as a joint log: an arm moving a held cube",
 	  "[--base fixed|floating] [--target KG] [--robot-error RHO] [--seed S]\n"
