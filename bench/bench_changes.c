@@ -608,7 +608,7 @@ has_detect(const cb_opts *o)
 }
 
 static void
-parse(int argc, char **argv, cb_opts *o)
+changes_parse(int argc, char **argv, cb_opts *o)
 {
 	static const struct option opts[] = {
 		{ "runs", required_argument, NULL, 'n' },
@@ -680,7 +680,7 @@ cmd_changes(int argc, char **argv)
 {
 	cb_opts o;
 	memset(&o, 0, sizeof(o));
-	parse(argc, argv, &o);
+	changes_parse(argc, argv, &o);
 	spawn_bindir(o.dir, sizeof(o.dir));
 	const char *td = getenv("TMPDIR");
 	snprintf(o.tmp, sizeof(o.tmp), "%s/tagk-changes-XXXXXX", td && *td ? td : "/tmp");
