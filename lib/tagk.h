@@ -38,6 +38,7 @@
 #include "fitcheck.h"
 #include "uncert.h"
 #include "changepoint.h"
+#include "detect.h"
 
 #ifdef __cplusplus
 extern "C" {
