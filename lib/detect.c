@@ -1,4 +1,4 @@
-/* detect.c: CUSUM on the scale of windows' mean residuals; see detect.h. */
+/* detect.c: CUSUMs on the scale of windows' mean residuals; see detect.h. */
 #include <string.h>
 #include "detect.h"
 
@@ -12,23 +12,24 @@ void
 tagk_detect_defaults(tagk_detect_config *cfg, double arl)
 {
 	cfg->h = tagk_detect_threshold(arl);
-	cfg->ratio = 4;
-	cfg->cap = 50;
+	cfg->ratio = 1000;
+	cfg->nu = 4;
 	cfg->skip = 3;
 	cfg->learn = 20;
-	cfg->memory = 100;
+	cfg->memory = 50;
 }
 
 tagk_status
 tagk_detect_init(tagk_detect *d, const tagk_detect_config *cfg, int kinds)
 {
-	if (!(cfg->h > 0) || !(cfg->ratio > 1) || !(cfg->cap > 0) || cfg->skip < 0 || cfg->learn < 1 ||
+	if (!(cfg->h > 0) || !(cfg->ratio > 1) || !(cfg->nu > 0) || cfg->skip < 0 || cfg->learn < 1 ||
 	    cfg->memory < 1 || kinds < 1 || kinds > TAGK_DETECT_KINDS)
 		return TAGK_EINVAL;
 	memset(d, 0, sizeof(*d));
 	d->cfg = *cfg;
 	d->kinds = kinds;
 	d->onset = -1;
+	d->kind = -1;
 	return TAGK_OK;
 }
 
@@ -38,11 +39,11 @@ tagk_detect_init(tagk_detect *d, const tagk_detect_config *cfg, int kinds)
 static tagk_real
 floor_of(const tagk_detect *d, int j)
 {
-	return (tagk_real)1e-12 * d->B[j] + FLT_MIN;
+	return (tagk_real)1e-12 * d->B[j] + (tagk_real)FLT_MIN;
 }
 
 /* Learn V and B from one window (plain mean while learning, then the
- * exponential memory with mu^2 clipped at 9 V). */
+ * exponential memory). */
 static void
 learn(tagk_detect *d, const tagk_real *mu, const int *cnt, const tagk_real *bsq)
 {
@@ -51,13 +52,59 @@ learn(tagk_detect *d, const tagk_real *mu, const int *cnt, const tagk_real *bsq)
 	for (int j = 0; j < d->kinds; j++) {
 		if (!cnt[j])
 			continue;
-		tagk_real q = mu[j] * mu[j];
-		if (k > d->cfg.learn && q > 9 * d->V[j])
-			q = 9 * d->V[j];
-		d->V[j] += a * (q - d->V[j]);
+		d->V[j] += a * (mu[j] * mu[j] - d->V[j]);
 		d->B[j] += a * (bsq[j] - d->B[j]);
 	}
 	d->learnt = k;
+}
+
+/* Kind j's log-likelihood ratio for the standardised mean z^2 (detect.h). */
+static tagk_real
+llr(const tagk_detect_config *c, tagk_real z2)
+{
+	tagk_real nu = c->nu;
+	return (nu + 1) / 2 * (tagk_log(1 + z2 / nu) - tagk_log(1 + z2 / (c->ratio * nu))) - tagk_log(c->ratio) / 2;
+}
+
+/* The CUSUMs of one window; 1 on an alarm (onset and kind set). */
+static int
+test(tagk_detect *d, const tagk_real *mu, const int *cnt)
+{
+	int K = 0, top = -1;
+	for (int j = 0; j < d->kinds; j++)
+		K += cnt[j] != 0;
+	tagk_real hk = d->cfg.h + tagk_log((tagk_real)(K > 0 ? K : 1));
+	d->gmax = 0;
+	for (int j = 0; j < d->kinds; j++) {
+		if (!cnt[j])
+			continue;
+		tagk_real g = d->g[j] + llr(&d->cfg, mu[j] * mu[j] / (d->V[j] + floor_of(d, j)));
+		if (g > 0 && d->g[j] == 0) {
+			d->start[j] = d->updates - 1;
+			d->Vsave[j] = d->V[j];
+			d->Bsave[j] = d->B[j];
+		}
+		d->g[j] = g > 0 ? g : 0;
+		if (d->g[j] > d->gmax) {
+			d->gmax = d->g[j];
+			top = j;
+		}
+	}
+	d->tested = 1;
+	if (!(d->gmax > hk))
+		return 0;
+	d->onset = d->start[top];
+	d->kind = top;
+	/* the windows of an excursion that ended in an alarm were the change,
+	 * not noise: V forgets them */
+	for (int j = 0; j < d->kinds; j++) {
+		if (d->g[j] > 0) {
+			d->V[j] = d->Vsave[j];
+			d->B[j] = d->Bsave[j];
+		}
+		d->g[j] = 0;
+	}
+	return 1;
 }
 
 tagk_status
@@ -69,30 +116,12 @@ tagk_detect_means(tagk_detect *d, const tagk_real *mu, const int *cnt, const tag
 			return TAGK_ENONFINITE;
 	d->updates++;
 	d->since++;
-	d->l = 0;
-	if (d->since <= d->cfg.skip)
+	d->tested = 0;
+	if (d->since <= d->cfg.skip + (d->alarms ? d->cfg.learn : 0))
 		return TAGK_OK;
-	if (d->learnt < d->cfg.learn) {
-		learn(d, mu, cnt, bsq);
-		return TAGK_OK;
-	}
-	tagk_real s = 0, lr = tagk_log(d->cfg.ratio);
-	int K = 0;
-	for (int j = 0; j < d->kinds; j++) {
-		if (!cnt[j])
-			continue;
-		tagk_real z2 = mu[j] * mu[j] / (d->V[j] + floor_of(d, j));
-		s += z2 < d->cfg.cap ? z2 : d->cfg.cap;
-		K++;
-	}
-	d->l = (1 - 1 / d->cfg.ratio) * s / 2 - (tagk_real)K * lr / 2;
-	if (d->g == 0 && d->l > 0)
-		d->onset = d->updates - 1;
-	d->g = d->g + d->l > 0 ? d->g + d->l : 0;
-	if (d->g > d->cfg.h) {
+	if (d->learnt >= d->cfg.learn && test(d, mu, cnt)) {
 		*alarm = 1;
 		d->alarms++;
-		d->g = 0;
 		d->since = 0;
 		return TAGK_OK;
 	}
@@ -116,8 +145,13 @@ tagk_detect_update(tagk_detect *d, int n, int m, const tagk_real *A, const tagk_
 		if (j < 0 || j >= d->kinds)
 			return TAGK_EINVAL;
 		tagk_real r = b[i];
-		for (int c = 0; c < n; c++)
+		int zero = b[i] == 0;
+		for (int c = 0; c < n; c++) {
 			r -= A[(long)i * n + c] * theta[c];
+			zero &= A[(long)i * n + c] == 0;
+		}
+		if (zero)
+			continue; /* a row that says nothing (a torque row of -m mass) */
 		mu[j] += r;
 		bsq[j] += b[i] * b[i];
 		cnt[j]++;

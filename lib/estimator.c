@@ -120,6 +120,21 @@ tagk_est_reset(tagk_estimator *est)
 	tagk_window_ops_of(est->method)->reset(est);
 }
 
+tagk_status
+tagk_est_reopen(tagk_estimator *est, const tagk_real *theta)
+{
+	const tagk_window_ops *ops = tagk_window_ops_of(est->method);
+	const char *fam = est->method->family;
+	if (strcmp(fam, "RLS") != 0 && strcmp(fam, "KF") != 0)
+		return TAGK_EINVAL;
+	if (theta == ops->theta(est))
+		return TAGK_EINVAL;
+	ops->reset(est);
+	/* theta() is the family's own state array (rls.c, kf.c, rls_ld.c) */
+	memcpy((tagk_real *)ops->theta(est), theta, sizeof(*theta) * (size_t)est->n);
+	return TAGK_OK;
+}
+
 const char *
 tagk_est_form(const tagk_estimator *est)
 {

@@ -117,6 +117,14 @@ const tagk_real *tagk_est_theta(const tagk_estimator *est);
 int tagk_est_n(const tagk_estimator *est);
 /* Back to theta0, the initial covariance and the seed. */
 void tagk_est_reset(tagk_estimator *est);
+/* Re-open est after a detected change (detect.h): the method's covariance
+ * (or information) back to its initial one and its estimate set to theta
+ * (n), so that the windows after the change weigh as the first ones did
+ * (Gustafsson's covariance reset) and the estimate starts from where it
+ * was; theta must not be tagk_est_theta(est) itself (copy it first). The
+ * RLS and KF families only: TAGK_EINVAL (est untouched) for that and for
+ * others, whose windows already forget (Kaczmarz) or never learn (hold). */
+tagk_status tagk_est_reopen(tagk_estimator *est, const tagk_real *theta);
 /* est's noise_ratio (see tagk_window_ops), or NaN when its method has no
  * noise model or has not updated yet. */
 tagk_real tagk_est_noise_ratio(const tagk_estimator *est);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cli.h"
 #include "cmdio.h"
+#include "estimate_detect.h"
 #include "estimate_window.h"
 #include "estout.h"
 #include "excitation.h"
@@ -54,6 +55,9 @@ typedef struct {
 	tagk_excitation exc;
 	tagk_fitcheck fit;
 	long rows_in, rows_b0; /* rows with b = 0 but a regressor that is not */
+	/* --detect: the detector, and an event not yet written (a refused update) */
+	est_detect det;
+	double event[2];
 	double pace[PACE_KEPT];
 	int npace, pace_check;
 } winrun;
@@ -141,7 +145,10 @@ open_run(winrun *w, const window_opts *o, const char *input)
 		w->cfg.theta0 = w->theta0;
 	}
 	w->t_last_run = -INFINITY;
-	estout_open(&w->out, o->outname, w->n, 1, w->ntrue, tnames);
+	static const char *const event_cols[] = { "event", "event_t" };
+	estout_open_extra(&w->out, o->outname, w->n, 1, w->ntrue, tnames, o->detect_arl > 0 ? 2 : 0, event_cols);
+	w->event[0] = 0;
+	w->event[1] = NAN;
 	estout_project(&w->out, !o->raw);
 	free(tnames);
 	tagk_excitation_init(&w->exc, w->n);
@@ -183,6 +190,8 @@ start_method(winrun *w)
 		if (!w->uws || tagk_uncert_init(&w->unc, n, cfg->m_max, w->P, 0, w->uws, ulen) != TAGK_OK)
 			cli_die(EXIT_DATA, "out of memory");
 	}
+	if (o->detect_arl > 0)
+		est_detect_open(&w->det, o->detect_arl, w->irow >= 0 ? w->rows_per : MAX_SAMPLE_ROWS, cfg->method->name);
 	const char *form = tagk_est_form(&w->est);
 	/* tagk-robust unscaled on rigid bodies: the parameters' units decide
 	 * its steps (kz_robust.c), which it cannot fix alone */
@@ -257,6 +266,34 @@ gather(winrun *w, int wn)
 	return m;
 }
 
+/* --detect: the window tested before its update; on a change the RLS and
+ * KF methods re-open from the estimate before it (their covariance back to
+ * P0, estimator.h), and so does the uncertainty's error covariance, while
+ * its noise levels are kept. They re-open again before each window of the
+ * detector's hold-off after it: the window of the alarm mixes samples from
+ * before the change, which a method that forgets slowly (rls-low) would
+ * otherwise carry for seconds (a second alarm on the drop flight). */
+static void
+detect_window(winrun *w, int m, const tagk_real *prev, double t)
+{
+	double tc;
+	if (est_detect_window(&w->det, w->n, m, w->A, w->bb, w->kind, prev, t, &tc)) {
+		w->event[0] = 1;
+		w->event[1] = tc;
+	} else if (!est_detect_holding(&w->det)) {
+		return;
+	}
+	tagk_real keep[TAGK_MB_MAX_BODIES * TAGK_NPARAM];
+	if (w->n > (int)(sizeof(keep) / sizeof(keep[0])))
+		return;
+	memcpy(keep, prev, sizeof(*keep) * (size_t)w->n);
+	if (tagk_est_reopen(&w->est, keep) != TAGK_OK || !w->linear)
+		return;
+	tagk_real r;
+	if (tagk_est_posterior(&w->est, w->P, &r, w->scratch) == TAGK_OK)
+		memcpy(w->unc.E, w->P, sizeof(*w->P) * (size_t)w->n * (size_t)w->n);
+}
+
 static void
 run_update(winrun *w, int wn, const sample *last)
 {
@@ -271,6 +308,8 @@ run_update(winrun *w, int wn, const sample *last)
 			w->pace[w->npace++ % PACE_KEPT] = kappa / T;
 	}
 	const tagk_real *prev = tagk_est_theta(&w->est);
+	if (w->o->detect_arl > 0)
+		detect_window(w, m, prev, last->t);
 	/* the first window meets the prior, which predicts nothing */
 	if (w->updates > 0)
 		tagk_fitcheck_add(&w->fit, m, n, w->A, w->bb, prev);
@@ -286,7 +325,9 @@ run_update(winrun *w, int wn, const sample *last)
 		w->refused[st]++;
 		return;
 	}
-	estout_row(&w->out, last->t, theta, estimate_sd(w, m, theta, sd), last->truth);
+	estout_row_extra(&w->out, last->t, theta, estimate_sd(w, m, theta, sd), last->truth, w->event);
+	w->event[0] = 0;
+	w->event[1] = NAN;
 }
 
 /* A sample has just completed (ring[head - 1]): run the method if a window

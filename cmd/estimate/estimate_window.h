@@ -4,7 +4,10 @@
  * (t, row, Y_*, b, true_*), groups consecutive rows with the same t into one
  * sample, keeps a window of the last N samples (or seconds) and runs the
  * method every K; each successful update writes t, the estimate and the
- * true_* values of the window's last sample.
+ * true_* values of the window's last sample. With --detect each window is
+ * first tested for a change (estimate_detect.h); on one the RLS and KF
+ * methods re-open (tagk_est_reopen) and the row says so in its columns
+ * event (1) and event_t (the change's time).
  */
 #ifndef TAGK_ESTIMATE_WINDOW_H
 #define TAGK_ESTIMATE_WINDOW_H
@@ -24,6 +27,7 @@ typedef struct {
 	const double *theta0; /* ntheta0 starting values, or NULL for the method's */
 	int ntheta0;
 	int raw;              /* rigid body: no projection onto the physical bodies */
+	double detect_arl;    /* --detect: mean seconds between false alarms; 0 off */
 } window_opts;
 
 /* Run; exits through cli_die on any failure, returns the exit status. */

@@ -27,7 +27,8 @@ usage(FILE *f)
 	    "                     [--iters T] [--burnin B] [--tol X] [--no-warm-start]\n"
 	    "                     [--lambda L] [--p0 P] [--q Q] [--r R] [--form F] [--outlier X]\n"
 	    "                     [--alpha A] [--beta B] [--bodies K] [--theta0 V,...] [--length L]\n"
-	    "                     [--max-window N] [-f csv|hdf5] [--skip-bad] [-q] [-v]\n"
+	    "                     [--max-window N] [--detect [--detect-arl SEC]]\n"
+	    "                     [-f csv|hdf5] [--skip-bad] [-q] [-v]\n"
 	    "                     [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a ekf|msckf|ukf|swls [--m0 KG] [--mass-sd KG]\n"
 	    "                     [--proc-sd ATT,POS,VEL,MASS] [--meas-sd ATT,POS,VEL] [--window N]\n"
@@ -71,6 +72,9 @@ usage(FILE *f)
 	    "      --theta0 V,...     the starting estimate, one value per parameter (default 0;\n"
 	    "                         rls-ld needs a physically consistent one)\n"
 	    "      --max-window N     the largest window in samples (default 1000)\n"
+	    "      --detect           flag changes online (CUSUM on the windows' residuals): columns\n"
+	    "                         event, event_t and a line on stderr; RLS, KF re-open on one\n"
+	    "      --detect-arl SEC   mean seconds between false alarms (default 3600; implies --detect)\n"
 	    "      --m0 KG            state-space: initial mass (default: hover guess)\n"
 	    "      --mass-sd KG       state-space: its standard deviation\n"
 	    "      --proc-sd A,P,V,M  state-space: process noise of attitude, position, velocity, mass\n"
@@ -133,6 +137,13 @@ parse_count(const char *opt, const char *s, int *seconds)
 }
 
 enum { MAX_GIVEN = 64 };
+/* --detect's mean time between false alarms, in seconds: one per hour of
+ * log, under the detector's model (detect.h); a false alarm costs a
+ * covariance reset (a few windows of noisier estimates) and a wrong line,
+ * and a flight or an arm run lasts minutes, so a user sees one in tens of
+ * logs; h grows only with its logarithm, so a tenfold longer ARL delays a
+ * detection by about ln 10 / (the increment a change adds per window) */
+#define DETECT_ARL_DEFAULT 3600.0
 typedef struct {
 	const char *opt; /* as typed, without the dashes */
 	const char *key; /* the method option key it sets (method.h) */
@@ -252,6 +263,8 @@ static const struct option opts[] = {
 	{ "min-effect", required_argument, NULL, 3034 },
 	{ "noise-sd", required_argument, NULL, 3035 },
 	{ "min-shift", required_argument, NULL, 3090 },
+	{ "detect", no_argument, NULL, 3036 },
+	{ "detect-arl", required_argument, NULL, 3037 },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	CMDIO_OPTIONS_END,
@@ -265,6 +278,7 @@ typedef struct {
 	double win, every, iters, prior_weight, theta0[TAGK_NPARAM];
 	double penalty, min_effect[2], noise_sd[TAGK_BATCH_ROWS], min_shift; /* --segment auto */
 	int nnoise, auto_set;
+	double detect_arl; /* --detect: seconds between false alarms; 0 off */
 	int win_s, every_s, win_set, every_set, iters_set, method_set;
 	int verbose, quiet, max_window, raw, state_only, batch, ntheta0;
 	given_opt given[MAX_GIVEN];
@@ -349,6 +363,8 @@ parse(estimate_opts *o, int argc, char **argv)
 		case 3023: o->batch = 1; break;
 		case 3029: o->ntheta0 = parse_values("--theta0", optarg, o->theta0, TAGK_NPARAM); break;
 		case 3032: o->raw = 1; break;
+		case 3036: o->detect_arl = o->detect_arl > 0 ? o->detect_arl : DETECT_ARL_DEFAULT; break;
+		case 3037: o->detect_arl = cli_double("--detect-arl", optarg, 1e-6, 1e12); break;
 		case 3011: o->max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
 		case 3018: o->so.max_gap = cli_double("--max-gap", optarg, 1e-9, 1e9); o->state_only = 1; break;
 		case 3019:
@@ -394,6 +410,9 @@ method_of(const estimate_opts *o)
 	if (o->batch && mt->kind != TAGK_KIND_BATCH)
 		cli_die(EXIT_USAGE, "--batch applies to the batch methods (%s), not %s", kind_names(TAGK_KIND_BATCH),
 		    method);
+	if (o->detect_arl > 0 && mt->kind != TAGK_KIND_WINDOW)
+		cli_die(EXIT_USAGE, "--detect applies to the recursive (regressor-window) methods (%s), not %s; "
+		    "--batch --segment auto finds changes offline", kind_names(TAGK_KIND_WINDOW), method);
 	for (int i = 0; i < o->ngiven; i++)
 		if (!tagk_method_accepts(mt, o->given[i].key)) {
 			char who[256];
@@ -497,7 +516,7 @@ run_window(estimate_opts *o, const tagk_method *mt)
 		    "windows)", o->every, o->win, 100 * o->win / o->every);
 	}
 	window_opts wo = { cfg, o->win, o->every, o->win_s, o->every_s, o->max_window, o->verbose, o->quiet,
-		o->outname, o->in, o->ntheta0 ? o->theta0 : NULL, o->ntheta0, o->raw };
+		o->outname, o->in, o->ntheta0 ? o->theta0 : NULL, o->ntheta0, o->raw, o->detect_arl };
 	return estimate_window(&wo, o->input);
 }
 
