@@ -51,6 +51,12 @@ check "... naive kf-low threshold: F1 in (0.4, 1], delay 0-1 s" rowok '$11 > 0.4
 check "... pick-ups and drops all found offline" \
 	awk '$1 == "pick-up" || $1 == "drop" { split($2, x, "/"); if (x[1] != x[2] || x[2] == 0) bad = 1; n++ }
 	END { exit bad || n != 2 }' "$tmp/bench.txt"
+# the online column: dashes without tagk-estimate --detect, else an F1 in [0, 1]
+if grep -q '^# online: .*not in this build' "$tmp/bench.txt"; then
+	check "... online: not in this build, dashes" rowok '$15 == "-" && $16 == "-" && $17 == "-"'
+else
+	check "... online: an F1 in [0, 1], false alarms per hour >= 0" rowok '$15 >= 0 && $15 <= 1 && $17 >= 0'
+fi
 ramps=$(sed -n 's/^# ramps: \([0-9]*\); offline said a drift (dm_dt) on \([0-9]*\);.*/\1 \2/p' "$tmp/bench.txt")
 check "... every ramp said as a drift" test -n "$ramps" -a "${ramps% *}" = "${ramps#* }" -a "${ramps% *}" != 0
 expect "tagk-bench changes --runs 0: bad usage" 2 "" "--runs" -- $S changes --runs 0
