@@ -514,6 +514,8 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@$(ASAN_RUN) sh tests/stream_test.sh
 	@$(ASAN_RUN) sh tests/changes_test.sh
 	@$(ASAN_RUN) sh tests/detect_test.sh
+	@$(ASAN_RUN) sh tests/changes_real_test.sh
+	@sh tests/changes_bench_test.sh
 	@$(ASAN_RUN) sh tests/ulog_test.sh
 	@$(ASAN_RUN) sh tests/handcheck_test.sh
 	@$(ASAN_RUN) sh tests/airborne_test.sh

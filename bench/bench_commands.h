@@ -33,6 +33,7 @@ int cmd_pipeline(int argc, char **argv);
 int cmd_iofloor(int argc, char **argv); /* bench_iofloor.c */
 int cmd_memory(int argc, char **argv);
 int cmd_coverage(int argc, char **argv); /* bench_coverage.c */
+int cmd_changes(int argc, char **argv); /* bench_changes.c */
 int cmd_device(int argc, char **argv);
 
 #endif

@@ -178,6 +178,19 @@ const bench_command bench_subcommands[] = {
 	  "      --thrust-map-sd X  each flight's logged thrust off by a factor 1 + d, d ~ N(0, X), and\n"
 	  "                         tagk-regress told --scale-sd X (default 0)\n"
 	  "  -j, --jobs N           processes (default 2)\n", cmd_coverage },
+	{ "changes", "change detection over simulated flights and grasps: F1, timing, false alarms, coverage",
+	  "[--runs N | --quick] [--seed S] [--duration S] [--tolerance S] [--naive X]\n"
+	  "                        [--min-shift C] [-j JOBS]",
+	  "      --runs N           simulated runs, half quadrotor, half arm (default 240)\n"
+	  "      --quick            24 runs (make check's)\n"
+	  "  -s, --seed S           seed of the runs (default 1)\n"
+	  "      --duration S       seconds per run (default 20)\n"
+	  "      --tolerance S      a detection within S s of a true change is a hit (default 1; a causal\n"
+	  "                         detector's may come S + 1 s late)\n"
+	  "      --naive X          the naive detector's threshold: kf-low's smoothed m moving by X of\n"
+	  "                         itself within 1 s (default 0.1)\n"
+	  "      --min-shift C      the offline segmentation with tagk-estimate --min-shift C (m)\n"
+	  "  -j, --jobs N           processes (default 2)\n", cmd_changes },
 	{ "grasp", "one run of paper 003's experiment as a joint log: an arm moving a held cube",
 	  "[--base fixed|floating] [--target KG] [--robot-error RHO] [--seed S]\n"
 	  "                       [--duration S] [--dt S] [--motion task|joint] [--model FILE]\n"

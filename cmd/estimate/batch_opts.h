@@ -27,6 +27,8 @@ typedef struct {
 	                        * min_rel of the larger m is merged away */
 	const double *noise_sd; /* per row index (nnoise values), or NULL: estimated */
 	int nnoise;
+	double min_shift;     /* m: a change whose centre of mass moves this far (and
+	                       * min_z sd) is kept whatever its m; 0: m alone */
 } batch_opts;
 
 #endif

@@ -36,7 +36,7 @@ usage(FILE *f)
 	    "                     [-f csv|hdf5] [--skip-bad] [-v] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate --batch [-a ols|wls|ols-pc|wls-pc|wls-pullback|wls-bregman|dm|dm-pc]\n"
 	    "                     [--segment T1,T2,...|truth|auto [--penalty B]\n"
-	    "                     [--min-effect Z,REL] [--noise-sd S,...]]\n"
+	    "                     [--min-effect Z,REL] [--min-shift C] [--noise-sd S,...]]\n"
 	    "                     [--weight COL] [--theta0 V,... [--prior-weight W]]\n"
 	    "                     [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a cnn [-o FILE] [FILE|-]   (a joint log of tagk-bench shake)\n"
@@ -88,6 +88,7 @@ usage(FILE *f)
 	    "      --segment auto     batch: the changes found from the data, each with a 95 %% interval\n"
 	    "      --penalty B        auto: cost of a change, in noise variances (default (n+1) ln rows)\n"
 	    "      --min-effect Z,REL auto: merge a change in m below Z sd or REL of m (default 3,0.05)\n"
+	    "      --min-shift C      auto: also keep a change moving the centre of mass C m (default 0: off)\n"
 	    "      --noise-sd S,...   auto: each row index's noise sd (default: estimated)\n"
 	    "      --weight COL       wls, wls-pc: weight each row by column COL instead\n"
 	    "      --list             list the methods and exit\n"
@@ -262,6 +263,7 @@ static const struct option opts[] = {
 	{ "penalty", required_argument, NULL, 3033 },
 	{ "min-effect", required_argument, NULL, 3034 },
 	{ "noise-sd", required_argument, NULL, 3035 },
+	{ "min-shift", required_argument, NULL, 3090 },
 	{ "detect", no_argument, NULL, 3036 },
 	{ "detect-arl", required_argument, NULL, 3037 },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -275,7 +277,7 @@ typedef struct {
 	tbl_options in;
 	const char *method, *outname, *form, *segment, *weight, *input;
 	double win, every, iters, prior_weight, theta0[TAGK_NPARAM];
-	double penalty, min_effect[2], noise_sd[TAGK_BATCH_ROWS]; /* --segment auto */
+	double penalty, min_effect[2], noise_sd[TAGK_BATCH_ROWS], min_shift; /* --segment auto */
 	int nnoise, auto_set;
 	double detect_arl; /* --detect: seconds between false alarms; 0 off */
 	int win_s, every_s, win_set, every_set, iters_set, method_set;
@@ -323,6 +325,7 @@ method_option(estimate_opts *o, int c, const char *arg)
 	case 3033: o->penalty = cli_double("--penalty", arg, 0, 1e300); o->auto_set = 1; give(g, n, "penalty", "segment", 0); return 1;
 	case 3034: parse_list("--min-effect", arg, 2, o->min_effect); o->auto_set = 1; give(g, n, "min-effect", "segment", 0); return 1;
 	case 3035: noise_list(o, arg); o->auto_set = 1; give(g, n, "noise-sd", "segment", 0); return 1;
+	case 3090: o->min_shift = cli_double("--min-shift", arg, 0, 1e3); o->auto_set = 1; give(g, n, "min-shift", "segment", 0); return 1;
 	case 3025: o->weight = arg; give(g, n, "weight", "weight", 0); return 1;
 	case 3026: give(g, n, "alpha", "alpha", cli_double("--alpha", arg, 1e-300, 1e300)); return 1;
 	case 3027: give(g, n, "beta", "beta", cli_double("--beta", arg, 1e-300, 1e300)); return 1;
@@ -436,10 +439,10 @@ run_batch(const estimate_opts *o, const tagk_method *mt)
 		cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, o->method);
 	batch_opts bo = { mt, o->segment, o->weight, o->outname, o->in, o->ntheta0 ? o->theta0 : NULL, o->ntheta0,
 		o->prior_weight, o->raw, o->quiet, o->penalty, o->min_effect[0], o->min_effect[1],
-		o->nnoise ? o->noise_sd : NULL, o->nnoise };
+		o->nnoise ? o->noise_sd : NULL, o->nnoise, o->min_shift };
 	int seg_auto = o->segment && strcmp(o->segment, "auto") == 0;
 	if (o->auto_set && !seg_auto)
-		cli_die(EXIT_USAGE, "--penalty, --min-effect and --noise-sd go with --segment auto");
+		cli_die(EXIT_USAGE, "--penalty, --min-effect, --min-shift and --noise-sd go with --segment auto");
 	return seg_auto ? estimate_changes(&bo, o->input) : estimate_batch(&bo, o->input);
 }
 
