@@ -369,11 +369,75 @@ axpy2(int q, tagk_real *x, tagk_real c0, const tagk_real *a0, tagk_real c1, cons
 }
 #endif
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(TAGK_FLOAT)
+/* AVX2 on x86-64 CPUs that have it, chosen at run time (kz_avx2): the
+ * same C compiled for 32-byte registers. Target "avx2" alone, no FMA, so
+ * nothing is contracted and every result keeps the default code's bits.
+ * TAG-K's row norms and rebuild then load each entry once per four where
+ * the 16-byte code's SLP shuffled pairs. */
+#define KZ_AVX2 1
+typedef double kz_vec4 __attribute__((vector_size(32)));
+
+static int
+kz_avx2(int n)
+{
+	return n >= 8 && __builtin_cpu_supports("avx2");
+}
+
+/* s[i] = a_i . a_i and r[i] = a_i . x0 for the m rows: dot2(n, a_i, x0,
+ * a_i, ...), lane l of each sum its a_l or b_l, the tail into lane 0 and
+ * the lanes added in its order: its bits. */
+__attribute__((target("avx2"))) static void
+norms_avx2(int m, int n, const double *A, const double *x0, double *s, double *r)
+{
+	for (int i = 0; i < m; i++) {
+		const double *a = A + (long)i * n;
+		kz_vec4 va = { 0 }, vb = { 0 };
+		int k = 0;
+		for (; k + 4 <= n; k += 4) {
+			kz_vec4 av, xv;
+			memcpy(&av, a + k, sizeof(av));
+			memcpy(&xv, x0 + k, sizeof(xv));
+			va += av * av;
+			vb += av * xv;
+		}
+		double a0 = va[0], b0 = vb[0];
+		for (; k < n; k++) {
+			a0 += a[k] * a[k];
+			b0 += x0[k] * a[k];
+		}
+		s[i] = (a0 + va[1]) + (va[2] + va[3]);
+		r[i] = (b0 + vb[1]) + (vb[2] + vb[3]);
+	}
+}
+
+/* rebuild's loop over the rows, each entry's operations as there */
+__attribute__((target("avx2"))) static void
+rebuild_rows_avx2(int m, int n, const double *A, const double *v, double scale, double *x)
+{
+	for (int i = 0; i < m; i++) {
+		if (v[i] == 0)
+			continue;
+		double c = v[i] * scale;
+		const double *a = A + (long)i * n;
+		for (int j = 0; j < n; j++)
+			x[j] = x[j] + c * a[j];
+	}
+}
+#endif
+
 /* x = x0 + scale A^T v over the rows where v is non-zero, row by row. */
 static void
 rebuild(int m, int n, const tagk_real *A, const tagk_real *x0, const tagk_real *v,
     tagk_real scale, tagk_real *x)
 {
+#if defined(KZ_AVX2)
+	if (kz_avx2(n)) {
+		memcpy(x, x0, sizeof(*x) * (size_t)n);
+		rebuild_rows_avx2(m, n, A, v, scale, x);
+		return;
+	}
+#endif
 	for (int j = 0; j < n; j++)
 		x[j] = x0[j];
 	int i = 0;
@@ -611,11 +675,18 @@ tagk_kz_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m)
 	 * norm in one pass over the row (dot2: tagk_dot's bits for both). */
 	const tagk_real *x0 = k->cfg.warm_start ? k->theta : k->theta0;
 	const int greedy = k->cfg.variant == TAGK_KZ_GRK || k->cfg.variant == TAGK_KZ_TAGK;
+#if defined(KZ_AVX2)
+	const int wide = greedy && kz_avx2(n);
+	if (wide)
+		norms_avx2(m, n, A, x0, k->s, k->r);
+#else
+	const int wide = 0;
+#endif
 	for (int i = 0; i < m; i++) {
 		const tagk_real *a = A + (long)i * n;
-		if (greedy)
+		if (greedy && !wide)
 			dot2(n, a, x0, a, &k->s[i], &k->r[i]);
-		else
+		else if (!greedy)
 			k->s[i] = tagk_dot(n, a, a);
 		fro += k->s[i];
 		if (k->s[i] > 0)
