@@ -7,7 +7,7 @@
  *   tagk-regress LOG -o REG
  *   tagk-estimate --batch -a wls --segment auto REG     (offline)
  *   tagk-estimate -a kf-low REG, thresholded            (naive)
- *   tagk-estimate -a kf-low --detect REG                (online, when the
+ *   tagk-estimate -a rls-low --detect REG                (online, when the
  *                                                        build has it)
  *
  * Runs: half quadrotor (the Crazyflie body of tagk-bench synth, its
@@ -418,7 +418,7 @@ one_run(const cb_opts *o, long i, FILE *out)
 	char *sa[] = { ex, "-q", "--batch", "-a", "wls", "--segment", "auto", "--stream", "csv", "-o", seg, reg,
 		o->min_shift > 0 ? "--min-shift" : NULL, shift, NULL };
 	char *ka[] = { ex, "-q", "-a", "kf-low", "--stream", "csv", "-o", kf, reg, NULL };
-	char *da[] = { ex, "-q", "-a", "kf-low", "--detect", "--stream", "csv", "-o", det, reg, NULL };
+	char *da[] = { ex, "-q", "-a", "rls-low", "--detect", "--stream", "csv", "-o", det, reg, NULL };
 	run_cmd(ra, "tagk-regress");
 	run_cmd(sa, "tagk-estimate --segment auto");
 	run_cmd(ka, "tagk-estimate -a kf-low");
@@ -426,7 +426,7 @@ one_run(const cb_opts *o, long i, FILE *out)
 	offline(o, &w, seg, out);
 	naive(o, &w, kf, out);
 	if (o->online) {
-		run_cmd(da, "tagk-estimate -a kf-low --detect");
+		run_cmd(da, "tagk-estimate -a rls-low --detect");
 		online(o, &w, det, out);
 		unlink(det);
 	}
@@ -544,7 +544,7 @@ print_tables(const cb_opts *o, cb_cell *cell, cb_cell *all)
 	    o->tol);
 	printf("# naive: tagk-estimate -a kf-low, its m averaged over 0.5 s moving by > %g %% within 1 s; hit within\n"
 	    "# -%g .. +%g s\n", 100 * o->naive, o->tol, o->tol + 1);
-	printf("# online: tagk-estimate -a kf-low --detect (its event column)%s\n",
+	printf("# online: tagk-estimate -a rls-low --detect (its event column)%s\n",
 	    o->online ? "" : ": not in this build");
 	printf("# F1 over events and false alarms; dt_s: median |timing error| (offline), median delay (naive, online);\n"
 	    "# FA/h: false alarms per hour on the constant runs; m95/t95: %% of segments whose m +- 1.96 sd_m holds\n"
