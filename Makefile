@@ -441,6 +441,10 @@ build/dmls_solve: tests/dmls_solve.c build/asan/libtagk.a $(LIB_HDR)
 	@mkdir -p build
 	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lm
 
+build/armpc_solve: tests/armpc_solve.c build/asan/libtagk.a $(LIB_HDR)
+	@mkdir -p build
+	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lm
+
 build/rls_ld_run: tests/rls_ld_run.c build/asan/libtagk.a $(LIB_HDR)
 	@mkdir -p build
 	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lm
@@ -465,7 +469,7 @@ build/robotxml_oracle: tests/robotxml_oracle.c build/asan/libtagk.a $(LIB_HDR) $
 # datasets/ beside build/asan-bin, so shipped files (--robot panda, a
 # vehicle by name) are found through TAGK_DATADIR, as after an install.
 ASAN_RUN := ASAN_OPTIONS=detect_leaks=0 TAGK_DATADIR=$(CURDIR)/datasets BIN=build/asan-bin
-test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox build/pcls_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE) \
+test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox build/pcls_solve build/armpc_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE) \
 		$(EIGEN_YARDSTICK) $(EIGEN_YARDSTICK_AVX2)
 	@sh tests/cli_test.sh
 	@sh tests/readme_test.sh
@@ -474,6 +478,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@sh tests/install_test.sh
 	@sh tests/options_test.sh
 	@sh tests/pcls_oracle_test.sh
+	@$(ASAN_RUN) sh tests/armio_test.sh
 	@sh tests/rls_ld_oracle_test.sh
 	@sh tests/dmls_oracle_test.sh
 	@sh tests/mujoco_oracle_test.sh

@@ -79,6 +79,10 @@ usage(FILE *f)
 	    "                    [--coulomb-smooth V] [--no-consistency-check]\n"
 	    "                    [--time-unit s|ms|us|ns] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
 	    "                    [-o FILE] [FILE|-]\n"
+	    "       tagk-regress -m multibody --robot FILE --identify [--friction-terms TERMS]\n"
+	    "                    [--prior-metric euclid|pullback|logdet] [--prior-weight W]\n"
+	    "                    [--write-robot FILE] [--write-friction FILE] [options as above]\n"
+	    "       tagk-regress -m multibody --robot FILE --predict [--friction FILE] [options as above]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
 	    "Log to regressor rows (t, row, Y_*, b) of the Newton-Euler equations, or to a state stream.\n"
 	    "  -m, --model M          rigid-body (10 parameters, default), mass, state (for ekf ... swls),\n"
@@ -100,7 +104,18 @@ usage(FILE *f)
 	    "                         the robot without payload and write the friction file, not rows\n"
 	    "      --friction-terms T multibody: estimate friction terms T with the payload, in one least\n"
 	    "                         squares problem (concentrated out of the rows; stderr gives them)\n"
-	    "      --coulomb-smooth V the Coulomb term tanh(qd / V) instead of sign(qd)\n"
+	    "      --coulomb-smooth V the Coulomb term tanh(qd / V) instead of sign(qd)\n");
+	fprintf(f,
+	    "      --identify         multibody: every link's ten parameters (and --friction-terms) from the\n"
+	    "                         log, physically consistent, the rest from the description; -o gets\n"
+	    "                         the identified model file, not rows\n"
+	    "      --prior-metric M   --identify: the pull toward the description: euclid, pullback\n"
+	    "                         (default) or logdet (paper 002)\n"
+	    "      --prior-weight W   --identify: its weight a sample (default 1e-4)\n"
+	    "      --write-robot F    --identify: the URDF or MJCF --robot with its inertials replaced\n"
+	    "      --write-friction F --identify: the friction terms identified, as a friction file\n"
+	    "      --predict          multibody: t, tau1.., tau_pred1.. (the description's inverse dynamics\n"
+	    "                         plus --friction), and each joint's RMS residual on stderr\n"
 	    );
 	fprintf(f,
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust, rotors,\n"
@@ -174,6 +189,12 @@ static const struct option opts[] = {
 	{ "coulomb-smooth", required_argument, NULL, 2025 },
 	{ "friction-terms", required_argument, NULL, 2026 },
 	{ "no-consistency-check", no_argument, NULL, 2027 },
+	{ "identify", no_argument, NULL, 2028 },
+	{ "predict", no_argument, NULL, 2029 },
+	{ "prior-weight", required_argument, NULL, 2030 },
+	{ "prior-metric", required_argument, NULL, 2031 },
+	{ "write-robot", required_argument, NULL, 2032 },
+	{ "write-friction", required_argument, NULL, 2033 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -197,6 +218,17 @@ multibody_option(regress_opts *o, int c, const char *arg)
 	case 2026: o->mb.fwl_kinds = ffit_kinds("--friction-terms", arg); o->mb_set = c; return 1;
 	case 2025: o->mb.coulomb_smooth = cli_double("--coulomb-smooth", arg, 0, 1e3); o->mb_set = c; return 1;
 	case 2010: o->mb.robot = arg; return 1;
+	case 2028: /* fallthrough */
+	case 2029:
+		if (o->mb.arm.mode && o->mb.arm.mode != (c == 2028 ? ARM_IDENTIFY : ARM_PREDICT))
+			cli_die(EXIT_USAGE, "--identify and --predict: one of the two");
+		o->mb.arm.mode = c == 2028 ? ARM_IDENTIFY : ARM_PREDICT;
+		o->mb_set = c;
+		return 1;
+	case 2030: o->mb.arm.prior_weight = cli_double("--prior-weight", arg, 0, 1e12); o->mb_set = c; return 1;
+	case 2031: o->mb.arm.prior_metric = arm_prior_metric(arg); o->mb_set = c; return 1;
+	case 2032: o->mb.arm.write_robot = arg; o->mb_set = c; return 1;
+	case 2033: o->mb.arm.write_friction = arg; o->mb_set = c; return 1;
 	case 2011:
 	case 2012:
 		if (o->mb.body)
@@ -253,6 +285,8 @@ parse(int argc, char **argv, regress_opts *o)
 	o->max_gap = 0.1;
 	o->min_span = -1;
 	o->trim = -1;
+	o->mb.arm.prior_weight = -1;
+	o->mb.arm.prior_metric = 1;
 	int c;
 	while ((c = cli_getopt(argc, argv, "m:f:o:hV", opts)) != -1) {
 		if (cmdio_input_option(&o->in, c, optarg) || cmdio_output_option(c, optarg) ||
@@ -1078,9 +1112,18 @@ main(int argc, char **argv)
 	regress_opts o;
 	parse(argc, argv, &o);
 	if (o.model == M_MULTIBODY) {
-		if (!o.mb.robot || (!o.mb.body && !o.mb.fit_kinds))
+		if (!o.mb.robot || (!o.mb.body && !o.mb.fit_kinds && !o.mb.arm.mode))
 			cli_die(EXIT_USAGE, "-m multibody needs --robot FILE and --unknown BODY or --held BODY "
-			    "(or --fit-friction)");
+			    "(or --fit-friction, --identify, --predict)");
+		if (o.mb.arm.mode != ARM_IDENTIFY && (o.mb.arm.write_robot || o.mb.arm.write_friction ||
+		    o.mb.arm.prior_weight >= 0 || o.mb.arm.prior_metric != 1))
+			cli_die(EXIT_USAGE, "--prior-weight, --prior-metric, --write-robot and --write-friction go with "
+			    "--identify");
+		if (o.mb.arm.prior_weight < 0)
+			o.mb.arm.prior_weight = 1e-4;
+		if (o.mb.arm.prior_metric == 2 && !(o.mb.arm.prior_weight > 0))
+			cli_die(EXIT_USAGE, "--prior-metric logdet needs --prior-weight > 0 (at 0 its minimum lies on the "
+			    "physical boundary)");
 		if (!!o.mb.friction + !!o.mb.fit_kinds + !!o.mb.fwl_kinds > 1)
 			cli_die(EXIT_USAGE, "--friction, --fit-friction and --friction-terms: one of the three");
 		o.mb.tscale = o.tscale;
