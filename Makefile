@@ -221,7 +221,7 @@ build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan-fl
 # regression corpus tests/fuzz/corpus/TARGET with the usual compiler and the
 # sanitizers; `make fuzz` runs libFuzzer (clang) FUZZ_SECONDS per target,
 # two at a time with -j2, and prints executions per target.
-FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle expr friction robotxml ulog
+FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle expr friction robotxml ulog rxwrite
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := tests/fuzz/fuzz_table.c build/fuzz/cxx/filter_expr.o $(FMT_SRC) $(LIB_SRC)
 FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c cmd/filter/filter_expr.cpp cmd/filter/filter_expr.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)

@@ -189,12 +189,12 @@ static const struct option opts[] = {
 	{ "coulomb-smooth", required_argument, NULL, 2025 },
 	{ "friction-terms", required_argument, NULL, 2026 },
 	{ "no-consistency-check", no_argument, NULL, 2027 },
-	{ "identify", no_argument, NULL, 2028 },
-	{ "predict", no_argument, NULL, 2029 },
-	{ "prior-weight", required_argument, NULL, 2030 },
-	{ "prior-metric", required_argument, NULL, 2031 },
-	{ "write-robot", required_argument, NULL, 2032 },
-	{ "write-friction", required_argument, NULL, 2033 },
+	{ "identify", no_argument, NULL, 2091 },
+	{ "predict", no_argument, NULL, 2092 },
+	{ "prior-weight", required_argument, NULL, 2093 },
+	{ "prior-metric", required_argument, NULL, 2094 },
+	{ "write-robot", required_argument, NULL, 2095 },
+	{ "write-friction", required_argument, NULL, 2096 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -218,17 +218,17 @@ multibody_option(regress_opts *o, int c, const char *arg)
 	case 2026: o->mb.fwl_kinds = ffit_kinds("--friction-terms", arg); o->mb_set = c; return 1;
 	case 2025: o->mb.coulomb_smooth = cli_double("--coulomb-smooth", arg, 0, 1e3); o->mb_set = c; return 1;
 	case 2010: o->mb.robot = arg; return 1;
-	case 2028: /* fallthrough */
-	case 2029:
-		if (o->mb.arm.mode && o->mb.arm.mode != (c == 2028 ? ARM_IDENTIFY : ARM_PREDICT))
+	case 2091: /* fallthrough */
+	case 2092:
+		if (o->mb.arm.mode && o->mb.arm.mode != (c == 2091 ? ARM_IDENTIFY : ARM_PREDICT))
 			cli_die(EXIT_USAGE, "--identify and --predict: one of the two");
-		o->mb.arm.mode = c == 2028 ? ARM_IDENTIFY : ARM_PREDICT;
+		o->mb.arm.mode = c == 2091 ? ARM_IDENTIFY : ARM_PREDICT;
 		o->mb_set = c;
 		return 1;
-	case 2030: o->mb.arm.prior_weight = cli_double("--prior-weight", arg, 0, 1e12); o->mb_set = c; return 1;
-	case 2031: o->mb.arm.prior_metric = arm_prior_metric(arg); o->mb_set = c; return 1;
-	case 2032: o->mb.arm.write_robot = arg; o->mb_set = c; return 1;
-	case 2033: o->mb.arm.write_friction = arg; o->mb_set = c; return 1;
+	case 2093: o->mb.arm.prior_weight = cli_double("--prior-weight", arg, 0, 1e12); o->mb_set = c; return 1;
+	case 2094: o->mb.arm.prior_metric = arm_prior_metric(arg); o->mb_set = c; return 1;
+	case 2095: o->mb.arm.write_robot = arg; o->mb_set = c; return 1;
+	case 2096: o->mb.arm.write_friction = arg; o->mb_set = c; return 1;
 	case 2011:
 	case 2012:
 		if (o->mb.body)
