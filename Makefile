@@ -450,7 +450,8 @@ build/rls_ld_run: tests/rls_ld_run.c build/asan/libtagk.a $(LIB_HDR)
 	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lm
 
 # The MuJoCo oracle of lib/multibody.c, built when libmujoco-dev is installed.
-MUJOCO_ORACLE := $(if $(wildcard /usr/include/mujoco/mujoco.h),build/mujoco_oracle build/robotxml_oracle build/arm_mujoco)
+MUJOCO_ORACLE := $(if $(wildcard /usr/include/mujoco/mujoco.h),build/mujoco_oracle build/robotxml_oracle build/arm_mujoco \
+	build/wholearm_oracle)
 EIGEN_YARDSTICK := $(if $(and $(wildcard /usr/include/eigen3/Eigen/Dense),$(shell command -v $(CXX))),build/eigen-yardstick)
 EIGEN_YARDSTICK_AVX2 := $(if $(EIGEN_YARDSTICK),$(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo && echo y),build/eigen-yardstick-avx2 build/eigen-yardstick-libavx2))
 build/mujoco_oracle: tests/mujoco_oracle.c build/asan/libtagksim.a build/asan/libtagk.a $(LIB_HDR)
@@ -461,6 +462,11 @@ build/arm_mujoco: tests/arm_mujoco.c
 	@mkdir -p build
 	$(CC) $(WARN) -Wno-conversion -D_DEFAULT_SOURCE -O1 -g $(SAN) -o $@ $< -lmujoco -lm
 build/robotxml_oracle: tests/robotxml_oracle.c build/asan/libtagk.a $(LIB_HDR) $(ASAN_FMT_LIB) $(FMT_HDR) | build-deps
+	@mkdir -p build
+	$(CC) $(WARN) -Wno-conversion -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g $(SAN) -o $@ $< \
+		$(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lmujoco -lm
+
+build/wholearm_oracle: tests/wholearm_oracle.c build/asan/libtagk.a $(LIB_HDR) $(ASAN_FMT_LIB) $(FMT_HDR) | build-deps
 	@mkdir -p build
 	$(CC) $(WARN) -Wno-conversion -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(DEPS_CFLAGS) -O1 -g $(SAN) -o $@ $< \
 		$(ASAN_FMT_LIB) build/asan/libtagk.a $(DEPS_LIBS) -lmujoco -lm
@@ -491,6 +497,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@$(ASAN_RUN) sh tests/expr_test.sh
 	@$(ASAN_RUN) sh tests/arm_test.sh
 	@$(ASAN_RUN) sh tests/arm_mujoco_test.sh
+	@$(ASAN_RUN) sh tests/wholearm_test.sh
 	@$(ASAN_RUN) sh tests/reliability_test.sh
 	@$(ASAN_RUN) sh tests/output_safety_test.sh
 	@$(ASAN_RUN) sh tests/output_honesty_test.sh

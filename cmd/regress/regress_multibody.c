@@ -48,6 +48,7 @@
 #include "sgderive.h"
 #include "regress_multibody.h"
 #include "unitguard.h"
+#include "wholearm.h"
 #include "consistency_guard.h"
 #include "../formats/friction.h"
 #include "../formats/mbmodel.h"
@@ -164,6 +165,9 @@ typedef struct {
 	friction_fwl *fwl; /* --friction-terms, or NULL */
 	const tagk_real *theta; /* every body's parameters, the model's */
 	arm_ident *arm;    /* --identify, --predict, or NULL */
+	wholearm *wa;      /* --unknown all or a list: whole-arm rows, or NULL */
+	const mbmodel *mm;
+	double *wA, *wout; /* its standard rows (nv x n) and output rows */
 } mb_run;
 
 static tagk_real Y[TAGK_MB_MAX_DOF * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
@@ -250,11 +254,72 @@ joint_signals(mb_run *s, sg_op *ops, char *what, size_t whatlen)
 	return nops;
 }
 
+/* The whole-arm output's header: t, row, Y_<column> (wholearm.h), b, the truth. */
+static void
+open_wide_output(mb_run *s)
+{
+	const int np = wa_ncols(s->wa), ncol = 3 + np + s->ntrue;
+	const char **names = malloc((size_t)ncol * sizeof(*names));
+	char (*nbuf)[WA_NAME + 2] = malloc((size_t)np * sizeof(*nbuf));
+	s->orow = malloc((size_t)ncol * sizeof(double));
+	s->wA = malloc((size_t)s->nv * (size_t)s->wa->n * sizeof(double));
+	s->wout = malloc((size_t)s->nv * (size_t)np * sizeof(double));
+	if (!names || !nbuf || !s->orow || !s->wA || !s->wout)
+		cli_die(EXIT_DATA, "out of memory");
+	names[0] = "t";
+	names[1] = "row";
+	for (int k = 0; k < np; k++) {
+		char nm[WA_NAME];
+		wa_name(s->wa, s->mm, k, nm);
+		snprintf(nbuf[k], sizeof(nbuf[k]), "Y_%s", nm);
+		names[2 + k] = nbuf[k];
+	}
+	names[2 + np] = "b";
+	for (int j = 0; j < s->ntrue; j++)
+		names[3 + np + j] = tbl_col(s->r, s->tidx[j]);
+	s->out = cmdio_open_output(s->o->outname, TBL_AUTO);
+	cmdio_header(s->out, ncol, names);
+	free(names);
+	free(nbuf);
+}
+
+/* One sample's whole-arm rows: b = tau - Y theta_known (the listed bodies'
+ * blocks zero in it), the columns wholearm.h's. */
+static void
+wide_sample(mb_run *s, double t, const double *row, const tagk_mb_kin *kin, const tagk_real *qd, const tagk_real *tau)
+{
+	const int nv = s->nv, np = wa_ncols(s->wa);
+	tagk_real b[TAGK_MB_MAX_DOF];
+	tagk_mb_regressor(kin, s->m, Y);
+	tagk_gemv(nv, TAGK_NPARAM * s->m->nb, Y, s->known, b);
+	wa_std_rows(s->wa, nv, s->m->nb, Y, qd, s->wA);
+	wa_out_rows(s->wa, nv, s->wA, s->wout);
+	double *orow = s->orow;
+	for (int k = 0; k < nv; k++) {
+		orow[0] = t;
+		orow[1] = k;
+		memcpy(orow + 2, s->wout + (size_t)k * np, (size_t)np * sizeof(double));
+		orow[2 + np] = (double)(tau[k] - b[k]);
+		for (int j = 0; j < s->ntrue; j++)
+			orow[3 + np + j] = row[s->tidx[j]];
+		if (!cmdio_all_finite(orow + 2, 1 + np))
+			cli_die(EXIT_DATA, "%s: the sample at t = %.9g s gives a regressor row beyond a double's range "
+			    "(Inf): the log's values are too large for tagk's units (SI: rad, rad/s, N m)", tbl_name(s->r), t);
+		cmdio_row(s->out, orow);
+	}
+	s->nin++;
+	s->nout++;
+}
+
 /* The output's header: t, row, Y_*, b, the metric, the truth. */
 static void
 open_output(mb_run *s)
 {
 	tbl_reader *r = s->r;
+	if (s->wa) {
+		open_wide_output(s);
+		return;
+	}
 	const int nv = s->nv, ncol = 3 + TAGK_NPARAM + s->nmet + s->ntrue;
 	const char **names = malloc((size_t)ncol * sizeof(*names));
 	char (*nbuf)[32] = malloc((size_t)(TAGK_NPARAM + s->nmet) * sizeof(*nbuf));
@@ -341,6 +406,10 @@ sample(mb_run *s, double t, const double *row)
 			ffit_add(s->fit, j, (double)qd[off + j], (double)(tau[off + j] - id[off + j]));
 		s->nin++;
 		s->nout++;
+		return;
+	}
+	if (s->wa) {
+		wide_sample(s, t, row, &kin, qd, tau);
 		return;
 	}
 	tagk_real A[TAGK_MB_MAX_DOF * TAGK_NPARAM], b[TAGK_MB_MAX_DOF];
@@ -435,6 +504,19 @@ check_model(const regress_mb_opts *o, const mbmodel *mm, int u)
 		cli_die(EXIT_USAGE, "--metric applies to force rows (the metric is the mass matrix, per sample)");
 	if (o->fwl_kinds && (o->rows != MB_ROWS_FORCE || o->metric || o->friction))
 		cli_die(EXIT_USAGE, "--friction-terms: force rows only, without --metric and without --friction");
+}
+
+/* What --unknown all (or a list) allows: force rows, unknown bodies, a fixed
+ * base or a free one; friction terms become columns. */
+static void
+check_wide(const regress_mb_opts *o, const mbmodel *mm)
+{
+	if (o->held)
+		cli_die(EXIT_USAGE, "--held holds one object: the whole-arm rows are --unknown all or --unknown BODY,BODY,...");
+	if (o->rows != MB_ROWS_FORCE || o->metric)
+		cli_die(EXIT_USAGE, "--unknown %s: force rows only (no --rows momentum or energy, no --metric)", o->body);
+	if (tagk_mb_dof(&mm->m) == 0)
+		cli_die(EXIT_USAGE, "%s: a fixed base and no joints: nothing moves, so there are no rows", o->robot);
 }
 
 /* Open the log and find every column; returns the filter, or NULL. */
@@ -567,9 +649,20 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	s.o = o;
 	s.m = &mm.m;
 	s.u = o->body ? mbmodel_find(&mm, o->body) : -1;
-	check_model(o, &mm, s.u);
+	s.mm = &mm;
 	memcpy(s.known, mm.theta, sizeof(s.known));
-	if (!o->held && s.u >= 0)
+	static wholearm wa;
+	if (o->body && wa_wanted(o->body)) {
+		check_wide(o, &mm);
+		wa_init(&wa, &mm, o->body, o->fwl_kinds, o->coulomb_smooth);
+		for (int u = 0; u < wa.nu; u++)
+			memset(s.known + TAGK_NPARAM * wa.body[u], 0, TAGK_NPARAM * sizeof(*s.known));
+		s.wa = &wa;
+	} else
+		check_model(o, &mm, s.u);
+	if (!s.wa && (o->fwl_kinds & WA_FS))
+		cli_die(EXIT_USAGE, "--friction-terms sigmoid: whole-arm rows only (--unknown all or a list of bodies)");
+	if (!o->held && s.u >= 0 && !s.wa)
 		memset(s.known + TAGK_NPARAM * s.u, 0, TAGK_NPARAM * sizeof(*s.known));
 	s.theta = mm.theta;
 	static friction_fit fit;
@@ -605,7 +698,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	} else if (!s.fit)
 		open_output(&s);
 	static friction_fwl fwl;
-	if (o->fwl_kinds && !s.arm) {
+	if (o->fwl_kinds && !s.arm && !s.wa) {
 		fwl_init(&fwl, s.nj, s.off, 3 + TAGK_NPARAM + s.nmet + s.ntrue, o->fwl_kinds, o->coulomb_smooth);
 		s.fwl = &fwl;
 	}
@@ -678,5 +771,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	free(s.tidx);
 	free(row);
 	free(s.orow);
+	free(s.wA);
+	free(s.wout);
 	return 0;
 }

@@ -30,6 +30,7 @@
 #include "logmap.h"
 #include "px4.h"
 #include "regress_multibody.h"
+#include "wholearm.h"
 #include "unitguard.h"
 #include "consistency_guard.h"
 #include "../formats/vehicle.h"
@@ -72,7 +73,7 @@ usage(FILE *f)
 	    "                    [--vehicle FILE] [--airborne [--min-span S] [--trim S]] [--calibrate-mass KG]\n"
 	    "                    [--alpha-window K] [--max-gap SEC] [--skip-bad] [--ignore-crc]\n"
 	    "                    [--group G] [--event E] [--stream S] [-o FILE] [FILE|-]\n"
-	    "       tagk-regress -m multibody --robot FILE --unknown BODY|--held BODY\n"
+	    "       tagk-regress -m multibody --robot FILE --unknown BODY|BODY,BODY...|all | --held BODY\n"
 	    "                    [--rows force|momentum|energy] [--metric] [--map SIGNAL=COLS]...\n"
 	    "                    [--angle-unit rad|deg] [--sg-window S] [--sg-order P] [--sg-smooth]\n"
 	    "                    [--friction FILE | --fit-friction TERMS | --friction-terms TERMS]\n"
@@ -89,7 +90,8 @@ usage(FILE *f)
 	    "                         or multibody (a robot's joint log)\n"
 	    "      --robot FILE       multibody: the robot: a model file, URDF or MJCF (tagk-formats(5)),\n"
 	    "                         or a shipped one by name (panda, panda_nohand)\n"
-	    "      --unknown BODY     multibody: rows for BODY's own ten parameters\n"
+	    "      --unknown BODY     multibody: rows for BODY's own ten parameters; all, or a list\n"
+	    "                         BODY,BODY...: every listed body's at once (columns PARAM_BODY)\n"
 	    "      --held BODY        multibody: rows for an object BODY holds (in BODY's frame)\n"
 	    "      --rows R           multibody: force (inverse dynamics, default), momentum or energy rows\n"
 	    "      --metric           multibody force rows: also each row of the mass matrix and of its parts\n"
@@ -103,7 +105,9 @@ usage(FILE *f)
 	    "      --fit-friction T   multibody: fit friction terms T (viscous,coulomb,offset) on a log of\n"
 	    "                         the robot without payload and write the friction file, not rows\n"
 	    "      --friction-terms T multibody: estimate friction terms T with the payload, in one least\n"
-	    "                         squares problem (concentrated out of the rows; stderr gives them)\n"
+	    "                         squares problem (concentrated out of the rows; stderr gives them);\n"
+	    "                         --unknown all or a list: columns fv_J fc_J fo_J fs_J (T: viscous,\n"
+	    "                         coulomb, offset, sigmoid)\n"
 	    "      --coulomb-smooth V the Coulomb term tanh(qd / V) instead of sign(qd)\n");
 	fprintf(f,
 	    "      --identify         multibody: every link's ten parameters (and --friction-terms) from the\n"
@@ -215,7 +219,10 @@ multibody_option(regress_opts *o, int c, const char *arg)
 	case 2022: o->mb.sg_smooth = 1; o->mb_set = c; return 1;
 	case 2023: o->mb.friction = arg; o->mb_set = c; return 1;
 	case 2024: o->mb.fit_kinds = ffit_kinds("--fit-friction", arg); o->mb_set = c; return 1;
-	case 2026: o->mb.fwl_kinds = ffit_kinds("--friction-terms", arg); o->mb_set = c; return 1;
+	case 2026: /* sigmoid only for the whole-arm rows (wholearm.h), which say so */
+		o->mb.fwl_kinds = strstr(arg, "sigmoid") ? wa_kinds("--friction-terms", arg) : ffit_kinds("--friction-terms", arg);
+		o->mb_set = c;
+		return 1;
 	case 2025: o->mb.coulomb_smooth = cli_double("--coulomb-smooth", arg, 0, 1e3); o->mb_set = c; return 1;
 	case 2010: o->mb.robot = arg; return 1;
 	case 2091: /* fallthrough */

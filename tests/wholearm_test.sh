@@ -1,0 +1,93 @@
+#!/bin/sh
+# wholearm_test.sh: the whole arm identified from its own log (issue 55):
+# tagk-regress -m multibody --unknown all (or a list): every listed body's
+# ten parameters and the joints' friction as columns, checked against
+# MuJoCo's inverse dynamics (tests/wholearm_oracle.c); the base parameters
+# (--base) against NumPy; tagk-estimate's batch methods on the base rows.
+. tests/lib.sh
+BIN=${BIN:-bin}
+ORACLE=${WHOLEARM_ORACLE:-build/wholearm_oracle}
+R="$BIN/tagk-regress -m multibody"
+# sum over the Y_X columns of Y_X true_X against b, worst |difference| over
+# max |b| (awk: no NumPy needed)
+yt_error() {
+	grep -v '^#' "$1" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { c[$i] = i; if ($i ~ /^Y_/) y[++n] = i }
+		for (k = 1; k <= n; k++) { t = "true_" substr($y[k], 3); if (!(t in c)) { print "no " t; exit 1 } tr[k] = c[t] }
+		ib = c["b"]; next }
+		{ s = 0; for (k = 1; k <= n; k++) s += $y[k] * $tr[k]; d = s - $ib; if (d < 0) d = -d; if (d > w) w = d
+		  a = $ib < 0 ? -$ib : $ib; if (a > bm) bm = a }
+		END { printf "%.3g\n", w / bm }'
+}
+if [ -x "$ORACLE" ]; then
+	# tolerance: MuJoCo 2.2 diagonalises a full inertia to about 1e-7 only
+	# (tests/robotxml_oracle.c), which the Panda's links have
+	for ft in datasets/panda_nohand.xml:1e-8 datasets/panda.urdf:1e-8 tests/robots/ur5e.xml:1e-12 \
+	    tests/robots/features.xml:1e-11; do
+		f=${ft%:*} tol=${ft#*:}
+		ASAN_OPTIONS=detect_leaks=0 "$ORACLE" "$f" 200 7 > "$tmp/o.csv"
+		$R --robot "$f" --unknown all --friction-terms viscous --no-consistency-check --stream csv "$tmp/o.csv" \
+			> "$tmp/o.reg" 2> "$tmp/o.err"
+		e=$(yt_error "$tmp/o.reg")
+		check "--unknown all on $f: Y pi + fv qd = MuJoCo's mj_inverse torque on 200 random states ($e <= $tol)" \
+			awk -v e="$e" -v t="$tol" 'BEGIN { exit !(e != "" && e + 0 <= t + 0) }'
+	done
+	ASAN_OPTIONS=detect_leaks=0 "$ORACLE" datasets/panda_nohand.xml 100 8 > "$tmp/p.csv"
+	$R --robot panda_nohand --unknown link6,link3 --friction-terms viscous --no-consistency-check --stream csv "$tmp/p.csv" > "$tmp/l.reg" 2>/dev/null
+	check "--unknown link6,link3: the two bodies' 20 columns in the model's order, link3 first, then fv_1 .. fv_7" \
+		sh -c "grep -v '^#' '$tmp/l.reg' | head -1 | grep -q '^t,row,Y_m_link3,Y_mcx_link3,.*,Y_Izz_link3,Y_m_link6,.*Y_Izz_link6,Y_fv_1,.*,Y_fv_7,b,true_m_link1,'"
+	e=$(yt_error "$tmp/l.reg")
+	check "... b = tau - Y theta of the other bodies (as the description gives them): Y pi = b ($e)" \
+		awk -v e="$e" 'BEGIN { exit !(e != "" && e + 0 <= 3e-8) }' # b is the smaller torque of two links
+else
+	echo "skip the MuJoCo oracle of the whole-arm rows: libmujoco-dev is not installed ($ORACLE was not built)"
+fi
+# the friction columns: fv qd, fc tanh(qd / V), fo 1, fs tanh(qd / V)^2
+printf 't,q1,q2,qd1,qd2,qdd1,qdd2,tau1,tau2\n0,0.1,0.2,0.03,-0.5,1,2,3,4\n0.001,0.1,0.2,0.03,-0.5,1,2,3,4\n' > "$tmp/two.csv"
+cat > "$tmp/two.model" <<EOM
+body base
+parent world
+joint fixed
+mass 1
+com 0 0 0
+inertia 0.1 0.1 0.1 0 0 0
+body a
+parent base
+joint revolute
+axis 0 0 1
+mass 1
+com 0.1 0 0
+inertia 0.01 0.01 0.01 0 0 0
+body b
+parent a
+joint revolute
+axis 0 1 0
+pos 0.2 0 0
+mass 0.5
+com 0.1 0.02 0
+inertia 0.01 0.02 0.01 0 0 0
+EOM
+expect "--friction-terms viscous,coulomb,offset,sigmoid with --coulomb-smooth 0.1" 0 "*" "*" -- \
+	$R --robot "$tmp/two.model" --unknown all --friction-terms viscous,coulomb,offset,sigmoid --coulomb-smooth 0.1 \
+	--no-consistency-check --stream csv "$tmp/two.csv"
+check "... columns fv_1 fc_1 fo_1 fs_1 fv_2 ... after the bodies' 20" \
+	sh -c "grep -v '^#' '$tmp/out' | head -1 | grep -q ',Y_Izz_b,Y_fv_1,Y_fc_1,Y_fo_1,Y_fs_1,Y_fv_2,Y_fc_2,Y_fo_2,Y_fs_2,b\$'"
+check "... joint 2's row: fv = qd, fc = tanh(qd / 0.1), fo = 1, fs = fc^2; joint 1's terms 0 in it" \
+	awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+		$2 == 1 { x = -5; th = (exp(x) - exp(-x)) / (exp(x) + exp(-x))
+		  d = ($c["Y_fv_2"] + 0.5) ^ 2 + ($c["Y_fc_2"] - th) ^ 2 + ($c["Y_fo_2"] - 1) ^ 2 + ($c["Y_fs_2"] - th * th) ^ 2
+		  d += $c["Y_fv_1"] ^ 2 + $c["Y_fc_1"] ^ 2 + $c["Y_fo_1"] ^ 2 + $c["Y_fs_1"] ^ 2
+		  if (d < 1e-28) ok++ }
+		END { exit ok != 2 }' "$tmp/out"
+expect "sigmoid without --coulomb-smooth" 2 "" "sigmoid needs --coulomb-smooth V > 0" -- \
+	$R --robot "$tmp/two.model" --unknown all --friction-terms sigmoid "$tmp/two.csv"
+expect "sigmoid on one body's rows" 2 "" "sigmoid: whole-arm rows only" -- \
+	$R --robot "$tmp/two.model" --unknown b --friction-terms sigmoid --coulomb-smooth 0.1 "$tmp/two.csv"
+expect "an unknown friction term" 2 "" "'stiction' is not viscous, coulomb, offset or sigmoid" -- \
+	$R --robot "$tmp/two.model" --unknown all --friction-terms sigmoid,stiction "$tmp/two.csv"
+expect "a body listed twice" 2 "" "body 'b' listed twice" -- $R --robot "$tmp/two.model" --unknown b,a,b "$tmp/two.csv"
+expect "a body not in the model" 2 "" "no body 'c'" -- $R --robot "$tmp/two.model" --unknown a,c "$tmp/two.csv"
+expect "the fixed base in the list" 2 "" "the fixed base's parameters never enter" -- \
+	$R --robot "$tmp/two.model" --unknown base,a "$tmp/two.csv"
+expect "--unknown all with --rows energy" 2 "" "force rows only" -- \
+	$R --robot "$tmp/two.model" --unknown all --rows energy "$tmp/two.csv"
+finish
