@@ -82,7 +82,7 @@ DEPS_CFLAGS = $(shell pkg-config --cflags hdf5 2>/dev/null) $(shell pkg-config -
 DEPS_LIBS = $(shell pkg-config --libs cairo 2>/dev/null) -lcsv -lz -lmuparser -lxml2 -lfmt -lxxhash
 HDF5_LIBS = $(shell pkg-config --libs hdf5 2>/dev/null)
 BINS := $(CMDS:%=bin/%)
-TESTS := rng linalg kaczmarz rls rls_ld multibody dmls shake kf outlier pcls estimator regressor signals metrics consistency quad mass arm cnn coordinv uncert excitation changepoint
+TESTS := rng linalg kaczmarz rls rls_ld multibody dmls shake kf outlier pcls estimator regressor signals metrics consistency quad mass arm cnn coordinv uncert excitation changepoint baseparam
 MAN1 := $(sort $(wildcard man/*.1))
 # The vehicle files and robot descriptions tagk ships: --vehicle NAME and
 # --robot NAME find them in $(DATADIR) (../share/tagk beside the installed

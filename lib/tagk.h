@@ -39,6 +39,7 @@
 #include "fitcheck.h"
 #include "uncert.h"
 #include "changepoint.h"
+#include "baseparam.h"
 
 #ifdef __cplusplus
 extern "C" {

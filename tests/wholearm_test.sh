@@ -90,4 +90,33 @@ expect "the fixed base in the list" 2 "" "the fixed base's parameters never ente
 	$R --robot "$tmp/two.model" --unknown base,a "$tmp/two.csv"
 expect "--unknown all with --rows energy" 2 "" "force rows only" -- \
 	$R --robot "$tmp/two.model" --unknown all --rows energy "$tmp/two.csv"
+# --base against NumPy on 20 random chains (tests/baseparam_oracle.py): the
+# rank, the null space, the grouping's coefficients, the base rows
+if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
+	bad=0 worst=""
+	for seed in $(seq 1 20); do
+		mkdir -p "$tmp/c$seed"
+		d="$tmp/c$seed"
+		/usr/bin/python3 tests/baseparam_oracle.py make "$d" "$seed"
+		$R --robot "$d/chain.model" --unknown all --no-consistency-check --stream csv "$d/log.csv" > "$d/full.csv" 2>/dev/null
+		$R --robot "$d/chain.model" --unknown all --base --base-groups "$d/groups.txt" --no-consistency-check \
+			--stream csv "$d/log.csv" > "$d/base.csv" 2> "$d/err"
+		/usr/bin/python3 tests/baseparam_oracle.py check "$d" > "$d/check" || { bad=$((bad + 1)); sed 's/^/  /' "$d/check"; }
+	done
+	sed 's/^/  seed 20: /' "$tmp/c20/check"
+	check "--base on 20 random chains: rank, null space, grouping and base rows as NumPy finds them" test $bad -eq 0
+else
+	echo "skip the NumPy oracle of --base: /usr/bin/python3 has no numpy"
+fi
+B="$R --robot panda_nohand --map t=time --map q=pos_{1..7} --map qd=vel_* --map tau=eff_{1..7}"
+expect "--base on the Panda: rank 43 of 70, 11 never in the torques" 0 "*" \
+	"rank 43 of 70 .* 27 unidentifiable directions, of which 11 parameters never enter the torques" -- \
+	$B --unknown all --base --base-groups "$tmp/pg.txt" --stream csv datasets/panda-empty.csv.gz
+check "... the stream's note says the rank" grep -q '^#tagk-note: base_rank 43 of 70$' "$tmp/out"
+check "... the grouping file: 43 base parameters, 27 null directions, 11 of them a lone parameter" \
+	awk '/^b[0-9]+ = / { b++ } /^null[0-9]+ = / { n++; if (NF == 3) lone++ } END { exit !(b == 43 && n == 27 && lone == 11) }' \
+	"$tmp/pg.txt"
+check "... 43 columns Y_b1 .. Y_b43" sh -c "grep -v '^#' '$tmp/out' | head -1 | grep -q '^t,row,Y_b1,Y_b2,.*,Y_b43,b\$'"
+expect "--base with one body" 2 "" "--base: the base parameters are those of many bodies" -- \
+	$B --unknown link3 --base datasets/panda-empty.csv.gz
 finish

@@ -279,6 +279,11 @@ open_wide_output(mb_run *s)
 		names[3 + np + j] = tbl_col(s->r, s->tidx[j]);
 	s->out = cmdio_open_output(s->o->outname, TBL_AUTO);
 	cmdio_header(s->out, ncol, names);
+	if (s->wa->base) {
+		char v[64];
+		snprintf(v, sizeof(v), "%d of %d", s->wa->rank, s->wa->n);
+		sink_note(s->out, "base_rank", v);
+	}
 	free(names);
 	free(nbuf);
 }
@@ -519,6 +524,24 @@ check_wide(const regress_mb_opts *o, const mbmodel *mm)
 		cli_die(EXIT_USAGE, "%s: a fixed base and no joints: nothing moves, so there are no rows", o->robot);
 }
 
+/* --base: the base parameters from random states, said on stderr and
+ * written to --base-groups. */
+static void
+base_setup(const regress_mb_opts *o, wholearm *w, const mbmodel *mm)
+{
+	wa_base(w, mm, 1);
+	wa_say_base(w, mm);
+	if (w->rank == 0)
+		cli_die(EXIT_DATA, "--base: no parameter of the listed bodies enters the joint torques");
+	if (o->base_groups) {
+		cmdio_file f;
+		cmdio_file_open(&f, o->base_groups);
+		if (wa_write_groups(w, mm, f.f) != 0)
+			cli_die(EXIT_DATA, "%s: write error", f.name);
+		cmdio_file_commit(&f);
+	}
+}
+
 /* Open the log and find every column; returns the filter, or NULL. */
 static sgderive *
 open_log(mb_run *s, const char *input, double **row)
@@ -658,8 +681,12 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		for (int u = 0; u < wa.nu; u++)
 			memset(s.known + TAGK_NPARAM * wa.body[u], 0, TAGK_NPARAM * sizeof(*s.known));
 		s.wa = &wa;
+		if (o->base)
+			base_setup(o, &wa, &mm);
 	} else
 		check_model(o, &mm, s.u);
+	if (!s.wa && o->base)
+		cli_die(EXIT_USAGE, "--base: the base parameters are those of many bodies: --unknown all or a list");
 	if (!s.wa && (o->fwl_kinds & WA_FS))
 		cli_die(EXIT_USAGE, "--friction-terms sigmoid: whole-arm rows only (--unknown all or a list of bodies)");
 	if (!o->held && s.u >= 0 && !s.wa)

@@ -33,6 +33,8 @@ typedef struct {
 	int fit_kinds;        /* --fit-friction: FF_* bits (friction_fit.h); 0: rows */
 	double coulomb_smooth; /* its Coulomb term's smoothing velocity (0: sign) */
 	int fwl_kinds;        /* --friction-terms: FF_* bits, estimated with the payload */
+	int base;             /* --base: base-parameter rows (wholearm.h) */
+	const char *base_groups; /* --base-groups FILE */
 	const char *outname;
 	tbl_options in;
 	arm_opts arm;         /* --identify, --predict (arm_ident.h): arm.mode 0 for rows */

@@ -77,7 +77,7 @@ usage(FILE *f)
 	    "                    [--rows force|momentum|energy] [--metric] [--map SIGNAL=COLS]...\n"
 	    "                    [--angle-unit rad|deg] [--sg-window S] [--sg-order P] [--sg-smooth]\n"
 	    "                    [--friction FILE | --fit-friction TERMS | --friction-terms TERMS]\n"
-	    "                    [--coulomb-smooth V] [--no-consistency-check]\n"
+	    "                    [--coulomb-smooth V] [--base [--base-groups FILE]] [--no-consistency-check]\n"
 	    "                    [--time-unit s|ms|us|ns] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
 	    "                    [-o FILE] [FILE|-]\n"
 	    "       tagk-regress -m multibody --robot FILE --identify [--friction-terms TERMS]\n"
@@ -108,7 +108,10 @@ usage(FILE *f)
 	    "                         squares problem (concentrated out of the rows; stderr gives them);\n"
 	    "                         --unknown all or a list: columns fv_J fc_J fo_J fs_J (T: viscous,\n"
 	    "                         coulomb, offset, sigmoid)\n"
-	    "      --coulomb-smooth V the Coulomb term tanh(qd / V) instead of sign(qd)\n");
+	    "      --coulomb-smooth V the Coulomb term tanh(qd / V) instead of sign(qd)\n"
+	    "      --base             multibody, --unknown all or a list: rows for the base parameters\n"
+	    "                         (Y_b1 ..), their grouping on stderr (Gautier's QR)\n"
+	    "      --base-groups FILE ... and the grouping and null space written to FILE\n");
 	fprintf(f,
 	    "      --identify         multibody: every link's ten parameters (and --friction-terms) from the\n"
 	    "                         log, physically consistent, the rest from the description; -o gets\n"
@@ -199,6 +202,8 @@ static const struct option opts[] = {
 	{ "prior-metric", required_argument, NULL, 2094 },
 	{ "write-robot", required_argument, NULL, 2095 },
 	{ "write-friction", required_argument, NULL, 2096 },
+	{ "base", no_argument, NULL, 2055 },
+	{ "base-groups", required_argument, NULL, 2056 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -223,6 +228,8 @@ multibody_option(regress_opts *o, int c, const char *arg)
 		o->mb.fwl_kinds = strstr(arg, "sigmoid") ? wa_kinds("--friction-terms", arg) : ffit_kinds("--friction-terms", arg);
 		o->mb_set = c;
 		return 1;
+	case 2055: o->mb.base = 1; o->mb_set = c; return 1;
+	case 2056: o->mb.base_groups = arg; o->mb.base = 1; o->mb_set = c; return 1;
 	case 2025: o->mb.coulomb_smooth = cli_double("--coulomb-smooth", arg, 0, 1e3); o->mb_set = c; return 1;
 	case 2010: o->mb.robot = arg; return 1;
 	case 2091: /* fallthrough */

@@ -140,3 +140,153 @@ wa_kinds(const char *opt, const char *arg)
 	}
 	return k;
 }
+
+/* One random state's standard rows into W (nv x n): q uniform in [-pi, pi]
+ * (prismatic [-0.5, 0.5] m), qd and qdd N(0, 1), a free base's pose random.
+ * Y is scratch of nv x 10 nb. */
+static void
+random_rows(const wholearm *w, const tagk_mb_model *m, tagk_rng *g, tagk_real *Y, double *A)
+{
+	tagk_real q[TAGK_MB_MAX_BODIES], qd[TAGK_MB_MAX_DOF], qdd[TAGK_MB_MAX_DOF];
+	tagk_real R[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, p[3] = { 0, 0, 0 }, qb[4];
+	const int nv = tagk_mb_dof(m);
+	for (int j = 0; j < w->nj; j++) {
+		tagk_real u = tagk_rng_uniform(g);
+		q[j] = m->joint[j + 1] == TAGK_JOINT_REVOLUTE ? (tagk_real)M_PI * (2 * u - 1) : u - (tagk_real)0.5;
+	}
+	for (int j = 0; j < nv; j++) {
+		qd[j] = tagk_rng_gaussian(g);
+		qdd[j] = tagk_rng_gaussian(g);
+	}
+	if (m->floating) {
+		for (int k = 0; k < 4; k++)
+			qb[k] = tagk_rng_gaussian(g);
+		tagk_qnormalize(qb);
+		tagk_qmatrix(qb, R);
+		for (int k = 0; k < 3; k++)
+			p[k] = tagk_rng_gaussian(g);
+	}
+	tagk_mb_kin kin;
+	tagk_mb_kinematics(m, R, p, q, qd, qdd, &kin);
+	tagk_mb_regressor(&kin, m, Y);
+	wa_std_rows(w, nv, m->nb, Y, qd, A);
+}
+
+/* --base: the stack of random states' rows, and its QR (baseparam.h). */
+void
+wa_base(wholearm *w, const mbmodel *mm, unsigned long seed)
+{
+	const tagk_mb_model *m = &mm->m;
+	const int nv = tagk_mb_dof(m), n = w->n;
+	const int ns = (3 * n + nv - 1) / nv + 20, rows = ns * nv; /* rows enough to see rank n */
+	tagk_real *W = malloc((size_t)rows * (size_t)n * sizeof(*W));
+	tagk_real *Y = malloc((size_t)nv * TAGK_NPARAM * (size_t)m->nb * sizeof(*Y));
+	double *A = malloc((size_t)nv * (size_t)n * sizeof(*A));
+	tagk_real *beta = malloc((size_t)n * (size_t)n * sizeof(*beta)), *work = malloc((size_t)n * sizeof(*work));
+	w->perm = malloc((size_t)n * sizeof(int));
+	w->beta = malloc((size_t)n * (size_t)n * sizeof(double));
+	if (!W || !Y || !A || !beta || !work || !w->perm || !w->beta)
+		cli_die(EXIT_DATA, "out of memory");
+	tagk_rng g;
+	tagk_rng_seed(&g, seed);
+	for (int s = 0; s < ns; s++) {
+		random_rows(w, m, &g, Y, A);
+		for (int k = 0; k < nv * n; k++)
+			W[(size_t)s * nv * n + k] = (tagk_real)A[k];
+	}
+	if (tagk_base_qr(rows, n, W, (tagk_real)1e-9, w->perm, &w->rank, beta, work) != TAGK_OK)
+		cli_die(EXIT_DATA, "--base: the regressor of random states is not finite");
+	const int r = w->rank, nd = n - r;
+	for (int k = 0; k < r * nd; k++)
+		w->beta[k] = (double)beta[k];
+	double r00 = fabs((double)W[0]);
+	w->gap[0] = r ? fabs((double)W[(size_t)(r - 1) * n + r - 1]) / r00 : 0;
+	w->gap[1] = 0;
+	for (int j = r; j < n; j++) {
+		double s2 = 0;
+		for (int i = r; i < rows; i++)
+			s2 += (double)W[(size_t)i * n + j] * (double)W[(size_t)i * n + j];
+		w->gap[1] = fmax(w->gap[1], sqrt(s2) / r00);
+	}
+	w->base = 1;
+	free(W);
+	free(Y);
+	free(A);
+	free(beta);
+	free(work);
+}
+
+/* Base parameter k's grouping into buf: "PARAM_BODY + c PARAM_BODY ...",
+ * coefficients below 1e-10 of the largest |beta| omitted (rounding). */
+static void
+group_text(const wholearm *w, const mbmodel *mm, int k, const char *fmt, char *buf, size_t len)
+{
+	const int nd = w->n - w->rank;
+	char name[WA_NAME];
+	wa_std_name(w, mm, w->perm[k], name);
+	size_t l = (size_t)snprintf(buf, len, "%s", name);
+	for (int j = 0; j < nd && l < len; j++) {
+		double c = w->beta[k * nd + j];
+		if (!(fabs(c) > 1e-10))
+			continue;
+		wa_std_name(w, mm, w->perm[w->rank + j], name);
+		char num[40];
+		snprintf(num, sizeof(num), fmt, fabs(c));
+		l += (size_t)snprintf(buf + l, len - l, " %c %s %s", c < 0 ? '-' : '+', num, name);
+	}
+}
+
+void
+wa_say_base(const wholearm *w, const mbmodel *mm)
+{
+	const int n = w->n, r = w->rank;
+	char buf[8192];
+	int never = 0;
+	size_t l = 0;
+	for (int j = 0; j < n - r; j++) {
+		int zero = 1;
+		for (int k = 0; k < r; k++)
+			zero &= !(fabs(w->beta[k * (n - r) + j]) > 1e-10);
+		if (zero && l < sizeof(buf) - WA_NAME - 2) {
+			char name[WA_NAME];
+			wa_std_name(w, mm, w->perm[r + j], name);
+			l += (size_t)snprintf(buf + l, sizeof(buf) - l, " %s", name);
+			never++;
+		}
+	}
+	cli_warn("--base: rank %d of %d (QR with column pivoting of %d random states' rows: the last base column's "
+	    "|R_kk| %.2g of the first's, the largest left %.2g); %d unidentifiable directions, of which %d parameters "
+	    "never enter the torques:%s", r, n, (3 * n + w->nj + w->off - 1) / (w->nj + w->off) + 20, w->gap[0],
+	    w->gap[1], n - r, never, never ? buf : " none");
+	for (int k = 0; k < r; k++) {
+		group_text(w, mm, k, "%.6g", buf, sizeof(buf));
+		cli_warn("--base: b%d = %s", k + 1, buf);
+	}
+}
+
+int
+wa_write_groups(const wholearm *w, const mbmodel *mm, FILE *f)
+{
+	const int n = w->n, r = w->rank, nd = n - r;
+	static char buf[65536];
+	fprintf(f, "# base parameters: rank %d of %d standard parameters (tagk-regress --base)\n", r, n);
+	for (int k = 0; k < r; k++) {
+		group_text(w, mm, k, "%.17g", buf, sizeof(buf));
+		fprintf(f, "b%d = %s\n", k + 1, buf);
+	}
+	fprintf(f, "# null space: each direction leaves every torque unchanged\n");
+	for (int j = 0; j < nd; j++) {
+		char name[WA_NAME];
+		wa_std_name(w, mm, w->perm[r + j], name);
+		fprintf(f, "null%d = %s", j + 1, name);
+		for (int k = 0; k < r; k++) {
+			double c = -w->beta[k * nd + j];
+			if (!(fabs(c) > 1e-10))
+				continue;
+			wa_std_name(w, mm, w->perm[k], name);
+			fprintf(f, " %c %.17g %s", c < 0 ? '-' : '+', fabs(c), name);
+		}
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}

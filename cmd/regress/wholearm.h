@@ -48,8 +48,11 @@ void wa_std_rows(const wholearm *w, int nv, int nb, const tagk_real *Y, const ta
 /* The output rows: A (nv x n) to out (nv x wa_ncols). */
 void wa_out_rows(const wholearm *w, int nv, const double *A, double *out);
 /* --base: find the base parameters from states random within [-pi, pi]
- * (q), N(0, 1) (qd, qdd) with seed; say the grouping on stderr. */
+ * (q), N(0, 1) (qd, qdd) with seed; the joints' limits are not used: the
+ * base structure is the kinematics', the same for almost every state. */
 void wa_base(wholearm *w, const mbmodel *mm, unsigned long seed);
+/* Say the rank, the unidentifiable parameters and each grouping on stderr. */
+void wa_say_base(const wholearm *w, const mbmodel *mm);
 /* Write the grouping (one line per base parameter, then the null space) to f. */
 int wa_write_groups(const wholearm *w, const mbmodel *mm, FILE *f);
 
