@@ -10,7 +10,8 @@
  * its reading is checked against MuJoCo by robotxml_oracle) and true_fv_J,
  * the joint's damping. So sum over the columns of Y_X true_X is the
  * regressor's torque and must equal b = tau, MuJoCo's.
- *   wholearm_oracle FILE N SEED
+ * NOISE (optional, default 0): Gaussian noise of that sd (N m) on the torques.
+ *   wholearm_oracle FILE N SEED [NOISE]
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,8 +39,8 @@ gauss(void)
 int
 main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: wholearm_oracle FILE N SEED\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: wholearm_oracle FILE N SEED [NOISE]\n");
 		return 2;
 	}
 	static mbmodel tm;
@@ -63,6 +64,7 @@ main(int argc, char **argv)
 		m->dof_armature[j] = 0, m->jnt_stiffness[j] = 0;
 	state = strtoull(argv[3], NULL, 10) * 2654435761ULL + 1;
 	long N = atol(argv[2]);
+	double noise = argc == 5 ? atof(argv[4]) : 0;
 	mjData *d = mj_makeData(m);
 	static const char *const sig[] = { "q", "qd", "qdd", "tau" };
 	printf("t");
@@ -92,7 +94,7 @@ main(int argc, char **argv)
 		for (int j = 0; j < n; j++)
 			printf(",%.17g", d->qacc[j]);
 		for (int j = 0; j < n; j++)
-			printf(",%.17g", d->qfrc_inverse[j]);
+			printf(",%.17g", d->qfrc_inverse[j] + (noise > 0 ? noise * gauss() : 0));
 		for (int i = TAGK_NPARAM; i < TAGK_NPARAM * tm.m.nb; i++)
 			printf(",%.17g", (double)tm.theta[i]);
 		for (int j = 0; j < n; j++)

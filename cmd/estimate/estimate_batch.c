@@ -4,6 +4,7 @@
 #include <string.h>
 #include "estimate_batch.h"
 #include "estimate_samples.h"
+#include "estimate_wide.h"
 #include "estout.h"
 #include "cli.h"
 #include "cmdio.h"
@@ -93,10 +94,10 @@ prior(batchrun *w)
 }
 
 static void
-open_run(batchrun *w, const batch_opts *o, const char *input)
+open_run(batchrun *w, const batch_opts *o, tbl_reader *r)
 {
 	*w = (batchrun){ .o = o, .t_last = -INFINITY };
-	w->r = cmdio_open_input(input, &o->in);
+	w->r = r;
 	columns(w);
 	segments(w);
 	estout_open(&w->out, o->outname, w->n, 1, w->ntrue, w->names);
@@ -217,7 +218,10 @@ estimate_batch(const batch_opts *o, const char *input)
 	if (!((const tagk_batch_ops *)o->method->ops)->solve)
 		return estimate_samples(o, input);
 	static batchrun w;
-	open_run(&w, o, input);
+	tbl_reader *r = cmdio_open_input(input, &o->in);
+	if (estimate_wide_stream(r)) /* tagk-regress --unknown all's many bodies */
+		return estimate_wide(o, r);
+	open_run(&w, o, r);
 	while (on_read(&w, tbl_next(w.r, w.row)))
 		;
 	if (w.samples == 0)

@@ -168,6 +168,7 @@ typedef struct {
 	wholearm *wa;      /* --unknown all or a list: whole-arm rows, or NULL */
 	const mbmodel *mm;
 	double *wA, *wout; /* its standard rows (nv x n) and output rows */
+	int *wtrue;        /* --base: the log's true_<standard> column of each, or NULL */
 } mb_run;
 
 static tagk_real Y[TAGK_MB_MAX_DOF * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
@@ -255,12 +256,35 @@ joint_signals(mb_run *s, sg_op *ops, char *what, size_t whatlen)
 }
 
 /* The whole-arm output's header: t, row, Y_<column> (wholearm.h), b, the truth. */
+/* --base with a log that has true_<name> for every standard column: those,
+ * for true_b1 .. true_bR after the truth passed through. */
+static int
+base_truth(mb_run *s)
+{
+	if (!s->wa->base)
+		return 0;
+	s->wtrue = malloc((size_t)s->wa->n * sizeof(int));
+	if (!s->wtrue)
+		cli_die(EXIT_DATA, "out of memory");
+	for (int k = 0; k < s->wa->n; k++) {
+		char nm[WA_NAME], tn[WA_NAME + 8];
+		wa_std_name(s->wa, s->mm, k, nm);
+		snprintf(tn, sizeof(tn), "true_%s", nm);
+		if ((s->wtrue[k] = tbl_find(s->r, tn)) < 0) {
+			free(s->wtrue);
+			s->wtrue = NULL;
+			return 0;
+		}
+	}
+	return s->wa->rank;
+}
+
 static void
 open_wide_output(mb_run *s)
 {
-	const int np = wa_ncols(s->wa), ncol = 3 + np + s->ntrue;
+	const int np = wa_ncols(s->wa), nbt = base_truth(s), ncol = 3 + np + s->ntrue + nbt;
 	const char **names = malloc((size_t)ncol * sizeof(*names));
-	char (*nbuf)[WA_NAME + 2] = malloc((size_t)np * sizeof(*nbuf));
+	char (*nbuf)[WA_NAME + 8] = malloc((size_t)(np + nbt) * sizeof(*nbuf));
 	s->orow = malloc((size_t)ncol * sizeof(double));
 	s->wA = malloc((size_t)s->nv * (size_t)s->wa->n * sizeof(double));
 	s->wout = malloc((size_t)s->nv * (size_t)np * sizeof(double));
@@ -277,6 +301,10 @@ open_wide_output(mb_run *s)
 	names[2 + np] = "b";
 	for (int j = 0; j < s->ntrue; j++)
 		names[3 + np + j] = tbl_col(s->r, s->tidx[j]);
+	for (int k = 0; k < nbt; k++) {
+		snprintf(nbuf[np + k], sizeof(nbuf[0]), "true_b%d", k + 1);
+		names[3 + np + s->ntrue + k] = nbuf[np + k];
+	}
 	s->out = cmdio_open_output(s->o->outname, TBL_AUTO);
 	cmdio_header(s->out, ncol, names);
 	if (s->wa->base) {
@@ -307,6 +335,8 @@ wide_sample(mb_run *s, double t, const double *row, const tagk_mb_kin *kin, cons
 		orow[2 + np] = (double)(tau[k] - b[k]);
 		for (int j = 0; j < s->ntrue; j++)
 			orow[3 + np + j] = row[s->tidx[j]];
+		if (s->wtrue)
+			wa_base_values(s->wa, row, s->wtrue, orow + 3 + np + s->ntrue);
 		if (!cmdio_all_finite(orow + 2, 1 + np))
 			cli_die(EXIT_DATA, "%s: the sample at t = %.9g s gives a regressor row beyond a double's range "
 			    "(Inf): the log's values are too large for tagk's units (SI: rad, rad/s, N m)", tbl_name(s->r), t);
@@ -800,5 +830,6 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	free(s.orow);
 	free(s.wA);
 	free(s.wout);
+	free(s.wtrue);
 	return 0;
 }

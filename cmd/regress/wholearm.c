@@ -290,3 +290,15 @@ wa_write_groups(const wholearm *w, const mbmodel *mm, FILE *f)
 	}
 	return ferror(f) ? -1 : 0;
 }
+
+void
+wa_base_values(const wholearm *w, const double *row, const int *idx, double *out)
+{
+	const int r = w->rank, nd = w->n - r;
+	for (int k = 0; k < r; k++) {
+		double v = row[idx[w->perm[k]]];
+		for (int j = 0; j < nd; j++)
+			v += w->beta[k * nd + j] * row[idx[w->perm[r + j]]];
+		out[k] = v;
+	}
+}

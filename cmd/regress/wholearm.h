@@ -51,6 +51,8 @@ void wa_out_rows(const wholearm *w, int nv, const double *A, double *out);
  * (q), N(0, 1) (qd, qdd) with seed; the joints' limits are not used: the
  * base structure is the kinematics', the same for almost every state. */
 void wa_base(wholearm *w, const mbmodel *mm, unsigned long seed);
+/* The base parameters (rank) of the standard ones row[idx[0 .. n-1]]. */
+void wa_base_values(const wholearm *w, const double *row, const int *idx, double *out);
 /* Say the rank, the unidentifiable parameters and each grouping on stderr. */
 void wa_say_base(const wholearm *w, const mbmodel *mm);
 /* Write the grouping (one line per base parameter, then the null space) to f. */
