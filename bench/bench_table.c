@@ -7,6 +7,7 @@
 #include "bench_shake.h"
 #include "bench_coordinv.h"
 #include "bench_sim.h"
+#include "bench_excite.h"
 
 const bench_command bench_subcommands[] = {
 	{ "timing", "update times of every method over window sizes",
@@ -250,5 +251,20 @@ const bench_command bench_subcommands[] = {
 	  "      --joint-friction C crazyflie: viscous joint friction, N m s/rad (default 2e-5)\n"
 	  "      --physical         every method keeps the parameters physical: D >= 0 (swimmer),\n"
 	  "                         pseudo-inertias (crazyflie); names get -pc\n", bench_coordinv },
+	{ "excite", "an exciting trajectory for identifying a robot's base parameters, as a joint log",
+	  "--robot FILE [--harmonics K] [--period S] [--periods N] [--rate HZ] [--iters N]\n"
+	  "                       [--seed S] [--q-min L] [--q-max L] [--qd-max L] [--qdd-max L] [-o FILE]",
+	  "      --robot FILE       the robot: a model file, URDF or MJCF (fixed base)\n"
+	  "      --harmonics K      Fourier harmonics per joint (default 5)\n"
+	  "      --period S         the base period, s (default 10)\n"
+	  "      --periods N        periods written (default 1)\n"
+	  "      --rate HZ          samples per second written (default 1000)\n"
+	  "      --iters N          search steps (default 1000; 0: the random start)\n"
+	  "      --seed S           seed of the start and the search (default 1)\n"
+	  "      --q-min L, --q-max L  joint positions' range, one value or one per joint\n"
+	  "                         (default -1 1 rad, -0.1 0.1 m; tagk's models carry no limits)\n"
+	  "      --qd-max L         joint speed limit (default 1 rad/s, 0.1 m/s)\n"
+	  "      --qdd-max L        joint acceleration limit (default 5 rad/s^2, 0.5 m/s^2)\n"
+	  "  -o, --output FILE      write FILE instead of stdout\n", bench_excite },
 };
 const size_t bench_nsubcommands = sizeof(bench_subcommands) / sizeof(bench_subcommands[0]);

@@ -29,9 +29,9 @@ done
 for pair in timing:cmd_timing synth:cmd_synth pipeline:cmd_pipeline io-floor:cmd_iofloor device:cmd_device \
 	simulate:bench_simulate table2:bench_table2 ablation:bench_ablation massflight:bench_massflight \
 	rmspe:bench_rmspe grasp:bench_grasp grasp-table:bench_grasp_table shake:bench_shake \
-	shake-table:bench_shake_table coordinv:bench_coordinv; do
+	shake-table:bench_shake_table coordinv:bench_coordinv excite:excite_parse; do
 	sub=${pair%%:*} fn=${pair#*:}
-	cat bench/tagk-bench.c bench/bench_pipeline.c bench/bench_iofloor.c bench/bench_sim.c bench/bench_mass.c bench/bench_grasp.c bench/grasp_table.c bench/bench_shake.c bench/bench_coordinv.c | awk -v fn="$fn" '
+	cat bench/tagk-bench.c bench/bench_pipeline.c bench/bench_iofloor.c bench/bench_sim.c bench/bench_mass.c bench/bench_grasp.c bench/grasp_table.c bench/bench_shake.c bench/bench_coordinv.c bench/bench_excite.c | awk -v fn="$fn" '
 		$0 ~ "^" fn "\\(int argc" { on = 1 } on && /^}/ { on = 0 }
 		on && match($0, /\{ "[a-z0-9-]+", (no|required)_argument/) { s = substr($0, RSTART + 3); sub(/".*/, "", s); print "--" s }' \
 		> "$tmp/b_$sub.raw"

@@ -11,7 +11,9 @@
  * the joint's damping. So sum over the columns of Y_X true_X is the
  * regressor's torque and must equal b = tau, MuJoCo's.
  * NOISE (optional, default 0): Gaussian noise of that sd (N m) on the torques.
- *   wholearm_oracle FILE N SEED [NOISE]
+ * With @TRAJ for N, the states are TRAJ's rows instead (a CSV of t, q1..N,
+ * qd1..N, qdd1..N in that order, # lines skipped: tagk-bench excite's).
+ *   wholearm_oracle FILE N|@TRAJ SEED [NOISE]
  */
 #include <math.h>
 #include <stdio.h>
@@ -36,11 +38,31 @@ gauss(void)
 	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
 }
 
+/* The next state of a trajectory file into d's qpos, qvel, qacc and *t;
+ * -1 at its end. */
+static int
+read_state(FILE *f, int n, double *t, mjData *d)
+{
+	static char line[1 << 16];
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || line[0] == 't')
+			continue;
+		char *p = line;
+		*t = strtod(p, &p);
+		for (int k = 0; k < 3 * n; k++) {
+			double v = strtod(p + 1, &p);
+			(k < n ? d->qpos : k < 2 * n ? d->qvel : d->qacc)[k % n] = v;
+		}
+		return 0;
+	}
+	return -1;
+}
+
 int
 main(int argc, char **argv)
 {
 	if (argc != 4 && argc != 5) {
-		fprintf(stderr, "usage: wholearm_oracle FILE N SEED [NOISE]\n");
+		fprintf(stderr, "usage: wholearm_oracle FILE N|@TRAJ SEED [NOISE]\n");
 		return 2;
 	}
 	static mbmodel tm;
@@ -63,7 +85,12 @@ main(int argc, char **argv)
 	for (int j = 0; j < n; j++)
 		m->dof_armature[j] = 0, m->jnt_stiffness[j] = 0;
 	state = strtoull(argv[3], NULL, 10) * 2654435761ULL + 1;
-	long N = atol(argv[2]);
+	FILE *traj = argv[2][0] == '@' ? fopen(argv[2] + 1, "r") : NULL;
+	if (argv[2][0] == '@' && !traj) {
+		fprintf(stderr, "wholearm_oracle: cannot open %s\n", argv[2] + 1);
+		return 1;
+	}
+	long N = traj ? 1000000000L : atol(argv[2]);
 	double noise = argc == 5 ? atof(argv[4]) : 0;
 	mjData *d = mj_makeData(m);
 	static const char *const sig[] = { "q", "qd", "qdd", "tau" };
@@ -78,7 +105,10 @@ main(int argc, char **argv)
 		printf(",true_fv_%d", j + 1);
 	printf("\n");
 	for (long r = 0; r < N; r++) {
-		for (int j = 0; j < n; j++) {
+		double tt = 0.001 * (double)r;
+		if (traj && read_state(traj, n, &tt, d) != 0)
+			break;
+		for (int j = 0; !traj && j < n; j++) {
 			int lim = m->jnt_limited[j];
 			double lo = lim ? m->jnt_range[2 * j] : -M_PI, hi = lim ? m->jnt_range[2 * j + 1] : M_PI;
 			d->qpos[j] = lo + (hi - lo) * uniform();
@@ -86,7 +116,7 @@ main(int argc, char **argv)
 			d->qacc[j] = 5 * gauss();
 		}
 		mj_inverse(m, d);
-		printf("%.17g", 0.001 * (double)r); /* 1 kHz, as a log */
+		printf("%.17g", tt); /* 1 kHz, as a log, or the trajectory's */
 		for (int j = 0; j < n; j++)
 			printf(",%.17g", d->qpos[j]);
 		for (int j = 0; j < n; j++)

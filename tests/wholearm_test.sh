@@ -157,4 +157,48 @@ if [ -x "$ORACLE" ] && /usr/bin/python3 -c "import numpy" 2>/dev/null; then
 	expect "a whole-arm stream with --segment" 2 "" "no --segment, --weight or --theta0" -- \
 		$BIN/tagk-estimate -a ols --batch --segment 0.5 "$tmp/std.reg"
 fi
+# tagk-bench excite: a Fourier trajectory within the Panda's limits (Franka's
+# datasheet speeds and accelerations, the MJCF's ranges), its condition
+# number lowered; replayed in MuJoCo, it identifies the perturbed arm
+PL="--q-min -2.8973,-1.7628,-2.8973,-3.0718,-2.8973,-0.0175,-2.8973 --q-max 2.8973,1.7628,2.8973,-0.0698,2.8973,3.7525,2.8973
+	--qd-max 2.175,2.175,2.175,2.175,2.61,2.61,2.61 --qdd-max 15,7.5,10,12.5,15,20,20"
+expect "excite: the condition number from the random start's down to under a third" 0 "" \
+	"excite: the base regressor's condition number 34.8[0-9]* from 157.[0-9]* \(random start\), 43 base parameters of 70, 5 harmonics, 1000 iterations" -- \
+	$BIN/tagk-bench excite --robot panda_nohand $PL -o "$tmp/ex.csv"
+$BIN/tagk-bench excite --robot panda_nohand $PL --iters 0 -o "$tmp/ex0.csv" 2>/dev/null
+check "... within the limits at every sample (95 % of the tightest, per joint), at rest at t = 0" \
+	awk -F, -v lo="-2.8973,-1.7628,-2.8973,-3.0718,-2.8973,-0.0175,-2.8973" -v hi="2.8973,1.7628,2.8973,-0.0698,2.8973,3.7525,2.8973" \
+		-v vm="2.175,2.175,2.175,2.175,2.61,2.61,2.61" -v am="15,7.5,10,12.5,15,20,20" '
+		BEGIN { split(lo, L, ","); split(hi, H, ","); split(vm, V, ","); split(am, A, ",") }
+		/^#/ || $1 == "t" { next }
+		{ n++; for (j = 1; j <= 7; j++) { q = $(1 + j); v = $(8 + j); a = $(15 + j)
+			if (q < L[j] || q > H[j] || v > V[j] || -v > V[j] || a > A[j] || -a > A[j]) bad++
+			if (n == 1 && (v * v > 1e-20 || a * a > 1e-20)) bad++ } }
+		END { exit !(n == 10001 && !bad) }' "$tmp/ex.csv"
+if [ -x "$ORACLE" ] && /usr/bin/python3 -c "import numpy" 2>/dev/null; then
+	/usr/bin/python3 tests/perturb_mjcf.py datasets/panda_nohand.xml "$tmp/pert.xml" 4
+	ASAN_OPTIONS=detect_leaks=0 "$ORACLE" "$tmp/pert.xml" "@$tmp/ex.csv" 1 > "$tmp/tl.csv"
+	# no --no-consistency-check: tagk-regress checks that qd and qdd are q's derivatives
+	$R --robot panda_nohand --unknown all --base --friction-terms viscous --stream csv "$tmp/tl.csv" 2>/dev/null |
+		$BIN/tagk-estimate -a ols --batch > "$tmp/est.csv" 2>/dev/null
+	set -- $(score "$tmp/est.csv")
+	check "... replayed in MuJoCo on a perturbed Panda: the $3 base parameters within $1 relative (<= 1e-8)" \
+		awk -v w="$1" -v n="$3" 'BEGIN { exit !(n == 50 && w != "" && w + 0 <= 1e-8) }'
+	medsd() { # the median of sd / |truth| over the base parameters
+		grep -v '^#' "$1" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ for (k in c) if (k ~ /^b[0-9]+$/) { t = $c["true_" k]; print $c["sd_" k] / (t < 0 ? -t : t) } }' |
+			sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+	}
+	for ex in ex ex0; do
+		ASAN_OPTIONS=detect_leaks=0 "$ORACLE" "$tmp/pert.xml" "@$tmp/$ex.csv" 1 0.5 > "$tmp/tl.csv"
+		$R --robot panda_nohand --unknown all --base --friction-terms viscous --stream csv "$tmp/tl.csv" 2>/dev/null |
+			$BIN/tagk-estimate -a wls --batch > "$tmp/$ex.est" 2>/dev/null
+	done
+	a=$(medsd "$tmp/ex.est") b=$(medsd "$tmp/ex0.est")
+	check "... with 0.5 N m of torque noise the median relative sd $a, against $b from the random start (3x lower at least)" \
+		awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && 3 * a < b) }'
+fi
+expect "excite: a list of limits of the wrong length" 2 "" "--qd-max: 2 values, but panda_nohand has 7 joints" -- \
+	$BIN/tagk-bench excite --robot panda_nohand --qd-max 1,2
+expect "excite without --robot" 2 "" "--robot FILE is required" -- $BIN/tagk-bench excite
 finish
