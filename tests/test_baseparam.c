@@ -61,13 +61,13 @@ test_rank_and_grouping(void **state)
 		const int nd = N - r;
 		tagk_real scale = 0;
 		for (int i = 0; i < ROWS * N; i++)
-			scale = fmax(scale, fabs(W0[i]));
+			scale = tagk_fabs(W0[i]) > scale ? tagk_fabs(W0[i]) : scale;
 		for (int j = 0; j < nd; j++)
 			for (int i = 0; i < ROWS; i++) { /* W_dep = W_base beta: the null direction */
 				tagk_real s = W0[i * N + perm[r + j]];
 				for (int k = 0; k < r; k++)
 					s -= W0[i * N + perm[k]] * beta[k * nd + j];
-				assert_true(fabs(s) <= 50 * TOL_EXACT * scale);
+				assert_true(tagk_fabs(s) <= (tagk_real)(50 * TOL_EXACT) * scale);
 			}
 	}
 }

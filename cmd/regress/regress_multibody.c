@@ -2,7 +2,9 @@
  * regress_multibody.c: tagk-regress -m multibody: a joint log of a robot
  * (a kinematic tree of a multi-body model file) to rows for one body's ten
  * parameters, or for those of an object one body holds, by force
- * (inverse-dynamics) rows or momentum rows (paper 003).
+ * (inverse-dynamics) rows or momentum rows (paper 003); or, with --unknown
+ * all or a list of bodies, rows for all of theirs at once and their base
+ * parameters (wholearm.h).
  *
  * Columns read (N joints, numbered in the model's body order):
  *   t; q1..qN; qd1..qdN; for force rows also qdd1..qdN and tau1..tauN;

@@ -178,7 +178,7 @@ wa_base(wholearm *w, const mbmodel *mm, unsigned long seed)
 {
 	const tagk_mb_model *m = &mm->m;
 	const int nv = tagk_mb_dof(m), n = w->n;
-	const int ns = (3 * n + nv - 1) / nv + 20, rows = ns * nv; /* rows enough to see rank n */
+	const int ns = w->nstates = (3 * n + nv - 1) / nv + 20, rows = ns * nv; /* rows enough to see rank n */
 	tagk_real *W = malloc((size_t)rows * (size_t)n * sizeof(*W));
 	tagk_real *Y = malloc((size_t)nv * TAGK_NPARAM * (size_t)m->nb * sizeof(*Y));
 	double *A = malloc((size_t)nv * (size_t)n * sizeof(*A));
@@ -256,7 +256,7 @@ wa_say_base(const wholearm *w, const mbmodel *mm)
 	}
 	cli_warn("--base: rank %d of %d (QR with column pivoting of %d random states' rows: the last base column's "
 	    "|R_kk| %.2g of the first's, the largest left %.2g); %d unidentifiable directions, of which %d parameters "
-	    "never enter the torques:%s", r, n, (3 * n + w->nj + w->off - 1) / (w->nj + w->off) + 20, w->gap[0],
+	    "never enter the torques:%s", r, n, w->nstates, w->gap[0],
 	    w->gap[1], n - r, never, never ? buf : " none");
 	for (int k = 0; k < r; k++) {
 		group_text(w, mm, k, "%.6g", buf, sizeof(buf));

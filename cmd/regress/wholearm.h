@@ -27,7 +27,7 @@ typedef struct {
 	double smooth;                    /* the sigmoid's velocity V (0: sign) */
 	int n;                            /* standard columns: 10 nu + nfr nj */
 	/* --base: rank, the column order and beta (rank x (n - rank)) */
-	int base, rank, *perm;
+	int base, rank, *perm, nstates;
 	double *beta, gap[2];             /* the smallest kept and largest dropped |R_kk| / |R_00| */
 } wholearm;
 
