@@ -27,6 +27,7 @@ typedef struct {
 	                        * min_rel of the larger m is merged away */
 	const double *noise_sd; /* per row index (nnoise values), or NULL: estimated */
 	int nnoise;
+	const char *robot;    /* a whole-arm stream's -pc prior: the description (estimate_widepc.h) */
 } batch_opts;
 
 #endif
