@@ -41,6 +41,11 @@ expect "--identify on panda-empty.csv.gz with the URDF" 0 "" "joint 7: RMS resid
 check "... the URDF written differs from the input in the 7 moving links' <inertial> only" sh -c \
 	"diff datasets/panda.urdf '$tmp/id.urdf' | grep '^>' | grep -c '<inertial><origin' | grep -qx 7 &&
 	 diff datasets/panda.urdf '$tmp/id.urdf' | grep '^>' | grep -vc '<inertial>' | grep -qx 0"
+for pm in euclid logdet; do
+	expect "--identify --prior-metric $pm: joint 2's residual as the pullback's (0.235 N m), every link physical" 0 "" \
+		"joint 2: RMS residual 1.123 N m with the description, 0.23[0-9]* identified" -- \
+		$R --robot datasets/panda.urdf $M --identify $FR --prior-metric $pm -o "$tmp/pm.model" datasets/panda-empty.csv.gz
+done
 check "... the friction file has 7 joints" sh -c "grep -c '^joint' '$tmp/fr.txt' | grep -qx 7"
 pred() { # ROBOT LOG [ARGS]: the predicted torques, one line a sample
 	r=$1 l=$2

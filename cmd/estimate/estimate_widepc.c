@@ -86,6 +86,8 @@ solve(const batch_opts *o, const widepc_sums *s, const int *perm, int B, const d
 	cfg.mu = (tagk_real)(1e-4 * o->prior_weight * (double)s->samples);
 	cfg.theta0 = prior;
 	cfg.max_newton = 2000;
+	if (cfg.reg == TAGK_PCLS_LOGDET) /* the barrier path, as tagk-regress --identify (arm_ident.c) */
+		cfg.margin = (tagk_real)1e-10;
 	tagk_status st = tagk_armpc_solve(&cfg, nf, H, h, x, NULL, ws, len);
 	if (st != TAGK_OK)
 		cli_die(EXIT_DATA, "%s: -a %s: %s%s", s->input, o->method->name, tagk_strerror(st), st == TAGK_ENOTPD ?
