@@ -191,7 +191,9 @@ solve(const arm_ident *a, const double *w, const tagk_real *prior, tagk_real *x,
 		cli_die(EXIT_DATA, "%s: --identify: the friction terms are not determined (a joint that never moves, or "
 		    "never both ways?); or the description's inertia of a link is singular", a->input);
 	if (st != TAGK_OK)
-		cli_die(EXIT_DATA, "%s: --identify: the consistent solve failed: %s", a->input, tagk_strerror(st));
+		cli_die(EXIT_DATA, "%s: --identify: the consistent solve failed: %s (a pull far lighter than the data, "
+		    "--prior-weight %g, leaves the problem too ill-conditioned: raise it)", a->input, tagk_strerror(st),
+		    a->o.prior_weight);
 	free(H);
 	free(h);
 	free(ws);
