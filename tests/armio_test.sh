@@ -57,6 +57,21 @@ pred "$tmp/id.model" datasets/panda-payload.csv.gz > "$tmp/p2"
 check "... read back, the URDF and the model file predict the same torques to 1e-9 N m" sh -c \
 	"paste -d, '$tmp/p1' '$tmp/p2' | awk -F, 'NR > 1 { for (i = 1; i <= 7; i++) { d = \$i - \$(i + 7); if (d < 0) d = -d; if (d > w) w = d } n++ }
 	END { exit !(n > 2000 && w <= 1e-9) }'"
+# a hand on a fixed joint, merged into link7: its inertial stays, link7's
+# own takes the difference, and the file reads back as identified
+sed 's|</robot>|  <link name="hand"><inertial><origin xyz="0 0.01 0.05" rpy="0.1 0.2 0.3"/><mass value="0.73"/><inertia ixx="0.002" iyy="0.003" izz="0.0025" ixy="0" ixz="0" iyz="0"/></inertial></link>\
+  <joint name="flange" type="fixed"><parent link="link7"/><child link="hand"/><origin xyz="0 0 0.107" rpy="0 0 -0.785"/></joint>\
+</robot>|' datasets/panda.urdf > "$tmp/hand.urdf"
+expect "--write-robot with a fixed hand merged into link7" 0 "" "joint 7: RMS residual" -- \
+	$R --robot "$tmp/hand.urdf" $M --identify $FR --write-robot "$tmp/idh.urdf" -o "$tmp/idh.model" datasets/panda-empty.csv.gz
+check "... the hand's inertial kept byte for byte, link7's rewritten" sh -c \
+	"grep -q '<link name=\"hand\"><inertial><origin xyz=\"0 0.01 0.05\" rpy=\"0.1 0.2 0.3\"/><mass value=\"0.73\"/>' '$tmp/idh.urdf' &&
+	 ! grep -q 'mass value=\"7.35522e-01\"' '$tmp/idh.urdf'"
+pred "$tmp/idh.urdf" datasets/panda-payload.csv.gz > "$tmp/p1"
+pred "$tmp/idh.model" datasets/panda-payload.csv.gz > "$tmp/p2"
+check "... read back, the URDF and the model file predict the same torques to 1e-9 N m" sh -c \
+	"paste -d, '$tmp/p1' '$tmp/p2' | awk -F, 'NR > 1 { for (i = 1; i <= 7; i++) { d = \$i - \$(i + 7); if (d < 0) d = -d; if (d > w) w = d } n++ }
+	END { exit !(n > 2000 && w <= 1e-9) }'"
 # the same problem as a batch method on the whole-arm stream: the
 # standard rows of every link (tagk-regress --unknown all), -a wls-pc
 # --robot: the same links as --identify from the log (to 1e-6: the pull
