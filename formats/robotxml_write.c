@@ -303,7 +303,9 @@ robotxml_rewrite_buf(const char *buf, size_t n, const char *path, const mbmodel 
 		char e[600];
 		if (robotxml_read(*out, *outlen, path, &rb, e, sizeof(e)) != 0) {
 			free(*out), *out = NULL;
-			return wfail(err, len, "the rewritten description does not read back: %s", e);
+			return wfail(err, len, "the rewritten description does not read back (%s): a link's own inertial would "
+			    "have to be unphysical (fixed children heavier than it, or an MJCF joint pos off its body's "
+			    "origin); write the model file instead", e);
 		}
 		for (int i = TAGK_NPARAM; pass == 0 && i < TAGK_NPARAM * orig.m.nb; i++)
 			p[i] += target->theta[i] - rb.theta[i];

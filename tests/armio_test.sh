@@ -41,6 +41,13 @@ expect "--identify on panda-empty.csv.gz with the URDF" 0 "" "joint 7: RMS resid
 check "... the URDF written differs from the input in the 7 moving links' <inertial> only" sh -c \
 	"diff datasets/panda.urdf '$tmp/id.urdf' | grep '^>' | grep -c '<inertial><origin' | grep -qx 7 &&
 	 diff datasets/panda.urdf '$tmp/id.urdf' | grep '^>' | grep -vc '<inertial>' | grep -qx 0"
+# an MJCF joint off its body's origin (tagk's frame sits on the joint):
+# refused, with nothing written (the inertial would need moving to the
+# element's frame, which the rewriter does not do)
+sed 's|<joint name="joint7"/>|<joint name="joint7" pos="0.01 -0.02 0.03"/>|' datasets/panda_nohand.xml > "$tmp/jpos.xml"
+expect "--write-robot: an MJCF whose joint7 sits off its body's origin is refused" 1 "" "write the model file instead" -- \
+	$R --robot "$tmp/jpos.xml" $M --identify --write-robot "$tmp/idj.xml" -o "$tmp/idj.model" datasets/panda-empty.csv.gz
+check "... and nothing written" test ! -e "$tmp/idj.xml" -a ! -e "$tmp/idj.model"
 for pm in euclid logdet; do
 	expect "--identify --prior-metric $pm: joint 2's residual as the pullback's (0.235 N m), every link physical" 0 "" \
 		"joint 2: RMS residual 1.123 N m with the description, 0.23[0-9]* identified" -- \
