@@ -33,6 +33,8 @@ expect "--prior-metric logdet at weight 0" 2 "" "needs --prior-weight > 0" -- \
 expect "--write-robot from a model file" 1 "" "--write-robot: .*" -- \
 	$R --robot datasets/panda.model $M --identify --write-robot "$tmp/x.xml" -o "$tmp/x.model" datasets/panda-empty.csv.gz
 check "... and nothing written" test ! -e "$tmp/x.model" -a ! -e "$tmp/x.xml"
+expect "--identify with the sigmoid friction term" 2 "" "sigmoid: whole-arm rows only" -- \
+	$R --robot datasets/panda_nohand.xml $M --identify --friction-terms viscous,sigmoid datasets/panda-empty.csv.gz
 # the bundled run, URDF in and out: only the inertials change, and the
 # URDF, the MJCF-derived model file and the model file written agree
 expect "--identify on panda-empty.csv.gz with the URDF" 0 "" "joint 7: RMS residual" -- \

@@ -61,6 +61,9 @@ arm_new(const arm_opts *o, const mbmodel *mm, const friction *fr, const char *in
 	if (mm->m.nb - 1 > TAGK_PCLS_MAX_BODIES && o->mode == ARM_IDENTIFY)
 		cli_die(EXIT_USAGE, "--identify: %s has %d moving bodies: at most %d", o->robot, mm->m.nb - 1,
 		    TAGK_PCLS_MAX_BODIES);
+	if (o->kinds & ~(FF_VISCOUS | FF_COULOMB | FF_OFFSET))
+		cli_die(EXIT_USAGE, "--identify --friction-terms: viscous, coulomb and offset (the sigmoid term is for "
+		    "the whole-arm rows, --unknown all)");
 	arm_ident *a = calloc(1, sizeof(*a));
 	if (!a)
 		cli_die(EXIT_DATA, "out of memory");
