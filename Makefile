@@ -221,7 +221,7 @@ build/asan-float/test_%: tests/test_%.c tests/testutil.c tests/*.h build/asan-fl
 # regression corpus tests/fuzz/corpus/TARGET with the usual compiler and the
 # sanitizers; `make fuzz` runs libFuzzer (clang) FUZZ_SECONDS per target,
 # two at a time with -j2, and prints executions per target.
-FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle expr friction robotxml ulog
+FUZZ_TARGETS := csv stream binary hdf5 cfusd model vehicle expr friction robotxml ulog rxwrite
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := tests/fuzz/fuzz_table.c build/fuzz/cxx/filter_expr.o $(FMT_SRC) $(LIB_SRC)
 FUZZ_DEPS := tests/fuzz/*.h tests/fuzz/fuzz_table.c cmd/filter/filter_expr.cpp cmd/filter/filter_expr.h $(FMT_SRC) $(FMT_HDR) $(LIB_SRC) $(LIB_HDR)
@@ -441,6 +441,10 @@ build/dmls_solve: tests/dmls_solve.c build/asan/libtagk.a $(LIB_HDR)
 	@mkdir -p build
 	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lm
 
+build/armpc_solve: tests/armpc_solve.c build/asan/libtagk.a $(LIB_HDR)
+	@mkdir -p build
+	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lm
+
 build/rls_ld_run: tests/rls_ld_run.c build/asan/libtagk.a $(LIB_HDR)
 	@mkdir -p build
 	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -O1 -g $(SAN) -o $@ $< build/asan/libtagk.a -lm
@@ -471,7 +475,7 @@ build/wholearm_oracle: tests/wholearm_oracle.c build/asan/libtagk.a $(LIB_HDR) $
 # datasets/ beside build/asan-bin, so shipped files (--robot panda, a
 # vehicle by name) are found through TAGK_DATADIR, as after an install.
 ASAN_RUN := ASAN_OPTIONS=detect_leaks=0 TAGK_DATADIR=$(CURDIR)/datasets BIN=build/asan-bin
-test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox build/pcls_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE) \
+test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox build/pcls_solve build/armpc_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE) \
 		$(EIGEN_YARDSTICK) $(EIGEN_YARDSTICK_AVX2) $(KDL_YARDSTICK)
 	@sh tests/cli_test.sh
 	@sh tests/readme_test.sh
@@ -480,6 +484,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@sh tests/install_test.sh
 	@sh tests/options_test.sh
 	@sh tests/pcls_oracle_test.sh
+	@$(ASAN_RUN) sh tests/armio_test.sh
 	@sh tests/rls_ld_oracle_test.sh
 	@sh tests/dmls_oracle_test.sh
 	@sh tests/mujoco_oracle_test.sh

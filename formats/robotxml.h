@@ -38,4 +38,19 @@
  * mm; 0, or -1 with "path:line: what" in err (len bytes). */
 int robotxml_read(const char *buf, size_t n, const char *path, mbmodel *mm, char *err, size_t len);
 
+/* The description at buf (n bytes, named path) with the inertial of every
+ * moving body replaced so that, read back, it gives target's parameters
+ * (robotxml_write.c): the URDF <link>'s or MJCF <body>'s own <inertial>
+ * (inserted where there is none), every other byte kept. A body's merged
+ * fixed children keep theirs; its own inertial takes the difference. The
+ * result is read back and checked (each body to 1e-9 of its scale) before
+ * it is returned in *out (malloc'd, *outlen bytes): 0, or -1 with why in
+ * err (a body whose own inertial would not be physical, an MJCF joint off
+ * its body's origin, a body the text does not name...). target must have
+ * the description's tree. */
+int robotxml_rewrite_buf(const char *buf, size_t n, const char *path, const mbmodel *target, char **out,
+    size_t *outlen, char *err, size_t len);
+/* The same from the file path. */
+int robotxml_rewrite(const char *path, const mbmodel *target, char **out, size_t *outlen, char *err, size_t len);
+
 #endif

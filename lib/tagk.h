@@ -24,6 +24,7 @@
 #include "estimator.h"
 #include "batch.h"
 #include "pcls.h"
+#include "armpc.h"
 #include "signals.h"
 #include "metrics.h"
 #include "multibody.h"

@@ -10,7 +10,9 @@
  * pos_1..N, vel_1..N, eff_1..N (foreign names, no accelerations), with
  * Gaussian noise of the given sd on positions, velocities and torques, and
  * true_* columns: the ten parameters of body PAYLOAD (if given) about its
- * parent's frame, as tagk-regress --held PARENT estimates them.
+ * parent's frame, as tagk-regress --held PARENT estimates them. With
+ * ARM_MUJOCO_EXACT=1 in the environment, also acc_1..N (the prescribed
+ * accelerations) and every number to 17 digits: torques to compare to 1e-9.
  *   arm_mujoco XML SECONDS RATE SEED NOISE_Q NOISE_QD NOISE_TAU [PAYLOAD]
  */
 #include <math.h>
@@ -104,6 +106,9 @@ main(int argc, char **argv)
 	if (pb >= 0)
 		payload_theta(m, pb, th);
 	static const char *const tn[10] = { "m", "mcx", "mcy", "mcz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz" };
+	const char *ex = getenv("ARM_MUJOCO_EXACT");
+	const int exact = ex && strcmp(ex, "1") == 0;
+	const char *fmt = exact ? ",%.17g" : ",%.9g";
 	printf("time");
 	for (int j = 0; j < n; j++)
 		printf(",pos_%d", j + 1);
@@ -111,6 +116,8 @@ main(int argc, char **argv)
 		printf(",vel_%d", j + 1);
 	for (int j = 0; j < n; j++)
 		printf(",eff_%d", j + 1);
+	for (int j = 0; exact && j < n; j++)
+		printf(",acc_%d", j + 1);
 	for (int k = 0; pb >= 0 && k < 10; k++)
 		printf(",true_%s", tn[k]);
 	printf("\n");
@@ -128,13 +135,15 @@ main(int argc, char **argv)
 			d->qpos[j] = q, d->qvel[j] = qd, d->qacc[j] = qdd;
 		}
 		mj_inverse(m, d);
-		printf("%.9g", t);
+		printf(exact ? "%.17g" : "%.9g", t);
 		for (int j = 0; j < n; j++)
-			printf(",%.9g", d->qpos[j] + nq * gauss());
+			printf(fmt, d->qpos[j] + nq * gauss());
 		for (int j = 0; j < n; j++)
-			printf(",%.9g", d->qvel[j] + nqd * gauss());
+			printf(fmt, d->qvel[j] + nqd * gauss());
 		for (int j = 0; j < n; j++)
-			printf(",%.9g", d->qfrc_inverse[j] + ntau * gauss());
+			printf(fmt, d->qfrc_inverse[j] + ntau * gauss());
+		for (int j = 0; exact && j < n; j++)
+			printf(fmt, d->qacc[j]);
 		for (int k = 0; pb >= 0 && k < 10; k++)
 			printf(",%.9g", th[k]);
 		printf("\n");

@@ -573,6 +573,45 @@ test_margin_honoured(void **state)
 	}
 }
 
+/* armpc.h: links and free (friction) parameters together. Noise-free data
+ * from physical links and arbitrary friction: both recovered (the
+ * elimination of the free block loses nothing); a free column the data
+ * never excite: TAGK_ENOTPD; a short workspace: TAGK_ESPACE. */
+static void
+test_armpc_free_parameters(void **state)
+{
+	(void)state;
+	enum { B = 3, F = 6, N = TAGK_NPARAM * B + F, M = 4 * N };
+	tagk_rng g;
+	tagk_rng_seed(&g, 55);
+	static tagk_real truth[N], x[N], H[N * N], h[N];
+	for (int k = 0; k < B; k++)
+		random_valid_body(&g, truth + k * TAGK_NPARAM);
+	fill_gauss(&g, F, truth + TAGK_NPARAM * B);
+	normal_equations(&g, M, N, truth, 0, H, h);
+	tagk_pcls_config c;
+	tagk_pcls_defaults(&c, B);
+	size_t len = tagk_armpc_workspace_len(B, F);
+	assert_true(len > 0);
+	tagk_real *ws = canary_alloc(len);
+	assert_int_equal(tagk_armpc_solve(&c, F, H, h, x, NULL, ws, len), TAGK_OK);
+	assert_true(canary_intact(ws, len));
+	double e = rel_err(N, x, truth);
+	print_message("armpc, %d links and %d free parameters, noise-free: relative error %.2g\n", B, F, e);
+#ifdef TAGK_FLOAT
+	assert_true(e < 1e-2);
+#else
+	assert_true(e < 1e-8);
+#endif
+	assert_int_equal(tagk_armpc_solve(&c, F, H, h, x, NULL, ws, len - 1), TAGK_ESPACE);
+	for (int i = 0; i < N; i++) /* the last free column never excited */
+		H[(N - 1) * N + i] = H[i * N + N - 1] = 0;
+	h[N - 1] = 0;
+	assert_int_equal(tagk_armpc_solve(&c, F, H, h, x, NULL, ws, len), TAGK_ENOTPD);
+	assert_int_equal(tagk_armpc_workspace_len(B, TAGK_ARMPC_MAX_FREE + 1), 0);
+	canary_free(ws);
+}
+
 int
 main(void)
 {
@@ -583,6 +622,7 @@ main(void)
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_regularisers),
 		cmocka_unit_test(test_margin_honoured),
+		cmocka_unit_test(test_armpc_free_parameters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

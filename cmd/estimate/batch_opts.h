@@ -29,6 +29,7 @@ typedef struct {
 	int nnoise;
 	double min_shift;     /* m: a change whose centre of mass moves this far (and
 	                       * min_z sd) is kept whatever its m; 0: m alone */
+	const char *robot;    /* a whole-arm stream's -pc prior: the description (estimate_widepc.h) */
 } batch_opts;
 
 #endif

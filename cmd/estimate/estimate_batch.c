@@ -266,6 +266,9 @@ estimate_batch(const batch_opts *o, const char *input)
 	tbl_reader *r = cmdio_open_input(input, &o->in);
 	if (estimate_wide_stream(r)) /* tagk-regress --unknown all's many bodies */
 		return estimate_wide(o, r);
+	if (o->robot)
+		cli_die(EXIT_USAGE, "--robot: %s is one body's stream (Y_m ...): --robot is the prior of a whole-arm "
+		    "stream (tagk-regress --unknown all)", tbl_name(r));
 	open_run(&w, o, r);
 	while (on_read(&w, tbl_next(w.r, w.row)))
 		;

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "cmdio.h"
 #include "estimate_wide.h"
+#include "estimate_widepc.h"
 #include "../lib/tagk.h"
 
 enum { MAX_IDX = 64 };
@@ -223,7 +224,7 @@ estimate(wide *w, double *theta, double *sd)
 static void
 write_estimate(const wide *w, const double *theta, const double *sd)
 {
-	const int n = w->n, nc = 1 + 2 * n + w->ntrue;
+	const int n = w->n, nsd = sd ? n : 0, nc = 1 + n + nsd + w->ntrue;
 	const char **names = malloc((size_t)nc * sizeof(*names));
 	char (*buf)[260] = malloc((size_t)n * 2 * sizeof(*buf));
 	double *v = malloc((size_t)nc * sizeof(double));
@@ -234,12 +235,14 @@ write_estimate(const wide *w, const double *theta, const double *sd)
 	for (int j = 0; j < n; j++) {
 		snprintf(buf[j], sizeof(buf[j]), "%s", tbl_col(w->r, w->iy[j]) + 2);
 		snprintf(buf[n + j], sizeof(buf[j]), "sd_%s", tbl_col(w->r, w->iy[j]) + 2);
-		names[1 + j] = buf[j], names[1 + n + j] = buf[n + j];
-		v[1 + j] = theta[j], v[1 + n + j] = sd[j];
+		names[1 + j] = buf[j];
+		v[1 + j] = theta[j];
+		if (sd)
+			names[1 + n + j] = buf[n + j], v[1 + n + j] = sd[j];
 	}
 	for (int j = 0; j < w->ntrue; j++) {
-		names[1 + 2 * n + j] = tbl_col(w->r, w->tidx[j]);
-		v[1 + 2 * n + j] = w->row[w->tidx[j]];
+		names[1 + n + nsd + j] = tbl_col(w->r, w->tidx[j]);
+		v[1 + n + nsd + j] = w->row[w->tidx[j]];
 	}
 	sink *out = cmdio_open_output(w->o->outname, TBL_AUTO);
 	cmdio_header(out, nc, names);
@@ -258,9 +261,11 @@ estimate_wide(const batch_opts *o, tbl_reader *r)
 	static wide w;
 	w = (wide){ .o = o, .r = r, .t_last = -INFINITY };
 	const char *m = o->method->name;
-	if (strcmp(m, "ols") != 0 && strcmp(m, "wls") != 0)
-		cli_die(EXIT_USAGE, "-a %s: a whole-arm stream (%s: Y_* columns of many bodies) takes -a ols or wls", m,
-		    tbl_name(r));
+	if (strcmp(m, "ols") != 0 && strcmp(m, "wls") != 0 && !widepc_method(m))
+		cli_die(EXIT_USAGE, "-a %s: a whole-arm stream (%s: Y_* columns of many bodies) takes -a ols, wls, "
+		    "ols-pc, wls-pc, wls-pullback or wls-bregman", m, tbl_name(r));
+	if (o->robot && !widepc_method(m))
+		cli_die(EXIT_USAGE, "--robot: the prior of -a ols-pc, wls-pc, wls-pullback or wls-bregman");
 	if (o->segments || o->weight || o->theta0)
 		cli_die(EXIT_USAGE, "a whole-arm stream: no --segment, --weight or --theta0");
 	w.wls = strcmp(m, "wls") == 0;
@@ -288,8 +293,20 @@ estimate_wide(const batch_opts *o, tbl_reader *r)
 	double *theta = malloc((size_t)w.n * sizeof(double)), *sd = malloc((size_t)w.n * sizeof(double));
 	if (!theta || !sd)
 		cli_die(EXIT_DATA, "out of memory");
-	estimate(&w, theta, sd);
-	write_estimate(&w, theta, sd);
+	if (widepc_method(m)) {
+		const char **names = malloc((size_t)w.n * sizeof(*names));
+		if (!names)
+			cli_die(EXIT_DATA, "out of memory");
+		for (int j = 0; j < w.n; j++)
+			names[j] = tbl_col(r, w.iy[j]) + 2;
+		widepc_sums ps = { w.n, w.H, w.h, w.c, w.N, w.samples, names, tbl_name(r) };
+		widepc_estimate(o, &ps, theta);
+		write_estimate(&w, theta, NULL);
+		free(names);
+	} else {
+		estimate(&w, theta, sd);
+		write_estimate(&w, theta, sd);
+	}
 	for (int k = 0; k < MAX_IDX; k++) {
 		free(w.H[k]);
 		free(w.h[k]);

@@ -38,7 +38,7 @@ usage(FILE *f)
 	    "                     [--segment T1,T2,...|truth|auto [--penalty B]\n"
 	    "                     [--min-effect Z,REL] [--min-shift C] [--noise-sd S,...]]\n"
 	    "                     [--weight COL] [--theta0 V,... [--prior-weight W]]\n"
-	    "                     [--stream S] [-o FILE] [FILE|-]\n"
+	    "                     [--robot FILE] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a cnn [-o FILE] [FILE|-]   (a joint log of tagk-bench shake)\n"
 	    "       tagk-estimate --list | --help | --version\n"
 	    "Regressor rows (or, for ekf ... swls, tagk-regress -m state's stream) to estimates.\n"
@@ -67,6 +67,8 @@ usage(FILE *f)
 	    "      --beta B           rls-ld, rls-l2: relative weight of non-inertial parameters (1e-3)\n"
 	    "      --bodies K         rls-ld, rls-l2: leading 10-parameter bodies (default n / 10)\n"
 	    "      --prior-weight W   wls-pullback, wls-bregman: the prior's weight lambda (default 1)\n"
+	    "      --robot FILE       --batch -a ols-pc|wls-pc|wls-pullback|wls-bregman on a whole-arm\n"
+	    "                         stream: every body physical, toward FILE's (a description)\n"
 	    "      --length L         tagk-robust: the body's size in metres, to scale its parameters\n"
 	    "                         (default: from --theta0's inertia; 0: no scaling)\n"
 	    "      --theta0 V,...     the starting estimate, one value per parameter (default 0;\n"
@@ -266,6 +268,7 @@ static const struct option opts[] = {
 	{ "min-shift", required_argument, NULL, 3090 },
 	{ "detect", no_argument, NULL, 3036 },
 	{ "detect-arl", required_argument, NULL, 3037 },
+	{ "robot", required_argument, NULL, 3091 },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	CMDIO_OPTIONS_END,
@@ -276,6 +279,7 @@ static const struct option opts[] = {
 typedef struct {
 	tbl_options in;
 	const char *method, *outname, *form, *segment, *weight, *input;
+	const char *robot; /* --robot: a whole-arm stream's prior (estimate_widepc.h) */
 	double win, every, iters, prior_weight, theta0[TAGK_NPARAM];
 	double penalty, min_effect[2], noise_sd[TAGK_BATCH_ROWS], min_shift; /* --segment auto */
 	int nnoise, auto_set;
@@ -366,6 +370,7 @@ parse(estimate_opts *o, int argc, char **argv)
 		case 3032: o->raw = 1; break;
 		case 3036: o->detect_arl = o->detect_arl > 0 ? o->detect_arl : DETECT_ARL_DEFAULT; break;
 		case 3037: o->detect_arl = cli_double("--detect-arl", optarg, 1e-6, 1e12); break;
+		case 3091: o->robot = optarg; break;
 		case 3011: o->max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
 		case 3018: o->so.max_gap = cli_double("--max-gap", optarg, 1e-9, 1e9); o->state_only = 1; break;
 		case 3019:
@@ -406,8 +411,10 @@ method_of(const estimate_opts *o)
 		cli_die(EXIT_USAGE, "-a: unknown method '%s' (tagk-estimate --list names them)", method);
 	if (o->ntheta0 && mt->kind != TAGK_KIND_WINDOW && !tagk_method_accepts(mt, "theta0"))
 		cli_die(EXIT_USAGE, "--theta0 applies to the regressor-window methods, wls-pullback, wls-bregman, dm and dm-pc, not %s", method);
-	if (!o->ntheta0 && mt->kind == TAGK_KIND_BATCH && tagk_method_accepts(mt, "theta0"))
+	if (!o->ntheta0 && !o->robot && mt->kind == TAGK_KIND_BATCH && tagk_method_accepts(mt, "theta0"))
 		cli_die(EXIT_USAGE, "%s needs --theta0: ten values, a physical body (its prior, or its start)", method);
+	if (o->robot && mt->kind != TAGK_KIND_BATCH)
+		cli_die(EXIT_USAGE, "--robot applies to the batch methods on a whole-arm stream, not %s", method);
 	if (o->batch && mt->kind != TAGK_KIND_BATCH)
 		cli_die(EXIT_USAGE, "--batch applies to the batch methods (%s), not %s", kind_names(TAGK_KIND_BATCH),
 		    method);
@@ -439,7 +446,7 @@ run_batch(const estimate_opts *o, const tagk_method *mt)
 		cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, o->method);
 	batch_opts bo = { mt, o->segment, o->weight, o->outname, o->in, o->ntheta0 ? o->theta0 : NULL, o->ntheta0,
 		o->prior_weight, o->raw, o->quiet, o->penalty, o->min_effect[0], o->min_effect[1],
-		o->nnoise ? o->noise_sd : NULL, o->nnoise, o->min_shift };
+		o->nnoise ? o->noise_sd : NULL, o->nnoise, o->min_shift, o->robot };
 	int seg_auto = o->segment && strcmp(o->segment, "auto") == 0;
 	if (o->auto_set && !seg_auto)
 		cli_die(EXIT_USAGE, "--penalty, --min-effect, --min-shift and --noise-sd go with --segment auto");

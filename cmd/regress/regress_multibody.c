@@ -167,6 +167,7 @@ typedef struct {
 	friction_fit *fit; /* --fit-friction, or NULL */
 	friction_fwl *fwl; /* --friction-terms, or NULL */
 	const tagk_real *theta; /* every body's parameters, the model's */
+	arm_ident *arm;    /* --identify, --predict, or NULL */
 	wholearm *wa;      /* --unknown all or a list: whole-arm rows, or NULL */
 	const mbmodel *mm;
 	double *wA, *wout; /* its standard rows (nv x n) and output rows */
@@ -456,6 +457,12 @@ sample(mb_run *s, double t, const double *row)
 	tagk_mb_kin kin;
 	if (tagk_mb_kinematics(m, R, p, q, qd, force ? qdd : NULL, &kin) != TAGK_OK)
 		cli_die(EXIT_DATA, "%s: a joint signal is NaN or infinite", tbl_where(s->r));
+	if (s->arm) {
+		arm_add(s->arm, t, &kin, qd + off, tau + off);
+		s->nin++;
+		s->nout++;
+		return;
+	}
 	if (s->fit) {
 		tagk_real id[TAGK_MB_MAX_DOF];
 		tagk_mb_inverse_dynamics(&kin, m, s->theta, id);
@@ -537,6 +544,12 @@ static void
 check_model(const regress_mb_opts *o, const mbmodel *mm, int u)
 {
 	const tagk_mb_model *m = &mm->m;
+	if (o->arm.mode) {
+		if (o->body || o->rows != MB_ROWS_FORCE || o->metric || o->fit_kinds)
+			cli_die(EXIT_USAGE, "--%s takes every link, from force rows: no --unknown, --held, --rows, --metric "
+			    "or --fit-friction", o->arm.mode == ARM_IDENTIFY ? "identify" : "predict");
+		return;
+	}
 	if (o->fit_kinds) {
 		if (o->body || o->rows != MB_ROWS_FORCE || o->metric)
 			cli_die(EXIT_USAGE, "--fit-friction fits the robot as its model describes it, from force rows: "
@@ -810,7 +823,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	static mbmodel mm;
 	char err[512];
 	char where[4200];
-	if (mbmodel_read(cmdio_robot_path(o->robot, where, sizeof(where)), &mm, err, sizeof(err)) != 0)
+	const char *robot_path = cmdio_robot_path(o->robot, where, sizeof(where));
+	if (mbmodel_read(robot_path, &mm, err, sizeof(err)) != 0)
 		cli_die(EXIT_DATA, "%s", err);
 	static mb_run s;
 	s.o = o;
@@ -854,16 +868,24 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	s.off = mm.m.floating ? 6 : 0;
 	s.force = o->rows != MB_ROWS_MOMENTUM;
 	s.nmet = o->metric ? (1 + TAGK_NPARAM) * s.nv : 0;
-	if (s.force && !s.fit)
+	if (s.force && !s.fit && !s.wa && !o->arm.mode)
 		s.af = afit_new(s.nv, s.off, !o->friction, o->coulomb_smooth);
 	double *row;
 	sgderive *d = open_log(&s, input, &row);
 	tbl_reader *r = s.r;
 	const int it = tbl_find(r, o->map[MB_SIG_T] ? o->map[MB_SIG_T] : "t");
-	if (!s.fit)
+	if (o->arm.mode) {
+		arm_opts ao = o->arm;
+		ao.kinds = o->fwl_kinds;
+		ao.smooth = o->coulomb_smooth;
+		ao.robot = o->robot;
+		ao.robot_path = robot_path;
+		ao.outname = o->outname;
+		s.arm = arm_new(&ao, &mm, s.have_fr ? &s.fr : NULL, input);
+	} else if (!s.fit)
 		open_output(&s);
 	static friction_fwl fwl;
-	if (o->fwl_kinds && !s.wa) {
+	if (o->fwl_kinds && !s.arm && !s.wa) {
 		fwl_init(&fwl, s.nj, s.off, 3 + TAGK_NPARAM + s.nmet + (o->scale_sd >= 0) + s.ntrue, o->fwl_kinds,
 		    o->coulomb_smooth);
 		s.fwl = &fwl;
@@ -920,7 +942,9 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
 	if (s.nout == 0)
 		cli_die(EXIT_DATA, "%s: one sample: momentum rows are differences from the first sample", tbl_name(r));
-	if (s.fit)
+	if (s.arm)
+		arm_finish(s.arm);
+	else if (s.fit)
 		write_friction(&s, input);
 	else {
 		if (s.af)

@@ -5,6 +5,7 @@
 #define TAGK_REGRESS_MULTIBODY_H
 
 #include "../formats/table.h"
+#include "arm_ident.h"
 
 enum { MB_ROWS_FORCE, MB_ROWS_MOMENTUM, MB_ROWS_ENERGY };
 enum { MB_SIG_T, MB_SIG_Q, MB_SIG_QD, MB_SIG_QDD, MB_SIG_TAU, MB_NSIG };
@@ -38,6 +39,7 @@ typedef struct {
 	double scale_sd;      /* --scale-sd: the efforts' scale's relative sd (the note scale_sd), or -1 */
 	const char *outname;
 	tbl_options in;
+	arm_opts arm;         /* --identify, --predict (arm_ident.h): arm.mode 0 for rows */
 } regress_mb_opts;
 
 /* Run; exits through cli_die on any failure, returns the exit status. */

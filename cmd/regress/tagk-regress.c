@@ -82,6 +82,10 @@ usage(FILE *f)
 	    "                    [--no-fit-check]\n"
 	    "                    [--time-unit s|ms|us|ns] [-f csv|hdf5] [--skip-bad] [--stream S]\n"
 	    "                    [-o FILE] [FILE|-]\n"
+	    "       tagk-regress -m multibody --robot FILE --identify [--friction-terms TERMS]\n"
+	    "                    [--prior-metric euclid|pullback|logdet] [--prior-weight W]\n"
+	    "                    [--write-robot FILE] [--write-friction FILE] [options as above]\n"
+	    "       tagk-regress -m multibody --robot FILE --predict [--friction FILE] [options as above]\n"
 	    "       tagk-regress --list-presets | --help | --version\n"
 	    "Log to regressor rows (t, row, Y_*, b) of the Newton-Euler equations, or to a state stream.\n"
 	    "  -m, --model M          rigid-body (10 parameters, default), mass, state (for ekf ... swls),\n"
@@ -101,6 +105,8 @@ usage(FILE *f)
 	    "      --sg-order P       ... of degree P (default 3)\n"
 	    "      --sg-smooth        ... applied to the measured q, qd and tau too\n"
 	    "      --friction FILE    multibody: subtract the joints' friction (tagk-formats(5)) from tau\n"
+	    );
+	fprintf(f,
 	    "      --fit-friction T   multibody: fit friction terms T (viscous,coulomb,offset) on a log of\n"
 	    "                         the robot without payload and write the friction file, not rows\n"
 	    "      --friction-terms T multibody: estimate friction terms T with the payload, in one least\n"
@@ -113,7 +119,18 @@ usage(FILE *f)
 	    "      --base-groups FILE ... and the grouping and null space written to FILE\n"
 	    "      --no-fit-check     multibody: write the rows even where the torques are not explained by\n"
 	    "                         the model and the unknown body (refused otherwise: a sign, unit,\n"
-	    "                         column order, joint offset or robot that is wrong)\n"
+	    "                         column order, joint offset or robot that is wrong)\n");
+	fprintf(f,
+	    "      --identify         multibody: every link's ten parameters (and --friction-terms) from the\n"
+	    "                         log, physically consistent, the rest from the description; -o gets\n"
+	    "                         the identified model file, not rows\n"
+	    "      --prior-metric M   --identify: the pull toward the description: euclid, pullback\n"
+	    "                         (default) or logdet (paper 002)\n"
+	    "      --prior-weight W   --identify: its weight a sample (default 1e-4)\n"
+	    "      --write-robot F    --identify: the URDF or MJCF --robot with its inertials replaced\n"
+	    "      --write-friction F --identify: the friction terms identified, as a friction file\n"
+	    "      --predict          multibody: t, tau1.., tau_pred1.. (the description's inverse dynamics\n"
+	    "                         plus --friction), and each joint's RMS residual on stderr\n"
 	    );
 	fprintf(f,
 	    "      --map SIGNAL=COLS  read SIGNAL (t, acc, gyro, alpha, quat, force, torque, thrust, rotors,\n"
@@ -194,6 +211,12 @@ static const struct option opts[] = {
 	{ "base", no_argument, NULL, 2055 },
 	{ "base-groups", required_argument, NULL, 2056 },
 	{ "no-fit-check", no_argument, NULL, 2028 },
+	{ "identify", no_argument, NULL, 2091 },
+	{ "predict", no_argument, NULL, 2092 },
+	{ "prior-weight", required_argument, NULL, 2093 },
+	{ "prior-metric", required_argument, NULL, 2094 },
+	{ "write-robot", required_argument, NULL, 2095 },
+	{ "write-friction", required_argument, NULL, 2096 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -223,6 +246,17 @@ multibody_option(regress_opts *o, int c, const char *arg)
 	case 2056: o->mb.base_groups = arg; o->mb.base = 1; o->mb_set = c; return 1;
 	case 2025: o->mb.coulomb_smooth = cli_double("--coulomb-smooth", arg, 0, 1e3); o->mb_set = c; return 1;
 	case 2010: o->mb.robot = arg; return 1;
+	case 2091: /* fallthrough */
+	case 2092:
+		if (o->mb.arm.mode && o->mb.arm.mode != (c == 2091 ? ARM_IDENTIFY : ARM_PREDICT))
+			cli_die(EXIT_USAGE, "--identify and --predict: one of the two");
+		o->mb.arm.mode = c == 2091 ? ARM_IDENTIFY : ARM_PREDICT;
+		o->mb_set = c;
+		return 1;
+	case 2093: o->mb.arm.prior_weight = cli_double("--prior-weight", arg, 0, 1e12); o->mb_set = c; return 1;
+	case 2094: o->mb.arm.prior_metric = arm_prior_metric(arg); o->mb_set = c; return 1;
+	case 2095: o->mb.arm.write_robot = arg; o->mb_set = c; return 1;
+	case 2096: o->mb.arm.write_friction = arg; o->mb_set = c; return 1;
 	case 2011:
 	case 2012:
 		if (o->mb.body)
@@ -281,6 +315,8 @@ parse(int argc, char **argv, regress_opts *o)
 	o->min_span = -1;
 	o->trim = -1;
 	o->scale_sd = o->mb.scale_sd = -1;
+	o->mb.arm.prior_weight = -1;
+	o->mb.arm.prior_metric = 1;
 	int c;
 	while ((c = cli_getopt(argc, argv, "m:f:o:hV", opts)) != -1) {
 		if (cmdio_input_option(&o->in, c, optarg) || cmdio_output_option(c, optarg) ||
@@ -1146,9 +1182,18 @@ main(int argc, char **argv)
 	regress_opts o;
 	parse(argc, argv, &o);
 	if (o.model == M_MULTIBODY) {
-		if (!o.mb.robot || (!o.mb.body && !o.mb.fit_kinds))
+		if (!o.mb.robot || (!o.mb.body && !o.mb.fit_kinds && !o.mb.arm.mode))
 			cli_die(EXIT_USAGE, "-m multibody needs --robot FILE and --unknown BODY or --held BODY "
-			    "(or --fit-friction)");
+			    "(or --fit-friction, --identify, --predict)");
+		if (o.mb.arm.mode != ARM_IDENTIFY && (o.mb.arm.write_robot || o.mb.arm.write_friction ||
+		    o.mb.arm.prior_weight >= 0 || o.mb.arm.prior_metric != 1))
+			cli_die(EXIT_USAGE, "--prior-weight, --prior-metric, --write-robot and --write-friction go with "
+			    "--identify");
+		if (o.mb.arm.prior_weight < 0)
+			o.mb.arm.prior_weight = 1e-4;
+		if (o.mb.arm.prior_metric == 2 && !(o.mb.arm.prior_weight > 0))
+			cli_die(EXIT_USAGE, "--prior-metric logdet needs --prior-weight > 0 (at 0 its minimum lies on the "
+			    "physical boundary)");
 		if (!!o.mb.friction + !!o.mb.fit_kinds + !!o.mb.fwl_kinds > 1)
 			cli_die(EXIT_USAGE, "--friction, --fit-friction and --friction-terms: one of the three");
 		o.mb.tscale = o.tscale;
