@@ -222,7 +222,7 @@ if [ -x "$ORACLE" ] && /usr/bin/python3 -c "import numpy" 2>/dev/null; then
 	$R --robot panda_nohand --unknown all --no-consistency-check --stream csv "$tmp/pl.csv" > "$tmp/std.reg" 2>/dev/null
 	expect "the standard parameters: not identifiable, and the message says --base" 1 "" \
 		"the data do not determine every parameter .* --base" -- $BIN/tagk-estimate -a ols --batch "$tmp/std.reg"
-	expect "a whole-arm stream with -a ols-pc" 2 "" "takes -a ols or wls" -- \
+	expect "a whole-arm stream with -a ols-pc and no description" 2 "" "-a ols-pc on a whole-arm stream needs --robot FILE" -- \
 		$BIN/tagk-estimate -a ols-pc --batch "$tmp/std.reg"
 	expect "a whole-arm stream with --segment" 2 "" "no --segment, --weight or --theta0" -- \
 		$BIN/tagk-estimate -a ols --batch --segment 0.5 "$tmp/std.reg"
