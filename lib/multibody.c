@@ -289,6 +289,37 @@ body_force_block(const tagk_mb_kin *k, int i, tagk_real F[60])
 	memcpy(F + 30, Yr, 30 * sizeof(*F));
 }
 
+/* Body i's force block F (6 x 10, its frame; consumed) carried down its
+ * path to the base, each joint's row adding S^T F: into Y (cols columns a
+ * row) at column c0, and for a floating base into its six rows. */
+static void
+add_path(const tagk_mb_kin *k, const tagk_mb_model *m, int i, tagk_real F[60], tagk_real *Y, int cols, int c0)
+{
+	for (int j = i; j >= 0; j = m->parent[j]) {
+		if (j >= 1) {
+			tagk_real *row = Y + (size_t)dof_of(m, j) * (size_t)cols + c0;
+			for (int c = 0; c < TAGK_NPARAM; c++)
+				for (int r = 0; r < 6; r++)
+					row[c] += k->S[j][r] * F[r * TAGK_NPARAM + c];
+		} else if (m->floating) {
+			for (int r = 0; r < 6; r++)
+				for (int c = 0; c < TAGK_NPARAM; c++)
+					Y[(size_t)r * (size_t)cols + c0 + c] += F[r * TAGK_NPARAM + c];
+		}
+		if (j == 0)
+			break;
+		/* to the parent's frame: F <- X_j^T F, column by column */
+		for (int c = 0; c < TAGK_NPARAM; c++) {
+			tagk_real col[6];
+			for (int r = 0; r < 6; r++)
+				col[r] = F[r * TAGK_NPARAM + c];
+			mtv6(k->X[j], col, col);
+			for (int r = 0; r < 6; r++)
+				F[r * TAGK_NPARAM + c] = col[r];
+		}
+	}
+}
+
 void
 tagk_mb_regressor(const tagk_mb_kin *k, const tagk_mb_model *m, tagk_real *Y)
 {
@@ -297,29 +328,7 @@ tagk_mb_regressor(const tagk_mb_kin *k, const tagk_mb_model *m, tagk_real *Y)
 	for (int i = 0; i < k->nb; i++) {
 		tagk_real F[60];
 		body_force_block(k, i, F);
-		for (int j = i; j >= 0; j = m->parent[j]) {
-			if (j >= 1) {
-				tagk_real *row = Y + (size_t)dof_of(m, j) * (size_t)cols + TAGK_NPARAM * i;
-				for (int c = 0; c < TAGK_NPARAM; c++)
-					for (int r = 0; r < 6; r++)
-						row[c] += k->S[j][r] * F[r * TAGK_NPARAM + c];
-			} else if (m->floating) {
-				for (int r = 0; r < 6; r++)
-					for (int c = 0; c < TAGK_NPARAM; c++)
-						Y[(size_t)r * (size_t)cols + TAGK_NPARAM * i + c] += F[r * TAGK_NPARAM + c];
-			}
-			if (j == 0)
-				break;
-			/* to the parent's frame: F <- X_j^T F, column by column */
-			for (int c = 0; c < TAGK_NPARAM; c++) {
-				tagk_real col[6];
-				for (int r = 0; r < 6; r++)
-					col[r] = F[r * TAGK_NPARAM + c];
-				mtv6(k->X[j], col, col);
-				for (int r = 0; r < 6; r++)
-					F[r * TAGK_NPARAM + c] = col[r];
-			}
-		}
+		add_path(k, m, i, F, Y, cols, TAGK_NPARAM * i);
 	}
 }
 
@@ -518,28 +527,7 @@ body_columns(const tagk_mb_kin *k, const tagk_mb_model *m, int u, tagk_real *A)
 	tagk_real F[60];
 	memset(A, 0, sizeof(*A) * (size_t)k->nv * TAGK_NPARAM);
 	body_force_block(k, u, F);
-	for (int j = u; j >= 0; j = m->parent[j]) {
-		if (j >= 1) {
-			tagk_real *row = A + (size_t)dof_of(m, j) * TAGK_NPARAM;
-			for (int c = 0; c < TAGK_NPARAM; c++)
-				for (int r = 0; r < 6; r++)
-					row[c] += k->S[j][r] * F[r * TAGK_NPARAM + c];
-		} else if (m->floating) {
-			for (int r = 0; r < 6; r++)
-				for (int c = 0; c < TAGK_NPARAM; c++)
-					A[(size_t)r * TAGK_NPARAM + c] += F[r * TAGK_NPARAM + c];
-		}
-		if (j == 0)
-			break;
-		for (int c = 0; c < TAGK_NPARAM; c++) {
-			tagk_real col[6];
-			for (int r = 0; r < 6; r++)
-				col[r] = F[r * TAGK_NPARAM + c];
-			mtv6(k->X[j], col, col);
-			for (int r = 0; r < 6; r++)
-				F[r * TAGK_NPARAM + c] = col[r];
-		}
-	}
+	add_path(k, m, u, F, A, TAGK_NPARAM, 0);
 }
 
 /* Why not tagk_mb_regressor and tagk_mb_unknown_rows: they build all 10 nb
