@@ -52,7 +52,8 @@
 # (1 = first) a tolerance as above (+-2, +-10%, *2), all=TOL every number;
 # /REGEX/N=TOL only on the rows REGEX matches (no spaces in REGEX); `any`
 # takes each number of a row alone, anywhere in the output (a table that
-# digests the output rather than copies its lines).
+# digests the output rather than copies its lines; for exact figures: a
+# loose tolerance there would match any number near it).
 # A command that exits non-zero fails all its figures. Several docs-want
 # and docs-table lines may follow one docs-check.
 # Exit status 0 when every figure came out, 1 otherwise.
@@ -226,6 +227,7 @@ judge_rows() {
 }
 
 nfig=0 nbad=0 nskip=0 ncmd=0
+load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 exec 3< "$tmp/markers"
 pending=
 flush() {
@@ -290,4 +292,7 @@ done
 flush
 [ "$list" = 1 ] && exit 0
 echo "docs-check: $ncmd commands, $nfig figures, $nbad not as quoted, $nskip skipped"
+# times and speed ratios are compared within their factors; on a loaded
+# machine they are not this machine's figures
+echo "docs-check: load average at the start $load0, at the end $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) ($(nproc 2>/dev/null) cores)"
 [ "$nbad" -eq 0 ]
