@@ -346,6 +346,12 @@ cmdio_regressor_cols(tbl_reader *r, int need_row, int *it, int *ib, int *irow, i
 	if (*it < 0 || *ib < 0 || (need_row && *irow < 0) || (n != 1 && n != TAGK_NPARAM))
 		cli_die(EXIT_DATA, "%s: not a regressor stream: it needs columns t, %sY_m (and Y_mcx ... "
 		    "Y_Izz for the rigid body) and b, as tagk-regress writes", tbl_name(r), need_row ? "row, " : "");
+	tbl_want(r, *it);
+	tbl_want(r, *ib);
+	if (*irow >= 0)
+		tbl_want(r, *irow);
+	for (int j = 0; j < n; j++)
+		tbl_want(r, iy[j]);
 	return n;
 }
 

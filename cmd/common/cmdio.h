@@ -49,8 +49,9 @@ int cmdio_input_option(tbl_options *o, int c, const char *arg);
 /* Open the input or die (exit 1). */
 tbl_reader *cmdio_open_input(const char *path, const tbl_options *o);
 /* The columns of a regressor stream (as tagk-regress writes it): t, b, row
- * (-1 when absent, unless need_row) and Y_m ... into iy; returns their
- * number, 1 (mass) or TAGK_NPARAM, or dies naming what is missing. */
+ * (-1 when absent, unless need_row) and Y_m ... into iy, each one found
+ * marked wanted (tbl_want); returns their number, 1 (mass) or TAGK_NPARAM,
+ * or dies naming what is missing. */
 int cmdio_regressor_cols(tbl_reader *r, int need_row, int *it, int *ib, int *irow, int *iy);
 /* The rows of a regressor stream, sample by sample: rows with the same t
  * form a sample; with a row column they are numbered 0, 1, ... within it

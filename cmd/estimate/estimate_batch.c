@@ -38,11 +38,6 @@ columns(batchrun *w)
 {
 	tbl_reader *r = w->r;
 	int n = w->n = cmdio_regressor_cols(r, 1, &w->it, &w->ib, &w->irow, w->iy);
-	tbl_want(r, w->it);
-	tbl_want(r, w->ib);
-	tbl_want(r, w->irow);
-	for (int j = 0; j < n; j++)
-		tbl_want(r, w->iy[j]);
 	w->iw = -1;
 	if (w->o->weight) {
 		w->iw = tbl_find(r, w->o->weight);

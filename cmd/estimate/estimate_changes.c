@@ -69,11 +69,6 @@ columns(cprun *w)
 {
 	tbl_reader *r = w->r;
 	int n = w->n = cmdio_regressor_cols(r, 1, &w->it, &w->ib, &w->irow, w->iy);
-	tbl_want(r, w->it);
-	tbl_want(r, w->ib);
-	tbl_want(r, w->irow);
-	for (int j = 0; j < n; j++)
-		tbl_want(r, w->iy[j]);
 	if (w->o->weight)
 		cli_die(EXIT_USAGE, "--segment auto: --weight is not taken (the segmentation weighs each row "
 		    "index by its noise)");

@@ -59,11 +59,6 @@ columns(samplerun *w)
 	const char *mname = w->o->method->name;
 	if (cmdio_regressor_cols(r, 1, &w->it, &w->ib, &w->irow, w->iy) != P)
 		cli_die(EXIT_DATA, "%s: %s needs the rigid body's ten parameters", tbl_name(r), mname);
-	tbl_want(r, w->it);
-	tbl_want(r, w->ib);
-	tbl_want(r, w->irow);
-	for (int j = 0; j < P; j++)
-		tbl_want(r, w->iy[j]);
 	char name[48];
 	int n = 0;
 	for (; n < MAXN; n++) {

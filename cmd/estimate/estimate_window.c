@@ -102,12 +102,6 @@ open_run(winrun *w, const window_opts *o, const char *input)
 	if (o->verbose)
 		cli_warn("%s: %s", tbl_name(r), tbl_format_label(tbl_format_of(r)));
 	w->n = cmdio_regressor_cols(r, 0, &w->it, &w->ib, &w->irow, w->iy);
-	tbl_want(r, w->it);
-	tbl_want(r, w->ib);
-	if (w->irow >= 0)
-		tbl_want(r, w->irow);
-	for (int j = 0; j < w->n; j++)
-		tbl_want(r, w->iy[j]);
 	w->tidx = malloc((size_t)tbl_ncols(r) * sizeof(int));
 	const char **tnames = malloc((size_t)tbl_ncols(r) * sizeof(*tnames));
 	if (!w->tidx || !tnames)
