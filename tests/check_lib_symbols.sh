@@ -6,9 +6,10 @@
 # defines itself are not external and are left out. On x86-64 hosts the
 # AVX2 dispatch (__builtin_cpu_supports, under __x86_64__ only) reads the
 # compiler runtime's __cpu_model, through the GOT (_GLOBAL_OFFSET_TABLE_,
-# the linker's own): neither can appear in an M7 object.
+# the linker's own): neither can appear in an M7 object. pow: the
+# Newey-West bandwidth rule (lib/hac.c), in newlib's libm as in glibc's.
 set -eu
-allowed='^(__aeabi_[a-z0-9]+|memcpy|memset|memmove|strcmp|sqrt|sqrtf|log|logf|cos|cosf|sin|sinf|sincos|sincosf|atan2|atan2f|__stack_chk_fail|__stack_chk_guard|__cpu_model|_GLOBAL_OFFSET_TABLE_)$'
+allowed='^(__aeabi_[a-z0-9]+|memcpy|memset|memmove|strcmp|sqrt|sqrtf|log|logf|cos|cosf|sin|sinf|sincos|sincosf|atan2|atan2f|pow|powf|__stack_chk_fail|__stack_chk_guard|__cpu_model|_GLOBAL_OFFSET_TABLE_)$'
 tmp=${TMPDIR:-/tmp}/tagk-syms.$$
 trap 'rm -f "$tmp".u "$tmp".d' EXIT
 nm -u "$@" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u > "$tmp".u

@@ -817,6 +817,75 @@ write_friction(mb_run *s, const char *input)
 	}
 }
 
+/* The unknown bodies: one (--unknown, --held) or many (the whole arm),
+ * their parameters taken out of the known ones. */
+static void
+setup_bodies(mb_run *s, const regress_mb_opts *o, mbmodel *mm)
+{
+	s->o = o;
+	s->m = &mm->m;
+	s->u = o->body ? mbmodel_find(mm, o->body) : -1;
+	s->mm = mm;
+	memcpy(s->known, mm->theta, sizeof(s->known));
+	static wholearm wa;
+	if (o->body && wa_wanted(o->body)) {
+		check_wide(o, mm);
+		wa_init(&wa, mm, o->body, o->fwl_kinds, o->coulomb_smooth);
+		for (int u = 0; u < wa.nu; u++)
+			memset(s->known + TAGK_NPARAM * wa.body[u], 0, TAGK_NPARAM * sizeof(*s->known));
+		s->wa = &wa;
+		if (o->base)
+			base_setup(o, &wa, mm);
+	} else
+		check_model(o, mm, s->u);
+	if (!s->wa && o->base)
+		cli_die(EXIT_USAGE, "--base: the base parameters are those of many bodies: --unknown all or a list");
+	if (!s->wa && (o->fwl_kinds & WA_FS))
+		cli_die(EXIT_USAGE, "--friction-terms sigmoid: whole-arm rows only (--unknown all or a list of bodies)");
+	if (!o->held && s->u >= 0 && !s->wa)
+		memset(s->known + TAGK_NPARAM * s->u, 0, TAGK_NPARAM * sizeof(*s->known));
+	s->theta = mm->theta;
+}
+
+/* --fit-friction's fit, and --friction's file. */
+static void
+setup_friction(mb_run *s, const regress_mb_opts *o, const mbmodel *mm)
+{
+	static friction_fit fit;
+	char err[512];
+	if (o->fit_kinds) {
+		ffit_init(&fit, mm->m.nb - 1, o->fit_kinds, o->coulomb_smooth);
+		s->fit = &fit;
+	}
+	if (o->friction) {
+		if (friction_read(o->friction, &s->fr, err, sizeof(err)) != 0)
+			cli_die(EXIT_DATA, "%s", err);
+		if (s->fr.n != mm->m.nb - 1)
+			cli_die(EXIT_DATA, "--friction %s has %d joints but %s has %d: not the same robot", o->friction,
+			    s->fr.n, o->robot, mm->m.nb - 1);
+		s->have_fr = 1;
+	}
+}
+
+/* After the last sample: what the run writes at its end. */
+static void
+finish_run(mb_run *s, const regress_mb_opts *o, mbmodel *mm, const char *input)
+{
+	if (s->arm)
+		arm_finish(s->arm);
+	else if (s->fit)
+		write_friction(s, input);
+	else {
+		if (s->af)
+			fit_verdict(s, mm);
+		if (s->fwl)
+			fwl_finish(s->fwl, s->out);
+		if (o->scale_sd >= 0)
+			sink_note(s->out, "scale_sd_of", "efforts");
+		cmdio_commit(s->out);
+	}
+}
+
 int
 regress_multibody(const regress_mb_opts *o, const char *input)
 {
@@ -827,42 +896,8 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 	if (mbmodel_read(robot_path, &mm, err, sizeof(err)) != 0)
 		cli_die(EXIT_DATA, "%s", err);
 	static mb_run s;
-	s.o = o;
-	s.m = &mm.m;
-	s.u = o->body ? mbmodel_find(&mm, o->body) : -1;
-	s.mm = &mm;
-	memcpy(s.known, mm.theta, sizeof(s.known));
-	static wholearm wa;
-	if (o->body && wa_wanted(o->body)) {
-		check_wide(o, &mm);
-		wa_init(&wa, &mm, o->body, o->fwl_kinds, o->coulomb_smooth);
-		for (int u = 0; u < wa.nu; u++)
-			memset(s.known + TAGK_NPARAM * wa.body[u], 0, TAGK_NPARAM * sizeof(*s.known));
-		s.wa = &wa;
-		if (o->base)
-			base_setup(o, &wa, &mm);
-	} else
-		check_model(o, &mm, s.u);
-	if (!s.wa && o->base)
-		cli_die(EXIT_USAGE, "--base: the base parameters are those of many bodies: --unknown all or a list");
-	if (!s.wa && (o->fwl_kinds & WA_FS))
-		cli_die(EXIT_USAGE, "--friction-terms sigmoid: whole-arm rows only (--unknown all or a list of bodies)");
-	if (!o->held && s.u >= 0 && !s.wa)
-		memset(s.known + TAGK_NPARAM * s.u, 0, TAGK_NPARAM * sizeof(*s.known));
-	s.theta = mm.theta;
-	static friction_fit fit;
-	if (o->fit_kinds) {
-		ffit_init(&fit, mm.m.nb - 1, o->fit_kinds, o->coulomb_smooth);
-		s.fit = &fit;
-	}
-	if (o->friction) {
-		if (friction_read(o->friction, &s.fr, err, sizeof(err)) != 0)
-			cli_die(EXIT_DATA, "%s", err);
-		if (s.fr.n != mm.m.nb - 1)
-			cli_die(EXIT_DATA, "--friction %s has %d joints but %s has %d: not the same robot", o->friction,
-			    s.fr.n, o->robot, mm.m.nb - 1);
-		s.have_fr = 1;
-	}
+	setup_bodies(&s, o, &mm);
+	setup_friction(&s, o, &mm);
 	s.nj = mm.m.nb - 1;
 	s.nv = tagk_mb_dof(&mm.m);
 	s.off = mm.m.floating ? 6 : 0;
@@ -942,19 +977,7 @@ regress_multibody(const regress_mb_opts *o, const char *input)
 		cli_die(EXIT_DATA, "%s: no data rows", tbl_name(r));
 	if (s.nout == 0)
 		cli_die(EXIT_DATA, "%s: one sample: momentum rows are differences from the first sample", tbl_name(r));
-	if (s.arm)
-		arm_finish(s.arm);
-	else if (s.fit)
-		write_friction(&s, input);
-	else {
-		if (s.af)
-			fit_verdict(&s, &mm);
-		if (s.fwl)
-			fwl_finish(s.fwl, s.out);
-		if (o->scale_sd >= 0)
-			sink_note(s.out, "scale_sd_of", "efforts");
-		cmdio_commit(s.out);
-	}
+	finish_run(&s, o, &mm, input);
 	if (d)
 		filter_note(&s, d);
 	read_notes(&s, &uw);
