@@ -1,0 +1,30 @@
+#!/bin/sh
+# newuser_test.sh: what a newcomer runs from the man pages alone, and what
+# tripped one up: a simulated PWM flight without --m-nom, ...
+set -u
+BIN=${BIN:-bin}
+. "$(dirname "$0")/lib.sh"
+TAGK_DATADIR=$PWD/datasets
+export TAGK_DATADIR
+S=$BIN/tagk-bench R=$BIN/tagk-regress E=$BIN/tagk-estimate P=$BIN/tagk-report
+M="--map rotors=motor.m1,motor.m2,motor.m3,motor.m4"
+
+# --- tagk-bench massflight --pwm: the vehicle's own mass by default ------------
+# (it flew 1 kg, more than a Crazyflie's motors lift, and died saying so)
+expect "massflight --pwm crazyflie2 without --m-nom flies crazyflie2's mass line, 0.032 kg" 0 "" \
+	"mass 0.032 -> 0.032 kg" -- \
+	$S massflight --pwm crazyflie2 --mass constant --duration 3 --seed 2 -o "$tmp/pw.csv"
+m=$(awk '$1 == "mass" { print $2 }' datasets/crazyflie2.veh)
+check "... the vehicle file's own mass line says 0.032 ($m)" [ "$m" = 0.032 ]
+$R -m mass --vehicle crazyflie2 $M "$tmp/pw.csv" 2>/dev/null | $E 2>/dev/null |
+	$P --format csv > "$tmp/pw.rep" 2>/dev/null
+r=$(awk -F, '$1 == "parameter" && $2 == "m" { print $8 }' "$tmp/pw.rep")
+check "... and that log gives the mass back through the map (RMSPE $r %, under 5)" \
+	awk -v r="$r" 'BEGIN { exit !(r != "" && r + 0 < 5) }'
+expect "massflight --pwm --m-nom 1: too heavy for the map, and the message names --m-nom" 1 "" \
+	"more than the map gives at 65535 .*--m-nom" -- \
+	$S massflight --pwm crazyflie2 --m-nom 1 --duration 1 -o "$tmp/heavy.csv"
+expect "massflight without --pwm keeps its 1 kg default" 0 "" "mass 1 -> 1 kg" -- \
+	$S massflight --mass constant --duration 1 -o "$tmp/one.csv"
+
+finish
