@@ -27,4 +27,18 @@ expect "massflight --pwm --m-nom 1: too heavy for the map, and the message names
 expect "massflight without --pwm keeps its 1 kg default" 0 "" "mass 1 -> 1 kg" -- \
 	$S massflight --mass constant --duration 1 -o "$tmp/one.csv"
 
+# --- tagk-report(1)'s log201 example: the stated thrust sd, then none -------
+D=${REALDATA:-../shared/realdata/crazyflie}
+if [ -f "$D/log201" ]; then
+	$R --preset crazyflie -m mass --airborne "$D/log201" 2>/dev/null | $E 2>/dev/null > "$tmp/m201.est"
+	expect "log201 against 41.9 g, the commanded thrust's sd 0.3 stated: 40.8 +- 24 g, no warning" 0 \
+		"^m .* 0.04080[0-9] \+- 0.024 kg" "" -- $P --strict --nominal-mass 0.0419 "$tmp/m201.est"
+	$R --preset crazyflie -m mass --airborne --scale-sd 0 "$D/log201" 2>/dev/null | $E 2>/dev/null > "$tmp/m201x.est"
+	expect "... told the thrust is exact (--scale-sd 0): 15 sd from it, and --strict fails" 1 "*" \
+		"the median mass, 0.04068 kg, is 0.97 times the vehicle's nominal 0.0419 kg and 15 sd from it" -- \
+		$P --strict --nominal-mass 0.0419 "$tmp/m201x.est"
+else
+	echo "skip log201: no Crazyflie logs in $D"
+fi
+
 finish
