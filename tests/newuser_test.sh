@@ -41,4 +41,19 @@ else
 	echo "skip log201: no Crazyflie logs in $D"
 fi
 
+# --- an arm log with every effort negated: --identify says why it fails ------
+# (it said "update diverged (non-finite result)" and to raise --prior-weight,
+# which does not help: no physical arm gives those torques)
+A='--map t=time --map q=pos_{1..7} --map qd=vel_* --map tau=eff_{1..7}'
+gzip -dc datasets/panda-payload.csv.gz | grep -v '^#' | awk -F, -v OFS=, '
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^eff_/) e[i] = 1; print; next }
+	{ for (i in e) $i = -$i; print }' > "$tmp/neg.csv"
+expect "--identify on negated efforts: refused, naming the wrong sign" 1 "" \
+	"--identify: the consistent solve failed: .*fits the efforts negated far better.*wrong sign" -- \
+	$R -m multibody --robot datasets/panda.urdf $A --identify -o "$tmp/neg.model" "$tmp/neg.csv"
+check "... and writes no model file" [ ! -e "$tmp/neg.model" ]
+expect "--identify on the same log as recorded: no such hint (it identifies)" 0 "" \
+	"--identify: 7 links" -- \
+	$R -m multibody --robot datasets/panda.urdf $A --identify -o "$tmp/pos.model" datasets/panda-payload.csv.gz
+
 finish
