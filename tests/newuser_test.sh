@@ -56,4 +56,18 @@ expect "--identify on the same log as recorded: no such hint (it identifies)" 0 
 	"--identify: 7 links" -- \
 	$R -m multibody --robot datasets/panda.urdf $A --identify -o "$tmp/pos.model" datasets/panda-payload.csv.gz
 
+# --- a mass that wanders more than its noise's sd, inside its stated sd -----
+# m rises 1.00 .. 1.10 over 101 estimates: IQR 0.05, as an sd 0.037, 37 times
+# the noise's 0.001; the stated systematic sd 0.1 is wider than that spread
+{ echo "t,m,sd_m,sd_sys_m"; awk 'BEGIN { for (i = 0; i <= 100; i++) printf "%d,%.4f,0.001,%s\n", i, 1 + i / 1000, "0.1" }'; } > "$tmp/wand.csv"
+expect "a spread inside the stated systematic sd: said, without 'read the quartiles, not the interval'" 0 \
+	"m wanders over the run 37 times more than its noise's sd says .*its interval, with the stated systematic part, is wider than that spread" \
+	"" -- $P "$tmp/wand.csv"
+check "... and the interval printed does hold the quartiles (1.1 +- 0.2 over 1.025 .. 1.075)" \
+	sh -c "$P '$tmp/wand.csv' | grep -q '^m .* 1.1 +- 0.2 kg'"
+sed 's/,0\.1$/,0.01/' "$tmp/wand.csv" > "$tmp/wand2.csv"
+expect "a systematic sd 0.01, narrower than the spread: read the quartiles, not the interval" 0 \
+	"m wanders over the run 37 times more than its noise's sd says .*read the quartiles, not the interval" \
+	"" -- $P "$tmp/wand2.csv"
+
 finish

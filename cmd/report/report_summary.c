@@ -314,11 +314,17 @@ footnotes(FILE *o, const char *h, const summary *s, const stats *st)
 	not_determined_lines(o, h, s, st);
 	for (int j = 0; j < s->np; j++) {
 		double w = wander(s, &st[j], j);
+		/* the stated systematic part may already be wider than the spread:
+		 * then the interval holds the quartiles, and telling the reader to
+		 * distrust it contradicts the table */
+		int held = s->have_sys && half95(s, j) / 1.96 >= (st[j].q3 - st[j].q1) / 1.349;
 		if (w > WANDER)
-			fprintf(o, "%s%s wanders over the run %s times more than its sd says (IQR / 1.35 against the "
-			    "last sd): the model does not hold steadily (%s); read the quartiles, not the interval\n", h,
-			    tagk_param_names[j], cli_approx(w), s->arm ? "friction not modelled, derived accelerations, a "
-			    "payload that moves in the grip" : "battery sag, a thrust map, drag, a payload that moves");
+			fprintf(o, "%s%s wanders over the run %s times more than its %ssd says (IQR / 1.35 against the "
+			    "last %ssd): the model does not hold steadily (%s); %s\n", h, tagk_param_names[j], cli_approx(w),
+			    s->have_sys ? "noise's " : "", s->have_sys ? "noise " : "", s->arm ? "friction not modelled, "
+			    "derived accelerations, a payload that moves in the grip" : "battery sag, a thrust map, drag, "
+			    "a payload that moves", held ? "its interval, with the stated systematic part, is wider than "
+			    "that spread" : "read the quartiles, not the interval");
 	}
 }
 
