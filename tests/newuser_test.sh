@@ -70,4 +70,17 @@ expect "a systematic sd 0.01, narrower than the spread: read the quartiles, not 
 	"m wanders over the run 37 times more than its noise's sd says .*read the quartiles, not the interval" \
 	"" -- $P "$tmp/wand2.csv"
 
+# --- tagk-estimate --detect on a log without truth: the summary names the change
+# (it said m "wanders ... 137 times more than its sd says ... read the
+# quartiles, not the interval" of a drop the stream itself had reported)
+grep -v '^#' datasets/uav-square-drop.csv | cut -d, -f1-18 > "$tmp/drop.csv"
+$BIN/tagk-filter --eval fx=0 --eval fy=0 --eval fz=thrust "$tmp/drop.csv" 2>/dev/null |
+	$R -m mass --wrench force 2>/dev/null | $E --detect > "$tmp/drop.est" 2>"$tmp/drop.err"
+dt=$(sed -n 's/^tagk-estimate: change at \([0-9.]*\) s.*/\1/p' "$tmp/drop.err")
+check "tagk-estimate --detect finds the drop at 9.865 s (the truth's step: 9.87 s; '$dt')" [ "$dt" = 9.865 ]
+expect "the summary of that stream names the change tagk-estimate reported, and no wander" 0 \
+	"the stream reports 1 change \(tagk-estimate --detect\), at 9.865 s: .*the last estimate is the body after the last change" \
+	"" -- $P "$tmp/drop.est"
+check "... and says nothing of wandering" sh -c "! $P '$tmp/drop.est' | grep -q wanders"
+
 finish

@@ -34,6 +34,8 @@ struct summary {
 	double nominal_note; /* the "nominal_mass" note, NaN without */
 	char (*warn)[TBL_WARNING_MAX]; /* the warnings the stream carried */
 	int nwarn;
+	long nchg;         /* rows with event 1 (tagk-estimate --detect) */
+	double chg_t[4];   /* the first changes' event_t */
 };
 
 /* The notes of r that the verdicts use: unexcited parameters, segments
@@ -85,9 +87,16 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 		if (s->have_sd)
 			tbl_want_nullable(r, isd[j]);
 	}
+	int iev = tbl_find(r, "event"), iet = tbl_find(r, "event_t");
+	if (iev >= 0 && iet >= 0) {
+		tbl_want(r, iev);
+		tbl_want_nullable(r, iet);
+	}
 	int rc;
 	double v[TAGK_NPARAM + 3];
 	while ((rc = tbl_next(r, row)) == 1) {
+		if (iev >= 0 && iet >= 0 && row[iev] == 1 && s->nchg++ < 4)
+			s->chg_t[s->nchg - 1] = row[iet];
 		double t = row[it];
 		if (s->n > 0 && !(t > s->t1)) {
 			char a[32], b[32];
@@ -312,6 +321,16 @@ footnotes(FILE *o, const char *h, const summary *s, const stats *st)
 		    "states the efforts' scale error" : ": tagk-regress --scale-sd or a vehicle file's thrust_map_sd / "
 		    "command_sd states it");
 	not_determined_lines(o, h, s, st);
+	if (s->nchg) {
+		/* the estimates before and after a change are of different bodies:
+		 * their spread is not the model failing to hold */
+		fprintf(o, "%sthe stream reports %ld change%s (tagk-estimate --detect), at", h, s->nchg, s->nchg == 1 ? "" : "s");
+		for (long i = 0; i < s->nchg && i < 4; i++)
+			fprintf(o, "%s %.4g s", i ? "," : "", s->chg_t[i]);
+		fprintf(o, "%s: the quartiles mix the bodies before and after; the last estimate is the body after the "
+		    "last change\n", s->nchg > 4 ? ", ..." : "");
+		return;
+	}
 	for (int j = 0; j < s->np; j++) {
 		double w = wander(s, &st[j], j);
 		/* the stated systematic part may already be wider than the spread:
