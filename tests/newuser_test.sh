@@ -83,4 +83,18 @@ expect "the summary of that stream names the change tagk-estimate reported, and 
 	"" -- $P "$tmp/drop.est"
 check "... and says nothing of wandering" sh -c "! $P '$tmp/drop.est' | grep -q wanders"
 
+# --- the same negated log as whole-arm rows: said, carried, --strict fails ----
+# (negated parameters fit negated efforts exactly: nothing after noticed)
+$R -m multibody --robot datasets/panda.urdf $A --unknown all --base "$tmp/neg.csv" \
+	> "$tmp/negb.rows" 2> "$tmp/negb.err"
+check "--unknown all --base on negated efforts: the wrong sign said on stderr" \
+	grep -q "fits the efforts negated far better than as read (rms 6.51 against 42 N m a row): efforts of the wrong sign" "$tmp/negb.err"
+$E -a wls --batch "$tmp/negb.rows" > "$tmp/negb.est" 2>/dev/null
+expect "... carried to tagk-report, whose --strict fails on it" 1 "*" \
+	"upstream, tagk-regress: .*efforts of the wrong sign" -- $P --strict "$tmp/negb.est"
+$R -m multibody --robot datasets/panda.urdf $A --unknown all --base datasets/panda-payload.csv.gz \
+	> "$tmp/posb.rows" 2> "$tmp/posb.err"
+check "... and the log as recorded (the payload not in the description) draws no such line" \
+	sh -c "! grep -q 'wrong sign' '$tmp/posb.err'"
+
 finish
