@@ -97,4 +97,14 @@ $R -m multibody --robot datasets/panda.urdf $A --unknown all --base datasets/pan
 check "... and the log as recorded (the payload not in the description) draws no such line" \
 	sh -c "! grep -q 'wrong sign' '$tmp/posb.err'"
 
+# --- one estimate (a --batch run): "1 estimate, t 9.976 s" ---------------------
+# (it said "1 estimates, t 9.976 to 9.976 s")
+$R -m multibody --robot datasets/panda.urdf $A --held link7 datasets/panda-payload.csv.gz 2>/dev/null |
+	$E -a ols --batch > "$tmp/held.est" 2>/dev/null
+expect "a --batch stream with truth: one estimate, one time" 0 "^# stdin: 1 estimate, t 9.976 s, 0 truth changes$" "" -- \
+	sh -c "$P < '$tmp/held.est'"
+plain "$tmp/held.est" | cut -d, -f1-11 > "$tmp/held1.est"
+expect "... and without truth (its summary)" 0 "held1.est: 1 estimate, t 9.976 s, no truth: a summary$" "" -- \
+	$P "$tmp/held1.est"
+
 finish

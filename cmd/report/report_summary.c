@@ -352,7 +352,7 @@ print_text(FILE *o, int md, const char *name, const summary *s, const stats *st,
 {
 	const char *h = md ? "" : "# ";
 	char span[96];
-	fprintf(o, "%s%s: %ld estimates%s%s, t %s, no truth: a summary\n", h, name, s->n,
+	fprintf(o, "%s%s: %ld estimate%s%s%s, t %s, no truth: a summary\n", h, name, s->n, s->n == 1 ? "" : "s",
 	    s->method[0] ? " of " : "", s->method, cli_span(span, sizeof(span), s->t0, s->t1));
 	if (s->n > 1)
 		fprintf(o, "%sspacing %.4g s (median); %ld gap%s longer than 1.5 times that (refused updates "
