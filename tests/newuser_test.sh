@@ -107,4 +107,11 @@ plain "$tmp/held.est" | cut -d, -f1-11 > "$tmp/held1.est"
 expect "... and without truth (its summary)" 0 "held1.est: 1 estimate, t 9.976 s, no truth: a summary$" "" -- \
 	$P "$tmp/held1.est"
 
+# --- a nominal-mass check that passes says it was made --------------------------
+# (it was silent: a reader could not tell a pass from no check)
+expect "--nominal-mass within the interval: the summary says the mass was judged against it" 0 \
+	"^# the mass judged against the vehicle's nominal 1.05 kg \(--nominal-mass or --vehicle\)" "" -- \
+	$P --nominal-mass 1.05 "$tmp/wand.csv"
+check "... and without a nominal mass no such line" sh -c "! $P '$tmp/wand.csv' | grep -q 'judged against'"
+
 finish

@@ -495,6 +495,12 @@ summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s, 
 		print_csv(o, s, st);
 	else
 		print_text(o, fmt == F_MD, name, s, st, spacing, gaps);
+	/* a check that passes is silent on stderr: say that it was made */
+	double nominal = isnan(p->nominal) ? s->nominal_note : p->nominal;
+	if ((fmt == F_TEXT || fmt == F_MD) && !isnan(nominal) && !st[0].det && !s->segments)
+		fprintf(o, "%sthe mass judged against the vehicle's nominal %.4g kg (%s): the median and the last "
+		    "estimate, a warning on stderr for one beyond its 95 %% interval\n", fmt == F_MD ? "" : "# ", nominal,
+		    isnan(p->nominal) ? "the stream's note nominal_mass" : "--nominal-mass or --vehicle");
 	plaus_check(p, name, "median", s->np, med, s->phys.physical, n, det);
 	verdicts(p, name, s, st);
 }
