@@ -114,4 +114,9 @@ expect "--nominal-mass within the interval: the summary says the mass was judged
 	$P --nominal-mass 1.05 "$tmp/wand.csv"
 check "... and without a nominal mass no such line" sh -c "! $P '$tmp/wand.csv' | grep -q 'judged against'"
 
+# --- --predict names its unit, as --identify does -----------------------------
+expect "--predict: each joint's RMS residual and torque in N m" 0 "" \
+	"^tagk-regress: joint 1: RMS residual [0-9.]+ N m \(RMS torque [0-9.]+ N m\) over 2489 samples$" -- \
+	$R -m multibody --robot datasets/panda.urdf $A --predict -o "$tmp/pred.csv" datasets/panda-empty.csv.gz
+
 finish

@@ -345,7 +345,7 @@ arm_finish(arm_ident *a)
 	else {
 		cmdio_commit(a->out);
 		for (int j = 0; j < a->nj; j++)
-			cli_warn("joint %d: RMS residual %.6g (RMS torque %.6g) over %ld samples", j + 1,
+			cli_warn("joint %d: RMS residual %.6g N m (RMS torque %.6g N m) over %ld samples", j + 1,
 			    sqrt(a->ss_r[j] / (double)a->count), sqrt(a->ss_t[j] / (double)a->count), a->count);
 		free(a->orow);
 	}
