@@ -119,4 +119,14 @@ expect "--predict: each joint's RMS residual and torque in N m" 0 "" \
 	"^tagk-regress: joint 1: RMS residual [0-9.]+ N m \(RMS torque [0-9.]+ N m\) over 2489 samples$" -- \
 	$R -m multibody --robot datasets/panda.urdf $A --predict -o "$tmp/pred.csv" datasets/panda-empty.csv.gz
 
+# --- whole-arm report: the method, as the rigid-body summary names it ---------
+$R -m multibody --robot datasets/panda.urdf $A --unknown all --base datasets/panda-empty.csv.gz 2>/dev/null |
+	$E -a wls --batch > "$tmp/base.est" 2>/dev/null
+case $P in /*) PA=$P ;; *) PA=$PWD/$P ;; esac
+expect "the whole-arm report's header names the method" 0 \
+	"^# base.est: 43 parameters, 1 estimate of wls \(the last, t 9.976 s\); base parameters, rank 43 of 70$" "" -- \
+	sh -c "cd '$tmp' && '$PA' base.est"
+expect "... and its JSON too" 0 '^\{"input": "base.est", "method": "wls", "estimates": 1,' "" -- \
+	sh -c "cd '$tmp' && '$PA' --format json base.est"
+
 finish
