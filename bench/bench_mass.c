@@ -147,7 +147,8 @@ pwm_of(const vehicle *v, double T, double vbat)
 {
 	double lo = 0, hi = 65535;
 	if (vehicle_rotor_thrust(v, hi, vbat) < T)
-		cli_die(EXIT_DATA, "massflight --pwm: a rotor thrust of %g N is more than the map gives at 65535", T);
+		cli_die(EXIT_DATA, "massflight --pwm: a rotor thrust of %g N is more than the map gives at 65535 "
+		    "(the flight too heavy for the vehicle: --m-nom near its mass)", T);
 	for (int i = 0; i < 60; i++) {
 		double mid = 0.5 * (lo + hi);
 		if (vehicle_rotor_thrust(v, mid, vbat) < T)
@@ -324,7 +325,7 @@ bench_massflight(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	mf_opts o = { .traj = TAGK_UAVTRAJ_LOOP, .beh = TAGK_MASS_DRAIN, .seed = 1, .duration = 20, .rate = 100,
-		.m_nom = 1, .act = { 0, 0, 1, 1, 1 }, .vbat = { 4.0, 4.0 }, .map_gain = 1 };
+		.m_nom = NAN, .act = { 0, 0, 1, 1, 1 }, .vbat = { 4.0, 4.0 }, .map_gain = 1 };
 	int c;
 	double map_sd = 0;
 	optind = 1;
@@ -367,16 +368,22 @@ bench_massflight(int argc, char **argv)
 		tagk_rng_seed(&g, o.seed ^ 0x6d61702d6572726fULL);
 		o.map_gain = 1 + map_sd * (double)tagk_rng_gaussian(&g);
 	}
-	tagk_uavsim_config sc;
-	tagk_uavsim sim;
-	mf_sim(&o, &sc, &sim);
 	vehicle veh;
 	pwm_out pw = { &veh, o.vbat[0], o.vbat[1], o.duration + 2 * o.ground };
 	if (o.pwmveh) {
 		cmdio_vehicle(o.pwmveh, &veh, 1);
 		if (veh.input != VEH_INPUT_PWM || veh.n != 4)
 			cli_die(EXIT_USAGE, "--pwm: %s is not a four-rotor vehicle of 'input pwm'", o.pwmveh);
+		/* 1 kg is more than a Crazyflie's motors lift: the vehicle's own
+		 * mass unless told */
+		if (isnan(o.m_nom) && !isnan(veh.mass))
+			o.m_nom = veh.mass;
 	}
+	if (isnan(o.m_nom))
+		o.m_nom = 1;
+	tagk_uavsim_config sc;
+	tagk_uavsim sim;
+	mf_sim(&o, &sc, &sim);
 	const char *cols[MF_NC + 4];
 	int nc = mf_columns(&o, cols);
 	sink *out = cmdio_open_output(o.outname, TBL_AUTO);

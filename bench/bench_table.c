@@ -126,7 +126,7 @@ const bench_command bench_subcommands[] = {
 	  "      --seed S           seed of the flight (default 1)\n"
 	  "      --duration S       seconds of flight (default 20)\n"
 	  "      --rate HZ          sample rate (default 100)\n"
-	  "      --m-nom KG         nominal mass (default 1)\n"
+	  "      --m-nom KG         nominal mass (default 1; with --pwm the vehicle's mass)\n"
 	  "      --noise X          scale of every measurement noise (default 1)\n"
 	  "      --thrust-sd X      relative noise of the thrust (default 0)\n"
 	  "      --thrust-lag S     the thrust produced lags the command by S seconds (default 0)\n"

@@ -297,7 +297,9 @@ cli_cmp_double(const void *a, const void *b)
 const char *
 cli_span(char *buf, size_t len, double t0, double t1)
 {
-	if (fabs(t0) < 1e5 && fabs(t1) < 1e5)
+	if (t0 == t1) /* one time: "t 9.976 s", not "t 9.976 to 9.976 s" */
+		snprintf(buf, len, fabs(t0) < 1e5 ? "%.6g s" : "%.3f s", t0);
+	else if (fabs(t0) < 1e5 && fabs(t1) < 1e5)
 		snprintf(buf, len, "%.6g to %.6g s", t0, t1);
 	else
 		snprintf(buf, len, "%.3f to %.3f s (%.6g s)", t0, t1, t1 - t0);

@@ -79,7 +79,8 @@ const char *cli_approx(double x);
 /* "t0 to t1 s" for a message: %.6g where that tells the two apart (times
  * since start or boot); for times as large as Unix epoch stamps, whose
  * %.6g is "1.71077e+09" at both ends, milliseconds and the span's length:
- * "1710770000.123 to 1710770100.456 s (100.333 s)". In buf (len bytes). */
+ * "1710770000.123 to 1710770100.456 s (100.333 s)"; "t0 s" when t0 == t1.
+ * In buf (len bytes). */
 const char *cli_span(char *buf, size_t len, double t0, double t1);
 /* qsort's comparison of doubles, ascending (NaN compares equal to all). */
 int cli_cmp_double(const void *a, const void *b);

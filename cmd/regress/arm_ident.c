@@ -159,6 +159,26 @@ joint_ss(const arm_ident *a, int j, const tagk_real *x)
 	return ss > 0 ? ss : 0;
 }
 
+/* Why a solve may have failed, into why: efforts of the wrong sign, when the
+ * description fits the torques negated far better (no physical body fits
+ * them, and the solve diverges rather than saying so); else "". */
+static void
+sign_hint(const arm_ident *a, const tagk_real *x0, char *why, size_t len)
+{
+	double ss = 0, neg = 0, N = (double)a->count;
+	for (int j = 0; j < a->nj; j++) {
+		double l = 0;
+		for (int r = 0; r < a->n; r++)
+			l += a->h[(size_t)j * a->n + r] * (double)x0[r];
+		ss += joint_ss(a, j, x0);
+		neg += joint_ss(a, j, x0) + 4 * l; /* -tau: the sign of h flips */
+	}
+	why[0] = 0;
+	if (neg < 0.25 * ss)
+		snprintf(why, len, "; the description fits the efforts negated far better (rms %.3g against %.3g N m a "
+		    "joint): efforts of the wrong sign?", sqrt(neg > 0 ? neg / N / a->nj : 0), sqrt(ss / N / a->nj));
+}
+
 /* The consistent solve with joint j's rows weighted by w[j], into x. */
 static void
 solve(const arm_ident *a, const double *w, const tagk_real *prior, tagk_real *x, tagk_pcls_info *info)
@@ -193,6 +213,11 @@ solve(const arm_ident *a, const double *w, const tagk_real *prior, tagk_real *x,
 	if (st == TAGK_ENOTPD && a->nf)
 		cli_die(EXIT_DATA, "%s: --identify: the friction terms are not determined (a joint that never moves, or "
 		    "never both ways?); or the description's inertia of a link is singular", a->input);
+	char why[160];
+	if (st != TAGK_OK)
+		sign_hint(a, prior, why, sizeof(why));
+	if (st != TAGK_OK && why[0])
+		cli_die(EXIT_DATA, "%s: --identify: the consistent solve failed: %s%s", a->input, tagk_strerror(st), why);
 	if (st != TAGK_OK)
 		cli_die(EXIT_DATA, "%s: --identify: the consistent solve failed: %s (a pull far lighter than the data, "
 		    "--prior-weight %g, leaves the problem too ill-conditioned: raise it)", a->input, tagk_strerror(st),
@@ -320,7 +345,7 @@ arm_finish(arm_ident *a)
 	else {
 		cmdio_commit(a->out);
 		for (int j = 0; j < a->nj; j++)
-			cli_warn("joint %d: RMS residual %.6g (RMS torque %.6g) over %ld samples", j + 1,
+			cli_warn("joint %d: RMS residual %.6g N m (RMS torque %.6g N m) over %ld samples", j + 1,
 			    sqrt(a->ss_r[j] / (double)a->count), sqrt(a->ss_t[j] / (double)a->count), a->count);
 		free(a->orow);
 	}

@@ -174,6 +174,7 @@ typedef struct {
 	int *wtrue;        /* --base: the log's true_<standard> column of each, or NULL */
 	armfit *af;             /* the model-fit check of force rows, or NULL */
 	double tau2[TAGK_MB_MAX_BODIES]; /* --fit-friction: each joint's sum of squared efforts */
+	double wss[2];     /* whole arm: the description's squared residual, efforts as read and negated */
 } mb_run;
 
 static tagk_real Y[TAGK_MB_MAX_DOF * TAGK_NPARAM * TAGK_MB_MAX_BODIES];
@@ -330,6 +331,12 @@ wide_sample(mb_run *s, double t, const double *row, const tagk_mb_kin *kin, cons
 	tagk_real b[TAGK_MB_MAX_DOF];
 	tagk_mb_regressor(kin, s->m, Y);
 	tagk_gemv(nv, TAGK_NPARAM * s->m->nb, Y, s->known, b);
+	tagk_real d[TAGK_MB_MAX_DOF];
+	tagk_gemv(nv, TAGK_NPARAM * s->m->nb, Y, s->mm->theta, d);
+	for (int k = 0; k < nv; k++) {
+		s->wss[0] += (double)(tau[k] - d[k]) * (double)(tau[k] - d[k]);
+		s->wss[1] += (double)(tau[k] + d[k]) * (double)(tau[k] + d[k]);
+	}
 	wa_std_rows(s->wa, nv, s->m->nb, Y, qd, s->wA);
 	wa_out_rows(s->wa, nv, s->wA, s->wout);
 	double *orow = s->orow;
@@ -349,6 +356,20 @@ wide_sample(mb_run *s, double t, const double *row, const tagk_mb_kin *kin, cons
 	}
 	s->nin++;
 	s->nout++;
+}
+
+/* Whole-arm rows fit negated parameters as well as the true ones: efforts
+ * of the wrong sign pass every later check. Said (and carried, so that
+ * tagk-report --strict fails) when the description's own torques fit the
+ * efforts negated far better than as read. */
+static void
+wide_sign(const mb_run *s)
+{
+	double n = (double)s->nin * s->nv;
+	if (s->wss[1] < 0.25 * s->wss[0])
+		cli_caution("%s: the description %s fits the efforts negated far better than as read (rms %.3g against "
+		    "%.3g N m a row): efforts of the wrong sign? Every parameter then comes out negated", tbl_name(s->r),
+		    s->o->robot, sqrt(s->wss[1] / n), sqrt(s->wss[0] / n));
 }
 
 /* The output's header: t, row, Y_*, b, the metric, the truth. */
@@ -878,6 +899,8 @@ finish_run(mb_run *s, const regress_mb_opts *o, mbmodel *mm, const char *input)
 	else {
 		if (s->af)
 			fit_verdict(s, mm);
+		if (s->wa)
+			wide_sign(s);
 		if (s->fwl)
 			fwl_finish(s->fwl, s->out);
 		if (o->scale_sd >= 0)

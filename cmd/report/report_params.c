@@ -202,6 +202,12 @@ print_json(FILE *o, const tbl_reader *r, const params *P, int undetermined, int 
 	char t[32];
 	fputs("{\"input\": ", o);
 	jstr(o, tbl_name(r));
+	const char *method = tbl_note(r, "method");
+	fputs(", \"method\": ", o);
+	if (method)
+		jstr(o, method);
+	else
+		fputs("null", o);
 	fprintf(o, ", \"estimates\": %ld, \"t\": %s, \"parameters\": %d, \"not_determined\": %d", P->n, jnum(t, P->t),
 	    P->np, undetermined);
 	if (P->have_true)
@@ -234,8 +240,10 @@ report_params(tbl_reader *r, FILE *o, enum report_fmt fmt, plaus *p)
 	} else if (fmt == F_JSON) {
 		print_json(o, r, &P, undetermined, in);
 	} else {
-		fprintf(o, "# %s: %d parameters, %ld estimate%s (the last, t %.6g s)%s%s\n", tbl_name(r), P.np, P.n,
-		    P.n == 1 ? "" : "s", P.t, rank ? "; base parameters, rank " : "", rank ? rank : "");
+		const char *method = tbl_note(r, "method");
+		fprintf(o, "# %s: %d parameters, %ld estimate%s%s%s (the last, t %.6g s)%s%s\n", tbl_name(r), P.np, P.n,
+		    P.n == 1 ? "" : "s", method ? " of " : "", method ? method : "", P.t,
+		    rank ? "; base parameters, rank " : "", rank ? rank : "");
 		fprintf(o, "# %d of %d not determined: the 95 %% interval reaches zero, the log cannot tell them "
 		    "from 0\n\n", undetermined, P.np);
 		print_table(o, fmt, r, &P);

@@ -417,7 +417,7 @@ print_text(FILE *o, int md, const score *s, tbl_reader *r, const char *const *pn
 	const char *h = md ? "" : "# ";
 	long shown = s->nevents < MAX_EVENTS ? s->nevents : MAX_EVENTS;
 	char span[96];
-	fprintf(o, "%s%s: %ld estimates, t %s, %ld truth change%s\n", h, tbl_name(r), s->n,
+	fprintf(o, "%s%s: %ld estimate%s, t %s, %ld truth change%s\n", h, tbl_name(r), s->n, s->n == 1 ? "" : "s",
 	    cli_span(span, sizeof(span), s->t_first, s->t_last), s->nevents, s->nevents == 1 ? "" : "s");
 	const char *refused = tbl_note(r, "refused_updates");
 	if (refused)

@@ -34,6 +34,8 @@ struct summary {
 	double nominal_note; /* the "nominal_mass" note, NaN without */
 	char (*warn)[TBL_WARNING_MAX]; /* the warnings the stream carried */
 	int nwarn;
+	long nchg;         /* rows with event 1 (tagk-estimate --detect) */
+	double chg_t[4];   /* the first changes' event_t */
 };
 
 /* The notes of r that the verdicts use: unexcited parameters, segments
@@ -85,9 +87,16 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 		if (s->have_sd)
 			tbl_want_nullable(r, isd[j]);
 	}
+	int iev = tbl_find(r, "event"), iet = tbl_find(r, "event_t");
+	if (iev >= 0 && iet >= 0) {
+		tbl_want(r, iev);
+		tbl_want_nullable(r, iet);
+	}
 	int rc;
 	double v[TAGK_NPARAM + 3];
 	while ((rc = tbl_next(r, row)) == 1) {
+		if (iev >= 0 && iet >= 0 && row[iev] == 1 && s->nchg++ < 4)
+			s->chg_t[s->nchg - 1] = row[iet];
 		double t = row[it];
 		if (s->n > 0 && !(t > s->t1)) {
 			char a[32], b[32];
@@ -312,13 +321,29 @@ footnotes(FILE *o, const char *h, const summary *s, const stats *st)
 		    "states the efforts' scale error" : ": tagk-regress --scale-sd or a vehicle file's thrust_map_sd / "
 		    "command_sd states it");
 	not_determined_lines(o, h, s, st);
+	if (s->nchg) {
+		/* the estimates before and after a change are of different bodies:
+		 * their spread is not the model failing to hold */
+		fprintf(o, "%sthe stream reports %ld change%s (tagk-estimate --detect), at", h, s->nchg, s->nchg == 1 ? "" : "s");
+		for (long i = 0; i < s->nchg && i < 4; i++)
+			fprintf(o, "%s %.4g s", i ? "," : "", s->chg_t[i]);
+		fprintf(o, "%s: the quartiles mix the bodies before and after; the last estimate is the body after the "
+		    "last change\n", s->nchg > 4 ? ", ..." : "");
+		return;
+	}
 	for (int j = 0; j < s->np; j++) {
 		double w = wander(s, &st[j], j);
+		/* the stated systematic part may already be wider than the spread:
+		 * then the interval holds the quartiles, and telling the reader to
+		 * distrust it contradicts the table */
+		int held = s->have_sys && half95(s, j) / 1.96 >= (st[j].q3 - st[j].q1) / 1.349;
 		if (w > WANDER)
-			fprintf(o, "%s%s wanders over the run %s times more than its sd says (IQR / 1.35 against the "
-			    "last sd): the model does not hold steadily (%s); read the quartiles, not the interval\n", h,
-			    tagk_param_names[j], cli_approx(w), s->arm ? "friction not modelled, derived accelerations, a "
-			    "payload that moves in the grip" : "battery sag, a thrust map, drag, a payload that moves");
+			fprintf(o, "%s%s wanders over the run %s times more than its %ssd says (IQR / 1.35 against the "
+			    "last %ssd): the model does not hold steadily (%s); %s\n", h, tagk_param_names[j], cli_approx(w),
+			    s->have_sys ? "noise's " : "", s->have_sys ? "noise " : "", s->arm ? "friction not modelled, "
+			    "derived accelerations, a payload that moves in the grip" : "battery sag, a thrust map, drag, "
+			    "a payload that moves", held ? "its interval, with the stated systematic part, is wider than "
+			    "that spread" : "read the quartiles, not the interval");
 	}
 }
 
@@ -327,7 +352,7 @@ print_text(FILE *o, int md, const char *name, const summary *s, const stats *st,
 {
 	const char *h = md ? "" : "# ";
 	char span[96];
-	fprintf(o, "%s%s: %ld estimates%s%s, t %s, no truth: a summary\n", h, name, s->n,
+	fprintf(o, "%s%s: %ld estimate%s%s%s, t %s, no truth: a summary\n", h, name, s->n, s->n == 1 ? "" : "s",
 	    s->method[0] ? " of " : "", s->method, cli_span(span, sizeof(span), s->t0, s->t1));
 	if (s->n > 1)
 		fprintf(o, "%sspacing %.4g s (median); %ld gap%s longer than 1.5 times that (refused updates "
@@ -470,6 +495,12 @@ summary_print(FILE *o, enum report_fmt fmt, const char *name, const summary *s, 
 		print_csv(o, s, st);
 	else
 		print_text(o, fmt == F_MD, name, s, st, spacing, gaps);
+	/* a check that passes is silent on stderr: say that it was made */
+	double nominal = isnan(p->nominal) ? s->nominal_note : p->nominal;
+	if ((fmt == F_TEXT || fmt == F_MD) && !isnan(nominal) && !st[0].det && !s->segments)
+		fprintf(o, "%sthe mass judged against the vehicle's nominal %.4g kg (%s): the median and the last "
+		    "estimate, a warning on stderr for one beyond its 95 %% interval\n", fmt == F_MD ? "" : "# ", nominal,
+		    isnan(p->nominal) ? "the stream's note nominal_mass" : "--nominal-mass or --vehicle");
 	plaus_check(p, name, "median", s->np, med, s->phys.physical, n, det);
 	verdicts(p, name, s, st);
 }
