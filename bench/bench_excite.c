@@ -267,6 +267,14 @@ limits(excite *e)
 			cli_die(EXIT_USAGE, "joint %d: --q-max %g is not above --q-min %g", j + 1, v[1], v[0]);
 		e->c[j] = 0.5 * (v[0] + v[1]), e->hw[j] = 0.5 * (v[1] - v[0]), e->vmax[j] = v[2], e->amax[j] = v[3];
 	}
+	/* a trajectory for a real robot: one that leaves its joint range is a
+	 * collision, so assumed limits are said, not taken quietly */
+	for (int k = 0; k < 4; k++)
+		if (!o->nlim[k])
+			cli_warn("excite: %s not given: %s assumed for every joint (tagk's descriptions carry no joint "
+			    "limits): give your robot's before it replays this trajectory", names[k],
+			    k == 0 ? "-1 rad (-0.1 m)" : k == 1 ? "+1 rad (0.1 m)" : k == 2 ? "1 rad/s (0.1 m/s)" :
+			    "5 rad/s^2 (0.5 m/s^2)");
 }
 
 static void

@@ -270,5 +270,7 @@ if [ -x "$ORACLE" ] && /usr/bin/python3 -c "import numpy" 2>/dev/null; then
 fi
 expect "excite: a list of limits of the wrong length" 2 "" "--qd-max: 2 values, but panda_nohand has 7 joints" -- \
 	$BIN/tagk-bench excite --robot panda_nohand --qd-max 1,2
+expect "excite without joint limits: each assumed limit said on stderr" 0 "" \
+	"--q-min not given: -1 rad .*assumed.*give your robot's" -- $BIN/tagk-bench excite --robot panda_nohand --iters 5 -o "$tmp/ex.csv"
 expect "excite without --robot" 2 "" "--robot FILE is required" -- $BIN/tagk-bench excite
 finish
