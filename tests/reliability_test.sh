@@ -221,8 +221,13 @@ done
 cut -d, -f1-13 "$tmp/outlier.csv" | $BIN/tagk-estimate -a rls-low --every 1 2>/dev/null > "$tmp/noted.csv"
 check "the stream carries the refusals: #tagk-note: refused_updates 5 of 996" \
 	grep -qx '#tagk-note: refused_updates 5 of 996' "$tmp/noted.csv"
-expect "... which tagk-report's summary shows (with a warning: most estimates are not physical)" 0 \
-	"^# 5 of 996 updates refused by tagk-estimate" "only 471 of 991 estimates \(48 %\) are physical bodies" -- $BIN/tagk-report "$tmp/noted.csv"
+# the count of physical estimates is in the summary; whether it is also a
+# warning depends on which parameters the verdicts find determined, which
+# these rows leave at the edge (an -O1 and an -O3 build differ), so it is
+# not asserted here (verdicts_test judges the verdicts)
+expect "... which tagk-report's summary shows, with the count of physical estimates" 0 \
+	"^# 5 of 996 updates refused by tagk-estimate" "*" -- $BIN/tagk-report "$tmp/noted.csv"
+check "... 471 of 991 (48 %) physical" grep -q "physical bodies: 471 of 991 estimates (48 %)" "$tmp/out"
 { cat "$tmp/noted.csv"; echo '#tagk-note: late 1'; } > "$tmp/note-late.csv"
 $BIN/tagk-estimate -a rls-low --every 1 "$tmp/outlier.csv" 2>/dev/null | cut -d, -f1-11 > "$tmp/noted-cut.csv"
 expect "a stream whose columns cut(1) removed: its check value tells" 1 "" "noted-cut.csv:.*: the stream's check value does not match its rows" -- \
