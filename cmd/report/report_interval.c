@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "report_interval.h"
+#include "cli.h"
 #include "../lib/tagk.h"
 
 double
@@ -37,4 +38,12 @@ report_sys_label(const tbl_reader *r)
 {
 	const char *v = tbl_note(r, "scale_sd_of");
 	return v && *v ? v : "scale";
+}
+
+double
+report_sd_cell(tbl_reader *r, int col, double x)
+{
+	if (x < 0)
+		cli_die(EXIT_DATA, "%s: column '%s': %g is not an sd (negative)", tbl_where(r), tbl_col(r, col), x);
+	return x;
 }

@@ -5,6 +5,8 @@
 #include <string.h>
 #include "report_params.h"
 #include "cli.h"
+#include "report_json.h"
+#include "report_interval.h"
 #include "../formats/sink.h"
 
 enum { NAME = 64 };
@@ -97,7 +99,7 @@ params_read(tbl_reader *r, params *P)
 		P->t = row[it];
 		for (int j = 0; j < P->np; j++) {
 			P->v[j] = row[P->iv[j]];
-			P->sd[j] = row[P->isd[j]];
+			P->sd[j] = report_sd_cell(r, P->isd[j], row[P->isd[j]]);
 			P->tru[j] = P->have_true ? row[P->itrue[j]] : (double)NAN;
 		}
 	}
@@ -178,30 +180,12 @@ jnum(char *buf, double x)
 	return buf;
 }
 
-/* s as a JSON string: quotes, backslashes and control bytes escaped (a
- * file name may hold any of them). */
-static void
-jstr(FILE *o, const char *s)
-{
-	fputc('"', o);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(o, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(o, "\\u%04x", c);
-		else
-			fputc(c, o);
-	}
-	fputc('"', o);
-}
-
 static void
 print_json(FILE *o, const tbl_reader *r, const params *P, int undetermined, int in)
 {
 	char t[32];
 	fputs("{\"input\": ", o);
-	jstr(o, tbl_name(r));
+	report_jstr(o, tbl_name(r));
 	fprintf(o, ", \"estimates\": %ld, \"t\": %s, \"parameters\": %d, \"not_determined\": %d", P->n, jnum(t, P->t),
 	    P->np, undetermined);
 	if (P->have_true)
@@ -210,7 +194,7 @@ print_json(FILE *o, const tbl_reader *r, const params *P, int undetermined, int 
 	for (int j = 0; j < P->np; j++) {
 		char a[32], b[32], c[32], d[32];
 		fputs(j ? ", " : "", o);
-		jstr(o, tbl_col(r, P->iv[j]));
+		report_jstr(o, tbl_col(r, P->iv[j]));
 		fprintf(o, ": {\"last\": %s, \"sd\": %s, \"last_95\": [%s, %s], \"determined\": %s}", jnum(a, P->v[j]),
 		    jnum(b, P->sd[j]), jnum(c, P->v[j] - 1.96 * P->sd[j]), jnum(d, P->v[j] + 1.96 * P->sd[j]),
 		    determined(P->v[j], P->sd[j]) ? "true" : "false");

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "report_json.h"
 #include "report_score.h"
 #include "report_interval.h"
 #include "../formats/sink.h"
@@ -337,8 +338,10 @@ static void
 print_json(FILE *o, const score *s, const char *name, const char *const *pn, double tol, const detect_score *det)
 {
 	long shown = s->nevents < MAX_EVENTS ? s->nevents : MAX_EVENTS;
-	fprintf(o, "{\n  \"input\": \"%s\",\n  \"estimates\": %ld,\n  \"physical\": %ld,\n  \"projected\": %ld,\n"
-	    "  \"t_first\": %.10g,\n  \"t_last\": %.10g,\n", name, s->n, s->phys.physical, s->phys.projected, s->t_first,
+	fputs("{\n  \"input\": ", o);
+	report_jstr(o, name);
+	fprintf(o, ",\n  \"estimates\": %ld,\n  \"physical\": %ld,\n  \"projected\": %ld,\n"
+	    "  \"t_first\": %.10g,\n  \"t_last\": %.10g,\n", s->n, s->phys.physical, s->phys.projected, s->t_first,
 	    s->t_last);
 	fprintf(o, "  \"parameters\": [\n");
 	for (int j = 0; j < s->np; j++) {
