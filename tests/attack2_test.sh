@@ -58,4 +58,17 @@ $P --format json "$tmp/wp.csv" > "$tmp/o4.json" 2>/dev/null
 check "report json: a whole-arm column named with bad bytes and quotes" \
 	test "$(jsonget "$tmp/o4.json" 'list(d["params"])')" = "['b1', 'b\\ufffd\"\\\\']"
 
+# --- more warnings than kept: counted, not lost ------------------------------------
+{ cat "$tmp/est.csv"; seq 1 5000 | sed 's/^/#tagk-note: warning p: msg /'; } > "$tmp/many.csv"
+expect "report: 5000 carried warnings, the 4984 not kept counted" 0 "*" \
+	"upstream, tagk: 4984 more warnings upstream, not kept \(the first 16 are\)" -- $P "$tmp/many.csv"
+$P --format json "$tmp/many.csv" > "$tmp/o5.json" 2>/dev/null
+check "report json: the count of warnings not kept is the list's last" \
+	test "$(jsonget "$tmp/o5.json" 'd["upstream_warnings"][-1]')" = "'tagk: 4984 more warnings upstream, not kept (the first 16 are)'"
+$R datasets/synth-payload.csv 2>/dev/null | grep -v '^#tagk-' > "$tmp/reg.csv"
+seq 1 40 | sed 's/^/#tagk-note: warning p: msg /' >> "$tmp/reg.csv"
+$E "$tmp/reg.csv" 2>/dev/null > "$tmp/e40.tagk"
+expect "estimate then report: the count of warnings not carried survives the pipe" 0 "*" \
+	"upstream, tagk: 24 more warnings upstream, not kept" -- $P "$tmp/e40.tagk"
+
 finish
