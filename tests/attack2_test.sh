@@ -71,4 +71,19 @@ $E "$tmp/reg.csv" 2>/dev/null > "$tmp/e40.tagk"
 expect "estimate then report: the count of warnings not carried survives the pipe" 0 "*" \
 	"upstream, tagk: 24 more warnings upstream, not kept" -- $P "$tmp/e40.tagk"
 
+# --- -m multibody: outputs named twice, a secondary output that cannot be made --------
+MB="-m multibody --map t=time --map q=pos_{1..7} --map qd=vel_* --map tau=eff_{1..7}"
+gzip -dc datasets/panda-empty.csv.gz | head -400 > "$tmp/arm.csv"
+expect "--identify: -o and --write-robot the same file refused" 2 "" \
+	"-o '$tmp/./x.urdf' and --write-robot '$tmp/x.urdf' name the same file" -- \
+	$R --robot datasets/panda.urdf $MB --identify --write-robot "$tmp/x.urdf" -o "$tmp/./x.urdf" "$tmp/arm.csv"
+check "... and nothing written" test ! -e "$tmp/x.urdf"
+expect "--identify: --write-robot and --write-friction the same file refused" 2 "" "name the same file" -- \
+	$R --robot datasets/panda.urdf $MB --identify --write-robot "$tmp/y" --write-friction "$tmp/y" -o "$tmp/y.model" \
+	"$tmp/arm.csv"
+check "... and nothing written" test ! -e "$tmp/y" -a ! -e "$tmp/y.model"
+expect "--identify: --write-friction into a missing directory: exit 1" 1 "" "nodir/f.txt: No such file or directory" \
+	-- $R --robot datasets/panda.urdf $MB --identify --write-friction "$tmp/nodir/f.txt" -o "$tmp/z.model" "$tmp/arm.csv"
+check "... and no model file left behind" test ! -e "$tmp/z.model"
+
 finish
