@@ -70,6 +70,11 @@ seq 1 40 | sed 's/^/#tagk-note: warning p: msg /' >> "$tmp/reg.csv"
 $E "$tmp/reg.csv" 2>/dev/null > "$tmp/e40.tagk"
 expect "estimate then report: the count of warnings not carried survives the pipe" 0 "*" \
 	"upstream, tagk: 24 more warnings upstream, not kept" -- $P "$tmp/e40.tagk"
+$E --stream binary "$tmp/reg.csv" 2>/dev/null > "$tmp/e40.bin"
+$P --format json "$tmp/e40.bin" > "$tmp/o6.json" 2>/dev/null
+check "report json with truth, binary stream: the carried warnings listed, the count last" \
+	test "$(jsonget "$tmp/o6.json" '(len(d["upstream_warnings"]), d["upstream_warnings"][-1])')" = \
+	"(17, 'tagk: 24 more warnings upstream, not kept (the first 16 are)')"
 
 # --- -m multibody: outputs named twice, a secondary output that cannot be made --------
 MB="-m multibody --map t=time --map q=pos_{1..7} --map qd=vel_* --map tau=eff_{1..7}"
