@@ -76,6 +76,14 @@ check "report json with truth, binary stream: the carried warnings listed, the c
 	test "$(jsonget "$tmp/o6.json" '(len(d["upstream_warnings"]), d["upstream_warnings"][-1])')" = \
 	"(17, 'tagk: 24 more warnings upstream, not kept (the first 16 are)')"
 
+# --- whole-arm table: a parameter without an sd is no interval to miss the truth ------
+$PY -c '
+n = 20
+print(",".join(["t"] + ["b%d" % i for i in range(n)] + ["sd_b%d" % i for i in range(n)] + ["true_b%d" % i for i in range(n)]))
+print(",".join(["0"] + ["1.5"] * n + ["0.1"] * 10 + [""] * 10 + ["1.5"] * n))' > "$tmp/halfsd.csv"
+expect "whole-arm: 10 of 20 without an sd: the truth inside 10 of 10, no warning" 0 \
+	"the truth is inside 10 of 10 intervals" "" -- $P --strict "$tmp/halfsd.csv"
+
 # --- -m multibody: outputs named twice, a secondary output that cannot be made --------
 MB="-m multibody --map t=time --map q=pos_{1..7} --map qd=vel_* --map tau=eff_{1..7}"
 gzip -dc datasets/panda-empty.csv.gz | head -400 > "$tmp/arm.csv"

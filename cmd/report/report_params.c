@@ -181,7 +181,7 @@ jnum(char *buf, double x)
 }
 
 static void
-print_json(FILE *o, const tbl_reader *r, const params *P, int undetermined, int in)
+print_json(FILE *o, const tbl_reader *r, const params *P, int undetermined, int in, int ni)
 {
 	char t[32];
 	fputs("{\"input\": ", o);
@@ -189,7 +189,7 @@ print_json(FILE *o, const tbl_reader *r, const params *P, int undetermined, int 
 	fprintf(o, ", \"estimates\": %ld, \"t\": %s, \"parameters\": %d, \"not_determined\": %d", P->n, jnum(t, P->t),
 	    P->np, undetermined);
 	if (P->have_true)
-		fprintf(o, ", \"truth_in_95\": %d", in);
+		fprintf(o, ", \"truth_in_95\": %d, \"intervals\": %d", in, ni);
 	fprintf(o, ", \"params\": {");
 	for (int j = 0; j < P->np; j++) {
 		char a[32], b[32], c[32], d[32];
@@ -207,30 +207,35 @@ report_params(tbl_reader *r, FILE *o, enum report_fmt fmt, plaus *p)
 {
 	params P = { 0 };
 	params_read(r, &P);
-	int undetermined = 0, in = 0;
+	/* ni: the intervals that can hold the truth (an sd and a truth): one
+	 * without an sd is neither a hit nor a miss */
+	int undetermined = 0, in = 0, ni = 0;
 	for (int j = 0; j < P.np; j++) {
 		undetermined += !determined(P.v[j], P.sd[j]);
+		ni += P.have_true && isfinite(P.sd[j]) && isfinite(P.tru[j]);
 		in += P.have_true && holds(P.v[j], P.sd[j], P.tru[j]);
 	}
 	const char *rank = tbl_note(r, "base_rank");
 	if (fmt == F_CSV) {
 		print_csv(o, r, &P);
 	} else if (fmt == F_JSON) {
-		print_json(o, r, &P, undetermined, in);
+		print_json(o, r, &P, undetermined, in, ni);
 	} else {
 		fprintf(o, "# %s: %d parameters, %ld estimate%s (the last, t %.6g s)%s%s\n", tbl_name(r), P.np, P.n,
 		    P.n == 1 ? "" : "s", P.t, rank ? "; base parameters, rank " : "", rank ? rank : "");
 		fprintf(o, "# %d of %d not determined: the 95 %% interval reaches zero, the log cannot tell them "
 		    "from 0\n\n", undetermined, P.np);
 		print_table(o, fmt, r, &P);
-		if (P.have_true)
-			fprintf(o, "\n# the truth is inside %d of %d intervals (%.1f %%; 95 %% expected)\n", in, P.np,
-			    100.0 * in / P.np);
+		if (P.have_true && ni)
+			fprintf(o, "\n# the truth is inside %d of %d intervals (%.1f %%; 95 %% expected)%s\n", in, ni,
+			    100.0 * in / ni, ni < P.np ? "; the others have no sd or no truth" : "");
+		else if (P.have_true)
+			fprintf(o, "\n# no interval to hold the truth: no parameter has both an sd and a truth\n");
 	}
-	if (P.have_true && P.np >= 10 && P.np - in > 0.1 * P.np) {
+	if (P.have_true && ni >= 10 && ni - in > 0.1 * ni) {
 		fprintf(stderr, "%s: %s: the truth is outside %d of %d 95 %% intervals (%.0f %%, 5 %% expected): the "
-		    "intervals are too narrow, or the model does not hold\n", cli_prog(), tbl_name(r), P.np - in, P.np,
-		    100.0 * (P.np - in) / P.np);
+		    "intervals are too narrow, or the model does not hold\n", cli_prog(), tbl_name(r), ni - in, ni,
+		    100.0 * (ni - in) / ni);
 		p->warnings++;
 	}
 	free(P.iv), free(P.isd), free(P.itrue), free(P.v), free(P.sd), free(P.tru);
