@@ -254,7 +254,9 @@ tbl_add_note(tbl_reader *r, const char *text)
 		add_warning(r, text + k + 1);
 		return;
 	}
-	snprintf(r->notes[r->note_next], sizeof(r->notes[0]), "%s", text);
+	/* printable, as a warning is: a report prints notes (the method's
+	 * name) and a sink writes them on */
+	tbl_one_line(r->notes[r->note_next], sizeof(r->notes[0]), text);
 	r->note_next = (r->note_next + 1) % TBL_NOTES;
 	if (r->nnotes < TBL_NOTES)
 		r->nnotes++;

@@ -35,7 +35,7 @@ check "report json: a warning with quotes, control bytes, bad UTF-8 stays JSON" 
 check "report json: the warning's bytes as written, bad ones as U+FFFD" \
 	test "$(jsonget "$tmp/o1.json" 'd["upstream_warnings"][0]')" = "'x: a \"q\" \\\\ b \\\\x01 c \\ufffd\\ufffd d \\ufffd\\ufffd'"
 check "report json: the method note escaped" \
-	test "$(jsonget "$tmp/o1.json" 'd["method"]')" = "'rls\"}{,\\\\ \\x01\\ufffd'"
+	test "$(jsonget "$tmp/o1.json" 'd["method"]')" = "'rls\"}{,\\\\ \\\\x01\\ufffd'"
 check "report json: the input's name with a quote and a backslash" \
 	test "$(jsonget "$tmp/o1.json" 'd["input"] == sys.argv[3]' "$BADN")" = True
 { cat "$tmp/score.csv"; printf '#tagk-note: warning x: \377\n'; } > "$tmp/sc\"\\.csv"
@@ -83,6 +83,12 @@ print(",".join(["t"] + ["b%d" % i for i in range(n)] + ["sd_b%d" % i for i in ra
 print(",".join(["0"] + ["1.5"] * n + ["0.1"] * 10 + [""] * 10 + ["1.5"] * n))' > "$tmp/halfsd.csv"
 expect "whole-arm: 10 of 20 without an sd: the truth inside 10 of 10, no warning" 0 \
 	"the truth is inside 10 of 10 intervals" "" -- $P --strict "$tmp/halfsd.csv"
+
+# --- notes with control bytes: printed escaped, as warnings are ------------------------
+{ cat "$tmp/est.csv"; printf '#tagk-note: method rls\033[31mRED\001\n'; } > "$tmp/esc.csv"
+$P "$tmp/esc.csv" > "$tmp/esc.txt" 2>&1
+check "report: a note's escape and control bytes are not printed raw" \
+	sh -c "! grep -q \"\$(printf '\\033')\" '$tmp/esc.txt' && grep -qF 'rls\\x1b[31mRED\\x01' '$tmp/esc.txt'"
 
 # --- -m multibody: outputs named twice, a secondary output that cannot be made --------
 MB="-m multibody --map t=time --map q=pos_{1..7} --map qd=vel_* --map tau=eff_{1..7}"
