@@ -90,6 +90,11 @@ $P "$tmp/esc.csv" > "$tmp/esc.txt" 2>&1
 check "report: a note's escape and control bytes are not printed raw" \
 	sh -c "! grep -q \"\$(printf '\\033')\" '$tmp/esc.txt' && grep -qF 'rls\\x1b[31mRED\\x01' '$tmp/esc.txt'"
 
+# --- sd_sys_ columns for some parameters only: refused, not dropped ----------------------
+$R --scale-sd 0.1 datasets/synth-payload.csv 2>/dev/null | $E 2>/dev/null | plain - | cut -d, -f1-22 > "$tmp/sys1.csv"
+expect "report: sd_sys_m alone (9 of 10 missing) refused" 1 "" "sd_sys_ columns for 1 of the 10 parameters" \
+	-- $P "$tmp/sys1.csv"
+
 # --- -m multibody: outputs named twice, a secondary output that cannot be made --------
 MB="-m multibody --map t=time --map q=pos_{1..7} --map qd=vel_* --map tau=eff_{1..7}"
 gzip -dc datasets/panda-empty.csv.gz | head -400 > "$tmp/arm.csv"
