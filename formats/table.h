@@ -114,7 +114,9 @@ const char *tbl_note_line(const tbl_reader *r, int i);
  * (tbl_carry), which every stream a sink finishes afterwards ends with:
  * each command passes on what it read and what it said itself. Up to
  * TBL_WARNINGS distinct ones, each cut to TBL_WARNING_MAX - 1 bytes; more
- * are counted (tbl_carried_dropped), not kept. */
+ * are counted (tbl_carried_dropped), not kept. A reader that met more than
+ * it keeps has one more warning, its last, that counts them; the note a
+ * sink writes for the ones not carried adds its count, read back. */
 enum { TBL_WARNINGS = 16, TBL_WARNING_MAX = 600 };
 #define TBL_WARNING_KEY "warning"
 int tbl_nwarnings(const tbl_reader *r);

@@ -153,13 +153,41 @@ kept_already(char (*list)[TBL_WARNING_MAX], int n, const char *msg)
 	return 0;
 }
 
+/* n added to *count, which stays at most a billion (a file may state any
+ * count). */
+static void
+add_count(long *count, long n)
+{
+	*count = *count + n > 1000000000L ? 1000000000L : *count + n;
+}
+
+/* How many warnings msg says were not carried, if it is the line a sink
+ * writes for them (write_warnings in sink.c), else 0: read back, it adds
+ * to the count instead of taking a warning's place, so that the count
+ * survives each command of a pipeline. */
+static long
+overflow_count(const char *msg)
+{
+	long n = 0;
+	char tail[8];
+	if (sscanf(msg, "tagk: %ld more warnings upstream, not carried (the first %*d are%7s", &n, tail) == 2 &&
+	    strcmp(tail, ")") == 0 && n > 0)
+		return n;
+	return 0;
+}
+
 void
 tbl_carry(const char *msg)
 {
+	long more = overflow_count(msg);
+	if (more) {
+		add_count(&dropped, more);
+		return;
+	}
 	if (kept_already(carried, ncarried, msg))
 		return;
 	if (ncarried == TBL_WARNINGS) {
-		dropped++;
+		add_count(&dropped, 1);
 		return;
 	}
 	tbl_one_line(carried[ncarried++], TBL_WARNING_MAX, msg);
@@ -186,12 +214,14 @@ tbl_carried_dropped(void)
 int
 tbl_nwarnings(const tbl_reader *r)
 {
-	return r->nwarnings;
+	return r->nwarnings + (r->wdropped > 0);
 }
 
 const char *
 tbl_warning(const tbl_reader *r, int i)
 {
+	if (i == r->nwarnings && r->wdropped > 0)
+		return r->wmore;
 	return i >= 0 && i < r->nwarnings ? r->warnings[i] : NULL;
 }
 
@@ -201,8 +231,16 @@ tbl_warning(const tbl_reader *r, int i)
 static void
 add_warning(tbl_reader *r, const char *msg)
 {
-	if (!kept_already(r->warnings, r->nwarnings, msg) && r->nwarnings < TBL_WARNINGS)
+	long more = overflow_count(msg);
+	if (!more && kept_already(r->warnings, r->nwarnings, msg))
+		more = 0;
+	else if (!more && r->nwarnings < TBL_WARNINGS)
 		tbl_one_line(r->warnings[r->nwarnings++], TBL_WARNING_MAX, msg);
+	else
+		add_count(&r->wdropped, more ? more : 1);
+	if (r->wdropped)
+		snprintf(r->wmore, sizeof(r->wmore), "tagk: %ld more warnings upstream, not kept (the first %d are)",
+		    r->wdropped, r->nwarnings);
 	tbl_carry(msg);
 }
 
@@ -216,7 +254,9 @@ tbl_add_note(tbl_reader *r, const char *text)
 		add_warning(r, text + k + 1);
 		return;
 	}
-	snprintf(r->notes[r->note_next], sizeof(r->notes[0]), "%s", text);
+	/* printable, as a warning is: a report prints notes (the method's
+	 * name) and a sink writes them on */
+	tbl_one_line(r->notes[r->note_next], sizeof(r->notes[0]), text);
 	r->note_next = (r->note_next + 1) % TBL_NOTES;
 	if (r->nnotes < TBL_NOTES)
 		r->nnotes++;

@@ -30,6 +30,8 @@ struct tbl_reader {
 	int nnotes, note_next; /* how many are kept (<= 8); where the next goes */
 	char warnings[TBL_WARNINGS][TBL_WARNING_MAX]; /* the input's carried warnings (tbl_warning) */
 	int nwarnings;
+	long wdropped;       /* warnings the input had beyond those kept */
+	char wmore[96];      /* and a warning that says so (tbl_warning's last) */
 	long skipped;
 	char unread[TBL_UNREAD_MAX]; /* "NAME\tWHY\n" per signal of the input not read (tbl_unread) */
 	char err[768];

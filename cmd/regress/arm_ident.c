@@ -1,9 +1,11 @@
 /* arm_ident.c: a whole arm identified from its own joint log, or its
  * torques predicted from a description; see arm_ident.h. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli.h"
 #include "cmdio.h"
 #include "friction_fit.h"
@@ -285,6 +287,21 @@ write_text_file(const char *path, const char *text, size_t tlen)
 	cmdio_file_commit(&w);
 }
 
+/* Die (exit 1) if path's directory cannot take a new file: checked for
+ * --write-friction and --write-robot before the model file is written, so
+ * that a missing or read-only directory leaves no output behind. */
+static void
+dir_writable(const char *path)
+{
+	if (!path || strcmp(path, "-") == 0)
+		return;
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", !slash ? 1 : slash == path ? 1 : (int)(slash - path), !slash ? "." : path);
+	if (access(dir, W_OK | X_OK) != 0)
+		cli_die(EXIT_DATA, "%s: %s", path, strerror(errno));
+}
+
 /* Identify, then write the model file and what was asked besides; the
  * rewritten description is made (and checked) before anything is written. */
 static void
@@ -319,6 +336,8 @@ identify_finish(arm_ident *a)
 	size_t tlen = 0;
 	if (a->o.write_robot && robotxml_rewrite(a->o.robot_path, &id, &text, &tlen, err, sizeof(err)) != 0)
 		cli_die(EXIT_DATA, "--write-robot: %s", err);
+	dir_writable(a->o.write_friction);
+	dir_writable(a->o.write_robot);
 	cmdio_file f;
 	cmdio_file_open(&f, a->o.outname);
 	char comment[600];

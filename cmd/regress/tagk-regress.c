@@ -1175,6 +1175,50 @@ calibrate(logreader *L, airborne *air)
 	say_hover(L, &v, NULL);
 }
 
+/* The directory part of path into buf ("." for none); its last part. */
+static const char *
+out_split(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash) {
+		snprintf(buf, len, ".");
+		return path;
+	}
+	snprintf(buf, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return slash + 1;
+}
+
+/* 1 if a and b (NULL or "-": standard output) name one file: the same
+ * string, or the same last part in the same directory. */
+static int
+same_output(const char *a, const char *b)
+{
+	a = a ? a : "-";
+	b = b ? b : "-";
+	if (strcmp(a, b) == 0)
+		return 1;
+	char da[4096], db[4096];
+	const char *ba = out_split(a, da, sizeof(da)), *bb = out_split(b, db, sizeof(db));
+	struct stat sa, sb;
+	return strcmp(ba, bb) == 0 && stat(da, &sa) == 0 && stat(db, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	    sa.st_ino == sb.st_ino;
+}
+
+/* -m multibody's outputs, each named once: two the same would leave the
+ * one written last in place of the other, with exit 0. */
+static void
+mb_outputs_differ(const regress_opts *o)
+{
+	const char *name[4] = { o->outname, o->mb.arm.write_robot, o->mb.arm.write_friction, o->mb.base_groups };
+	const char *opt[4] = { "-o", "--write-robot", "--write-friction", "--base-groups" };
+	int given[4] = { 1, !!name[1], !!name[2], !!name[3] };
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < 4; j++)
+			if (given[i] && given[j] && same_output(name[i], name[j]))
+				cli_die(EXIT_USAGE, "%s '%s' and %s '%s' name the same file: the one written last would "
+				    "replace the other", opt[i], name[i] ? name[i] : "-", opt[j], name[j] ? name[j] : "-");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1196,6 +1240,7 @@ main(int argc, char **argv)
 			    "physical boundary)");
 		if (!!o.mb.friction + !!o.mb.fit_kinds + !!o.mb.fwl_kinds > 1)
 			cli_die(EXIT_USAGE, "--friction, --fit-friction and --friction-terms: one of the three");
+		mb_outputs_differ(&o);
 		o.mb.tscale = o.tscale;
 		o.mb.tscale_set = o.tscale_set;
 		o.mb.outname = o.outname;

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "report_interval.h"
+#include "cli.h"
 #include "../lib/tagk.h"
 
 double
@@ -17,12 +18,18 @@ report_total_sd(double sd_noise, double sd_sys)
 int
 report_sys_columns(tbl_reader *r, int np, int *isys)
 {
-	int all = 1;
+	int all = 1, some = 0;
 	for (int j = 0; j < np; j++) {
 		char name[48];
 		snprintf(name, sizeof(name), "sd_sys_%s", tagk_param_names[j]);
 		all &= (isys[j] = tbl_find(r, name)) >= 0;
+		some += isys[j] >= 0;
 	}
+	/* some without the rest: their systematic part would be dropped from
+	 * every interval without a word */
+	if (some && !all)
+		cli_die(EXIT_DATA, "%s: sd_sys_ columns for %d of the %d parameters: give all or none", tbl_name(r),
+		    some, np);
 	for (int j = 0; j < np; j++) {
 		if (!all)
 			isys[j] = -1;
@@ -37,4 +44,12 @@ report_sys_label(const tbl_reader *r)
 {
 	const char *v = tbl_note(r, "scale_sd_of");
 	return v && *v ? v : "scale";
+}
+
+double
+report_sd_cell(tbl_reader *r, int col, double x)
+{
+	if (x < 0)
+		cli_die(EXIT_DATA, "%s: column '%s': %g is not an sd (negative)", tbl_where(r), tbl_col(r, col), x);
+	return x;
 }

@@ -25,7 +25,11 @@ double report_total_sd(double sd_noise, double sd_sys);
 /* The columns sd_sys_<param> of the first np parameters into isys and
  * asked for (nullable); 1 if the stream has all of them, else 0 (isys all
  * -1). */
-int report_sys_columns(tbl_reader *r, int np, int *isys);
+int report_sys_columns(tbl_reader *r, int np, int *isys);   /* some but not all: exit 1 */
+/* x, the cell of r's column col in the row just read, as an sd: empty
+ * (NaN) passes, a negative one is refused (exit 1 naming the row), since
+ * its interval would come out reversed and the value "determined". */
+double report_sd_cell(tbl_reader *r, int col, double x);
 /* What the systematic part is of, for the report: the stream's note
  * scale_sd_of (tagk-regress: "thrust map", "commanded thrust", "efforts"),
  * else "scale". */

@@ -5,6 +5,8 @@
 #include <string.h>
 #include "report_params.h"
 #include "cli.h"
+#include "report_json.h"
+#include "report_interval.h"
 #include "../formats/sink.h"
 
 enum { NAME = 64 };
@@ -97,7 +99,7 @@ params_read(tbl_reader *r, params *P)
 		P->t = row[it];
 		for (int j = 0; j < P->np; j++) {
 			P->v[j] = row[P->iv[j]];
-			P->sd[j] = row[P->isd[j]];
+			P->sd[j] = report_sd_cell(r, P->isd[j], row[P->isd[j]]);
 			P->tru[j] = P->have_true ? row[P->itrue[j]] : (double)NAN;
 		}
 	}
@@ -178,45 +180,27 @@ jnum(char *buf, double x)
 	return buf;
 }
 
-/* s as a JSON string: quotes, backslashes and control bytes escaped (a
- * file name may hold any of them). */
 static void
-jstr(FILE *o, const char *s)
-{
-	fputc('"', o);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(o, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(o, "\\u%04x", c);
-		else
-			fputc(c, o);
-	}
-	fputc('"', o);
-}
-
-static void
-print_json(FILE *o, const tbl_reader *r, const params *P, int undetermined, int in)
+print_json(FILE *o, const tbl_reader *r, const params *P, int undetermined, int in, int ni)
 {
 	char t[32];
 	fputs("{\"input\": ", o);
-	jstr(o, tbl_name(r));
+	report_jstr(o, tbl_name(r));
 	const char *method = tbl_note(r, "method");
 	fputs(", \"method\": ", o);
 	if (method)
-		jstr(o, method);
+		report_jstr(o, method);
 	else
 		fputs("null", o);
 	fprintf(o, ", \"estimates\": %ld, \"t\": %s, \"parameters\": %d, \"not_determined\": %d", P->n, jnum(t, P->t),
 	    P->np, undetermined);
 	if (P->have_true)
-		fprintf(o, ", \"truth_in_95\": %d", in);
+		fprintf(o, ", \"truth_in_95\": %d, \"intervals\": %d", in, ni);
 	fprintf(o, ", \"params\": {");
 	for (int j = 0; j < P->np; j++) {
 		char a[32], b[32], c[32], d[32];
 		fputs(j ? ", " : "", o);
-		jstr(o, tbl_col(r, P->iv[j]));
+		report_jstr(o, tbl_col(r, P->iv[j]));
 		fprintf(o, ": {\"last\": %s, \"sd\": %s, \"last_95\": [%s, %s], \"determined\": %s}", jnum(a, P->v[j]),
 		    jnum(b, P->sd[j]), jnum(c, P->v[j] - 1.96 * P->sd[j]), jnum(d, P->v[j] + 1.96 * P->sd[j]),
 		    determined(P->v[j], P->sd[j]) ? "true" : "false");
@@ -229,16 +213,19 @@ report_params(tbl_reader *r, FILE *o, enum report_fmt fmt, plaus *p)
 {
 	params P = { 0 };
 	params_read(r, &P);
-	int undetermined = 0, in = 0;
+	/* ni: the intervals that can hold the truth (an sd and a truth): one
+	 * without an sd is neither a hit nor a miss */
+	int undetermined = 0, in = 0, ni = 0;
 	for (int j = 0; j < P.np; j++) {
 		undetermined += !determined(P.v[j], P.sd[j]);
+		ni += P.have_true && isfinite(P.sd[j]) && isfinite(P.tru[j]);
 		in += P.have_true && holds(P.v[j], P.sd[j], P.tru[j]);
 	}
 	const char *rank = tbl_note(r, "base_rank");
 	if (fmt == F_CSV) {
 		print_csv(o, r, &P);
 	} else if (fmt == F_JSON) {
-		print_json(o, r, &P, undetermined, in);
+		print_json(o, r, &P, undetermined, in, ni);
 	} else {
 		const char *method = tbl_note(r, "method");
 		fprintf(o, "# %s: %d parameters, %ld estimate%s%s%s (the last, t %.6g s)%s%s\n", tbl_name(r), P.np, P.n,
@@ -247,14 +234,16 @@ report_params(tbl_reader *r, FILE *o, enum report_fmt fmt, plaus *p)
 		fprintf(o, "# %d of %d not determined: the 95 %% interval reaches zero, the log cannot tell them "
 		    "from 0\n\n", undetermined, P.np);
 		print_table(o, fmt, r, &P);
-		if (P.have_true)
-			fprintf(o, "\n# the truth is inside %d of %d intervals (%.1f %%; 95 %% expected)\n", in, P.np,
-			    100.0 * in / P.np);
+		if (P.have_true && ni)
+			fprintf(o, "\n# the truth is inside %d of %d intervals (%.1f %%; 95 %% expected)%s\n", in, ni,
+			    100.0 * in / ni, ni < P.np ? "; the others have no sd or no truth" : "");
+		else if (P.have_true)
+			fprintf(o, "\n# no interval to hold the truth: no parameter has both an sd and a truth\n");
 	}
-	if (P.have_true && P.np >= 10 && P.np - in > 0.1 * P.np) {
+	if (P.have_true && ni >= 10 && ni - in > 0.1 * ni) {
 		fprintf(stderr, "%s: %s: the truth is outside %d of %d 95 %% intervals (%.0f %%, 5 %% expected): the "
-		    "intervals are too narrow, or the model does not hold\n", cli_prog(), tbl_name(r), P.np - in, P.np,
-		    100.0 * (P.np - in) / P.np);
+		    "intervals are too narrow, or the model does not hold\n", cli_prog(), tbl_name(r), ni - in, ni,
+		    100.0 * (ni - in) / ni);
 		p->warnings++;
 	}
 	free(P.iv), free(P.isd), free(P.itrue), free(P.v), free(P.sd), free(P.tru);

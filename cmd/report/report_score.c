@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "report_json.h"
 #include "report_score.h"
 #include "report_interval.h"
 #include "../formats/sink.h"
@@ -334,11 +335,13 @@ print_logdet_point(FILE *o, enum report_fmt fmt, long i, double t, double D)
 static const char *const blk_names[TAGK_NERR] = { "mass", "first_moment", "inertia" };
 
 static void
-print_json(FILE *o, const score *s, const char *name, const char *const *pn, double tol, const detect_score *det)
+print_json(FILE *o, const score *s, tbl_reader *r, const char *const *pn, double tol, const detect_score *det)
 {
 	long shown = s->nevents < MAX_EVENTS ? s->nevents : MAX_EVENTS;
-	fprintf(o, "{\n  \"input\": \"%s\",\n  \"estimates\": %ld,\n  \"physical\": %ld,\n  \"projected\": %ld,\n"
-	    "  \"t_first\": %.10g,\n  \"t_last\": %.10g,\n", name, s->n, s->phys.physical, s->phys.projected, s->t_first,
+	fputs("{\n  \"input\": ", o);
+	report_jstr(o, tbl_name(r));
+	fprintf(o, ",\n  \"estimates\": %ld,\n  \"physical\": %ld,\n  \"projected\": %ld,\n"
+	    "  \"t_first\": %.10g,\n  \"t_last\": %.10g,\n", s->n, s->phys.physical, s->phys.projected, s->t_first,
 	    s->t_last);
 	fprintf(o, "  \"parameters\": [\n");
 	for (int j = 0; j < s->np; j++) {
@@ -371,7 +374,12 @@ print_json(FILE *o, const score *s, const char *name, const char *const *pn, dou
 	}
 	fprintf(o, "  ]");
 	detect_print_json(o, det);
-	fprintf(o, "\n}\n");
+	fprintf(o, ",\n  \"upstream_warnings\": [");
+	for (int i = 0; i < tbl_nwarnings(r); i++) {
+		fprintf(o, "%s\n    ", i ? "," : "");
+		report_jstr(o, tbl_warning(r, i));
+	}
+	fprintf(o, "%s]\n}\n", tbl_nwarnings(r) ? "\n  " : "");
 }
 
 static void
@@ -625,7 +633,7 @@ report_score(tbl_reader *r, int it, int np, const int *ip, const score_opts *o, 
 		check_finite(&s, tbl_name(r), pn);
 		detect_finish(&det);
 		if (o->fmt == F_JSON)
-			print_json(w->f, &s, tbl_name(r), pn, o->tol, &det);
+			print_json(w->f, &s, r, pn, o->tol, &det);
 		else if (o->fmt == F_CSV)
 			print_csv(w->f, &s, pn);
 		else

@@ -6,6 +6,7 @@
 #include "report_interval.h"
 #include "quantile.h"
 #include "cli.h"
+#include "report_json.h"
 #include "../formats/binary.h"
 #include "../formats/sink.h"
 #include "../lib/tagk.h"
@@ -108,9 +109,9 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 			v[j] = s->last[j] = row[ip[j]];
 			/* an empty sd cell (NaN): the method had none yet */
 			if (s->have_sd)
-				s->last_sd[j] = row[isd[j]];
+				s->last_sd[j] = report_sd_cell(r, isd[j], row[isd[j]]);
 			if (s->have_sys)
-				s->last_sys[j] = row[isys[j]];
+				s->last_sys[j] = report_sd_cell(r, isys[j], row[isys[j]]);
 		}
 		plaus_count_row(&s->phys, np, s->last, row);
 		v[np] = s->n ? t - s->t1 : (double)NAN;
@@ -207,13 +208,15 @@ wander(const summary *s, const stats *st, int j)
 static void
 print_json(FILE *o, const char *name, const summary *s, const stats *st, double spacing, long gaps)
 {
-	fprintf(o, "{\n  \"input\": \"%s\",\n  \"method\": ", name);
-	if (s->method[0]) fprintf(o, "\"%s\"", s->method); else fprintf(o, "null");
+	fputs("{\n  \"input\": ", o);
+	report_jstr(o, name);
+	fputs(",\n  \"method\": ", o);
+	report_jstr(o, s->method[0] ? s->method : NULL);
 	fprintf(o, ",\n  \"estimates\": %ld,\n  \"physical\": %ld,\n  \"projected\": %ld,\n  \"t_first\": %s,\n"
 	    "  \"t_last\": %s,\n  \"spacing_s\": %s", s->n, s->phys.physical, s->phys.projected, rt(s->t0, 1), rt(s->t1, 1),
 	    rt(spacing, 1));
 	fprintf(o, ",\n  \"gaps\": %ld,\n  \"refused_updates\": ", gaps);
-	if (s->refused[0]) fprintf(o, "\"%s\"", s->refused); else fprintf(o, "null");
+	report_jstr(o, s->refused[0] ? s->refused : NULL);
 	fprintf(o, ",\n  \"parameters\": [\n");
 	for (int j = 0; j < s->np; j++) {
 		double h = half95(s, j), hn = half95_noise(s, j);
@@ -232,10 +235,8 @@ print_json(FILE *o, const char *name, const summary *s, const stats *st, double 
 	}
 	fprintf(o, "  ],\n  \"upstream_warnings\": [");
 	for (int i = 0; i < s->nwarn; i++) {
-		fprintf(o, "%s\n    \"", i ? "," : "");
-		for (const char *c = s->warn[i]; *c; c++)
-			fprintf(o, *c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
-		fprintf(o, "\"");
+		fprintf(o, "%s\n    ", i ? "," : "");
+		report_jstr(o, s->warn[i]);
 	}
 	fprintf(o, "%s]\n}\n", s->nwarn ? "\n  " : "");
 }

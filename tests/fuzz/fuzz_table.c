@@ -59,6 +59,30 @@ digest_str(uint64_t *h, const char *s)
 	digest(h, s, strlen(s) + 1);
 }
 
+/* The input's carried warnings (table.h): at most TBL_WARNINGS and the
+ * one that counts the rest, each one line of printable bytes (a report
+ * prints them), shorter than TBL_WARNING_MAX. */
+static void
+check_warnings(tbl_reader *r, uint64_t *h)
+{
+	int n = tbl_nwarnings(r);
+	if (n < 0 || n > TBL_WARNINGS + 1)
+		violation("more warnings kept than TBL_WARNINGS and the count", NULL);
+	for (int i = 0; i < n; i++) {
+		const char *w = tbl_warning(r, i);
+		if (!w)
+			violation("a warning below tbl_nwarnings is NULL", NULL);
+		if (strlen(w) >= TBL_WARNING_MAX)
+			violation("a warning longer than TBL_WARNING_MAX", w);
+		for (const unsigned char *p = (const unsigned char *)w; *p; p++)
+			if (*p < 0x20 || *p == 0x7f)
+				violation("a warning holds a control byte", w);
+		digest_str(h, w);
+	}
+	if (tbl_warning(r, n))
+		violation("a warning past tbl_nwarnings", NULL);
+}
+
 void
 fuzz_table(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want, int skip_bad,
     int ignore_crc)
@@ -141,6 +165,7 @@ fuzz_table_digest(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want wa
 	}
 	for (int i = 0; i < nc; i++)
 		digest(&h, (int[]){ tbl_is_text(r, i) }, sizeof(int));
+	check_warnings(r, &h);
 	tbl_close(r);
 	free(wanted);
 	free(row);
