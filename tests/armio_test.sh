@@ -128,9 +128,11 @@ start=$(date +%s.%N)
 expect "--identify on a 20 s, 1 kHz, 7-joint MuJoCo run of the perturbed arm" 0 "" "joint 1: RMS residual" -- \
 	$R --robot "$tmp/desc.xml" $M --identify $FR --write-robot "$tmp/id.xml" --write-friction "$tmp/fr2.txt" \
 	-o "$tmp/id2.model" "$tmp/run1.csv"
-secs=$(echo "$(date +%s.%N) - $start" | bc)
+# its run time is printed, not judged: speed is the benchmarks' (a timed
+# test fails on a loaded machine); the 0.45 s figure is tagk-regress(1)'s
+secs=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { printf "%.2f", a - b }')
 grep -- '--identify:' "$tmp/err"
-check "... in seconds ($secs s with its reading and derivatives, under 10)" sh -c "echo '$secs < 10' | bc | grep -qx 1"
+echo "  (--identify took $secs s with its reading and derivatives)"
 check "... friction: fv within 2 % of 0.6, fc within 5 % of 0.4, every joint" \
 	awk '/^joint/ { n++; if (!($3 > 0.588 && $3 < 0.612 && $4 > 0.38 && $4 < 0.42)) bad++ } END { exit !(n == 7 && !bad) }' \
 	"$tmp/fr2.txt"
