@@ -46,25 +46,23 @@ extern "C" {
 #define YARDSTICK_FLAGS "flags unknown"
 #endif
 
-namespace {
+static unsigned kdl_segments; // the chain's, mounts included: KDL wants one wrench each
 
-unsigned kdl_segments; // the chain's, mounts included: KDL wants one wrench each
-
-[[noreturn]] void
+[[noreturn]] static void
 die(const std::string &msg)
 {
 	std::fprintf(stderr, "kdl-yardstick: %s\n", msg.c_str());
 	std::exit(1);
 }
 
-[[noreturn]] void
+[[noreturn]] static void
 usage()
 {
 	std::fprintf(stderr, "usage: kdl-yardstick [--states N] [--rounds R] [--body NAME] MODEL\n");
 	std::exit(2);
 }
 
-KDL::Rotation
+static KDL::Rotation
 rot_of(const tagk_real *r)
 {
 	return KDL::Rotation(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]);
@@ -72,7 +70,7 @@ rot_of(const tagk_real *r)
 
 // Body i's ten parameters (about its origin) as KDL's inertia, which is
 // given about the centre of mass and moved to the origin by KDL itself.
-KDL::RigidBodyInertia
+static KDL::RigidBodyInertia
 inertia_of(const tagk_real *th)
 {
 	double m = th[0];
@@ -95,7 +93,7 @@ inertia_of(const tagk_real *th)
 // segment's root gave other torques in KDL 1.5.1 as Debian 12 ships it,
 // for axes not through the root's origin; the fixed segment avoids that
 // constructor.)
-KDL::Chain
+static KDL::Chain
 chain_of(const mbmodel &mm)
 {
 	const tagk_mb_model &m = mm.m;
@@ -122,7 +120,7 @@ struct states {
 	std::vector<double> q, qd, qdd;
 };
 
-states
+static states
 draw_states(int nv, int n)
 {
 	states s;
@@ -139,7 +137,7 @@ draw_states(int nv, int n)
 	return s;
 }
 
-double
+static double
 rel(const double *a, const double *b, int n)
 {
 	double d = 0, s = 0;
@@ -151,7 +149,7 @@ rel(const double *a, const double *b, int n)
 }
 
 // Every state: KDL's torques against tagk's RNEA and Y theta.
-double
+static double
 check(const mbmodel &mm, KDL::ChainIdSolver_RNE &kdl, const states &s)
 {
 	int nv = s.nv, nb = mm.m.nb;
@@ -198,7 +196,7 @@ struct sides {
 	double sink = 0;
 };
 
-double
+static double
 time_kdl(sides &x)
 {
 	int nv = x.s->nv;
@@ -218,7 +216,7 @@ time_kdl(sides &x)
 }
 
 // kind 0: RNEA torques; 1: one body's rows; 2: the whole regressor.
-double
+static double
 time_tagk(sides &x, int kind)
 {
 	int nv = x.s->nv, nb = x.mm->m.nb;
@@ -243,14 +241,12 @@ time_tagk(sides &x, int kind)
 	return std::chrono::duration<double>(clk::now() - t0).count();
 }
 
-double
+static double
 median(std::vector<double> v)
 {
 	std::sort(v.begin(), v.end());
 	return v[v.size() / 2];
 }
-
-} // namespace
 
 int
 main(int argc, char **argv)
