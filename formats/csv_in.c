@@ -677,6 +677,54 @@ feed_libcsv(tbl_reader *r, const char *s, size_t len)
 	return 0;
 }
 
+/* A whole line s[0..n) that is one of tagk's marker lines (#tagk-note:,
+ * #tagk-error:, ...; leading blanks allowed), taken as it was written: 1.
+ * Else 0, and the line goes to the CSV parsers. A note or an error is
+ * free text: split into fields, then joined again, it lost every blank
+ * after a comma and libcsv took its quotes, so a warning carried through
+ * a CSV stream read differently from the same warning through a binary
+ * one. A stream or end marker keeps its field count (a comma in it is
+ * still malformed). */
+static int
+is_blank(char ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
+static int
+marker_line(tbl_reader *r, const char *s, size_t n, int ch)
+{
+	csvin *c = r->impl;
+	size_t k = 0;
+	while (k < n && is_blank(s[k]))
+		k++;
+	if (n - k < 6 || memcmp(s + k, "#tagk-", 6) != 0)
+		return 0;
+	char txt[sizeof(c->marker_msg)];
+	size_t len = n - k, end = len;
+	while (end > 0 && (is_blank(s[k + end - 1]) || s[k + end - 1] == '\r'))
+		end--;
+	if (end >= sizeof(txt))
+		end = sizeof(txt) - 1;
+	memcpy(txt, s + k, end);
+	txt[end] = 0;
+	int kind = marker_kind(txt);
+	if (kind == MARK_NONE)
+		return 0;
+	begin_record(r);
+	c->prev_cr = 0;
+	c->marker = kind;
+	size_t skip = kind == MARK_ERROR ? strlen(TBL_ERROR_MARK) + (txt[strlen(TBL_ERROR_MARK)] == ' ') : 0;
+	snprintf(c->marker_msg, sizeof(c->marker_msg), "%s", txt + skip);
+	int nf = 1;
+	for (size_t i = 0; i < end; i++)
+		nf += txt[i] == ',';
+	c->nfield = nf;
+	c->rec_bytes = n + 1;
+	on_record(ch, r);
+	return 1;
+}
+
 /* Feed input until a row is queued, the input ends or an error is found
  * (or, while opening, until the header row is complete). One line at a
  * time: the fast path's, or libcsv's while opening, while it holds part of
@@ -705,7 +753,9 @@ fill(tbl_reader *r)
 			return;
 		}
 		int fast = tbl_csv_fastpath && e >= 0 && !c->opening && !c->lib_busy;
-		if (fast && !quote)
+		if (e >= 0 && !c->lib_busy && marker_line(r, start, (size_t)e, start[e]))
+			;
+		else if (fast && !quote)
 			(c->cur ? fast_line : split_line)(r, start, (size_t)e, start[e]);
 		else if (fast && c->cur && unquote_line(r, start, (size_t)e, start[e]))
 			;
