@@ -528,6 +528,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@$(ASAN_RUN) sh tests/newuser_test.sh
 	@$(ASAN_RUN) sh tests/attack2_test.sh
 	@$(ASAN_RUN) sh tests/stream_notes_test.sh
+	@$(ASAN_RUN) sh tests/leaks_test.sh
 
 # Mutation testing (not part of check): each mutant of tests/mutants.txt
 # applied to a scratch copy of the tree, rebuilt, and the tests that see its

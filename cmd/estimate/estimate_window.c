@@ -519,6 +519,28 @@ finish(winrun *w)
 	estout_commit(&w->out, o->quiet);
 }
 
+/* What open_run and start_method allocated (NULL where never allocated:
+ * open_run zeroes the run). */
+static void
+close_run(winrun *w)
+{
+	for (int i = 0; w->ring && i < w->cap; i++) {
+		free(w->ring[i].Y);
+		free(w->ring[i].b);
+		free(w->ring[i].truth);
+	}
+	free(w->ring);
+	free(w->tidx);
+	free(w->ws);
+	free(w->A);
+	free(w->bb);
+	free(w->kind);
+	free(w->P);
+	free(w->scratch);
+	free(w->uws);
+	tbl_close(w->r);
+}
+
 int
 estimate_window(const window_opts *o, const char *input)
 {
@@ -526,6 +548,6 @@ estimate_window(const window_opts *o, const char *input)
 	open_run(&w, o, input);
 	read_samples(&w);
 	finish(&w);
-	tbl_close(w.r);
+	close_run(&w);
 	return 0;
 }

@@ -477,6 +477,13 @@ finish(filter_run *w)
 		join_free(w->js[k]);
 	}
 	tbl_close(r);
+	free(w->cut);
+	free(w->sig);
+	free(w->state);
+	free(w->row);
+	free(w->orow);
+	free(w->keep);
+	free((void *)w->names);
 }
 
 int

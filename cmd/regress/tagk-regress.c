@@ -1132,6 +1132,7 @@ regress(logreader *L, airborne *air)
 		free(buf[i].truth);
 	free(buf);
 	free(row);
+	free(em.orow);
 }
 
 /* --calibrate-mass: the thrust model fitted to the known mass. */
