@@ -313,7 +313,7 @@ footnotes(FILE *o, const char *h, const summary *s, const stats *st)
 {
 	if (s->have_sd && s->have_sys)
 		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd, the sd the noise's part (Newey-West: "
-		    "correlated residuals count) and the %s's stated relative sd times the estimate, in quadrature; "
+		    "correlated residuals count) and the stated relative sd of the %s times the estimate, in quadrature; "
 		    "a bias the stated sd does not cover is not in it\n", h, s->sys_of);
 	else if (s->have_sd)
 		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd (the noise's part, Newey-West: correlated "
