@@ -151,6 +151,17 @@ check "... JSON: 64 parameters, each with last_95" /usr/bin/python3 -c "
 import json, sys
 d = json.load(open('$tmp/pe.json'))
 sys.exit(not (d['parameters'] == 64 and len(d['params']) == 64 and all(len(v['last_95']) == 2 for v in d['params'].values())))"
+# a warning carried upstream reaches the whole-arm report too, in text and
+# JSON (the rigid-body summary's key), and --strict fails on it
+awk '/^#tagk-end/ { print "#tagk-note: warning tester: joint 3, \"odd\"" } { print }' "$tmp/pe.csv" > "$tmp/pew.csv"
+$BIN/tagk-report "$tmp/pew.csv" > "$tmp/pew.txt" 2>/dev/null
+check "a whole-arm report lists an upstream warning" grep -Fxq '#   tester: joint 3, "odd"' "$tmp/pew.txt"
+$BIN/tagk-report --format json "$tmp/pew.csv" > "$tmp/pew.json" 2>/dev/null
+check "... and its JSON, under upstream_warnings" /usr/bin/python3 -c "
+import json, sys
+d = json.load(open('$tmp/pew.json'))
+sys.exit(d['upstream_warnings'] != ['tester: joint 3, \"odd\"'] or json.load(open('$tmp/pe.json'))['upstream_warnings'] != [])"
+expect "... and --strict fails on it" 1 "*" "upstream, tester: joint 3" -- $BIN/tagk-report --strict "$tmp/pew.csv"
 expect "--base with one body" 2 "" "--base: the base parameters are those of many bodies" -- \
 	$B --unknown link3 --base datasets/panda-empty.csv.gz
 # base parameters estimated (tagk-estimate --batch on the base rows) from

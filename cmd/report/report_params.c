@@ -205,7 +205,13 @@ print_json(FILE *o, const tbl_reader *r, const params *P, int undetermined, int 
 		    jnum(b, P->sd[j]), jnum(c, P->v[j] - 1.96 * P->sd[j]), jnum(d, P->v[j] + 1.96 * P->sd[j]),
 		    determined(P->v[j], P->sd[j]) ? "true" : "false");
 	}
-	fprintf(o, "}}\n");
+	/* the same key as the rigid-body summary's (report_summary.c) */
+	fprintf(o, "}, \"upstream_warnings\": [");
+	for (int i = 0; i < tbl_nwarnings(r); i++) {
+		fputs(i ? ", " : "", o);
+		report_jstr(o, tbl_warning(r, i));
+	}
+	fprintf(o, "]}\n");
 }
 
 void
@@ -232,7 +238,12 @@ report_params(tbl_reader *r, FILE *o, enum report_fmt fmt, plaus *p)
 		    P.n == 1 ? "" : "s", method ? " of " : "", method ? method : "", P.t,
 		    rank ? "; base parameters, rank " : "", rank ? rank : "");
 		fprintf(o, "# %d of %d not determined: the 95 %% interval reaches zero, the log cannot tell them "
-		    "from 0\n\n", undetermined, P.np);
+		    "from 0\n", undetermined, P.np);
+		if (tbl_nwarnings(r))
+			fprintf(o, "# warnings of the commands upstream (the stream carries them; --strict fails on them):\n");
+		for (int i = 0; i < tbl_nwarnings(r); i++)
+			fprintf(o, "#   %s\n", tbl_warning(r, i));
+		fprintf(o, "\n");
 		print_table(o, fmt, r, &P);
 		if (P.have_true && ni)
 			fprintf(o, "\n# the truth is inside %d of %d intervals (%.1f %%; 95 %% expected)%s\n", in, ni,
