@@ -710,12 +710,15 @@ say(cprun *w)
 	for (int r = 0; r < w->R; r++) {
 		/* a row index without residual (all zero, or exact) was floored at
 		 * 1e-300 to weigh finitely; its noise is said as 0, not 1e-150 */
-		fmt_double(one, w->sig2[r] > 1e-300 ? sqrt(w->sig2[r]) : 0);
+		snprintf(one, sizeof(one), "%.6g", w->sig2[r] > 1e-300 ? sqrt(w->sig2[r]) : 0);
 		snprintf(sds + strlen(sds), sizeof(sds) - strlen(sds), "%s%s", r ? "," : "", one);
 	}
-	fmt_double(one, total);
-	cli_warn("--segment auto: %ld change%s; cost %s with %.6g per change; noise sd %s; %ld sample%s per block",
-	    w->ncp, w->ncp == 1 ? "" : "s", one, w->beta, sds, w->k, w->k == 1 ? "" : "s");
+	/* the noise sds in six digits, as the other figures on stderr: enough
+	 * to pass back as --noise-sd (the segments come out the same unless a
+	 * change's cost sits within 1e-6 of its penalty); the cost in ten, for
+	 * comparing it with another solver's (tests/changes_oracle.py) */
+	cli_warn("--segment auto: %ld change%s; cost %.10g with %.6g per change; noise sd %s; %ld sample%s per block",
+	    w->ncp, w->ncp == 1 ? "" : "s", total, w->beta, sds, w->k, w->k == 1 ? "" : "s");
 }
 
 static void
