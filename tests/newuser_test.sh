@@ -129,4 +129,10 @@ expect "the whole-arm report's header names the method" 0 \
 expect "... and its JSON too" 0 '^\{"input": "base.est", "method": "wls", "estimates": 1,' "" -- \
 	sh -c "cd '$tmp' && '$PA' --format json base.est"
 
+# --- a PWM log read without --map rotors: the Crazyflie's motor names said ------
+expect "a PWM log without --map rotors: the message names the motors' columns" 1 "" \
+	'--map rotors=motor\.m1,motor\.m2,motor\.m3,motor\.m4\)$' -- $R -m mass --vehicle crazyflie2 "$tmp/pw.csv"
+expect "... and the vehicle too when it is not given" 1 "" '--vehicle crazyflie2 --map rotors=motor\.m1' -- \
+	$R -m mass "$tmp/pw.csv"
+
 finish

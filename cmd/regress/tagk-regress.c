@@ -440,9 +440,16 @@ choose_source(logreader *L)
 		L->src = strcmp(o->wrench, "force") == 0 ? S_FORCE : strcmp(o->wrench, "thrust") == 0 ? S_THRUST : S_ROTORS;
 	else
 		L->src = have[S_FORCE] ? S_FORCE : have[S_THRUST] ? S_THRUST : have[S_ROTORS] && L->have_veh ? S_ROTORS : -1;
+	/* the Crazyflie's own names for its motors' PWM (a log its firmware
+	 * or tagk-bench massflight --pwm wrote, its other columns not the
+	 * uSD preset's): named in the message, not taken unasked */
+	int cf_pwm = !have[S_ROTORS] && tbl_find(L->r, "motor.m1") >= 0 && tbl_find(L->r, "motor.m4") >= 0;
 	if (L->src < 0)
 		cli_die(EXIT_DATA, "%s: no force signal: need columns %s (force), %s (thrust), or rotor "
-		    "columns with --vehicle; map yours with --map", tbl_name(L->r), L->map[S_FORCE], L->map[S_THRUST]);
+		    "columns with --vehicle; map yours with --map%s", tbl_name(L->r), L->map[S_FORCE], L->map[S_THRUST],
+		    !cf_pwm ? "" : L->have_veh ? " (the Crazyflie's motors: --map rotors=motor.m1,motor.m2,motor.m3,"
+		    "motor.m4)" : " (the Crazyflie's motors: --vehicle crazyflie2 --map rotors=motor.m1,motor.m2,"
+		    "motor.m3,motor.m4)");
 	if (L->src == S_ROTORS) {
 		if (!L->have_veh)
 			cli_die(EXIT_USAGE, "--wrench rotors needs --vehicle FILE");
