@@ -25,6 +25,10 @@ bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress | bin/tagk-e
 printf '#tagk-stream: 2\nt,m\n0,1\n#tagk-error: upstream failed\n' > "$S/stream/error-marker.csv"
 printf 't,m\n0,1\n1,2\n' | bin/tagk-filter --stream csv > "$S/stream/small-declared.csv"
 sed 's/^#tagk-end: 2 rows/#tagk-note: refused_updates 1 of 2\n&/' "$S/stream/small-declared.csv" > "$S/stream/note.csv"
+# marker lines taken raw (csv_in.c marker_line): blanks, quotes, commas, CR
+printf '#tagk-stream: 2\nt,m\n0,1\n  #tagk-error: a, "b, c"  d\r\n' > "$S/stream/error-quoted.csv"
+sed 's/^#tagk-end: 2 rows/  #tagk-note: warning x: a,  "b, c" d\r\n&/' "$S/stream/small-declared.csv" \
+	> "$S/stream/note-quoted.csv"
 bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress --stream binary > "$S/binary/reg.bin"
 bin/tagk-bench synth --duration 0.05 2>/dev/null | bin/tagk-regress | bin/tagk-estimate --window 2 --every 1 \
 	--stream binary > "$S/binary/est.bin"
