@@ -63,6 +63,8 @@ struct rowfit {
 rowfit *
 rowfit_new(int n)
 {
+	if (n < 1 || n > TAGK_NPARAM)
+		return NULL;
 	rowfit *f = calloc(1, sizeof(*f));
 	if (!f)
 		cli_die(EXIT_DATA, "out of memory");
@@ -75,7 +77,7 @@ rowfit_new(int n)
 	f->nr = calloc(RF_KINDS, sizeof(long));
 	f->nd = calloc(RF_KINDS, sizeof(long));
 	f->bnz = calloc(RF_KINDS, sizeof(int));
-	if (!f->G || !f->D || !f->ring || !f->seen || !f->nr || !f->nd || !f->bnz || n > 15)
+	if (!f->G || !f->D || !f->ring || !f->seen || !f->nr || !f->nd || !f->bnz)
 		cli_die(EXIT_DATA, "out of memory");
 	return f;
 }

@@ -46,7 +46,8 @@ typedef struct rowfit rowfit;
 enum { RF_KINDS = 64, RF_BLOCK_MIN = 50 };
 #define RF_BLOCK_S 2.0
 
-/* A check of rows of n parameters (n <= 10). Dies out of memory. */
+/* A check of rows of n parameters; NULL (no check) unless 1 <= n <= 10.
+ * Dies out of memory. */
 rowfit *rowfit_new(int n);
 /* A row of kind k (its index in its sample, 0 .. RF_KINDS - 1; others
  * are ignored) with regressor a (n) and target b. */
