@@ -56,8 +56,10 @@ struct rowfit {
 	int *bnz;            /* RF_KINDS: a row of the kind with b != 0 (in the run) */
 	double t0;
 	long nb;             /* samples in the open block */
-	kindfit *blk;        /* nblk x RF_KINDS */
-	long nblk, cap;
+	kindfit *blk;        /* RF_MAX_BLOCKS x stride: the blocks kept */
+	int stride;          /* kinds a block keeps: those of the first block */
+	long nblk;           /* blocks kept */
+	long closed, keep;   /* blocks closed; every keep-th of them is kept */
 };
 
 rowfit *
@@ -235,18 +237,54 @@ kind_figures(const rowfit *f, int k, const double *x, const double *xp, kindfit 
 	kf->grow = kf->resp / fmax(kf->res, tiny);
 }
 
+/* A new row of blk for the block being closed, or NULL when it is not
+ * kept: every block up to RF_MAX_BLOCKS, then every other one (the kept
+ * ones thinned to every other), and so on, so that the memory stays
+ * bounded and the blocks kept spread evenly over the log. */
+static kindfit *
+block_row(rowfit *f)
+{
+	if (!f->blk) {
+		f->stride = f->nk, f->keep = 1;
+		if (!(f->blk = malloc((size_t)RF_MAX_BLOCKS * (size_t)f->stride * sizeof(*f->blk))))
+			cli_die(EXIT_DATA, "out of memory");
+	}
+	if (f->closed++ % f->keep != 0)
+		return NULL;
+	if (f->nblk == RF_MAX_BLOCKS) {
+		for (long i = 0; i < RF_MAX_BLOCKS / 2; i++)
+			memcpy(f->blk + (size_t)i * f->stride, f->blk + (size_t)(2 * i) * f->stride,
+			    (size_t)f->stride * sizeof(*f->blk));
+		f->nblk = RF_MAX_BLOCKS / 2;
+		f->keep *= 2;
+		if ((f->closed - 1) % f->keep != 0)
+			return NULL;
+	}
+	return f->blk + (size_t)f->nblk++ * f->stride;
+}
+
+static void
+clear_block(rowfit *f)
+{
+	const int P = f->P;
+	memset(f->G, 0, (size_t)RF_KINDS * P * P * sizeof(double));
+	memset(f->D, 0, (size_t)RF_KINDS * P * P * sizeof(double));
+	memset(f->nr, 0, RF_KINDS * sizeof(long));
+	memset(f->nd, 0, RF_KINDS * sizeof(long));
+	f->nb = 0;
+}
+
 /* The open block judged by its own least-squares body into a new row of
- * blk; emptied. */
+ * blk (if kept); emptied. */
 static void
 close_block(rowfit *f)
 {
-	const int P = f->P, n = f->n;
-	if (f->nblk == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 64;
-		if (!(f->blk = realloc(f->blk, (size_t)f->cap * RF_KINDS * sizeof(*f->blk))))
-			cli_die(EXIT_DATA, "out of memory");
+	const int n = f->n;
+	kindfit *kf = block_row(f);
+	if (!kf) {
+		clear_block(f);
+		return;
 	}
-	kindfit *kf = f->blk + (size_t)f->nblk++ * RF_KINDS;
 	double th[16] = { 0 }, x[16], xp[16];
 	block_fit(f, th);
 	for (int j = 0; j < n; j++)
@@ -255,13 +293,9 @@ close_block(rowfit *f)
 	for (int j = 0; j < n; j++)
 		xp[j] = -th[j];
 	x[n] = xp[n] = 1;
-	for (int k = 0; k < RF_KINDS; k++)
+	for (int k = 0; k < f->stride; k++)
 		kind_figures(f, k, x, xp, &kf[k]);
-	memset(f->G, 0, (size_t)RF_KINDS * P * P * sizeof(double));
-	memset(f->D, 0, (size_t)RF_KINDS * P * P * sizeof(double));
-	memset(f->nr, 0, RF_KINDS * sizeof(long));
-	memset(f->nd, 0, RF_KINDS * sizeof(long));
-	f->nb = 0;
+	clear_block(f);
 }
 
 void
@@ -280,7 +314,7 @@ median(const rowfit *f, int k, size_t off, double *scr)
 {
 	long m = 0;
 	for (long b = 0; b < f->nblk; b++) {
-		const kindfit *kf = &f->blk[(size_t)b * RF_KINDS + k];
+		const kindfit *kf = &f->blk[(size_t)b * f->stride + k];
 		if (kf->res >= 0)
 			scr[m++] = *(const double *)((const char *)kf + off);
 	}
@@ -365,7 +399,7 @@ rowfit_judge(rowfit *f, int arm, int verbose)
 	int nbad = 0, bad1 = 0, bad2 = 0;
 	char list[2048] = "", name[64];
 	size_t l = 0;
-	for (int k = 0; k < f->nk; k++) {
+	for (int k = 0; k < f->stride; k++) {
 		kindmed m;
 		kind_medians(f, k, scr, &m);
 		kind_name(f, k, arm, name, sizeof(name));
@@ -394,7 +428,7 @@ rowfit_judge(rowfit *f, int arm, int verbose)
 		causes(bad1, bad2, arm, why, sizeof(why));
 		cli_caution("model fit: %d of the %d row kinds are not explained by a physical %s (the rms residual of each %g s block's "
 		    "least-squares body, median of %ld: %s); likely cause: %s (--no-fit-check silences this)",
-		    nbad, f->nk, arm ? "load" : "body", RF_BLOCK_S, f->nblk, list, why);
+		    nbad, f->stride, arm ? "load" : "body", RF_BLOCK_S, f->nblk, list, why);
 	}
 	free(scr);
 	return nbad;

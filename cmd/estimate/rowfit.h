@@ -36,14 +36,17 @@
  * model's lateral force) are not judged.
  *
  * Blocks: RF_BLOCK_S seconds of at least RF_BLOCK_MIN samples. Memory:
- * two (n+1)^2 Gram matrices per kind, and ten numbers per kind and block.
+ * two (n+1)^2 Gram matrices per kind, and nine numbers per kind for each
+ * of at most RF_MAX_BLOCKS blocks kept (past that, every other one, evenly
+ * over the log); kinds a sample gains after the first block are not
+ * judged.
  */
 #ifndef TAGK_ROWFIT_H
 #define TAGK_ROWFIT_H
 
 typedef struct rowfit rowfit;
 
-enum { RF_KINDS = 64, RF_BLOCK_MIN = 50 };
+enum { RF_KINDS = 64, RF_BLOCK_MIN = 50, RF_MAX_BLOCKS = 256 };
 #define RF_BLOCK_S 2.0
 
 /* A check of rows of n parameters; NULL (no check) unless 1 <= n <= 10.
