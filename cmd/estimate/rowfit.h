@@ -1,7 +1,7 @@
 /*
- * rowfit.h: tagk-estimate's model-fit check after estimation: does the
- * estimate explain each kind of row (each axis of a rigid body: fx fy fz
- * tx ty tz; each joint of an arm) to within the noise the rows show?
+ * rowfit.h: tagk-estimate's model-fit check after estimation: can a
+ * physical body explain each kind of row (each axis of a rigid body: fx fy
+ * fz tx ty tz; each joint of an arm) to within the noise the rows show?
  *
  * A misread log (an axis's or a joint's effort of the wrong sign or unit,
  * two columns exchanged, a joint's zero offset, another robot's
