@@ -101,6 +101,25 @@ check "joint 4's zero off by pi/2: a caution, the offset among the causes" warns
 $E -a kf-low "$tmp/off.reg" 2>/dev/null > "$tmp/off.est"
 expect "... and tagk-report --strict fails on it" 1 "*" "upstream, tagk-estimate: model fit" -- $P --strict "$tmp/off.est"
 
+# --- a second 7-joint arm in MuJoCo (armfit_test.sh's, iiwa-like, with
+# friction, holding 1.3 kg): its own description with the friction
+# concentrated out is silent; the Panda's description on its log (7 joints
+# and a link7 too) is another robot ---
+GEN=${ARM_MUJOCO:-build/arm_mujoco}
+if [ -x "$GEN" ]; then
+	sed -n '/^cat > "$tmp\/arm7.xml" <<.EOF.$/,/^EOF$/p' tests/armfit_test.sh | sed '1d;$d' > "$tmp/arm7.xml"
+	grep -v 'name="payload"' "$tmp/arm7.xml" > "$tmp/arm7_empty.xml"
+	$GEN "$tmp/arm7.xml" 10 500 2 1e-4 2e-3 0.05 payload > "$tmp/arm7.csv" 2>/dev/null
+	MA="--map t=time --map q=pos_{1..7} --map qd=vel_* --map tau=eff_{1..7} --held link7"
+	$R -m multibody --robot "$tmp/arm7_empty.xml" $MA --friction-terms viscous,coulomb "$tmp/arm7.csv" -o "$tmp/a7.reg" 2>/dev/null
+	check "MuJoCo arm, its own description and friction: silent" silent "$tmp/a7.reg"
+	$R -m multibody --robot datasets/panda_nohand.xml $MA --no-fit-check "$tmp/arm7.csv" -o "$tmp/a7p.reg" 2>/dev/null
+	check "... with the Panda's description: a caution, another robot among the causes" warns "$tmp/a7p.reg" \
+		"of the 7 row kinds are not explained by a physical load .*a description of another robot"
+else
+	echo "skip the MuJoCo arm: libmujoco-dev is not installed ($GEN was not built)"
+fi
+
 # --- the real Crazyflie logs: right runs, which must not warn ---
 D=${REALDATA:-../shared/realdata/crazyflie}
 if [ -f "$D/log201" ] && [ -f "$D/log182" ]; then

@@ -351,7 +351,7 @@ causes(int bad1, int bad2, int arm, char *buf, size_t len)
 	if (bad1 && arm)
 		snprintf(buf + l, len - (size_t)l, "effort columns exchanged (--map tau=), efforts of the wrong sign or "
 		    "unit, a joint's zero offset or direction, a description of another robot, or friction not modelled "
-		    "(--friction)");
+		    "(tagk-regress --friction-terms viscous,coulomb, or --friction FILE)");
 	else if (bad1)
 		snprintf(buf + l, len - (size_t)l, "axes exchanged (--map), a force or torque of the wrong sign or unit, "
 		    "a thrust map or rotor geometry that is not the vehicle's, a force or torque acting that the rows lack "
