@@ -60,6 +60,8 @@ struct rowfit {
 	int stride;          /* kinds a block keeps: those of the first block */
 	long nblk;           /* blocks kept */
 	long closed, keep;   /* blocks closed; every keep-th of them is kept */
+	int bad[RF_MAX_BLOCKS];      /* each kept block: a kind misfits in it */
+	unsigned loo[RF_MAX_BLOCKS]; /* and its culprits (culprits()) */
 };
 
 rowfit *
@@ -160,14 +162,17 @@ ridge_solve(int n, int P, const double *M, const double *y, double *x)
 	}
 }
 
-/* The block's own least-squares body over all its kinds into theta. */
+/* The block's own least-squares body over all its kinds but skip (-1:
+ * none) into theta. */
 static void
-block_fit(const rowfit *f, double *theta)
+block_fit(const rowfit *f, int skip, double *theta)
 {
 	const int P = f->P, n = f->n;
 	double H[16 * 16] = { 0 }, h[16] = { 0 };
 	for (int k = 0; k < f->nk; k++) {
 		const double *G = f->G + (size_t)k * P * P;
+		if (k == skip)
+			continue;
 		for (int a = 0; a < n; a++) {
 			h[a] += G[n * P + a];
 			for (int b = 0; b <= a; b++)
@@ -180,11 +185,11 @@ block_fit(const rowfit *f, double *theta)
 /* The block's physically consistent least-squares body (pcls.h: every
  * pseudo-inertia positive semidefinite, in the data's own metric, so that
  * a log whose least-squares body lies near the boundary, as a payload far
- * from its frame's origin does, loses little) into theta; a mass's at
- * least 0. theta holds the unconstrained fit on entry, and keeps it where
- * the solver fails. */
+ * from its frame's origin does, loses little) over its kinds but skip into
+ * theta; a mass's at least 0. theta holds the unconstrained fit on entry,
+ * and keeps it where the solver fails. */
 static void
-physical(const rowfit *f, double *theta)
+physical(const rowfit *f, int skip, double *theta)
 {
 	const int P = f->P, n = f->n;
 	if (n == 1) {
@@ -197,6 +202,8 @@ physical(const rowfit *f, double *theta)
 	tagk_real ws[TAGK_PCLS_WORKSPACE_LEN(1)];
 	for (int k = 0; k < f->nk; k++) {
 		const double *G = f->G + (size_t)k * P * P;
+		if (k == skip)
+			continue;
 		for (int a = 0; a < n; a++) {
 			h[a] += (tagk_real)G[n * P + a];
 			for (int b = 0; b <= a; b++)
@@ -237,6 +244,62 @@ kind_figures(const rowfit *f, int k, const double *x, const double *xp, kindfit 
 	kf->grow = kf->resp / fmax(kf->res, tiny);
 }
 
+/* 1: no body explains the kind (its residual far over its noise and a
+ * large part of it); 2: only a body that is not physical does (the
+ * physical body leaves a large part of it, well over the noise, and over
+ * RF_GROW times what the unconstrained body leaves); else 0. With every
+ * threshold's margin scaled by sc (1: the verdict; 0.5: a kind that fits
+ * well). */
+static int
+verdict_at(const kindfit *k, double sc)
+{
+	if (k->ratio > sc * RF_RATIO && k->rel > sc * RF_REL)
+		return 1;
+	if (k->prel > sc * RF_PREL && k->grow > 1 + sc * (RF_GROW - 1) && k->pratio > sc * RF_PRATIO)
+		return 2;
+	return 0;
+}
+
+/* The block's two fits over its kinds but skip (-1: none): x = [-theta, 1]
+ * of the least-squares body, xp of the physical one. */
+static void
+fits(const rowfit *f, int skip, double *x, double *xp)
+{
+	const int n = f->n;
+	double th[16] = { 0 };
+	block_fit(f, skip, th);
+	for (int j = 0; j < n; j++)
+		x[j] = -th[j];
+	physical(f, skip, th);
+	for (int j = 0; j < n; j++)
+		xp[j] = -th[j];
+	x[n] = xp[n] = 1;
+}
+
+/* Which kinds explain the block's misfit alone: bit j set when, fitted
+ * without kind j, every other judged kind fits well (within half of each
+ * threshold's margin: one kind that merely tips the others over is not
+ * named). A kind read
+ * with the wrong sign or unit, or a column of another quantity, is the
+ * one whose leaving makes the rest one body's again. */
+static unsigned
+culprits(const rowfit *f)
+{
+	unsigned mask = 0;
+	for (int j = 0; j < f->stride && j < 32 && f->stride >= 3; j++) {
+		double x[16], xp[16];
+		int ok = 1;
+		fits(f, j, x, xp);
+		for (int k = 0; k < f->stride && ok; k++) {
+			kindfit kf;
+			kind_figures(f, k, x, xp, &kf);
+			ok = k == j || !f->bnz[k] || kf.res < 0 || !verdict_at(&kf, 0.5);
+		}
+		mask |= (unsigned)ok << j;
+	}
+	return mask;
+}
+
 /* A new row of blk for the block being closed, or NULL when it is not
  * kept: every block up to RF_MAX_BLOCKS, then every other one (the kept
  * ones thinned to every other), and so on, so that the memory stays
@@ -252,9 +315,11 @@ block_row(rowfit *f)
 	if (f->closed++ % f->keep != 0)
 		return NULL;
 	if (f->nblk == RF_MAX_BLOCKS) {
-		for (long i = 0; i < RF_MAX_BLOCKS / 2; i++)
+		for (long i = 0; i < RF_MAX_BLOCKS / 2; i++) {
 			memcpy(f->blk + (size_t)i * f->stride, f->blk + (size_t)(2 * i) * f->stride,
 			    (size_t)f->stride * sizeof(*f->blk));
+			f->bad[i] = f->bad[2 * i], f->loo[i] = f->loo[2 * i];
+		}
 		f->nblk = RF_MAX_BLOCKS / 2;
 		f->keep *= 2;
 		if ((f->closed - 1) % f->keep != 0)
@@ -279,22 +344,20 @@ clear_block(rowfit *f)
 static void
 close_block(rowfit *f)
 {
-	const int n = f->n;
 	kindfit *kf = block_row(f);
 	if (!kf) {
 		clear_block(f);
 		return;
 	}
-	double th[16] = { 0 }, x[16], xp[16];
-	block_fit(f, th);
-	for (int j = 0; j < n; j++)
-		x[j] = -th[j];
-	physical(f, th);
-	for (int j = 0; j < n; j++)
-		xp[j] = -th[j];
-	x[n] = xp[n] = 1;
-	for (int k = 0; k < f->stride; k++)
+	double x[16], xp[16];
+	fits(f, -1, x, xp);
+	int bad = 0;
+	for (int k = 0; k < f->stride; k++) {
 		kind_figures(f, k, x, xp, &kf[k]);
+		bad |= f->bnz[k] && kf[k].res >= 0 && verdict_at(&kf[k], 1);
+	}
+	f->bad[f->nblk - 1] = bad;
+	f->loo[f->nblk - 1] = bad ? culprits(f) : 0;
 	clear_block(f);
 }
 
@@ -372,18 +435,24 @@ kind_medians(const rowfit *f, int k, double *scr, kindmed *m)
 #undef MED
 }
 
-/* 1: no body explains the kind (its residual far over its noise and a
- * large part of it); 2: only a body that is not physical does (the
- * nearest physical body leaves a large part of it, well over the noise,
- * and over twice what the unconstrained estimate leaves); else 0. */
+/* The kind most blocks that misfit name as their culprit (culprits()),
+ * if over half of them do and the misfit is in over half of the blocks;
+ * -1 else. */
 static int
-verdict(const kindmed *m)
+culprit(const rowfit *f)
 {
-	if (m->ratio > RF_RATIO && m->rel > RF_REL)
-		return 1;
-	if (m->prel > RF_PREL && m->grow > RF_GROW && m->pratio > RF_PRATIO)
-		return 2;
-	return 0;
+	long nbad = 0, best = 0;
+	int who = -1;
+	for (long b = 0; b < f->nblk; b++)
+		nbad += f->bad[b];
+	for (int j = 0; j < f->stride && j < 32; j++) {
+		long c = 0;
+		for (long b = 0; b < f->nblk; b++)
+			c += f->bad[b] && (f->loo[b] >> j & 1);
+		if (c > best)
+			best = c, who = j;
+	}
+	return 2 * nbad > f->nblk && 2 * best > nbad ? who : -1;
 }
 
 int
@@ -408,7 +477,8 @@ rowfit_judge(rowfit *f, int arm, int verbose)
 			    "physical body %.3g (%.3g of its size, %.3g times the noise, %.3g times the other)%s", name, m.res,
 			    m.rel, m.typ, m.ratio, m.noise, m.resp, m.prel, m.pratio, m.grow,
 			    f->bnz[k] ? "" : " (b is 0 in every row: not judged)");
-		int v = f->bnz[k] && !isnan(m.res) ? verdict(&m) : 0;
+		kindfit mk = { .ratio = m.ratio, .rel = m.rel, .pratio = m.pratio, .prel = m.prel, .grow = m.grow };
+		int v = f->bnz[k] && !isnan(m.res) ? verdict_at(&mk, 1) : 0;
 		if (!v)
 			continue;
 		nbad++, bad1 |= v == 1, bad2 |= v == 2;
@@ -425,7 +495,18 @@ rowfit_judge(rowfit *f, int arm, int verbose)
 		snprintf(list + l, sizeof(list) - l, "; and %d more", nbad - 4);
 	if (nbad) {
 		char why[1024];
-		causes(bad1, bad2, arm, why, sizeof(why));
+		int cu = culprit(f);
+		if (cu >= 0) {
+			long nb = 0, nc = 0;
+			for (long b = 0; b < f->nblk; b++)
+				nb += f->bad[b], nc += f->bad[b] && (f->loo[b] >> cu & 1);
+			kind_name(f, cu, arm, name, sizeof(name));
+			snprintf(why, sizeof(why), "%s: without it the other kinds fit one physical %s (in %ld of the %ld "
+			    "blocks that misfit): %s", name, arm ? "load" : "body", nc, nb, arm ? "its effort's sign, unit "
+			    "or column (--map tau=)" : "its force's or torque's sign, unit or column (--map)");
+		} else {
+			causes(bad1, bad2, arm, why, sizeof(why));
+		}
 		cli_caution("model fit: %d of the %d row kinds are not explained by a physical %s (the rms residual of each %g s block's "
 		    "least-squares body, median of %ld: %s); likely cause: %s (--no-fit-check silences this)",
 		    nbad, f->stride, arm ? "load" : "body", RF_BLOCK_S, f->nblk, list, why);

@@ -31,7 +31,10 @@
  * large part of typ), or only a body that is not physical does (resp a
  * large part of typ, over the noise and well over res): an axis's sign or
  * unit is absorbed by its own inertia turned negative, which the
- * unconstrained fit alone cannot see. Kinds whose b is 0 in every row
+ * unconstrained fit alone cannot see. The cause is named when one kind,
+ * left out of the fits, leaves all the others well fitted in most blocks
+ * that misfit (a single axis's or joint's sign, unit or column). Kinds
+ * whose b is 0 in every row
  * (--wrench thrust's lateral forces: no measurement, the residual is the
  * model's lateral force) are not judged.
  *
