@@ -105,6 +105,13 @@ check "joint 4's zero off by pi/2: a caution, the offset among the causes" warns
 $E -a kf-low "$tmp/off.reg" 2>/dev/null > "$tmp/off.est"
 expect "... and tagk-report --strict fails on it" 1 "*" "upstream, tagk-estimate: model fit" -- $P --strict "$tmp/off.est"
 
+# a friction fitted beside the load that is not a friction (armfit.h) is
+# carried by the stream too: --strict fails on it, naming it
+$R $M --held link7 --no-fit-check --friction-terms viscous,coulomb "$tmp/sign.csv" 2>/dev/null | $E -a kf-low > "$tmp/fneg.est" 2>/dev/null
+expect "--friction-terms on negated efforts: the negative viscous coefficient reaches tagk-report --strict" 1 "*" \
+	"upstream, tagk-regress: model fit: joint 7 \(eff_7\): the friction fitted has a negative viscous coefficient" -- \
+	$P --strict "$tmp/fneg.est"
+
 # --- a second 7-joint arm in MuJoCo (armfit_test.sh's, iiwa-like, with
 # friction, holding 1.3 kg): its own description with the friction
 # concentrated out is silent; the Panda's description on its log (7 joints
