@@ -31,7 +31,7 @@ typedef struct {
 	cmdio_samples sc;
 	double *blocks, *G;   /* MAX_BLOCKS x TAGK_BATCH_BLOCK_LEN(n); MAX_BLOCKS x n */
 	int nblk, blk_len, blk_fill; /* blocks in use, samples per block, in the last */
-	rowfit *rf;           /* the model-fit check, one block per segment (rowfit.h); NULL: off */
+	rowfit *rf;           /* the model-fit check (rowfit.h); NULL: off */
 } batchrun;
 
 /* The regressor's columns, the --weight column and the truth's. */

@@ -94,11 +94,11 @@ usage(FILE *f)
 	    "      --noise-sd S,...   auto: each row index's noise sd (default: estimated)\n"
 	    "      --weight COL       wls, wls-pc: weight each row by column COL instead\n"
 	    "      --no-fit-check     no model-fit check: by default, after estimation, a row kind (a rigid\n"
-	    "                         body's axis, an arm's joint) that the estimate leaves unexplained,\n"
-	    "                         over 20 times the noise its rows show, is a caution the stream carries\n"
+	    "                         body's axis, an arm's joint) that no physical body explains within\n"
+	    "                         the noise its rows show is a caution the stream carries\n"
 	    "      --list             list the methods and exit\n"
 	    "  -q, --quiet            no note on parameters the data did not excite\n"
-	    "  -v, --verbose          the form used, settings and update times\n"
+	    "  -v, --verbose          the form used, settings, update times and the model fit's figures\n"
 	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
 	cmdio_stream_help(f);
 	cmdio_input_help(f);
