@@ -500,6 +500,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@$(ASAN_RUN) sh tests/arm_mujoco_test.sh
 	@$(ASAN_RUN) sh tests/wholearm_test.sh
 	@$(ASAN_RUN) sh tests/armfit_test.sh
+	@$(ASAN_RUN) sh tests/fitcheck_test.sh
 	@$(ASAN_RUN) sh tests/reliability_test.sh
 	@$(ASAN_RUN) sh tests/output_safety_test.sh
 	@$(ASAN_RUN) sh tests/output_honesty_test.sh

@@ -130,6 +130,7 @@ tests_for() {
 	cmd/filter/join.c) C filter handcheck ;;
 	cmd/common/*) B stream reliability ;;
 	cmd/regress/*) C regress stream reliability ;;
+	cmd/estimate/rowfit.c) C estimate fitcheck ;;
 	cmd/estimate/*) C estimate stream reliability ;;
 	cmd/filter/*) C filter stream reliability ;;
 	cmd/report/*) C report stream reliability ;;

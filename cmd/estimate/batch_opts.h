@@ -30,6 +30,8 @@ typedef struct {
 	double min_shift;     /* m: a change whose centre of mass moves this far (and
 	                       * min_z sd) is kept whatever its m; 0: m alone */
 	const char *robot;    /* a whole-arm stream's -pc prior: the description (estimate_widepc.h) */
+	int no_fit_check;     /* --no-fit-check: no model-fit check after estimation (rowfit.h) */
+	int verbose;          /* -v: the check's figures */
 } batch_opts;
 
 #endif

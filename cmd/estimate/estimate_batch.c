@@ -6,6 +6,7 @@
 #include "estimate_samples.h"
 #include "estimate_wide.h"
 #include "estout.h"
+#include "rowfit.h"
 #include "cli.h"
 #include "cmdio.h"
 #include "../lib/tagk.h"
@@ -30,6 +31,7 @@ typedef struct {
 	cmdio_samples sc;
 	double *blocks, *G;   /* MAX_BLOCKS x TAGK_BATCH_BLOCK_LEN(n); MAX_BLOCKS x n */
 	int nblk, blk_len, blk_fill; /* blocks in use, samples per block, in the last */
+	rowfit *rf;           /* the model-fit check (rowfit.h); NULL: off */
 } batchrun;
 
 /* The regressor's columns, the --weight column and the truth's. */
@@ -114,6 +116,7 @@ open_run(batchrun *w, const batch_opts *o, tbl_reader *r)
 		cli_die(EXIT_USAGE, "%s: cannot estimate %d parameters", o->method->name, w->n);
 	if (o->theta0)
 		prior(w);
+	w->rf = o->no_fit_check ? NULL : rowfit_new(w->n);
 }
 
 /* The segment that ended at t_last: its estimate written, the sums cleared. */
@@ -208,6 +211,8 @@ add_row(batchrun *w)
 	if ((iw >= 0 ? tagk_batch_add_weighted(w->q, k, y, row[w->ib], row[iw]) : tagk_batch_add(w->q, k, y, row[w->ib]))
 	    != TAGK_OK)
 		cli_die(EXIT_DATA, "%s: a value that is not finite", tbl_where(r));
+	if (w->rf)
+		rowfit_add(w->rf, k, y, row[w->ib]);
 	tagk_batch_block_add(w->blocks + (size_t)(w->nblk - 1) * TAGK_BATCH_BLOCK_LEN(w->n), w->n, k, y, row[w->ib],
 	    iw >= 0 ? row[iw] : 1);
 }
@@ -245,6 +250,8 @@ on_read(batchrun *w, int rc)
 		w->t_last = t;
 		w->in_seg++;
 		next_block(w);
+		if (w->rf)
+			rowfit_sample(w->rf, t);
 		for (int j = 0; j < w->ntrue; j++)
 			w->prev_truth[j] = w->truth[j] = row[w->tidx[j]];
 	}
@@ -277,6 +284,12 @@ estimate_batch(const batch_opts *o, const char *input)
 	estout_pass_note(&w.out, w.r, "system");
 	estout_scale_note(&w.out, w.r);
 	estout_pass_note(&w.out, w.r, "nominal_mass");
+	if (w.rf) {
+		const char *sys = tbl_note(w.r, "system");
+		rowfit_judge(w.rf, sys && strcmp(sys, "arm") == 0, o->verbose);
+		rowfit_free(w.rf);
+	}
+	/* after the caution, which the stream carries */
 	estout_commit(&w.out, o->quiet);
 	if (tbl_skipped(w.r))
 		cli_warn("skipped %ld bad row%s", tbl_skipped(w.r), tbl_skipped(w.r) == 1 ? "" : "s");

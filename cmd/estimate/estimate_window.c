@@ -13,6 +13,7 @@
 #include "estimate_window.h"
 #include "estout.h"
 #include "excitation.h"
+#include "rowfit.h"
 
 enum { MAX_SAMPLE_ROWS = 64, PACE_KEPT = 256, SPREAD = 20 };
 
@@ -54,6 +55,7 @@ typedef struct {
 	estout out;
 	tagk_excitation exc;
 	tagk_fitcheck fit;
+	rowfit *rf;            /* the model-fit check (rowfit.h), NULL with --no-fit-check */
 	long rows_in, rows_b0; /* rows with b = 0 but a regressor that is not */
 	/* --detect: the detector, and an event not yet written (a refused update) */
 	est_detect det;
@@ -149,6 +151,7 @@ open_run(winrun *w, const window_opts *o, const char *input)
 	free(tnames);
 	tagk_excitation_init(&w->exc, w->n);
 	tagk_fitcheck_init(&w->fit);
+	w->rf = o->no_fit_check ? NULL : rowfit_new(w->n);
 }
 
 /* The method, once the first window is due: every sample of a stream with
@@ -381,6 +384,12 @@ add_row(winrun *w, const double *rowbuf, double t, int cur_rows)
 	for (int j = 0; j < n; j++)
 		s->Y[cur_rows * n + j] = rowbuf[w->iy[j]];
 	s->b[cur_rows] = rowbuf[w->ib];
+	if (w->rf) {
+		if (cur_rows == 0)
+			rowfit_sample(w->rf, t);
+		double k = w->irow >= 0 ? rowbuf[w->irow] : cur_rows;
+		rowfit_add(w->rf, k >= 0 && k < RF_KINDS ? (int)k : -1, s->Y + cur_rows * n, rowbuf[w->ib]);
+	}
 	tagk_excitation_add(&w->exc, s->Y + cur_rows * n);
 	w->rows_in++;
 	if (rowbuf[w->ib] == 0)
@@ -515,6 +524,9 @@ finish(winrun *w)
 		cli_warn("the data did not excite %s: the estimate there stays at its %s (-q silences this note)", what,
 		    eps > 0 ? "prior" : "initial value");
 	unexcited_note(w, eps);
+	if (w->rf && w->ready)
+		rowfit_judge(w->rf, sys && strcmp(sys, "arm") == 0, o->verbose);
+	rowfit_free(w->rf);
 	/* after the cautions, which the stream carries (cli_caution) */
 	estout_commit(&w->out, o->quiet);
 }

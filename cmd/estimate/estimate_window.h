@@ -28,6 +28,7 @@ typedef struct {
 	int ntheta0;
 	int raw;              /* rigid body: no projection onto the physical bodies */
 	double detect_arl;    /* --detect: mean seconds between false alarms; 0 off */
+	int no_fit_check;     /* --no-fit-check: no model-fit check after estimation (rowfit.h) */
 } window_opts;
 
 /* Run; exits through cli_die on any failure, returns the exit status. */

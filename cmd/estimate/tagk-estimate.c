@@ -27,7 +27,7 @@ usage(FILE *f)
 	    "                     [--iters T] [--burnin B] [--tol X] [--no-warm-start]\n"
 	    "                     [--lambda L] [--p0 P] [--q Q] [--r R] [--form F] [--outlier X]\n"
 	    "                     [--alpha A] [--beta B] [--bodies K] [--theta0 V,...] [--length L]\n"
-	    "                     [--max-window N] [--detect [--detect-arl SEC]]\n"
+	    "                     [--max-window N] [--detect [--detect-arl SEC]] [--no-fit-check]\n"
 	    "                     [-f csv|hdf5] [--skip-bad] [-q] [-v]\n"
 	    "                     [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a ekf|msckf|ukf|swls [--m0 KG] [--mass-sd KG]\n"
@@ -38,7 +38,7 @@ usage(FILE *f)
 	    "                     [--segment T1,T2,...|truth|auto [--penalty B]\n"
 	    "                     [--min-effect Z,REL] [--min-shift C] [--noise-sd S,...]]\n"
 	    "                     [--weight COL] [--theta0 V,... [--prior-weight W]]\n"
-	    "                     [--robot FILE] [--stream S] [-o FILE] [FILE|-]\n"
+	    "                     [--robot FILE] [--no-fit-check] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-estimate -a cnn [-o FILE] [FILE|-]   (a joint log of tagk-bench shake)\n"
 	    "       tagk-estimate --list | --help | --version\n"
 	    "Regressor rows (or, for ekf ... swls, tagk-regress -m state's stream) to estimates.\n"
@@ -93,9 +93,12 @@ usage(FILE *f)
 	    "      --min-shift C      auto: also keep a change moving the centre of mass C m (default 0: off)\n"
 	    "      --noise-sd S,...   auto: each row index's noise sd (default: estimated)\n"
 	    "      --weight COL       wls, wls-pc: weight each row by column COL instead\n"
+	    "      --no-fit-check     no model-fit check: by default, after estimation, a row kind (a rigid\n"
+	    "                         body's axis, an arm's joint) that no physical body explains within\n"
+	    "                         the noise its rows show is a caution the stream carries\n"
 	    "      --list             list the methods and exit\n"
 	    "  -q, --quiet            no note on parameters the data did not excite\n"
-	    "  -v, --verbose          the form used, settings and update times\n"
+	    "  -v, --verbose          the form used, settings, update times and the model fit's figures\n"
 	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
 	cmdio_stream_help(f);
 	cmdio_input_help(f);
@@ -269,6 +272,7 @@ static const struct option opts[] = {
 	{ "detect", no_argument, NULL, 3036 },
 	{ "detect-arl", required_argument, NULL, 3037 },
 	{ "robot", required_argument, NULL, 3091 },
+	{ "no-fit-check", no_argument, NULL, 3092 },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	CMDIO_OPTIONS_END,
@@ -286,6 +290,7 @@ typedef struct {
 	double detect_arl; /* --detect: seconds between false alarms; 0 off */
 	int win_s, every_s, win_set, every_set, iters_set, method_set;
 	int verbose, quiet, max_window, raw, state_only, batch, ntheta0;
+	int no_fit_check; /* --no-fit-check: no model-fit check after estimation (rowfit.h) */
 	given_opt given[MAX_GIVEN];
 	int ngiven;
 	uint64_t seed;
@@ -371,6 +376,7 @@ parse(estimate_opts *o, int argc, char **argv)
 		case 3036: o->detect_arl = o->detect_arl > 0 ? o->detect_arl : DETECT_ARL_DEFAULT; break;
 		case 3037: o->detect_arl = cli_double("--detect-arl", optarg, 1e-6, 1e12); break;
 		case 3091: o->robot = optarg; break;
+		case 3092: o->no_fit_check = 1; break;
 		case 3011: o->max_window = (int)cli_long("--max-window", optarg, 1, 10000000); break;
 		case 3018: o->so.max_gap = cli_double("--max-gap", optarg, 1e-9, 1e9); o->state_only = 1; break;
 		case 3019:
@@ -446,7 +452,7 @@ run_batch(const estimate_opts *o, const tagk_method *mt)
 		cli_die(EXIT_USAGE, "%s does not apply to the batch method %s", bad, o->method);
 	batch_opts bo = { mt, o->segment, o->weight, o->outname, o->in, o->ntheta0 ? o->theta0 : NULL, o->ntheta0,
 		o->prior_weight, o->raw, o->quiet, o->penalty, o->min_effect[0], o->min_effect[1],
-		o->nnoise ? o->noise_sd : NULL, o->nnoise, o->min_shift, o->robot };
+		o->nnoise ? o->noise_sd : NULL, o->nnoise, o->min_shift, o->robot, o->no_fit_check, o->verbose };
 	int seg_auto = o->segment && strcmp(o->segment, "auto") == 0;
 	if (o->auto_set && !seg_auto)
 		cli_die(EXIT_USAGE, "--penalty, --min-effect, --min-shift and --noise-sd go with --segment auto");
@@ -524,7 +530,7 @@ run_window(estimate_opts *o, const tagk_method *mt)
 		    "windows)", o->every, o->win, 100 * o->win / o->every);
 	}
 	window_opts wo = { cfg, o->win, o->every, o->win_s, o->every_s, o->max_window, o->verbose, o->quiet,
-		o->outname, o->in, o->ntheta0 ? o->theta0 : NULL, o->ntheta0, o->raw, o->detect_arl };
+		o->outname, o->in, o->ntheta0 ? o->theta0 : NULL, o->ntheta0, o->raw, o->detect_arl, o->no_fit_check };
 	return estimate_window(&wo, o->input);
 }
 

@@ -522,11 +522,11 @@ afit_say_friction(const armfit_result *r, const char *const *names, const char *
 {
 	for (int k = r->off; r->fitted && k < r->nv; k++) {
 		if (r->fv[k] < -3 * r->sdfv[k])
-			cli_warn("model fit: %s: the friction fitted has a negative viscous coefficient (fv %.3g +- %.2g %s "
+			cli_caution("model fit: %s: the friction fitted has a negative viscous coefficient (fv %.3g +- %.2g %s "
 			    "s/rad): not a friction (an effort of the wrong sign, or a model that lacks something)",
 			    names[k], r->fv[k], r->sdfv[k], unit);
 		if (fabs(r->fc[k]) > r->typ[k])
-			cli_warn("model fit: %s: the friction that fits has a Coulomb term (%.3g %s) larger than the joint's "
+			cli_caution("model fit: %s: the friction that fits has a Coulomb term (%.3g %s) larger than the joint's "
 			    "typical torque (rms %.3g %s): not a friction", names[k], r->fc[k], unit, r->typ[k], unit);
 	}
 }

@@ -70,7 +70,8 @@ void afit_judge(armfit *f, armfit_result *r);
  * column); what names the unknown and the robot. Returns r->bad. */
 int afit_say(const armfit_result *r, const char *const *names, const char *what, const char *unit);
 /* Flag friction fitted with the unknown (--friction-terms) that is not a
- * friction: fv below 0 by 3 sd, or |fc| over the joint's typical torque. */
+ * friction: fv below 0 by 3 sd, or |fc| over the joint's typical torque;
+ * a caution the stream carries (cli_caution: tagk-report --strict fails). */
 void afit_say_friction(const armfit_result *r, const char *const *names, const char *unit);
 void afit_free(armfit *f);
 
