@@ -213,14 +213,14 @@ parse(int argc, char **argv, cov_opts *c, int *jobs)
 		cli_die(EXIT_USAGE, "coverage: unexpected argument '%s'", argv[optind]);
 	c->nm = cli_split("--methods", methods, mbuf, sizeof(mbuf), c->methods, COV_MAX_METHODS);
 	for (int i = 0; i < c->nm; i++) {
-		static const char *const known[] = { "kf-low", "kf", "rls-low", "rls", "ols", "wls" };
+		static const char *const known[] = { "ols", "wls", "kf-low", "kf", "kf-high", "rls-low", "rls", "rls-high" };
 		int k = 0;
-		while (k < 6 && strcmp(known[k], c->methods[i]) != 0)
+		while (k < 8 && strcmp(known[k], c->methods[i]) != 0)
 			k++;
-		if (k == 6)
-			cli_die(EXIT_USAGE, "--methods: '%s' is not kf-low, kf, rls-low, rls, ols or wls (the methods "
-			    "whose sd the intervals come from)", c->methods[i]);
-		c->batch[i] = k >= 4;
+		if (k == 8)
+			cli_die(EXIT_USAGE, "--methods: '%s' is not kf-low, kf, kf-high, rls-low, rls, rls-high, ols or wls "
+			    "(the methods whose sd the intervals come from)", c->methods[i]);
+		c->batch[i] = k < 2;
 	}
 }
 

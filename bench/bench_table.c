@@ -170,7 +170,7 @@ const bench_command bench_subcommands[] = {
 	  "[--seeds N] [--methods LIST] [--duration S] [--noise X]\n"
 	  "                           [--thrust-sd X] [--noise-ar1 PHI] [--thrust-map-sd X] [-j JOBS]",
 	  "      --seeds N          flights, seeds 1 to N (default 200)\n"
-	  "      --methods LIST     kf-low, kf, rls-low, rls, ols, wls (default kf-low,rls-low,ols,wls)\n"
+	  "      --methods LIST     kf-low, kf, kf-high, rls-low, rls, rls-high, ols, wls (default kf-low,rls-low,ols,wls)\n"
 	  "      --duration S       seconds per flight (default 20)\n"
 	  "      --noise X          scale of every measurement noise (default 1)\n"
 	  "      --thrust-sd X      relative noise of the thrust (default 0)\n"

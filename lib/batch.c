@@ -355,14 +355,14 @@ tagk_batch_sd_hac(const tagk_batch *q, const tagk_real *theta, const double *blo
 	int B = tagk_hac_bandwidth_vec(nblocks, n, G, nblocks - 1);
 	tagk_hac_cov(nblocks, n, G, B, Om);
 	long N = tagk_batch_samples(q);
-	double dof = N > n ? (double)N / (double)(N - n) : 1;
+	double dof = N > n ? (double)N / (double)(N - n) : 1, wid = tagk_hac_widen(B, nblocks);
 	tagk_real Hw[TAGK_NPARAM * TAGK_NPARAM], meat[TAGK_NPARAM * TAGK_NPARAM];
 	for (int i = 0; i < n * n; i++) {
 		double a = 0;
 		for (int r = 0; r < q->nrows; r++)
 			a += w[r] * q->H[r][i];
 		Hw[i] = (tagk_real)a;
-		meat[i] = (tagk_real)(dof * Om[i]);
+		meat[i] = (tagk_real)(dof * wid * wid * Om[i]);
 	}
 	if (bandwidth)
 		*bandwidth = B;

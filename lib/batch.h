@@ -118,9 +118,10 @@ tagk_status tagk_batch_solve(const tagk_batch *q, tagk_real *theta);
 tagk_status tagk_batch_sd(const tagk_batch *q, const tagk_real *theta, tagk_real *sd);
 /* The Newey-West (HAC) form of tagk_batch_sd, for residuals that are
  * correlated in time or across a sample's rows (hac.h): the sandwich
- *   Cov = Hw^-1 (N / (N - n)) Omega Hw^-1,
+ *   Cov = Hw^-1 (N / (N - n)) c^2 Omega Hw^-1,
  * Omega the Newey-West long-run covariance, with the data's bandwidth
- * (into *bandwidth if not NULL, in blocks), of the block scores
+ * (into *bandwidth if not NULL, in blocks; c = tagk_hac_widen(B, nblocks),
+ * so that 1.96 sd is the fixed-b 95 % interval), of the block scores
  *   g_b = sum_r w_r (h_br - H_br theta),
  * the blocks consecutive runs of samples in time order whose rows the
  * caller summed into blocks (nblocks of TAGK_BATCH_BLOCK_LEN(n) doubles

@@ -6,25 +6,35 @@
 int
 tagk_hac_bandwidth_acov(int T, const double *sigma, int nlag, int bmax)
 {
-	if (T < 2 || !(sigma[0] > 0))
+	if (T < 2 || nlag < 1 || !(sigma[0] > 0))
 		return 0;
-	int nT = (int)floor(4 * pow((double)T / 100, 2.0 / 9));
-	if (nT > nlag)
-		nT = nlag;
-	double s0 = sigma[0], s1 = 0;
-	for (int j = 1; j <= nT; j++) {
-		s0 += 2 * sigma[j];
-		s1 += 2 * j * sigma[j];
-	}
-	if (!(s0 != 0) || !isfinite(s1 / s0))
+	/* Andrews (1991): the series as an AR(1) of coefficient rho = sigma_1
+	 * / sigma_0; alpha(1) = 4 rho^2 / ((1 - rho)^2 (1 + rho)^2) */
+	double rho = sigma[1] / sigma[0];
+	if (!isfinite(rho))
 		return 0;
-	double g = 1.1447 * pow((s1 / s0) * (s1 / s0), 1.0 / 3);
-	double B = floor(g * pow((double)T, 1.0 / 3));
+	if (rho > 0.999)
+		rho = 0.999;
+	if (rho < -0.999)
+		rho = -0.999;
+	double a = 2 * rho / ((1 - rho) * (1 + rho));
+	double B = floor(1.1447 * pow(a * a * T, 1.0 / 3));
 	if (B > T - 1)
 		B = T - 1;
 	if (B > bmax)
 		B = bmax;
 	return B > 0 ? (int)B : 0;
+}
+
+double
+tagk_hac_widen(int B, long T)
+{
+	if (B < 1 || T < 2)
+		return 1;
+	double b = (double)(B + 1) / (double)T;
+	if (b > 1)
+		b = 1;
+	return (1.96 + b * (2.9694 + b * (0.4160 - 0.5324 * b))) / 1.96;
 }
 
 int
@@ -102,6 +112,16 @@ tagk_lrv_add(tagk_lrv *l, double x)
 double
 tagk_lrv_factor(const tagk_lrv *l, int *bandwidth)
 {
+	return tagk_lrv_factor_kept(l, 1, bandwidth);
+}
+
+double
+tagk_lrv_factor_kept(const tagk_lrv *l, double keep, int *bandwidth)
+{
+	if (!(keep >= 0))
+		keep = 0;
+	if (keep > 1)
+		keep = 1;
 	if (bandwidth)
 		*bandwidth = 0;
 	if (l->T < 16)
@@ -114,9 +134,11 @@ tagk_lrv_factor(const tagk_lrv *l, int *bandwidth)
 	if (!(sigma[0] > 0))
 		return 1;
 	int B = tagk_hac_bandwidth_acov((int)(T < 2e9 ? T : 2e9), sigma, TAGK_LRV_LAGS - 1, TAGK_LRV_LAGS - 1);
-	double f = 1;
-	for (int j = 1; j <= B; j++)
-		f += 2 * (1 - (double)j / (B + 1)) * sigma[j] / sigma[0];
+	double f = 1, kj = 1;
+	for (int j = 1; j <= B; j++) {
+		kj *= keep;
+		f += 2 * (1 - (double)j / (B + 1)) * kj * sigma[j] / sigma[0];
+	}
 	if (bandwidth)
 		*bandwidth = B;
 	return f > 1.0 / 16 ? f : 1.0 / 16;

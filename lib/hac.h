@@ -11,15 +11,21 @@
  *   G_j = sum_{t=j}^{T-1} g_t g_{t-j}^T,
  *
  * the Bartlett kernel, positive semidefinite for every B. The bandwidth B
- * comes from the data by Newey and West's (1994) plug-in rule for that
- * kernel: on a scalar series s_t (for vectors, the sum of the components,
- * each divided by its own sd), with sigma_j = (1/T) sum s_t s_{t-j},
+ * comes from the data by Andrews' (1991) plug-in rule for that kernel,
+ * with the series taken as an AR(1): on a scalar series s_t (for vectors,
+ * the sum of the components, each divided by its own sd), with sigma_j =
+ * (1/T) sum s_t s_{t-j} and rho = sigma_1 / sigma_0 (within +-0.999),
  *
- *   nT = floor(4 (T / 100)^(2/9)),
- *   s0 = sigma_0 + 2 sum_{j=1}^{nT} sigma_j,  s1 = 2 sum_{j=1}^{nT} j sigma_j,
- *   B  = floor(1.1447 ((s1 / s0)^2)^(1/3) T^(1/3)),
+ *   alpha = 4 rho^2 / ((1 - rho)^2 (1 + rho)^2),
+ *   B     = floor(1.1447 (alpha T)^(1/3)),
  *
- * capped at T - 1 (and at the caller's bound). Nothing allocates.
+ * Newey and West's (1994) rule, used before, estimates the same alpha from
+ * floor(4 (T / 100)^(2/9)) lags only (5 for 500 values): on a series
+ * correlated over tens of values (AR(1) 0.98 sampled at 100 Hz) it saw a
+ * tenth of the correlation and its intervals held the truth in 80 % of
+ * flights (tagk-bench coverage), 84.5 % with this rule and 90.5 % with
+ * the fixed-b widening below (tagk_hac_widen). B is capped at T - 1 (and
+ * at the caller's bound). Nothing allocates.
  */
 #ifndef TAGK_HAC_H
 #define TAGK_HAC_H
@@ -28,12 +34,22 @@
 extern "C" {
 #endif
 
-/* Newey and West's (1994) Bartlett bandwidth for the scalar series s (T
+/* Andrews' (1991) AR(1) Bartlett bandwidth (above) for the scalar series s (T
  * values), at most bmax (and T - 1); 0 for T < 2 or a series of zeros. */
 int tagk_hac_bandwidth(int T, const double *s, int bmax);
 /* The same from the series' autocovariances sigma[0 .. nlag] (sigma_j as
  * above), for a series kept only as running sums. */
 int tagk_hac_bandwidth_acov(int T, const double *sigma, int nlag, int bmax);
+/* The 95 % interval's widening for an sd from a Bartlett long-run variance
+ * of bandwidth B over T values: Kiefer and Vogelsang's (2005) fixed-b
+ * critical value of the two-sided 5 % t-test, with b = (B + 1) / T,
+ *   c(b) = 1.96 + 2.9694 b + 0.4160 b^2 - 0.5324 b^3,
+ * over 1.96 (1 for B = 0 or T < 2; b at most 1). The estimate of the
+ * long-run variance is itself random and, its mean removed from the same
+ * values, biased low, the more so the larger B / T; the critical value
+ * holds both, so that sd times this is the sd whose 1.96 multiple is the
+ * 95 % interval. */
+double tagk_hac_widen(int B, long T);
 /* Omega (n x n, row-major) of the series G (T rows of n, row-major) with
  * bandwidth B (above; not divided by T). */
 void tagk_hac_cov(int T, int n, const double *G, int B, double *Omega);
@@ -59,6 +75,12 @@ void tagk_lrv_add(tagk_lrv *l, double x);
  * 1 + 2 sum_{j=1}^{B} (1 - j/(B+1)) rho_j, floored at 1/16. 1 with fewer
  * than 16 values or a constant series. */
 double tagk_lrv_factor(const tagk_lrv *l, int *bandwidth);
+/* The same factor for an estimate that keeps a share keep (0 to 1) of its
+ * previous value at each new one (a recursive filter's I - K A, 1 for a
+ * plain mean): 1 + 2 sum_{j=1}^{B} (1 - j/(B+1)) keep^j rho_j. A filter of
+ * short memory averages the series over about 1 / (1 - keep) values, and
+ * only the correlation within that span widens its error. */
+double tagk_lrv_factor_kept(const tagk_lrv *l, double keep, int *bandwidth);
 /* Its variance (mean removed, divided by T); 0 before two values. */
 double tagk_lrv_variance(const tagk_lrv *l);
 

@@ -40,6 +40,8 @@ tagk_uncert_init(tagk_uncert *u, int n, int m_max, const tagk_real *P0, tagk_rea
 	ws += n;
 	u->tr = ws;
 	memset(u->Hr, 0, sizeof(*ws) * (size_t)(2 * n * n + 2 * n));
+	for (int i = 0; i < n * n; i++)
+		u->M[i] = i % (n + 1) == 0; /* I until the first update */
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++)
 			u->E[i * n + j] = P0 ? P0[i * n + j] : i == j ? p0 : 0;
@@ -243,29 +245,45 @@ tagk_uncert_sd(const tagk_uncert *u, tagk_real *sd)
 	}
 }
 
-void
-tagk_uncert_sd_hac(const tagk_uncert *u, tagk_real *sd, double *factor)
+/* f (uncert.h) for parameter j, whose estimate keeps the share keep of
+ * itself at each update. */
+static double
+hac_factor(const tagk_uncert *u, double keep)
 {
 	double f = 0;
 	for (int c = 0; c < TAGK_UNCERT_KINDS; c++) {
 		const tagk_lrv *l = &u->lrv[c];
 		if (l->T < 16 || u->rows[c] < 2)
 			continue;
-		double R = (double)u->rows[c], mean = u->rsum[c] / R, s2 = u->r2sum[c] / R - mean * mean;
+		/* over the noise variance E holds (the prediction errors'), which
+		 * a filter of short memory on correlated noise sees small: its
+		 * last estimate already followed the noise */
+		double R = (double)u->rows[c], s2 = u->s2[c];
 		double mc = R / (double)l->T, v = tagk_lrv_variance(l);
 		if (!(s2 > 0) || !(v > 0))
 			continue;
-		double fc = mc * v * tagk_lrv_factor(l, NULL) / s2;
+		int B;
+		double fc = mc * v * tagk_lrv_factor_kept(l, keep, &B) / s2, wid = tagk_hac_widen(B, l->T);
+		fc *= wid * wid;
 		f = fc > f ? fc : f;
 	}
-	if (!(f > 0))
-		f = 1;
-	if (factor)
-		*factor = f;
-	for (int j = 0; j < u->n; j++) {
-		tagk_real v = u->E[j * u->n + j];
+	return f > 0 ? f : 1;
+}
+
+void
+tagk_uncert_sd_hac(const tagk_uncert *u, tagk_real *sd, double *factor)
+{
+	const int n = u->n;
+	double fmax = 0;
+	for (int j = 0; j < n; j++) {
+		/* the parameter's retention: M = I - K A of the last update */
+		double f = hac_factor(u, (double)u->M[j * n + j]);
+		fmax = f > fmax ? f : fmax;
+		tagk_real v = u->E[j * n + j];
 		sd[j] = v > 0 ? tagk_sqrt((tagk_real)f * v) : 0;
 	}
+	if (factor)
+		*factor = fmax;
 }
 
 double

@@ -34,22 +34,31 @@
  * Correlated noise (tagk_uncert_sd_hac): E assumes each row's noise
  * independent of the others'. A row's noise that is correlated with its
  * neighbours' in time (a sensor's filter, vibration, a model error that
- * drifts) makes the estimate's error larger by the long-run variance
- * factor of the noise. It is measured on the residuals of a reference fit
- * that the estimate's own lag cannot colour (the least-squares fit of every
- * window so far, forgetting 1/1024 per update): per kind c, each update's
- * mean residual x_k over its rows of kind c, a series over the updates;
+ * drifts) makes the estimate's error larger. It is measured on the
+ * residuals of a reference fit that the estimate's own lag cannot colour
+ * (the least-squares fit of every window so far, forgetting 1/1024 per
+ * update): per kind c, each update's mean residual x_k over its rows of
+ * kind c, a series over the updates; for parameter j
  *
- *   f_c = m_c Var(x) LRV(x) / Var(x) / s_ref,c^2,
+ *   f_cj = m_c Var(x) F_j(x) w^2 / s_c^2,
  *
- * m_c the rows of kind c per window, s_ref,c^2 the residuals' variance
- * and LRV(x) / Var(x) the Newey-West factor of the series (hac.h): 1 for
- * white noise; it counts the correlation within a window (m_c Var(x) /
- * s^2) and across the updates (the series' own). f = max_c f_c, and
- * sd_j = sqrt(f E_jj). It holds for a method that averages over many
- * updates (rls-low: about 100); for one that follows every window (kf-low)
- * it overstates the spread when the noise is correlated for longer than
- * the method's memory.
+ * m_c the rows of kind c per window, s_c^2 the noise variance E holds (the
+ * prediction errors', above), F_j(x) = 1 + 2 sum_{l=1}^{B} (1 - l/(B+1))
+ * M_jj^l rho_l the series' Newey-West factor (hac.h: Bartlett kernel,
+ * Andrews' bandwidth B) with each lag weighed by the share M_jj^l of the
+ * estimate that a window l updates back still holds (M = I - K A of the
+ * last update: about lambda for RLS, near 0 for a KF that follows each
+ * window), and w = tagk_hac_widen(B, updates). m_c Var(x) F_j / s_c^2
+ * counts the correlation within a window and, over the method's memory,
+ * across the updates; over s_c^2 rather than the reference fit's residual
+ * variance, because a method of short memory on correlated noise predicts
+ * each window from an estimate that already followed the noise, and sees
+ * prediction errors smaller than the noise. 1 for white noise. f_j =
+ * max_c f_cj and sd_j = sqrt(f_j E_jj). Before the change (the Newey-West
+ * factor over every lag, over the reference fit's residual variance) kf-low
+ * held the truth in 99.0 % of AR(1) 0.9 flights (its sd 1.4 times its
+ * error) and rls-low in 76.5 % of AR(1) 0.98 ones; now 95.5 % and 90.0 %
+ * (tagk-bench coverage, 200 flights of 20 s).
  *
  * Rows of a kind are assumed to carry independent noise of one variance;
  * when the truth changes (a payload), E describes the noise's part of the

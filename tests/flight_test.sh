@@ -91,9 +91,17 @@ expect "thrust_map_v without a vbat column: the signal named" 1 "" "missing colu
 $R -m mass --vehicle "$tmp/novolt.veh" $M "$tmp/pv.csv" 2>/dev/null | $E > "$tmp/novolt.est"
 # without the truth: the summary, whose interval the drift makes a lie
 $BIN/tagk-filter --stream csv "$tmp/novolt.est" | grep -v '^#tagk-' | cut -d, -f1-4 > "$tmp/novolt-notruth.csv"
-expect "ignoring the battery: the mass drifts, and the summary says it wanders beyond its interval" 0 \
-	"m wanders over the run [0-9]+ times more than its sd says" "" -- $P "$tmp/novolt-notruth.csv"
-expect "... which the estimates with the battery do not" 0 "*" "" -- sh -c \
+# (the spread IQR / 1.349 over the last sd, by awk on the report's CSV: the
+# Newey-West sd counts part of the slow drift as correlated residuals, so
+# the ratio is 3.5, below the summary's note at 5; it was 6.2 with the
+# 1994 bandwidth)
+$P --format csv "$tmp/novolt-notruth.csv" > "$tmp/novolt.csvrep"
+$BIN/tagk-filter --stream csv "$tmp/volt.est" | grep -v '^#tagk-' | cut -d, -f1-4 | $P --format csv > "$tmp/volt.csvrep"
+check "ignoring the battery: the mass drifts, its spread over the run more than 3 times its sd" \
+	awk -F, 'NR == 2 { exit !($7 / 1.349 > 3 * $10) }' "$tmp/novolt.csvrep"
+check "... which the estimates with the battery's is not (under 1)" \
+	awk -F, 'NR == 2 { exit !($7 / 1.349 < $10) }' "$tmp/volt.csvrep"
+expect "... and the summary does not say the battery-compensated run wanders" 0 "*" "" -- sh -c \
 	"$BIN/tagk-filter --stream csv '$tmp/volt.est' | grep -v '^#tagk-' | cut -d, -f1-4 | $P | grep -v wanders"
 
 # --- a log with neither accelerometer nor attitude -----------------------------

@@ -3,8 +3,9 @@
 # and the thrust's scale is uncertain (issue 53).
 #
 # - The batch sd (ols, wls; --segment auto's near it) against a NumPy Newey-West written here from the
-#   papers' formulas (Newey and West 1987, the Bartlett kernel; their 1994
-#   plug-in bandwidth), sharing no code with lib/: per-sample scores of the
+#   papers' formulas (Newey and West 1987, the Bartlett kernel; Andrews'
+#   1991 AR(1) plug-in bandwidth; Kiefer and Vogelsang's 2005 fixed-b
+#   critical value as a widening), sharing no code with lib/: per-sample scores of the
 #   fit, or sums of them over blocks of L samples (L the smallest power of 2
 #   that leaves at most 512 blocks), with AR(1) noise in b.
 # - A recursive method's sd on AR(1) noise of coefficient 0.8 against the
@@ -75,18 +76,21 @@ while -(-N // L) > 512:
     L *= 2
 G = np.array([g[k:k + L].sum(axis=0) for k in range(0, N, L)])
 T = len(G)
-# Newey-West 1994 bandwidth, Bartlett kernel, on the sum of the standardised components
+# Andrews' (1991) AR(1) bandwidth, Bartlett kernel, on the sum of the standardised components
 s = (G / np.sqrt(np.mean(G ** 2, axis=0))).sum(axis=1)
-sig = [np.dot(s[j:], s[:T - j]) / T for j in range(64)]
-nT = min(int(np.floor(4 * (T / 100) ** (2 / 9))), 63)
-s0 = sig[0] + 2 * sum(sig[1:nT + 1]); s1 = 2 * sum(j * sig[j] for j in range(1, nT + 1))
-B = int(np.floor(1.1447 * ((s1 / s0) ** 2) ** (1 / 3) * T ** (1 / 3)))
+rho = min(max(np.dot(s[1:], s[:-1]) / np.dot(s, s), -0.999), 0.999)
+alpha = 4 * rho ** 2 / ((1 - rho) ** 2 * (1 + rho) ** 2)
+B = int(np.floor(1.1447 * (alpha * T) ** (1 / 3)))
 B = max(0, min(B, T - 1))
 Om = G.T @ G
 for j in range(1, B + 1):
     Gj = G[j:].T @ G[:T - j]
     Om += (1 - j / (B + 1)) * (Gj + Gj.T)
 Om *= N / (N - n)
+# Kiefer and Vogelsang's (2005) fixed-b 97.5 % quantile for the Bartlett kernel, b = (B + 1) / T, over 1.96
+if B > 0:
+    b = min((B + 1) / T, 1)
+    Om *= ((1.96 + 2.9694 * b + 0.4160 * b ** 2 - 0.5324 * b ** 3) / 1.96) ** 2
 Hi = np.linalg.inv(H)
 sd = np.sqrt(np.diag(Hi @ Om @ Hi))
 import io
@@ -160,8 +164,8 @@ expect "a thrust_map_sd out of range is refused" 1 "" "bad.veh:3" -- \
 	$R -m mass --vehicle "$tmp/bad.veh" --stream csv "$tmp/pf.csv"
 
 # --- coverage with coloured noise and thrust-map errors -----------------------
-# (flights of 20 s: on 10 s ones the Newey-West 1994 bandwidth's known
-# downward bias under strong correlation gives 88 %, see tagk-bench(1))
+# (flights of 20 s; on 10 s ones rls-low 92.5 %, ols and wls 91.0 %, 88.5
+# and 88.0 % with the Newey-West 1994 bandwidth used before)
 expect "coverage: AR(1) 0.9 noise, 200 flights of 20 s" 0 "^ols +200 " "" -- \
 	$S coverage --seeds 200 --duration 20 --noise-ar1 0.9 --methods rls-low,ols,wls
 cp "$tmp/out" "$tmp/cov1.txt"

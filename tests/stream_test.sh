@@ -217,8 +217,9 @@ expect "refused updates, noted in the binary stream, shown by tagk-report" 0 \
 	sh -c "$E -a rls-low --every 1 '$tmp/outlier.csv' 2>/dev/null | $P"
 check "... with the count of physical estimates, 471 of 991" grep -q "physical bodies: 471 of 991 estimates (48 %)" "$tmp/out"
 $E -a rls-low --every 1 --stream binary "$tmp/outlier.csv" > "$tmp/noted.bin" 2>/dev/null
-# the notes, then the end marker: "#tagk-note: method rls-low\n" is 27 bytes
-tail -c 116 "$tmp/noted.bin" | head -c 45 > "$tmp/noted.tail"
+# the notes, then the end marker: "#tagk-note: method rls-low\n" is 27 bytes,
+# "#tagk-note: sd_noise newey-west\n" 32
+tail -c 148 "$tmp/noted.bin" | head -c 45 > "$tmp/noted.tail"
 printf '\377\377\377\377\377\377\377\377#tagk-note: refused_updates 5 of 996\n' > "$tmp/noted.want"
 check "... written after the eight 0xff bytes, before the end marker" cmp -s "$tmp/noted.tail" "$tmp/noted.want"
 check "... which ends the stream with its row count and check value" \
@@ -231,7 +232,7 @@ for s in csv binary; do
 done
 $F --stream csv "$tmp/noted.bin" > "$tmp/noted-f.csv"
 check "... the notes of tagk-filter's CSV output, as tagk-estimate wrote them" \
-	sh -c "grep '^#tagk-note: ' '$tmp/noted-f.csv' | tr '\\n' ';' | grep -qx '#tagk-note: refused_updates 5 of 996;#tagk-note: method rls-low;'"
+	sh -c "grep '^#tagk-note: ' '$tmp/noted-f.csv' | tr '\\n' ';' | grep -qx '#tagk-note: refused_updates 5 of 996;#tagk-note: method rls-low;#tagk-note: sd_noise newey-west;'"
 # an HDF5 file has no end marker: the notes are its root group's attribute
 $E -a rls-low --every 1 -o "$tmp/noted.h5" "$tmp/outlier.csv" 2>/dev/null
 $F "$tmp/noted.bin" -o "$tmp/noted-f.h5"
@@ -243,7 +244,7 @@ if [ -x $PY ] && $PY -c 'import h5py' 2>/dev/null; then
 	check "... as h5py reads them: the root group's string attribute tagk_notes" $PY -c '
 import sys, h5py
 with h5py.File(sys.argv[1]) as f:
-    sys.exit(f.attrs["tagk_notes"] != b"refused_updates 5 of 996\nmethod rls-low\n")' "$tmp/noted.h5"
+    sys.exit(f.attrs["tagk_notes"] != b"refused_updates 5 of 996\nmethod rls-low\nsd_noise newey-west\n")' "$tmp/noted.h5"
 	$PY -c '
 import sys, h5py, numpy
 with h5py.File(sys.argv[1], "w") as f:

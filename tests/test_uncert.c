@@ -4,6 +4,7 @@
  * noise level for every row and with two kinds of row whose noise differs
  * by 30 times (the force and torque rows of a rigid body). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "testutil.h"
 
@@ -196,6 +197,54 @@ test_first_window_noise_exact(void **state)
 	}
 }
 
+/* The long-run factor with a memory (hac.h), on an AR(1) series of 0.9
+ * whose autocorrelations are known: keep 1 is the Newey-West factor, keep
+ * 0 counts no lag (1), and in between the Bartlett sum weighted by keep^j,
+ * recomputed here from the series' own autocovariances. The fixed-b
+ * widening against Kiefer and Vogelsang's polynomial worked by hand: b =
+ * 0.1 gives (1.96 + 0.29694 + 0.00416 - 0.0005324) / 1.96. */
+static void
+test_lrv_kept(void **state)
+{
+	(void)state;
+	static tagk_lrv l;
+	memset(&l, 0, sizeof(l));
+	tagk_rng g;
+	tagk_rng_seed(&g, 11);
+	enum { NS = 4000 };
+	static double x[NS];
+	double e = 0, sum = 0;
+	for (int t = 0; t < NS; t++) {
+		e = 0.9 * e + (double)tagk_rng_gaussian(&g);
+		x[t] = e;
+		sum += e;
+		tagk_lrv_add(&l, e);
+	}
+	int B1, B;
+	double f1 = tagk_lrv_factor(&l, &B1), fk1 = tagk_lrv_factor_kept(&l, 1, &B);
+	assert_true(B == B1 && f1 == fk1);
+	assert_true(tagk_lrv_factor_kept(&l, 0, NULL) == 1);
+	/* by hand: sigma_j = (sum over the pairs (x_t - mu)(x_{t-j} - mu)
+	 * with hac.c's end correction) is close to the plain one */
+	double mu = sum / NS, s0 = 0, want = 1;
+	for (int t = 0; t < NS; t++)
+		s0 += (x[t] - mu) * (x[t] - mu);
+	for (int j = 1; j <= B; j++) {
+		double sj = 0;
+		for (int t = j; t < NS; t++)
+			sj += (x[t] - mu) * (x[t - j] - mu);
+		want += 2 * (1 - (double)j / (B + 1)) * pow(0.8, j) * sj / s0;
+	}
+	double got = tagk_lrv_factor_kept(&l, 0.8, NULL);
+	printf("lrv factor kept 0.8: %.6f, by hand %.6f (keep 1: %.3f, bandwidth %d)\n", got, want, f1, B);
+	assert_true(fabs(got - want) < 1e-3 * want);
+	assert_true(got > 1 && got < f1);
+	assert_true(tagk_hac_widen(0, 100) == 1);
+	double w = tagk_hac_widen(9, 100), hand = (1.96 + 0.29694 + 0.00416 - 0.0005324) / 1.96;
+	printf("fixed-b widening at b = 0.1: %.9f, by hand %.9f\n", w, hand);
+	assert_true(fabs(w - hand) < 1e-12);
+}
+
 int
 main(void)
 {
@@ -204,6 +253,7 @@ main(void)
 		cmocka_unit_test(test_kf),
 		cmocka_unit_test(test_batch_identity),
 		cmocka_unit_test(test_first_window_noise_exact),
+		cmocka_unit_test(test_lrv_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

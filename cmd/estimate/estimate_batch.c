@@ -32,6 +32,7 @@ typedef struct {
 	double *blocks, *G;   /* MAX_BLOCKS x TAGK_BATCH_BLOCK_LEN(n); MAX_BLOCKS x n */
 	int nblk, blk_len, blk_fill; /* blocks in use, samples per block, in the last */
 	rowfit *rf;           /* the model-fit check (rowfit.h); NULL: off */
+	long sd_hac, sd_white;       /* segments whose sd is Newey-West's, the white sandwich's */
 } batchrun;
 
 /* The regressor's columns, the --weight column and the truth's. */
@@ -142,6 +143,10 @@ solve_segment(batchrun *w)
 	tagk_real sd[TAGK_NPARAM];
 	tagk_status sst = w->nblk >= 2 ? tagk_batch_sd_hac(w->q, theta, w->blocks, w->nblk, w->G, sd, NULL)
 	    : tagk_batch_sd(w->q, theta, sd);
+	if (sst == TAGK_OK && w->nblk >= 2)
+		w->sd_hac++;
+	else if (sst == TAGK_OK)
+		w->sd_white++;
 	estout_row(&w->out, w->t_last, theta, sst == TAGK_OK ? sd : NULL, w->truth);
 	tagk_batch_clear(w->q);
 	w->in_seg = 0;
@@ -280,6 +285,8 @@ estimate_batch(const batch_opts *o, const char *input)
 	/* each row one segment's estimate: tagk-report judges each */
 	if (o->segments)
 		sink_note(w.out.out, "segments", "rows");
+	if (w.sd_hac || w.sd_white)
+		sink_note(w.out.out, "sd_noise", w.sd_white ? "white" : "newey-west");
 	estout_pass_note(&w.out, w.r, "px4_hover_mass");
 	estout_pass_note(&w.out, w.r, "system");
 	estout_scale_note(&w.out, w.r);

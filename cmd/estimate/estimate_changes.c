@@ -50,6 +50,8 @@ typedef struct {
 	long raw[MAX_CHANGES + 1], nraw; /* the changes before any merge ... */
 	double rawm[MAX_CHANGES + 1];   /* ... and each raw segment's m (NaN: unsolved) */
 	int hac;             /* the segments' sd by Newey-West (the written ones) */
+	int isc;             /* the input's scale_sd column, or -1 */
+	double scale_sd;     /* its last value (NaN: none yet) */
 	double *hb, *hg;     /* its blocks (MAX_HAC x TAGK_BATCH_BLOCK_LEN(n)) and scores */
 } cprun;
 
@@ -73,6 +75,11 @@ columns(cprun *w)
 		cli_die(EXIT_USAGE, "--segment auto: --weight is not taken (the segmentation weighs each row "
 		    "index by its noise)");
 	w->ntrue = estout_want_truth(r, n, w->tidx, w->names);
+	/* the systematic part (estout.h): the input's scale_sd, its last value */
+	w->isc = tbl_find(r, "scale_sd");
+	w->scale_sd = (double)NAN;
+	if (w->isc >= 0)
+		tbl_want_nullable(r, w->isc);
 	w->W = tagk_cp_width(n);
 	w->Wr = 1 + w->W + (size_t)n + 2;
 	w->k = 1;
@@ -173,6 +180,11 @@ on_read(cprun *w, int rc)
 	if (!(ri >= 0 && ri < TAGK_BATCH_ROWS) || ri != (double)(int)ri)
 		cli_die(EXIT_DATA, "%s: row %g: a sample has rows 0 to %d at most", tbl_where(r), ri, TAGK_BATCH_ROWS - 1);
 	cmdio_sample_row(&w->sc, r, row[w->it], ri);
+	if (w->isc >= 0 && !isnan(row[w->isc])) {
+		if (!(row[w->isc] >= 0 && row[w->isc] <= 1))
+			cli_die(EXIT_DATA, "%s: scale_sd %g is not a relative sd (0 to 1)", tbl_where(r), row[w->isc]);
+		w->scale_sd = row[w->isc];
+	}
 	double t = row[w->it];
 	double y[TAGK_NPARAM + 2];
 	for (int i = 0; i < w->n; i++)
@@ -680,7 +692,10 @@ write_rows(cprun *w, tagk_real (*th)[TAGK_NPARAM], tagk_real (*sd)[TAGK_NPARAM],
 {
 	static const char *const extra[] = { "t_start", "t_end", "t_start_lo", "t_start_hi", "dm_dt", "sd_dm_dt" };
 	estout out;
+	if (w->isc >= 0)
+		estout_scale_from(w->r);
 	estout_open_extra(&out, w->o->outname, w->n, 1, w->ntrue, w->names, 6, extra);
+	out.scale_sd = w->scale_sd;
 	estout_project(&out, !w->o->raw);
 	for (long s = 0; s <= w->ncp; s++) {
 		long a = s ? w->cp[s - 1] : 0, b = s < w->ncp ? w->cp[s] : w->m;
@@ -696,6 +711,8 @@ write_rows(cprun *w, tagk_real (*th)[TAGK_NPARAM], tagk_real (*sd)[TAGK_NPARAM],
 		estout_row_extra(&out, x[1], th[s], sd[s], w->truth + (b - 1) * w->ntrue, x);
 	}
 	sink_note(out.out, "method", w->o->method->name);
+	sink_note(out.out, "sd_noise", w->hac ? "newey-west" : "white");
+	estout_scale_note(&out, w->r);
 	estout_commit(&out, w->o->quiet);
 }
 

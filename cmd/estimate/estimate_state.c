@@ -244,6 +244,8 @@ finish(staterun *w)
 		cli_die(EXIT_DATA, "%s: %ld estimates, fewer than --every %ld: nothing to write", tbl_name(r), w->nest,
 		    o->every);
 	sink_note(w->out.out, "method", o->mt->name);
+	/* the filter's own variance, from its white-noise model */
+	sink_note(w->out.out, "sd_noise", "white");
 	estout_pass_note(&w->out, r, "px4_hover_mass");
 	estout_scale_note(&w->out, r);
 	estout_pass_note(&w->out, r, "nominal_mass");

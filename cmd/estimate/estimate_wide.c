@@ -248,6 +248,9 @@ write_estimate(const wide *w, const double *theta, const double *sd)
 	cmdio_header(out, nc, names);
 	cmdio_row(out, v);
 	sink_note(out, "method", w->o->method->name);
+	/* the sandwich per joint: heteroskedastic, but white in time */
+	if (sd)
+		sink_note(out, "sd_noise", "white");
 	cmdio_pass_notes(out, w->r);
 	cmdio_commit(out);
 	free(names);

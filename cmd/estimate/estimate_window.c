@@ -484,6 +484,9 @@ finish(winrun *w)
 		sink_note(w->out.out, "refused_updates", note);
 	}
 	sink_note(w->out.out, "method", w->cfg.method->name);
+	/* what the sd is (tagk-estimate(1), UNCERTAINTY): a linear update's
+	 * error covariance with the long-run factor, else the estimates' spread */
+	sink_note(w->out.out, "sd_noise", w->linear ? "newey-west" : "spread");
 	estout_pass_note(&w->out, w->r, "px4_hover_mass");
 	estout_pass_note(&w->out, w->r, "system");
 	estout_scale_note(&w->out, w->r);

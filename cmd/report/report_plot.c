@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report_plot.h"
+#include "report_interval.h"
 #include "cli.h"
 #include "cmdio.h"
 #include "../formats/outfile.h"
@@ -23,7 +24,9 @@ typedef struct {
 	long n, rows, stride;
 	double *t;
 	double *v[TAGK_NPARAM];  /* per chosen parameter */
-	double *sd[TAGK_NPARAM]; /* its sd, or NULL (no sd_ column) */
+	double *sd[TAGK_NPARAM]; /* its sd, or NULL (no sd_ column): the total
+	                          * (report_total_sd) with sd_sys_ columns */
+	char sys_of[48];         /* what their systematic part is of ("": none) */
 	double *tr[TAGK_NPARAM]; /* its truth, or NULL */
 	int steps;               /* truth from a file: a step function (else lines) */
 } series;
@@ -102,9 +105,11 @@ halve(series *s, int k)
 	s->stride *= 2;
 }
 
-/* One row: t, the values, their sd and truth (columns iv, isd, itr of row). */
+/* One row: t, the values, their sd and truth (columns iv, isd, itr of row;
+ * with isys, the sd is the total of sd and sd_sys). */
 static void
-series_add(series *s, int k, const double *row, int it, const int *iv, const int *isd, const int *itr)
+series_add(series *s, int k, const double *row, int it, const int *iv, const int *isd, const int *isys,
+    const int *itr)
 {
 	if (s->rows++ % s->stride)
 		return;
@@ -113,7 +118,7 @@ series_add(series *s, int k, const double *row, int it, const int *iv, const int
 	s->t[s->n] = row[it];
 	for (int i = 0; i < k; i++) {
 		if (iv) s->v[i][s->n] = row[iv[i]];
-		if (s->sd[i]) s->sd[i][s->n] = row[isd[i]];
+		if (s->sd[i]) s->sd[i][s->n] = isys ? report_total_sd(row[isd[i]], row[isys[i]]) : row[isd[i]];
 		if (s->tr[i]) s->tr[i][s->n] = row[itr[i]];
 	}
 	s->n++;
@@ -136,7 +141,7 @@ plot_read(plot *p, const char *path, const tbl_options *in)
 	series *s = &p->s[p->ns++];
 	tbl_reader *r = cmdio_open_input(path, in);
 	const char *name = tbl_name(r);
-	int it = tbl_find(r, "t"), iv[TAGK_NPARAM], isd[TAGK_NPARAM], itr[TAGK_NPARAM];
+	int it = tbl_find(r, "t"), iv[TAGK_NPARAM], isd[TAGK_NPARAM], itr[TAGK_NPARAM], isys[TAGK_NPARAM], sys = 1;
 	int has_sd[TAGK_NPARAM], has_tr[TAGK_NPARAM];
 	if (it < 0)
 		cli_die(EXIT_DATA, "%s: not an estimate stream: no column t", name);
@@ -147,6 +152,9 @@ plot_read(plot *p, const char *path, const tbl_options *in)
 		tbl_want(r, iv[i]);
 		isd[i] = col_of(p, r, "sd_", i);
 		tbl_want_nullable(r, isd[i]);
+		isys[i] = col_of(p, r, "sd_sys_", i);
+		tbl_want_nullable(r, isys[i]);
+		sys &= isys[i] >= 0 && isd[i] >= 0;
 		itr[i] = col_of(p, r, "true_", i);
 		tbl_want(r, itr[i]);
 		has_sd[i] = isd[i] >= 0;
@@ -158,7 +166,7 @@ plot_read(plot *p, const char *path, const tbl_options *in)
 		cli_die(EXIT_DATA, "out of memory");
 	int rc;
 	while ((rc = tbl_next(r, row)) == 1)
-		series_add(s, p->k, row, it, iv, isd, itr);
+		series_add(s, p->k, row, it, iv, isd, sys ? isys : NULL, itr);
 	if (rc < 0)
 		cli_die(EXIT_DATA, "%s", tbl_error(r));
 	if (s->n == 0)
@@ -179,6 +187,8 @@ plot_read(plot *p, const char *path, const tbl_options *in)
 	for (int si = 0; si < p->ns - 1; si++)
 		if (strcmp(p->s[si].label, s->label) == 0)
 			snprintf(s->label, sizeof(s->label), "%.40s (%.40s)", method ? method : "", base);
+	if (sys)
+		snprintf(s->sys_of, sizeof(s->sys_of), "%s", report_sys_label(r));
 	free(row);
 	tbl_close(r);
 }
@@ -204,7 +214,7 @@ plot_truth(plot *p, const char *path, int interp)
 		cli_die(EXIT_DATA, "out of memory");
 	int rc;
 	while ((rc = tbl_next(r, row)) == 1)
-		series_add(&p->truth, p->k, row, it, NULL, NULL, itr);
+		series_add(&p->truth, p->k, row, it, NULL, NULL, NULL, itr);
 	if (rc < 0)
 		cli_die(EXIT_DATA, "%s", tbl_error(r));
 	free(row);
@@ -470,12 +480,20 @@ static void
 draw_legend(plot *p, cairo_t *cr, double x, double y)
 {
 	int truth = p->truth.n > 0, band = 0;
+	const char *sys = NULL;
 	for (int si = 0; si < p->ns; si++)
-		for (int i = 0; i < p->k; i++)
+		for (int i = 0; i < p->k; i++) {
 			truth |= p->s[si].tr[i] != NULL, band |= p->s[si].sd[i] != NULL;
+			if (p->s[si].sd[i] && p->s[si].sys_of[0])
+				sys = !sys || strcmp(sys, p->s[si].sys_of) == 0 ? p->s[si].sys_of : "systematic";
+		}
+	/* the band is the total interval where a stream has its systematic
+	 * part (sd_sys_), and says so */
+	char bandname[96];
+	snprintf(bandname, sizeof(bandname), sys ? "95 %% interval, total (noise + %s)" : "95 %% interval", sys);
 	for (int e = 0; e < p->ns + 2; e++) {
 		const char *name = e < p->ns ? p->s[e].label : e == p->ns ? (truth ? "truth" : NULL)
-		    : (band ? "95 % interval" : NULL);
+		    : (band ? bandname : NULL);
 		if (!name)
 			continue;
 		if (e < p->ns)

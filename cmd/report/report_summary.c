@@ -24,6 +24,7 @@ struct summary {
 	double last_sys[TAGK_NPARAM]; /* its systematic part (sd_sys_*), NaN without */
 	int have_sys;
 	char sys_of[48];   /* what the systematic part is of (report_sys_label) */
+	char sd_noise[16]; /* the stream's sd_noise note: newey-west, white, spread or "" */
 	int arm;           /* the stream's system note says arm (tagk-regress -m multibody) */
 	plaus_count phys;  /* estimates that are physical bodies */
 	char method[64];   /* the stream's method note, or "" */
@@ -138,6 +139,8 @@ summary_read(tbl_reader *r, int it, int np, const int *ip)
 	note = tbl_note(r, "system");
 	s->arm = note && strcmp(note, "arm") == 0;
 	snprintf(s->sys_of, sizeof(s->sys_of), "%s", report_sys_label(r));
+	note = tbl_note(r, "sd_noise");
+	snprintf(s->sd_noise, sizeof(s->sd_noise), "%s", note ? note : "");
 	read_verdict_notes(s, r);
 	free(row);
 	return s;
@@ -217,6 +220,8 @@ print_json(FILE *o, const char *name, const summary *s, const stats *st, double 
 	    rt(spacing, 1));
 	fprintf(o, ",\n  \"gaps\": %ld,\n  \"refused_updates\": ", gaps);
 	report_jstr(o, s->refused[0] ? s->refused : NULL);
+	fputs(",\n  \"sd_noise\": ", o);
+	report_jstr(o, s->have_sd && s->sd_noise[0] ? s->sd_noise : NULL);
 	fprintf(o, ",\n  \"parameters\": [\n");
 	for (int j = 0; j < s->np; j++) {
 		double h = half95(s, j), hn = half95_noise(s, j);
@@ -307,17 +312,31 @@ interval_text(char *iv, size_t len, const summary *s, const stats *st, int j)
 		    s->sys_of, hs);
 }
 
+/* What the noise's part is, by the stream's sd_noise note (tagk-formats(5)). */
+static const char *
+noise_form(const summary *s)
+{
+	if (strcmp(s->sd_noise, "newey-west") == 0)
+		return "Newey-West: correlated residuals count";
+	if (strcmp(s->sd_noise, "white") == 0)
+		return "white residuals assumed: the method's own variance, too short if they are correlated";
+	if (strcmp(s->sd_noise, "spread") == 0)
+		return "white residuals assumed: the spread of the method's last estimates, too short if they are "
+		    "correlated";
+	return "the stream does not say whether correlated residuals count";
+}
+
 /* Under the table: what the interval is, and the parameters that wander. */
 static void
 footnotes(FILE *o, const char *h, const summary *s, const stats *st)
 {
 	if (s->have_sd && s->have_sys)
-		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd, the sd the noise's part (Newey-West: "
-		    "correlated residuals count) and the stated relative sd of the %s times the estimate, in quadrature; "
-		    "a bias the stated sd does not cover is not in it\n", h, s->sys_of);
+		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd, the sd the noise's part (%s) and the stated "
+		    "relative sd of the %s times the estimate, in quadrature; a bias the stated sd does not cover is not "
+		    "in it\n", h, noise_form(s), s->sys_of);
 	else if (s->have_sd)
-		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd (the noise's part, Newey-West: correlated "
-		    "residuals count; a bias of the model, as %s, is not in it%s)\n", h, s->arm ? "an error of the robot's "
+		fprintf(o, "\n%sthe interval is the last estimate +- 1.96 sd (the noise's part, %s; a bias of the model, "
+		    "as %s, is not in it%s)\n", h, noise_form(s), s->arm ? "an error of the robot's "
 		    "description or friction" : "commanded thrust that is not thrust", s->arm ? ": tagk-regress --scale-sd "
 		    "states the efforts' scale error" : ": tagk-regress --scale-sd or a vehicle file's thrust_map_sd / "
 		    "command_sd states it");
