@@ -497,7 +497,6 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@$(ASAN_RUN) sh tests/flight_test.sh
 	@$(ASAN_RUN) sh tests/expr_test.sh
 	@$(ASAN_RUN) sh tests/arm_test.sh
-	@$(ASAN_RUN) sh tests/sgcache_test.sh
 	@$(ASAN_RUN) sh tests/arm_mujoco_test.sh
 	@$(ASAN_RUN) sh tests/wholearm_test.sh
 	@$(ASAN_RUN) sh tests/armfit_test.sh

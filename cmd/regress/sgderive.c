@@ -20,8 +20,6 @@ struct sgderive {
 	double *probe, *probe_t; /* the first rows (PROBE, or PROBE_AUTO to choose the window), held until sized */
 	int nprobe, maxprobe;
 	double *ready, *ready_t, *w[3], *tw; /* up to maxprobe rows; weights per derivative; window times */
-	double *dc;       /* the window's offsets from its centre that w[] were computed for */
-	int have_w;       /* bit k: w[k] holds derivative k's weights for dc */
 	char why[200];    /* how the window was chosen, when it was */
 	int nready;
 	long pushed, written, gaps;
@@ -192,39 +190,17 @@ size_window(sgderive *d)
 		    d->dt, d->order, d->order + 2 + (d->order % 2 == 0));
 	d->n = n;
 	if (!(d->ring = malloc((size_t)n * (size_t)d->width * sizeof(double))) ||
-	    !(d->t = malloc((size_t)n * sizeof(double))) || !(d->tw = malloc((size_t)n * sizeof(double))) ||
-	    !(d->dc = malloc((size_t)n * sizeof(double))))
+	    !(d->t = malloc((size_t)n * sizeof(double))) || !(d->tw = malloc((size_t)n * sizeof(double))))
 		cli_die(EXIT_DATA, "out of memory");
 	for (int k = 0; k < 3; k++)
 		if (!(d->w[k] = malloc((size_t)n * sizeof(double))))
 			cli_die(EXIT_DATA, "out of memory");
 }
 
-/* Keep the weights while the window's offsets from its centre are those
- * they were computed for, to 1e-9 of the window's half-width (a log's
- * uniform spacing: its times' decimal rounding moves the offsets by about
- * 1e-13 of it): the weights, smooth in the offsets, would move by about as
- * much, far below the filter's own bias, and recomputing them for every
- * sample took 16 % of tagk-regress -m multibody's time (perf, a Panda log
- * at 1 kHz). Other offsets (uneven times, a changed spacing) replace the
- * cache's and mark every derivative's weights stale. */
-static void
-check_offsets(sgderive *d, const double *tw, int c)
-{
-	const int n = d->n;
-	const double tol = 1e-9 * fmax(fabs(d->dc[0]), fabs(d->dc[n - 1]));
-	int same = d->have_w != 0;
-	for (int i = 0; i < n && same; i++)
-		same = fabs((tw[i] - tw[c]) - d->dc[i]) <= tol;
-	if (same)
-		return;
-	for (int i = 0; i < n; i++)
-		d->dc[i] = tw[i] - tw[c];
-	d->have_w = 0;
-}
-
 /* Fill the ready row for the window's centre. The ring is read as its two
- * runs, head .. n - 1 then 0 .. head - 1, in the window's order. */
+ * runs, head .. n - 1 then 0 .. head - 1, in the window's order (a
+ * division per value for the index took 5 % of tagk-regress -m multibody's
+ * time by perf). */
 static void
 emit(sgderive *d)
 {
@@ -235,15 +211,13 @@ emit(sgderive *d)
 	const double *mid = d->ring + (size_t)((h + c) % n) * W;
 	double *out = d->ready + (size_t)d->nready * W;
 	memcpy(out, mid, (size_t)W * sizeof(double));
-	check_offsets(d, tw, c);
+	int have[3] = { 0, 0, 0 };
 	for (int k = 0; k < d->nops; k++) {
 		const sg_op *op = &d->ops[k];
 		double *w = d->w[op->deriv];
-		if (!(d->have_w >> op->deriv & 1)) {
-			if (tagk_sg_weights(n, tw, tw[c], d->order, op->deriv, w) != 0)
-				cli_die(EXIT_DATA, "the Savitzky-Golay fit at t = %g has too few distinct times", tw[c]);
-			d->have_w |= 1 << op->deriv;
-		}
+		if (!have[op->deriv] && tagk_sg_weights(n, tw, tw[c], d->order, op->deriv, w) != 0)
+			cli_die(EXIT_DATA, "the Savitzky-Golay fit at t = %g has too few distinct times", tw[c]);
+		have[op->deriv] = 1;
 		const double *x = d->ring + (size_t)h * W + op->src, *x2 = d->ring + op->src;
 		double s = 0;
 		for (int i = 0; i < k1; i++)
@@ -346,7 +320,6 @@ sgd_free(sgderive *d)
 	free(d->ring);
 	free(d->t);
 	free(d->tw);
-	free(d->dc);
 	for (int k = 0; k < 3; k++)
 		free(d->w[k]);
 	free(d);
