@@ -1,12 +1,13 @@
 /* multibody.c: kinematics, regressors, inverse dynamics, mass matrix,
- * Jacobians and momentum of a kinematic tree; see multibody.h. Spatial
- * transforms are explicit 6 x 6 matrices: the trees are small (16 bodies)
- * and plain products are easy to check. */
+ * Jacobians and momentum of a kinematic tree; see multibody.h. A joint's
+ * spatial transform is kept as a rotation and a translation (3 x 3 and 3)
+ * and applied in closed form; only the mass matrix's congruences form the
+ * 6 x 6 matrix. The regressor's rows are closed forms in the bodies'
+ * Jacobian columns, which come from the world poses. */
 #include <string.h>
 #include "multibody.h"
 #include "regressor.h"
 #include "linalg.h"
-#include "so3.h"
 
 int
 tagk_mb_dof(const tagk_mb_model *m)
@@ -53,6 +54,19 @@ tagk_mb_check(const tagk_mb_model *m)
 	return TAGK_OK;
 }
 
+static inline void
+cross3(const tagk_real a[3], const tagk_real b[3], tagk_real o[3])
+{
+	tagk_real x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
+	o[0] = x, o[1] = y, o[2] = z;
+}
+
+static inline tagk_real
+dot3(const tagk_real a[3], const tagk_real b[3])
+{
+	return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
 static void
 mat3_mul(const tagk_real A[9], const tagk_real B[9], tagk_real C[9])
 {
@@ -81,20 +95,52 @@ mat3_tvec(const tagk_real A[9], const tagk_real x[3], tagk_real y[3])
 	memcpy(y, t, sizeof(t));
 }
 
-/* X = [[E, 0], [-E S(r), E]]: motion vectors from a frame to one rotated by
- * E (new <- old) whose origin is at r (old coordinates). */
+/* Body i's motion transform X_i (body <- parent) is kept as its rotation
+ * Q = k->Q[i] (parent <- body) and origin r = k->r[i] (parent frame):
+ * X_i = [[Q^T, 0], [-Q^T S(r), Q^T]], applied below in closed form (24
+ * products where the 6 x 6 matrix takes 36). */
+
+/* y = X_i x: a motion vector (parent frame) in body i's frame,
+ * [Q^T w; Q^T (v - r x w)]. */
 static void
-make_X(const tagk_real E[9], const tagk_real r[3], tagk_real X[36])
+motion_in(const tagk_mb_kin *k, int i, const tagk_real x[6], tagk_real y[6])
+{
+	tagk_real t[3], w[3];
+	cross3(k->r[i], x, t);
+	for (int j = 0; j < 3; j++)
+		t[j] = x[3 + j] - t[j];
+	mat3_tvec(k->Q[i], x, w);
+	mat3_tvec(k->Q[i], t, y + 3);
+	memcpy(y, w, sizeof(w));
+}
+
+/* y = X_i^T f: a force [n; f] (body i's frame) in its parent's frame,
+ * [Q n + r x (Q f); Q f]; y may be f. */
+static void
+force_out(const tagk_mb_kin *k, int i, const tagk_real f[6], tagk_real y[6])
+{
+	tagk_real n[3], fl[3], c[3];
+	mat3_vec(k->Q[i], f, n);
+	mat3_vec(k->Q[i], f + 3, fl);
+	cross3(k->r[i], fl, c);
+	for (int j = 0; j < 3; j++) {
+		y[j] = n[j] + c[j];
+		y[3 + j] = fl[j];
+	}
+}
+
+/* X_i as a 6 x 6 matrix, for the mass matrix's congruences. */
+static void
+make_X(const tagk_mb_kin *k, int i, tagk_real X[36])
 {
 	memset(X, 0, 36 * sizeof(*X));
-	for (int i = 0; i < 3; i++) {
-		const tagk_real *e = E + 3 * i;
-		/* row i of -E S(r) is -(e_i^T S(r)) = (r x e_i)^T, e_i E's row i */
-		tagk_real low[3];
-		tagk_cross(r, e, low);
-		for (int j = 0; j < 3; j++) {
-			X[i * 6 + j] = X[(i + 3) * 6 + j + 3] = e[j];
-			X[(i + 3) * 6 + j] = low[j];
+	for (int a = 0; a < 3; a++) {
+		/* row a of Q^T is Q's column a; row a of -Q^T S(r) is r x that */
+		tagk_real e[3] = { k->Q[i][a], k->Q[i][3 + a], k->Q[i][6 + a] }, low[3];
+		cross3(k->r[i], e, low);
+		for (int b = 0; b < 3; b++) {
+			X[a * 6 + b] = X[(a + 3) * 6 + b + 3] = e[b];
+			X[(a + 3) * 6 + b] = low[b];
 		}
 	}
 }
@@ -107,60 +153,6 @@ mv6(const tagk_real X[36], const tagk_real x[6], tagk_real y[6])
 	for (int i = 0; i < 6; i++)
 		t[i] = tagk_dot(6, X + i * 6, x);
 	memcpy(y, t, sizeof(t));
-}
-
-/* y = X x and y = X^T x for a motion transform X (make_X's, or a product
- * of them): its top-right 3 x 3 block is zero, which these skip (27
- * products instead of 36; the arm path's hottest loops). */
-static void
-xmv(const tagk_real X[36], const tagk_real x[6], tagk_real y[6])
-{
-	tagk_real t[6];
-	for (int i = 0; i < 3; i++)
-		t[i] = X[i * 6] * x[0] + X[i * 6 + 1] * x[1] + X[i * 6 + 2] * x[2];
-	for (int i = 3; i < 6; i++)
-		t[i] = tagk_dot(6, X + i * 6, x);
-	memcpy(y, t, sizeof(t));
-}
-
-static void
-mtv6(const tagk_real X[36], const tagk_real x[6], tagk_real y[6])
-{
-	tagk_real t[6];
-	for (int i = 0; i < 3; i++) {
-		tagk_real s = 0;
-		for (int k = 0; k < 6; k++)
-			s += X[k * 6 + i] * x[k];
-		t[i] = s;
-	}
-	for (int i = 3; i < 6; i++)
-		t[i] = X[3 * 6 + i] * x[3] + X[4 * 6 + i] * x[4] + X[5 * 6 + i] * x[5];
-	memcpy(y, t, sizeof(t));
-}
-
-/* motion cross product v x m */
-static void
-crm(const tagk_real v[6], const tagk_real m[6], tagk_real out[6])
-{
-	tagk_real a[3], b[3];
-	tagk_cross(v, m, a);
-	tagk_cross(v, m + 3, b);
-	tagk_real c[3];
-	tagk_cross(v + 3, m, c);
-	out[0] = a[0], out[1] = a[1], out[2] = a[2];
-	out[3] = b[0] + c[0], out[4] = b[1] + c[1], out[5] = b[2] + c[2];
-}
-
-/* force cross product v x* f */
-static void
-crf(const tagk_real v[6], const tagk_real f[6], tagk_real out[6])
-{
-	tagk_real a[3], b[3], c[3];
-	tagk_cross(v, f, a);
-	tagk_cross(v + 3, f + 3, b);
-	tagk_cross(v, f + 3, c);
-	out[0] = a[0] + b[0], out[1] = a[1] + b[1], out[2] = a[2] + b[2];
-	out[3] = c[0], out[4] = c[1], out[5] = c[2];
 }
 
 /* The spatial inertia [[I_O, S(h)], [S(h)^T, m 1]] of theta (10). */
@@ -185,15 +177,94 @@ spatial_inertia(const tagk_real *th, tagk_real I6[36])
 		I6[i * 7] = th[TAGK_P_M];
 }
 
-/* R = I + sin(q) K + (1 - cos(q)) K^2, K = S(axis). */
+/* y = I x for theta's spatial inertia without forming it:
+ * [I_O w + h x v; m v + w x h]. */
 static void
-axis_rotation(const tagk_real u[3], tagk_real q, tagk_real R[9])
+inertia_mul(const tagk_real *th, const tagk_real x[6], tagk_real y[6])
 {
-	tagk_real K[9] = { 0, -u[2], u[1], u[2], 0, -u[0], -u[1], u[0], 0 }, K2[9];
-	mat3_mul(K, K, K2);
-	tagk_real s = tagk_sin(q), c = 1 - tagk_cos(q);
-	for (int i = 0; i < 9; i++)
-		R[i] = (tagk_real)(i % 4 == 0) + s * K[i] + c * K2[i];
+	const tagk_real *w = x, *v = x + 3, *h = th + TAGK_P_MCX, m = th[TAGK_P_M];
+	const tagk_real xx = th[TAGK_P_IXX], xy = th[TAGK_P_IXY], yy = th[TAGK_P_IYY], xz = th[TAGK_P_IXZ],
+	    yz = th[TAGK_P_IYZ], zz = th[TAGK_P_IZZ];
+	tagk_real hv[3], wh[3];
+	cross3(h, v, hv);
+	cross3(w, h, wh);
+	y[0] = xx * w[0] + xy * w[1] + xz * w[2] + hv[0];
+	y[1] = xy * w[0] + yy * w[1] + yz * w[2] + hv[1];
+	y[2] = xz * w[0] + yz * w[1] + zz * w[2] + hv[2];
+	for (int j = 0; j < 3; j++)
+		y[3 + j] = m * v[j] + wh[j];
+}
+
+/* Q = rot Rot(u, q). Rot by Rodrigues, R = c 1 + s S(u) + (1 - c) u u^T;
+ * for u a coordinate axis (most arms' joints) two of rot's columns turn
+ * and the third stays, 12 products instead of 27 plus Rot's. */
+static void
+joint_rotation(const tagk_real rot[9], const tagk_real u[3], tagk_real q, tagk_real Q[9])
+{
+	tagk_real s = tagk_sin(q), c = tagk_cos(q);
+	for (int ax = 0; ax < 3; ax++) {
+		int a = (ax + 1) % 3, b = (ax + 2) % 3;
+		if (u[a] != 0 || u[b] != 0 || tagk_fabs(u[ax]) != 1)
+			continue;
+		/* Rot's column a is c e_a + s e_b, its column b -s e_a + c e_b */
+		tagk_real sg = u[ax] * s;
+		memcpy(Q, rot, 9 * sizeof(*Q));
+		for (int r = 0; r < 3; r++) {
+			tagk_real ca = rot[r * 3 + a], cb = rot[r * 3 + b];
+			Q[r * 3 + a] = c * ca + sg * cb;
+			Q[r * 3 + b] = c * cb - sg * ca;
+		}
+		return;
+	}
+	tagk_real C = 1 - c, R[9] = {
+		c + C * u[0] * u[0], C * u[0] * u[1] - s * u[2], C * u[0] * u[2] + s * u[1],
+		C * u[0] * u[1] + s * u[2], c + C * u[1] * u[1], C * u[1] * u[2] - s * u[0],
+		C * u[0] * u[2] - s * u[1], C * u[1] * u[2] + s * u[0], c + C * u[2] * u[2] };
+	mat3_mul(rot, R, Q);
+}
+
+/* Body i's transform, pose, axis, velocity and acceleration from its
+ * parent's (i >= 1): v_i = X_i v_p + S qd, a_i = X_i a_p + v_i x S qd +
+ * S qdd, the cross product written out for S's one nonzero half. */
+static void
+joint_step(const tagk_mb_model *m, int i, tagk_real q, tagk_real qd, tagk_real qdd, tagk_mb_kin *k)
+{
+	const int par = m->parent[i], rev = m->joint[i] == TAGK_JOINT_REVOLUTE;
+	const tagk_real *u = m->axis[i];
+	tagk_real t[3];
+	memcpy(k->r[i], m->pos[i], sizeof(k->r[i]));
+	if (rev)
+		joint_rotation(m->rot[i], u, q, k->Q[i]);
+	else {
+		memcpy(k->Q[i], m->rot[i], sizeof(k->Q[i]));
+		mat3_vec(m->rot[i], u, t);
+		for (int j = 0; j < 3; j++)
+			k->r[i][j] += t[j] * q;
+	}
+	mat3_mul(k->R[par], k->Q[i], k->R[i]);
+	mat3_vec(k->R[par], k->r[i], t);
+	for (int j = 0; j < 3; j++)
+		k->p[i][j] = k->p[par][j] + t[j];
+	memset(k->S[i], 0, sizeof(k->S[i]));
+	memcpy(k->S[i] + (rev ? 0 : 3), u, 3 * sizeof(tagk_real));
+	tagk_real *v = k->v[i], *a = k->a[i], cw[3], cv[3];
+	motion_in(k, i, k->v[par], v);
+	motion_in(k, i, k->a[par], a);
+	/* revolute: v x [u qd; 0] = [w x u; v x u] qd; prismatic: v x [0; u qd] = [0; w x u] qd */
+	if (rev)
+		for (int j = 0; j < 3; j++)
+			v[j] += u[j] * qd;
+	else
+		for (int j = 0; j < 3; j++)
+			v[3 + j] += u[j] * qd;
+	cross3(v, u, cw);
+	cross3(v + 3, u, cv);
+	tagk_real *ang = rev ? a : a + 3;
+	for (int j = 0; j < 3; j++) {
+		ang[j] += u[j] * qdd;
+		a[j] += rev ? cw[j] * qd : 0;
+		a[3 + j] += (rev ? cv[j] : cw[j]) * qd;
+	}
 }
 
 tagk_status
@@ -215,11 +286,8 @@ tagk_mb_kinematics(const tagk_mb_model *m, const tagk_real base_R[9], const tagk
 	const tagk_real *R0 = m->floating ? base_R : m->rot[0], *p0 = m->floating ? base_p : m->pos[0];
 	memcpy(k->R[0], R0, sizeof(k->R[0]));
 	memcpy(k->p[0], p0, sizeof(k->p[0]));
-	tagk_real E[9];
-	for (int i = 0; i < 3; i++)
-		for (int j = 0; j < 3; j++)
-			E[i * 3 + j] = R0[j * 3 + i];
-	make_X(E, p0, k->X[0]);
+	memcpy(k->Q[0], R0, sizeof(k->Q[0]));
+	memcpy(k->r[0], p0, sizeof(k->r[0]));
 	memset(k->S[0], 0, sizeof(k->S[0]));
 	memset(k->v[0], 0, sizeof(k->v[0]));
 	memset(k->a[0], 0, sizeof(k->a[0]));
@@ -234,102 +302,133 @@ tagk_mb_kinematics(const tagk_mb_model *m, const tagk_real base_R[9], const tagk
 	for (int i = 0; i < 3; i++)
 		k->a[0][3 + i] -= g[i];
 	for (int i = 1; i < m->nb; i++) {
-		int par = m->parent[i], d = dof_of(m, i);
-		tagk_real Rrel[9], r[3];
-		memcpy(r, m->pos[i], sizeof(r));
-		if (m->joint[i] == TAGK_JOINT_REVOLUTE) {
-			tagk_real Rq[9];
-			axis_rotation(m->axis[i], q[i - 1], Rq);
-			mat3_mul(m->rot[i], Rq, Rrel);
-		} else {
-			tagk_real t[3];
-			memcpy(Rrel, m->rot[i], sizeof(Rrel));
-			mat3_vec(m->rot[i], m->axis[i], t);
-			for (int j = 0; j < 3; j++)
-				r[j] += t[j] * q[i - 1];
-		}
-		for (int a = 0; a < 3; a++)
-			for (int b = 0; b < 3; b++)
-				E[a * 3 + b] = Rrel[b * 3 + a];
-		make_X(E, r, k->X[i]);
-		mat3_mul(k->R[par], Rrel, k->R[i]);
-		tagk_real t[3];
-		mat3_vec(k->R[par], r, t);
-		for (int j = 0; j < 3; j++)
-			k->p[i][j] = k->p[par][j] + t[j];
-		memset(k->S[i], 0, sizeof(k->S[i]));
-		memcpy(k->S[i] + (m->joint[i] == TAGK_JOINT_REVOLUTE ? 0 : 3), m->axis[i], 3 * sizeof(tagk_real));
-		tagk_real vJ[6], c[6];
-		xmv(k->X[i], k->v[par], k->v[i]);
-		for (int j = 0; j < 6; j++) {
-			vJ[j] = k->S[i][j] * qd[d];
-			k->v[i][j] += vJ[j];
-		}
-		xmv(k->X[i], k->a[par], k->a[i]);
-		crm(k->v[i], vJ, c);
-		for (int j = 0; j < 6; j++)
-			k->a[i][j] += c[j] + (qdd ? k->S[i][j] * qdd[d] : 0);
+		int d = dof_of(m, i);
+		joint_step(m, i, q[i - 1], qd[d], qdd ? qdd[d] : 0, k);
 	}
 	return TAGK_OK;
 }
 
-/* The 6 x 10 block F with F theta_i = I a + v x* I v (body i's net force,
- * [n; f], its frame), from the rigid-body regressor of regressor.h: its
- * specific force is the classical acceleration of the origin minus
- * gravity's, a_lin + omega x v_lin here. */
-static void
-body_force_block(const tagk_mb_kin *k, int i, tagk_real F[60])
-{
-	tagk_real ac[3], Yr[60];
-	tagk_cross(k->v[i], k->v[i] + 3, ac);
-	for (int j = 0; j < 3; j++)
-		ac[j] += k->a[i][3 + j];
-	tagk_regressor_rigid(ac, k->v[i], k->a[i], Yr);
-	memcpy(F, Yr + 30, 30 * sizeof(*F));
-	memcpy(F + 30, Yr, 30 * sizeof(*F));
-}
+/* What one regressor row needs of body i: omega, alpha and the origin's
+ * specific force ac = a_lin + omega x v_lin (gravity is in a already). */
+typedef struct {
+	tagk_real w[3], al[3], ac[3], ww;
+} body_terms;
 
-/* Body i's force block F (6 x 10, its frame; consumed) carried down its
- * path to the base, each joint's row adding S^T F: into Y (cols columns a
- * row) at column c0, and for a floating base into its six rows. */
 static void
-add_path(const tagk_mb_kin *k, const tagk_mb_model *m, int i, tagk_real F[60], tagk_real *Y, int cols, int c0)
+terms_of(const tagk_mb_kin *k, int i, body_terms *t)
 {
-	for (int j = i; j >= 0; j = m->parent[j]) {
-		if (j >= 1) {
-			tagk_real *row = Y + (size_t)dof_of(m, j) * (size_t)cols + c0;
-			for (int c = 0; c < TAGK_NPARAM; c++)
-				for (int r = 0; r < 6; r++)
-					row[c] += k->S[j][r] * F[r * TAGK_NPARAM + c];
-		} else if (m->floating) {
-			for (int r = 0; r < 6; r++)
-				for (int c = 0; c < TAGK_NPARAM; c++)
-					Y[(size_t)r * (size_t)cols + c0 + c] += F[r * TAGK_NPARAM + c];
-		}
-		if (j == 0)
-			break;
-		/* to the parent's frame: F <- X_j^T F, column by column */
-		for (int c = 0; c < TAGK_NPARAM; c++) {
-			tagk_real col[6];
-			for (int r = 0; r < 6; r++)
-				col[r] = F[r * TAGK_NPARAM + c];
-			mtv6(k->X[j], col, col);
-			for (int r = 0; r < 6; r++)
-				F[r * TAGK_NPARAM + c] = col[r];
-		}
+	const tagk_real *v = k->v[i], *a = k->a[i];
+	cross3(v, v + 3, t->ac);
+	for (int j = 0; j < 3; j++) {
+		t->w[j] = v[j];
+		t->al[j] = a[j];
+		t->ac[j] += a[3 + j];
 	}
+	t->ww = dot3(t->w, t->w);
 }
 
+/* The ten entries y of a row s^T F for body i's parameters, F theta_i =
+ * [n; f] its net force (its frame), s a motion axis in its frame: with
+ * f = m ac + al x h + w x (w x h) and n = I al + w x I w + h x ac, the
+ * mass's entry is sv . ac, h's sv x al + (sv . w) w - |w|^2 sv + ac x sw,
+ * and I's those of sw^T I al + (sw x w)^T I w (sw, sv: s's halves). */
+static void
+row_entries(const body_terms *t, const tagk_real s[6], tagk_real y[TAGK_NPARAM])
+{
+	const tagk_real *sw = s, *sv = s + 3, *w = t->w, *al = t->al;
+	tagk_real c1[3], c2[3], u[3], svw = dot3(sv, w);
+	y[TAGK_P_M] = dot3(sv, t->ac);
+	cross3(sv, al, c1);
+	cross3(t->ac, sw, c2);
+	for (int j = 0; j < 3; j++)
+		y[TAGK_P_MCX + j] = c1[j] + c2[j] + svw * w[j] - t->ww * sv[j];
+	cross3(sw, w, u);
+	y[TAGK_P_IXX] = sw[0] * al[0] + u[0] * w[0];
+	y[TAGK_P_IXY] = sw[0] * al[1] + sw[1] * al[0] + u[0] * w[1] + u[1] * w[0];
+	y[TAGK_P_IYY] = sw[1] * al[1] + u[1] * w[1];
+	y[TAGK_P_IXZ] = sw[0] * al[2] + sw[2] * al[0] + u[0] * w[2] + u[2] * w[0];
+	y[TAGK_P_IYZ] = sw[1] * al[2] + sw[2] * al[1] + u[1] * w[2] + u[2] * w[1];
+	y[TAGK_P_IZZ] = sw[2] * al[2] + u[2] * w[2];
+}
+
+/* A motion axis in body i's frame, s = X_{i <- world} [U; at x U] for a
+ * rotation about the world line U through at (rot), else [0; U]: from the
+ * world poses, so that no transform is composed along the path. */
+static void
+world_axis_in(const tagk_mb_kin *k, int i, const tagk_real U[3], int rot, const tagk_real at[3], tagk_real s[6])
+{
+	if (!rot) {
+		s[0] = s[1] = s[2] = 0;
+		mat3_tvec(k->R[i], U, s + 3);
+		return;
+	}
+	/* the velocity of i's origin: U x (p_i - at) */
+	tagk_real d[3], c[3];
+	for (int j = 0; j < 3; j++)
+		d[j] = k->p[i][j] - at[j];
+	cross3(U, d, c);
+	mat3_tvec(k->R[i], U, s);
+	mat3_tvec(k->R[i], c, s + 3);
+}
+
+/* Column d of body i's Jacobian (i in the subtree of the coordinate's
+ * joint): joint j's axis (d = its dof) or a floating base's coordinate
+ * d < 6 (angular about the base origin, then linear, base frame). */
+static void
+jacobian_column(const tagk_mb_kin *k, const tagk_mb_model *m, int i, int j, int d, tagk_real s[6])
+{
+	tagk_real U[3];
+	if (j == i) { /* its own joint's axis, or the base's coordinate d */
+		if (i >= 1)
+			memcpy(s, k->S[i], 6 * sizeof(*s));
+		else
+			for (int r = 0; r < 6; r++)
+				s[r] = r == d;
+		return;
+	}
+	if (j >= 1) {
+		int rev = m->joint[j] == TAGK_JOINT_REVOLUTE;
+		mat3_vec(k->R[j], k->S[j] + (rev ? 0 : 3), U);
+		world_axis_in(k, i, U, rev, k->p[j], s);
+		return;
+	}
+	for (int r = 0; r < 3; r++)
+		U[r] = k->R[0][r * 3 + d % 3];
+	world_axis_in(k, i, U, d < 3, k->p[0], s);
+}
+
+/* Body i's ten columns of Y (rows cols long, from column c0): one row per
+ * joint on its path, and a floating base's six; other rows untouched. */
+static void
+body_columns(const tagk_mb_kin *k, const tagk_mb_model *m, int i, tagk_real *Y, int cols, int c0)
+{
+	body_terms t;
+	tagk_real s[6];
+	terms_of(k, i, &t);
+	for (int j = i; j >= 1; j = m->parent[j]) {
+		int d = dof_of(m, j);
+		jacobian_column(k, m, i, j, d, s);
+		row_entries(&t, s, Y + (size_t)d * (size_t)cols + c0);
+	}
+	if (m->floating)
+		for (int d = 0; d < 6; d++) {
+			jacobian_column(k, m, i, 0, d, s);
+			row_entries(&t, s, Y + (size_t)d * (size_t)cols + c0);
+		}
+}
+
+/* Why rows and not forces carried down the path (X^T F for F's ten
+ * columns at each joint): Y's entry for joint j and body i's theta is
+ * s^T F_i theta_i with s = X_{i <- j} S_j, body i's Jacobian column, which
+ * the world poses give in 24 products; the ten entries are then closed
+ * forms in s. */
 void
 tagk_mb_regressor(const tagk_mb_kin *k, const tagk_mb_model *m, tagk_real *Y)
 {
 	const int nv = k->nv, cols = TAGK_NPARAM * k->nb;
 	memset(Y, 0, sizeof(*Y) * (size_t)nv * (size_t)cols);
-	for (int i = 0; i < k->nb; i++) {
-		tagk_real F[60];
-		body_force_block(k, i, F);
-		add_path(k, m, i, F, Y, cols, TAGK_NPARAM * i);
-	}
+	for (int i = 0; i < k->nb; i++)
+		body_columns(k, m, i, Y, cols, TAGK_NPARAM * i);
 }
 
 void
@@ -337,18 +436,23 @@ tagk_mb_inverse_dynamics(const tagk_mb_kin *k, const tagk_mb_model *m, const tag
 {
 	tagk_real f[TAGK_MB_MAX_BODIES][6];
 	for (int i = 0; i < k->nb; i++) {
-		tagk_real I6[36], Iv[6], Ia[6], c[6];
-		spatial_inertia(theta + TAGK_NPARAM * i, I6);
-		mv6(I6, k->v[i], Iv);
-		mv6(I6, k->a[i], Ia);
-		crf(k->v[i], Iv, c);
-		for (int j = 0; j < 6; j++)
-			f[i][j] = Ia[j] + c[j];
+		/* I a + v x* I v, v x* f = [w x n + v x f; w x f] */
+		const tagk_real *v = k->v[i];
+		tagk_real Iv[6], c1[3], c2[3], c3[3];
+		inertia_mul(theta + TAGK_NPARAM * i, k->a[i], f[i]);
+		inertia_mul(theta + TAGK_NPARAM * i, v, Iv);
+		cross3(v, Iv, c1);
+		cross3(v + 3, Iv + 3, c2);
+		cross3(v, Iv + 3, c3);
+		for (int j = 0; j < 3; j++) {
+			f[i][j] += c1[j] + c2[j];
+			f[i][3 + j] += c3[j];
+		}
 	}
 	for (int i = k->nb - 1; i >= 1; i--) {
 		tau[dof_of(m, i)] = tagk_dot(6, k->S[i], f[i]);
 		tagk_real fp[6];
-		mtv6(k->X[i], f[i], fp);
+		force_out(k, i, f[i], fp);
 		for (int j = 0; j < 6; j++)
 			f[m->parent[i]][j] += fp[j];
 	}
@@ -365,13 +469,14 @@ tagk_mb_mass_matrix(const tagk_mb_kin *k, const tagk_mb_model *m, const tagk_rea
 		spatial_inertia(theta + TAGK_NPARAM * i, Ic[i]);
 	for (int i = k->nb - 1; i >= 1; i--) {
 		/* Ic_parent += X^T Ic X */
-		tagk_real T[36], U[36];
-		tagk_matmul(6, 6, 6, Ic[i], k->X[i], T);
+		tagk_real X[36], T[36], U[36];
+		make_X(k, i, X);
+		tagk_matmul(6, 6, 6, Ic[i], X, T);
 		for (int a = 0; a < 6; a++)
 			for (int b = 0; b < 6; b++) {
 				tagk_real s = 0;
 				for (int c = 0; c < 6; c++)
-					s += k->X[i][c * 6 + a] * T[c * 6 + b];
+					s += X[c * 6 + a] * T[c * 6 + b];
 				U[a * 6 + b] = s;
 			}
 		for (int a = 0; a < 36; a++)
@@ -388,7 +493,7 @@ tagk_mb_mass_matrix(const tagk_mb_kin *k, const tagk_mb_model *m, const tagk_rea
 		mv6(Ic[i], k->S[i], F);
 		M[di * nv + di] = tagk_dot(6, k->S[i], F);
 		for (int j = i; j != 0;) {
-			mtv6(k->X[j], F, F);
+			force_out(k, j, F, F);
 			j = m->parent[j];
 			if (j >= 1) {
 				int dj = dof_of(m, j);
@@ -406,27 +511,20 @@ tagk_mb_jacobian(const tagk_mb_kin *k, const tagk_mb_model *m, int body, tagk_re
 {
 	const int nv = k->nv;
 	memset(J, 0, sizeof(*J) * 6 * (size_t)nv);
-	tagk_real T[36] = { 0 }, U[36];
-	for (int a = 0; a < 6; a++)
-		T[a * 7] = 1; /* X body <- j, from j = body */
-	for (int j = body; j >= 0; j = m->parent[j]) {
-		if (j >= 1) {
-			tagk_real c[6];
-			xmv(T, k->S[j], c);
-			for (int r = 0; r < 6; r++)
-				J[r * nv + dof_of(m, j)] = c[r];
-			tagk_matmul(6, 6, 6, T, k->X[j], U);
-			memcpy(T, U, sizeof(T));
-		} else {
-			if (m->floating)
-				for (int r = 0; r < 6; r++)
-					for (int c = 0; c < 6; c++)
-						J[r * nv + c] = T[r * 6 + c];
-			break;
-		}
+	tagk_real s[6];
+	for (int j = body; j >= 1; j = m->parent[j]) {
+		int d = dof_of(m, j);
+		jacobian_column(k, m, body, j, d, s);
+		for (int r = 0; r < 6; r++)
+			J[r * nv + d] = s[r];
 	}
+	if (m->floating)
+		for (int d = 0; d < 6; d++) {
+			jacobian_column(k, m, body, 0, d, s);
+			for (int r = 0; r < 6; r++)
+				J[r * nv + d] = s[r];
+		}
 }
-
 /* The spatial acceleration's linear part is the acceleration of the body
  * point passing through the origin; the origin's own (classical) one adds
  * omega x v. Gravity is already in a (the base's fictitious upward
@@ -451,7 +549,7 @@ force_to_world(const tagk_mb_kin *k, int i, const tagk_real f[6], tagk_real out[
 	tagk_real n[3], fl[3], c[3];
 	mat3_vec(k->R[i], f, n);
 	mat3_vec(k->R[i], f + 3, fl);
-	tagk_cross(k->p[i], fl, c);
+	cross3(k->p[i], fl, c);
 	for (int j = 0; j < 3; j++) {
 		out[j] = n[j] + c[j];
 		out[3 + j] = fl[j];
@@ -519,33 +617,23 @@ tagk_mb_unknown_rows(int rows, int nb, const tagk_real *Y, const tagk_real *y, i
 	}
 }
 
-/* Body u's columns of Y (nv x 10) alone: its force block carried down its
- * path to the base, as tagk_mb_regressor does for every body. */
-static void
-body_columns(const tagk_mb_kin *k, const tagk_mb_model *m, int u, tagk_real *A)
-{
-	tagk_real F[60];
-	memset(A, 0, sizeof(*A) * (size_t)k->nv * TAGK_NPARAM);
-	body_force_block(k, u, F);
-	add_path(k, m, u, F, A, TAGK_NPARAM, 0);
-}
-
 /* Why not tagk_mb_regressor and tagk_mb_unknown_rows: they build all 10 nb
  * columns (O(nb depth)) to keep ten; body u's columns and the known bodies'
- * torques by recursive Newton-Euler are O(nb). Y theta_known and RNEA agree
- * to rounding (tests/test_multibody.c, and KDL in make bench-kdl). Y is
- * no longer used; it stays in the signature for its callers. */
+ * torques by recursive Newton-Euler are O(depth + nb). Y theta_known and
+ * RNEA agree to rounding (tests/test_multibody.c, and KDL in make
+ * bench-kdl). Y is no longer used; it stays in the signature for its
+ * callers. */
 void
 tagk_mb_force_rows(const tagk_mb_kin *k, const tagk_mb_model *m, const tagk_real *tau,
     const tagk_real *theta_known, int u, tagk_real *Y, tagk_real *A, tagk_real *b)
 {
 	(void)Y;
-	body_columns(k, m, u, A);
+	memset(A, 0, sizeof(*A) * (size_t)k->nv * TAGK_NPARAM);
+	body_columns(k, m, u, A, TAGK_NPARAM, 0);
 	tagk_mb_inverse_dynamics(k, m, theta_known, b);
 	for (int r = 0; r < k->nv; r++)
 		b[r] = (tau ? tau[r] : 0) - b[r];
 }
-
 void
 tagk_mb_momentum_rows(const tagk_mb_kin *k, const tagk_real *Yh0, const tagk_real *theta_known, int u,
     tagk_real *Yh, tagk_real *A, tagk_real *b)

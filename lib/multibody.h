@@ -82,7 +82,9 @@ typedef struct {
 	int nb, nv;
 	tagk_real R[TAGK_MB_MAX_BODIES][9];   /* world <- body */
 	tagk_real p[TAGK_MB_MAX_BODIES][3];   /* body origin, world */
-	tagk_real X[TAGK_MB_MAX_BODIES][36];  /* motion transform body <- parent (6 x 6) */
+	tagk_real Q[TAGK_MB_MAX_BODIES][9];   /* parent <- body rotation at q (3 x 3) */
+	tagk_real r[TAGK_MB_MAX_BODIES][3];   /* body origin, parent frame: Q, r are the
+	                                         joint's transform (base: world's) */
 	tagk_real S[TAGK_MB_MAX_BODIES][6];   /* joint motion axis, body frame */
 	tagk_real v[TAGK_MB_MAX_BODIES][6];   /* spatial velocity, body frame */
 	tagk_real a[TAGK_MB_MAX_BODIES][6];   /* spatial acceleration minus gravity's */

@@ -240,11 +240,13 @@ if [ -x "$ORACLE" ] && /usr/bin/python3 -c "import numpy" 2>/dev/null; then
 fi
 # tagk-bench excite: a Fourier trajectory within the Panda's limits (Franka's
 # datasheet speeds and accelerations, the MJCF's ranges), its condition
-# number lowered; replayed in MuJoCo, it identifies the perturbed arm
+# number lowered; replayed in MuJoCo, it identifies the perturbed arm. The
+# optimum found is not pinned to its digits (34.8 or 35.1 as the multi-body
+# code's last bits round), only to under a third of the start's 157.4
 PL="--q-min -2.8973,-1.7628,-2.8973,-3.0718,-2.8973,-0.0175,-2.8973 --q-max 2.8973,1.7628,2.8973,-0.0698,2.8973,3.7525,2.8973
 	--qd-max 2.175,2.175,2.175,2.175,2.61,2.61,2.61 --qdd-max 15,7.5,10,12.5,15,20,20"
 expect "excite: the condition number from the random start's down to under a third" 0 "" \
-	"excite: the base regressor's condition number 34.8[0-9]* from 157.[0-9]* \(random start\), 43 base parameters of 70, 5 harmonics, 1000 iterations" -- \
+	"excite: the base regressor's condition number (3[0-9]|4[0-9]|5[0-2])\.[0-9]* from 157\.[0-9]* \(random start\), 43 base parameters of 70, 5 harmonics, 1000 iterations" -- \
 	$BIN/tagk-bench excite --robot panda_nohand $PL -o "$tmp/ex.csv"
 $BIN/tagk-bench excite --robot panda_nohand $PL --iters 0 -o "$tmp/ex0.csv" 2>/dev/null
 check "... within the limits at every sample (95 % of the tightest, per joint), at rest at t = 0" \
