@@ -507,9 +507,9 @@ rowfit_judge(rowfit *f, int arm, int verbose)
 		} else {
 			causes(bad1, bad2, arm, why, sizeof(why));
 		}
-		cli_caution("model fit: %d of the %d row kinds are not explained by a physical %s (the rms residual of each %g s block's "
+		cli_caution("model fit: %d of the %d row kinds %s not explained by a physical %s (the rms residual of each %g s block's "
 		    "least-squares body, median of %ld: %s); likely cause: %s (--no-fit-check silences this)",
-		    nbad, f->stride, arm ? "load" : "body", RF_BLOCK_S, f->nblk, list, why);
+		    nbad, f->stride, nbad == 1 ? "is" : "are", arm ? "load" : "body", RF_BLOCK_S, f->nblk, list, why);
 	}
 	free(scr);
 	return nbad;

@@ -543,8 +543,9 @@ afit_say(const armfit_result *r, const char *const *names, const char *what, con
 			l += snprintf(list + l, sizeof(list) - (size_t)l, "%s%s %.3g / %.2g %s = %.0fx, %.0f %% of its torque",
 			    l ? "; " : "", names[k], r->res[k], r->noise[k], unit, r->ratio[k], 100 * r->rel[k]);
 	cause(r, names, why, sizeof(why));
-	cli_warn("model fit: %d of %d rows are not explained by %s%s (rms left / noise the log shows: %s; "
-	    "over all rows %.0fx the noise, %.0f %% of the torque); likely cause: %s", r->bad, r->nv, what,
+	cli_warn("model fit: %d of %d rows %s not explained by %s%s (rms left / noise the log shows: %s; "
+	    "over all rows %.0fx the noise, %.0f %% of the torque); likely cause: %s", r->bad, r->nv,
+	    r->bad == 1 ? "is" : "are", what,
 	    r->fitted ? " and each joint's friction" : "", list, r->aggratio, 100 * r->agg, why);
 	return r->refuse;
 }
