@@ -2,7 +2,8 @@
 """hac_wide_oracle.py: tagk-estimate --batch -a ols|wls's Newey-West sd on a
 whole-arm stream, recomputed by NumPy from the rows themselves.
 
-    hac_wide_oracle.py METHOD STREAM.csv ESTIMATE.csv
+    hac_wide_oracle.py check METHOD STREAM.csv ESTIMATE.csv
+    hac_wide_oracle.py make SEED SAMPLES RHO > STREAM.csv
 
 STREAM: a whole-arm regressor stream as CSV (t, row, Y_*, b; # lines
 skipped). It fits theta (ols; wls: each row index weighted by the inverse of
@@ -15,6 +16,12 @@ scores' components over their rms, the Newey-West long-run covariance, the
 Kiefer-Vogelsang fixed-b widening and the sandwich, written from their
 formulas. Prints the worst difference of theta (in sd) and of the sd (relative) from
 ESTIMATE's, the bandwidth and the blocks.
+
+make: a synthetic whole-arm stream of known regressor and truth: two rows
+(joints) per sample at 100 Hz, parameters a b c d = 1 2 -1 0.5 (true_
+columns), row 0 y = (1, sin(1.3 t), x_t, 0), row 1 y = (0, cos(0.7 t), 1,
+z_t), x and z AR(1) 0.98 regressors, b = y theta + noise, the noise AR(1)
+of coefficient RHO per row (sd 0.1 and 0.3).
 """
 import sys
 import numpy as np
@@ -56,8 +63,21 @@ def bandwidth(G):
     return max(0, int(min(np.floor(1.1447 * (alpha * T) ** (1 / 3)), T - 1)))
 
 
-def main():
-    method, stream, est = sys.argv[1:4]
+def make(seed, samples, rho):
+    rng = np.random.default_rng(seed)
+    th = np.array([1, 2, -1, 0.5])
+    x, z, e = np.zeros(2), np.zeros(2), np.zeros(2)
+    print('t,row,Y_a,Y_b,Y_c,Y_d,b,true_a,true_b,true_c,true_d')
+    for s in range(samples):
+        t = 0.01 * s
+        x = 0.98 * x + 0.2 * rng.standard_normal(2)
+        e = rho * e + np.sqrt(1 - rho * rho) * np.array([0.1, 0.3]) * rng.standard_normal(2)
+        for r, y in enumerate(([1, np.sin(1.3 * t), x[0], 0], [0, np.cos(0.7 * t), 1, x[1]])):
+            print(','.join('%.17g' % v for v in [t, r] + y + [np.dot(y, th) + e[r]] + list(th)))
+
+
+def check():
+    method, stream, est = sys.argv[2:5]
     head, D = read_csv(stream)
     iy = [i for i, h in enumerate(head) if h.startswith('Y_')]
     names = [head[i][2:] for i in iy]
@@ -104,4 +124,7 @@ def main():
     print('theta %.3g sd, sd %.3g relative, bandwidth %d blocks %d of %d samples' % (dth, dsd, B, T, L))
 
 
-main()
+if sys.argv[1] == 'make':
+    make(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
+else:
+    check()
