@@ -4,6 +4,7 @@ whole-arm stream, recomputed by NumPy from the rows themselves.
 
     hac_wide_oracle.py check METHOD STREAM.csv ESTIMATE.csv
     hac_wide_oracle.py make SEED SAMPLES RHO > STREAM.csv
+    hac_wide_oracle.py colour IN.csv OUT.csv SEED SD RHO
 
 STREAM: a whole-arm regressor stream as CSV (t, row, Y_*, b; # lines
 skipped). It fits theta (ols; wls: each row index weighted by the inverse of
@@ -22,6 +23,10 @@ make: a synthetic whole-arm stream of known regressor and truth: two rows
 columns), row 0 y = (1, sin(1.3 t), x_t, 0), row 1 y = (0, cos(0.7 t), 1,
 z_t), x and z AR(1) 0.98 regressors, b = y theta + noise, the noise AR(1)
 of coefficient RHO per row (sd 0.1 and 0.3).
+
+colour: a joint log (tests/wholearm_oracle.c's) with AR(1) noise of
+stationary sd SD (N m) and coefficient RHO added to each tau column,
+independent per joint (tests/hac_wide_mc.sh).
 """
 import sys
 import numpy as np
@@ -76,6 +81,23 @@ def make(seed, samples, rho):
             print(','.join('%.17g' % v for v in [t, r] + y + [np.dot(y, th) + e[r]] + list(th)))
 
 
+def colour(src, dst, seed, sd, rho):
+    lines = [l for l in open(src) if not l.startswith('#')]
+    head = lines[0].rstrip('\n').split(',')
+    D = np.array([[float(x) for x in l.split(',')] for l in lines[1:]])
+    cols = [i for i, h in enumerate(head) if h.startswith('tau')]
+    rng = np.random.default_rng(seed)
+    e = np.zeros((D.shape[0], len(cols)))
+    e[0] = sd * rng.standard_normal(len(cols))
+    for t in range(1, D.shape[0]):
+        e[t] = rho * e[t - 1] + sd * np.sqrt(1 - rho * rho) * rng.standard_normal(len(cols))
+    D[:, cols] += e
+    with open(dst, 'w') as f:
+        f.write(lines[0])
+        for r in D:
+            f.write(','.join('%.17g' % v for v in r) + '\n')
+
+
 def check():
     method, stream, est = sys.argv[2:5]
     head, D = read_csv(stream)
@@ -126,5 +148,7 @@ def check():
 
 if sys.argv[1] == 'make':
     make(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
+elif sys.argv[1] == 'colour':
+    colour(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6]))
 else:
     check()
