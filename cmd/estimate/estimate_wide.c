@@ -8,7 +8,15 @@
 #include "estimate_widepc.h"
 #include "../lib/tagk.h"
 
-enum { MAX_IDX = 64 };
+/* The Newey-West sd's blocks of consecutive samples: one sample each until
+ * MAX_BLOCKS (or what BLOCK_MEM holds, at least MIN_BLOCKS) are in use,
+ * then pairs merged and each block twice as long, so that a log of any
+ * length ends with between half the cap and the cap of blocks, each of
+ * samples / cap to 2 samples / cap samples. A block keeps its rows' sums
+ * y y^T (upper triangle) and y b per slot: one for ols, one per row index
+ * (joint) for wls, whose weights are known only after the read. */
+enum { MAX_IDX = 64, MAX_BLOCKS = 512, MIN_BLOCKS = 32 };
+#define BLOCK_MEM ((size_t)64 << 20) /* bytes */
 
 typedef struct {
 	const batch_opts *o;
@@ -18,6 +26,9 @@ typedef struct {
 	long N[MAX_IDX], rows, samples;
 	double t_last, *row, *y;
 	cmdio_samples sc;
+	double *blk;          /* cap x nslot x blen: per block and slot, y y^T packed (upper), then y b */
+	size_t blen;          /* n (n + 1) / 2 + n */
+	int slot_of[MAX_IDX], nslot, cap, nblk, blk_len, blk_fill; /* blocks in use, samples per block, in the last */
 } wide;
 
 int
@@ -65,6 +76,82 @@ wide_columns(wide *w)
 		cli_die(EXIT_DATA, "%s: some true_* columns of the parameters but not all", tbl_name(r));
 }
 
+/* Row y, b of index k into the last block's slot. */
+static void
+block_add(wide *w, int k, const double *y, double b)
+{
+	const int n = w->n;
+	if (w->slot_of[k] < 0)
+		cli_die(EXIT_DATA, "%s: row %d: not a row index of the first sample", tbl_where(w->r), k);
+	double *P = w->blk + ((size_t)(w->nblk - 1) * (size_t)w->nslot + (size_t)w->slot_of[k]) * w->blen;
+	double *p = P + (size_t)n * (size_t)(n + 1) / 2;
+	for (int i = 0; i < n; i++) {
+		if (y[i] == 0)
+			continue;
+		double *row = P + (size_t)i * (size_t)(2 * n - i + 1) / 2 - (size_t)i; /* row[j], j >= i */
+		for (int j = i; j < n; j++)
+			row[j] += y[i] * y[j];
+		p[i] += y[i] * b;
+	}
+}
+
+/* The second sample begins: the first one's rows are the sums so far, its
+ * row indices the slots (wls); the blocks allocated and block 0 filled. */
+static void
+blocks_open(wide *w)
+{
+	const int n = w->n;
+	w->blen = (size_t)n * (size_t)(n + 1) / 2 + (size_t)n;
+	for (int k = 0; k < MAX_IDX; k++)
+		w->slot_of[k] = w->H[k] ? (w->wls ? w->nslot++ : 0) : -1;
+	if (!w->wls)
+		w->nslot = 1;
+	size_t per = (size_t)w->nslot * w->blen * sizeof(double), cap = BLOCK_MEM / per;
+	w->cap = cap > MAX_BLOCKS ? MAX_BLOCKS : cap < MIN_BLOCKS ? MIN_BLOCKS : (int)cap & ~1;
+	w->blk = calloc((size_t)w->cap * (size_t)w->nslot * w->blen, sizeof(double));
+	if (!w->blk)
+		cli_die(EXIT_DATA, "out of memory");
+	for (int k = 0; k < MAX_IDX; k++) {
+		if (!w->H[k])
+			continue;
+		double *P = w->blk + (size_t)w->slot_of[k] * w->blen, *p = P + w->blen - (size_t)n;
+		for (int i = 0; i < n; i++) {
+			double *row = P + (size_t)i * (size_t)(2 * n - i + 1) / 2 - (size_t)i;
+			for (int j = i; j < n; j++)
+				row[j] += w->H[k][i * n + j];
+			p[i] += w->h[k][i];
+		}
+	}
+	w->nblk = w->blk_len = w->blk_fill = 1;
+}
+
+/* A new sample after the first: into the last block, or a new one (after
+ * merging pairs when every block is in use). */
+static void
+block_next(wide *w)
+{
+	if (!w->blk)
+		blocks_open(w);
+	const size_t len = (size_t)w->nslot * w->blen;
+	if (w->blk_fill < w->blk_len) {
+		w->blk_fill++;
+		return;
+	}
+	if (w->nblk == w->cap) {
+		for (int i = 0; i < w->cap / 2; i++) {
+			double *d = w->blk + (size_t)i * len;
+			const double *a = w->blk + (size_t)(2 * i) * len, *b = a + len;
+			for (size_t k = 0; k < len; k++)
+				d[k] = a[k] + b[k];
+		}
+		w->nblk = w->cap / 2;
+		w->blk_len *= 2;
+	}
+	memset(w->blk + (size_t)w->nblk * len, 0, len * sizeof(double));
+	w->nblk++;
+	w->blk_fill = 1;
+}
+
 /* One row into its index's sums. */
 static void
 wide_add(wide *w)
@@ -94,6 +181,8 @@ wide_add(wide *w)
 	w->c[k] += b * b;
 	w->N[k]++;
 	w->rows++;
+	if (w->blk)
+		block_add(w, k, y, b);
 }
 
 /* Residual sum of squares of index k at theta, from its sums. */
@@ -143,15 +232,13 @@ solve(const wide *w, const double *wt, double *L, double *d, double *theta)
 	return 0;
 }
 
-/* The sandwich's diagonal: sd_i^2 = (Hw^-1 S Hw^-1)_ii, S = sum_k w_k^2
- * s_k^2 H_k, with Hw = D^-1 L L^T D^-1 (solve's scaling d). */
+/* The white meat S = sum_k w_k^2 s_k^2 H_k (n x n, full), scaled by
+ * solve's d: the sandwich per joint, white in time. */
 static void
-sandwich(const wide *w, const double *wt, const double *s2, const double *L, const double *d, double *sd)
+white_meat(const wide *w, const double *wt, const double *s2, const double *d, double *S)
 {
 	const int n = w->n;
-	double *S = calloc((size_t)n * (size_t)n, sizeof(double));
-	if (!S)
-		cli_die(EXIT_DATA, "out of memory");
+	memset(S, 0, (size_t)n * (size_t)n * sizeof(double));
 	for (int k = 0; k < MAX_IDX; k++)
 		for (int i = 0; w->H[k] && i < n; i++)
 			for (int j = i; j < n; j++)
@@ -159,6 +246,78 @@ sandwich(const wide *w, const double *wt, const double *s2, const double *L, con
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++)
 			S[i * n + j] = S[j * n + i];
+}
+
+/* Each block's score g_b = sum_r w_r (h_br - H_br theta) into G (nblk x n),
+ * from the block's sums: the sum of its rows' y w (b - y^T theta), exactly
+ * at the final theta although the rows are gone. */
+static void
+block_scores(const wide *w, const double *wt, const double *theta, double *G, double *e)
+{
+	const int n = w->n;
+	double ws[MAX_IDX];
+	for (int k = 0; k < MAX_IDX; k++)
+		if (w->H[k])
+			ws[w->slot_of[k]] = wt[k]; /* ols: one slot, every weight 1 */
+	for (int b = 0; b < w->nblk; b++) {
+		double *g = G + (size_t)b * (size_t)n;
+		memset(g, 0, (size_t)n * sizeof(double));
+		for (int sl = 0; sl < w->nslot; sl++) {
+			const double *P = w->blk + ((size_t)b * (size_t)w->nslot + (size_t)sl) * w->blen;
+			memcpy(e, P + w->blen - (size_t)n, (size_t)n * sizeof(double));
+			for (int i = 0; i < n; i++) {
+				const double *row = P + (size_t)i * (size_t)(2 * n - i + 1) / 2 - (size_t)i;
+				e[i] -= row[i] * theta[i];
+				for (int j = i + 1; j < n; j++)
+					e[i] -= row[j] * theta[j], e[j] -= row[j] * theta[i];
+			}
+			for (int i = 0; i < n; i++)
+				g[i] += ws[sl] * e[i];
+		}
+	}
+}
+
+/* The Newey-West meat (hac.h) of the block scores: S = (rows / (rows - n))
+ * c^2 Omega, Omega of Andrews' bandwidth (on the sum of the scores'
+ * components, each over its rms, as tagk_hac_bandwidth_vec but for any n),
+ * c the fixed-b widening; scaled by solve's d into S (n x n, full).
+ * Returns the bandwidth (in blocks), the widening into *c. */
+static int
+hac_meat(const wide *w, const double *wt, const double *theta, const double *d, double *S, double *c)
+{
+	const int n = w->n, T = w->nblk;
+	double *G = malloc((size_t)T * (size_t)n * sizeof(double)), *s = calloc((size_t)T, sizeof(double));
+	double *e = malloc((size_t)n * sizeof(double));
+	if (!G || !s || !e)
+		cli_die(EXIT_DATA, "out of memory");
+	block_scores(w, wt, theta, G, e);
+	for (int i = 0; i < n; i++) {
+		double a = 0;
+		for (int t = 0; t < T; t++)
+			a += G[(size_t)t * n + i] * G[(size_t)t * n + i];
+		e[i] = a > 0 ? 1 / sqrt(a / T) : 0;
+	}
+	for (int t = 0; t < T; t++)
+		for (int i = 0; i < n; i++)
+			s[t] += e[i] * G[(size_t)t * n + i];
+	int B = tagk_hac_bandwidth(T, s, T - 1);
+	tagk_hac_cov(T, n, G, B, S);
+	double dof = w->rows > n ? (double)w->rows / (double)(w->rows - n) : 1;
+	*c = tagk_hac_widen(B, T);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			S[i * n + j] *= dof * *c * *c * d[i] * d[j];
+	free(G);
+	free(s);
+	free(e);
+	return B;
+}
+
+/* The sandwich's diagonal: sd_i^2 = (Hw^-1 M Hw^-1)_ii, with Hw = D^-1 L
+ * L^T D^-1 (solve's scaling d) and S = D M D (destroyed). */
+static void
+sandwich(int n, const double *L, const double *d, double *S, double *sd)
+{
 	/* X = (L L^T)^-1 S; then Cov_s = X (L L^T)^-1, whose diagonal is that of
 	 * (L L^T)^-1 X^T: solve again with X^T (S symmetric: X^T = S (L L^T)^-1) */
 	tagk_cholesky_solve(n, n, L, S);
@@ -170,7 +329,6 @@ sandwich(const wide *w, const double *wt, const double *s2, const double *L, con
 	tagk_cholesky_solve(n, n, L, S);
 	for (int i = 0; i < n; i++)
 		sd[i] = sqrt(fmax(S[i * n + i], 0)) * d[i];
-	free(S);
 }
 
 /* Per index: the residual variance at theta (N / (N - n) degrees of freedom). */
@@ -215,7 +373,18 @@ estimate(wide *w, double *theta, double *sd)
 		cli_warn("-a wls: a row index without residual (noise-free rows): the ordinary fit, unweighted");
 	cli_warn("%s: %d parameters from %ld rows of %ld samples; the scaled normal matrix's condition number about %.3g (its Cholesky factor's diagonal)",
 	    w->o->method->name, n, w->rows, w->samples, (lmax / lmin) * (lmax / lmin));
-	sandwich(w, wt, s2, L, d, sd);
+	double *S = malloc((size_t)n * (size_t)n * sizeof(double)), c;
+	if (!S)
+		cli_die(EXIT_DATA, "out of memory");
+	if (w->nblk >= 2) {
+		int B = hac_meat(w, wt, theta, d, S, &c);
+		cli_warn("%s: sd by Newey-West over %d blocks of %d samples (the last %d): bandwidth %d blocks, "
+		    "widened %.3gx for the 95 %% interval (fixed-b)", w->o->method->name, w->nblk, w->blk_len,
+		    w->blk_fill, B, c);
+	} else
+		white_meat(w, wt, s2, d, S);
+	sandwich(n, L, d, S, sd);
+	free(S);
 	free(L);
 	free(d);
 }
@@ -248,9 +417,10 @@ write_estimate(const wide *w, const double *theta, const double *sd)
 	cmdio_header(out, nc, names);
 	cmdio_row(out, v);
 	sink_note(out, "method", w->o->method->name);
-	/* the sandwich per joint: heteroskedastic, but white in time */
+	/* Newey-West over blocks of samples; a single sample's: the sandwich
+	 * per joint, heteroskedastic but white in time */
 	if (sd)
-		sink_note(out, "sd_noise", "white");
+		sink_note(out, "sd_noise", w->nblk >= 2 ? "newey-west" : "white");
 	cmdio_pass_notes(out, w->r);
 	cmdio_commit(out);
 	free(names);
@@ -285,6 +455,8 @@ estimate_wide(const batch_opts *o, tbl_reader *r)
 				cli_die(EXIT_DATA, "%s: time does not increase", tbl_where(r));
 			w.samples++;
 			w.t_last = t;
+			if (w.samples >= 2 && !widepc_method(m))
+				block_next(&w);
 		}
 		wide_add(&w);
 	}
@@ -316,6 +488,7 @@ estimate_wide(const batch_opts *o, tbl_reader *r)
 	}
 	free(theta);
 	free(sd);
+	free(w.blk);
 	free(w.row);
 	free(w.y);
 	free(w.iy);
