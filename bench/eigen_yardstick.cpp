@@ -416,6 +416,13 @@ static bool time_tagk(const Windows &W, int m, int n, int updates, const char *t
 	double fma_tagk = 0, fma_eigen = 0, sel = 0;
 	std::vector<double> ta;
 	std::mt19937 gen(1);
+	// lib/kaczmarz.c's kz_full: on an AVX2 CPU, in double, the whole Gram
+	// matrix of a window of up to 32 rows from n = 16, every column formed
+#if defined(__x86_64__) && defined(__GNUC__)
+	const bool whole_gram = sizeof(tagk_real) == 8 && m <= 32 && n >= 16 && __builtin_cpu_supports("avx2");
+#else
+	const bool whole_gram = false;
+#endif
 	for (int k = 0; k < updates; k++) {
 		double t0 = now_us();
 		tagk_est_update(&lib.est, W.A(k, m, n), W.b(k, m), m, NULL);
@@ -429,11 +436,14 @@ static bool time_tagk(const Windows &W, int m, int n, int updates, const char *t
 		te.push_back(t2 - t1);
 		// multiply-adds in loops of length n: libtagk forms C Gram
 		// columns lazily, the c-th costing m - c + 1 dot products (rows
-		// whose column exists are copied), plus the row norms, the first
-		// residuals and the rebuild; the yardstick a gemv per iteration,
+		// whose column exists are copied), or the whole matrix (above),
+		// plus the row norms, the first residuals and the rebuild; the yardstick a gemv per iteration,
 		// the row norms and two axpys per iteration
 		double C = lib.est.s.kz.columns;
-		fma_tagk += (C * m - C * (C - 1) / 2 + 3.0 * m) * n;
+		if (whole_gram)
+			fma_tagk += ((double)m * (m - 1) / 2 + 3.0 * m) * n;
+		else
+			fma_tagk += (C * m - C * (C - 1) / 2 + 3.0 * m) * n;
 		fma_eigen += ((double)iters * m + m + 2.0 * iters) * n;
 		// the O(m) work per iteration that both sides do, counted low:
 		// per row the residual's update (2 flops), its square and their
