@@ -479,8 +479,56 @@ gram_block_avx2(int m, int n, const double *A, double *G, int i, int j)
 				G[(long)(i + h) * m + j + t] = G[(long)(j + t) * m + i + h] = g[h][t];
 }
 
+#define KZ_ROW4(a, p) \
+	do { \
+		a##0 += w0 * (p); \
+		a##1 += w1 * (p); \
+		a##2 += w2 * (p); \
+		a##3 += w3 * (p); \
+	} while (0)
+/* gram_block_avx2 for rows i to i + 3 against j to j + 3: sixteen sums,
+ * which AVX-512VL's thirty-two registers hold beside the eight rows'
+ * vectors (32-byte instructions only; 8 loads for 16 products, and half
+ * the passes over the window); each entry as there, the same bits. From
+ * n = 40 on CPUs that have it (gram_full_avx2): n = 40 5.32 to 5.15 us,
+ * 80 7.41 to 6.80, 120 9.72 to 8.55; at n = 20 slower (4.28 to 4.50). */
+__attribute__((target("avx2,avx512f,avx512vl"))) static void
+gram_block44(int m, int n, const double *A, double *G, int i, int j)
+{
+	const double *x[4], *y[4];
+	for (int t = 0; t < 4; t++) {
+		x[t] = A + (long)(i + t < m ? i + t : m - 1) * n;
+		y[t] = A + (long)(j + t < m ? j + t : m - 1) * n;
+	}
+	kz_vec4 a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 }, b0 = { 0 }, b1 = { 0 }, b2 = { 0 }, b3 = { 0 };
+	kz_vec4 c0 = { 0 }, c1 = { 0 }, c2 = { 0 }, c3 = { 0 }, d0 = { 0 }, d1 = { 0 }, d2 = { 0 }, d3 = { 0 };
+	int k = 0;
+	for (; k + 4 <= n; k += 4) {
+		kz_vec4 p0, p1, p2, p3, w0, w1, w2, w3;
+		memcpy(&p0, x[0] + k, sizeof(p0));
+		memcpy(&p1, x[1] + k, sizeof(p1));
+		memcpy(&p2, x[2] + k, sizeof(p2));
+		memcpy(&p3, x[3] + k, sizeof(p3));
+		memcpy(&w0, y[0] + k, sizeof(w0));
+		memcpy(&w1, y[1] + k, sizeof(w1));
+		memcpy(&w2, y[2] + k, sizeof(w2));
+		memcpy(&w3, y[3] + k, sizeof(w3));
+		KZ_ROW4(a, p0);
+		KZ_ROW4(b, p1);
+		KZ_ROW4(c, p2);
+		KZ_ROW4(d, p3);
+	}
+	const kz_vec4 acc[4][4] = { { a0, a1, a2, a3 }, { b0, b1, b2, b3 }, { c0, c1, c2, c3 }, { d0, d1, d2, d3 } };
+	for (int h = 0; h < 4 && i + h < m; h++)
+		for (int t = 0; t < 4 && j + t < m; t++)
+			if (i + h != j + t)
+				G[(long)(i + h) * m + j + t] = G[(long)(j + t) * m + i + h] = kz_finish(acc[h][t], k, n, y[t], x[h]);
+}
+#undef KZ_ROW4
+
 /* The whole Gram matrix of a window of at most 32 rows, its diagonal the
- * row norms s, two rows against four a pass: m (m - 1) / 2 products where
+ * row norms s, two rows against four a pass (four by four from n = 40
+ * where the CPU has AVX-512VL): m (m - 1) / 2 products where
  * the lazy columns form 13 to 20 columns of m - 1 less the known ones, but
  * at a higher rate (6 loads for 8 products), and the iterations then form
  * nothing. From n = 16 (kz_full); at n = 10 no faster than the lazy
@@ -490,9 +538,15 @@ gram_block_avx2(int m, int n, const double *A, double *G, int i, int j)
 __attribute__((target("avx2"))) static void
 gram_full_avx2(int m, int n, const double *A, const double *s, double *G)
 {
-	for (int i = 0; i < m; i += 2)
-		for (int j = i; j < m; j += 4)
-			gram_block_avx2(m, n, A, G, i, j);
+	if (n >= 40 && __builtin_cpu_supports("avx512vl")) {
+		for (int i = 0; i < m; i += 4)
+			for (int j = i; j < m; j += 4)
+				gram_block44(m, n, A, G, i, j);
+	} else {
+		for (int i = 0; i < m; i += 2)
+			for (int j = i; j < m; j += 4)
+				gram_block_avx2(m, n, A, G, i, j);
+	}
 	for (int i = 0; i < m; i++)
 		G[(long)i * m + i] = s[i];
 }
