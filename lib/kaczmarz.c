@@ -529,7 +529,7 @@ gram_block44(int m, int n, const double *A, double *G, int i, int j)
 /* The whole Gram matrix of a window of at most 32 rows, its diagonal the
  * row norms s, two rows against four a pass (four by four from n = 40
  * where the CPU has AVX-512VL): m (m - 1) / 2 products where
- * the lazy columns form 13 to 20 columns of m - 1 less the known ones, but
+ * the lazy columns form 14 to 24 columns of m - 1 less the known ones, but
  * at a higher rate (6 loads for 8 products), and the iterations then form
  * nothing. From n = 16 (kz_full); at n = 10 no faster than the lazy
  * columns. Measured on 300 windows of m = 30, the same bits: n = 20 4.43
