@@ -427,22 +427,31 @@ rebuild_rows_avx2(int m, int n, const double *A, const double *v, double scale, 
 #endif
 
 #if defined(KZ_AVX2)
-/* A lane's sums added as tagk_dot's are: the tail into lane 0, then
- * (s0 + s1) + (s2 + s3). */
-__attribute__((target("avx2"))) static inline double
-kz_finish(kz_vec4 v, int k, int n, const double *x, const double *z)
+/* Four dot products' sums added as tagk_dot's are, out[t] that of v_t
+ * with row y[t]: the tail into lane 0, then (s0 + s1) + (s2 + s3). The
+ * lanes transposed, so that each operation is one entry's on four side
+ * by side (the same bits), where one entry at a time took a
+ * tenth of the update at n = 40 (4x4 blocks: n = 40 5.23 to 4.71 us,
+ * 80 6.62 to 6.40, 120 8.52 to 8.30). */
+__attribute__((target("avx2"))) static inline void
+kz_finish4(kz_vec4 v0, kz_vec4 v1, kz_vec4 v2, kz_vec4 v3, int k, int n, const double *const y[4], const double *x,
+    double out[4])
 {
-	double s0 = v[0];
-	for (; k < n; k++)
-		s0 += x[k] * z[k];
-	return (s0 + v[1]) + (v[2] + v[3]);
+	kz_vec4 l0 = { v0[0], v1[0], v2[0], v3[0] }, l1 = { v0[1], v1[1], v2[1], v3[1] };
+	kz_vec4 l2 = { v0[2], v1[2], v2[2], v3[2] }, l3 = { v0[3], v1[3], v2[3], v3[3] };
+	for (; k < n; k++) {
+		kz_vec4 yk = { y[0][k], y[1][k], y[2][k], y[3][k] }, xk = { x[k], x[k], x[k], x[k] };
+		l0 += yk * xk;
+	}
+	kz_vec4 t = (l0 + l1) + (l2 + l3);
+	memcpy(out, &t, sizeof(t));
 }
 
 /* The dot products of rows i, i + 1 with rows j to j + 3 (rows past m are
  * row m - 1 again, their sums dropped), stored in G both ways. Each loaded
  * vector serves two or four products, where the lazy columns' tagk_dot4
  * loads five vectors for four; every sum is tagk_dot's in its order (lane
- * l the entries k = l mod 4, then kz_finish), and x y is y x, so each
+ * l the entries k = l mod 4, then kz_finish4), and x y is y x, so each
  * entry is the bits gram_column would give it. */
 __attribute__((target("avx2"))) static void
 gram_block_avx2(int m, int n, const double *A, double *G, int i, int j)
@@ -469,10 +478,9 @@ gram_block_avx2(int m, int n, const double *A, double *G, int i, int j)
 		b2 += w2 * q;
 		b3 += w3 * q;
 	}
-	const double g[2][4] = { { kz_finish(a0, k, n, y[0], u0), kz_finish(a1, k, n, y[1], u0),
-				     kz_finish(a2, k, n, y[2], u0), kz_finish(a3, k, n, y[3], u0) },
-		{ kz_finish(b0, k, n, y[0], u1), kz_finish(b1, k, n, y[1], u1), kz_finish(b2, k, n, y[2], u1),
-		    kz_finish(b3, k, n, y[3], u1) } };
+	double g[2][4];
+	kz_finish4(a0, a1, a2, a3, k, n, y, u0, g[0]);
+	kz_finish4(b0, b1, b2, b3, k, n, y, u1, g[1]);
 	for (int h = 0; h < 2 && i + h < m; h++)
 		for (int t = 0; t < 4 && j + t < m; t++)
 			if (i + h != j + t)
@@ -518,11 +526,15 @@ gram_block44(int m, int n, const double *A, double *G, int i, int j)
 		KZ_ROW4(c, p2);
 		KZ_ROW4(d, p3);
 	}
-	const kz_vec4 acc[4][4] = { { a0, a1, a2, a3 }, { b0, b1, b2, b3 }, { c0, c1, c2, c3 }, { d0, d1, d2, d3 } };
+	double g[4][4];
+	kz_finish4(a0, a1, a2, a3, k, n, y, x[0], g[0]);
+	kz_finish4(b0, b1, b2, b3, k, n, y, x[1], g[1]);
+	kz_finish4(c0, c1, c2, c3, k, n, y, x[2], g[2]);
+	kz_finish4(d0, d1, d2, d3, k, n, y, x[3], g[3]);
 	for (int h = 0; h < 4 && i + h < m; h++)
 		for (int t = 0; t < 4 && j + t < m; t++)
 			if (i + h != j + t)
-				G[(long)(i + h) * m + j + t] = G[(long)(j + t) * m + i + h] = kz_finish(acc[h][t], k, n, y[t], x[h]);
+				G[(long)(i + h) * m + j + t] = G[(long)(j + t) * m + i + h] = g[h][t];
 }
 #undef KZ_ROW4
 
