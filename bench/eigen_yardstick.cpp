@@ -417,9 +417,9 @@ static bool time_tagk(const Windows &W, int m, int n, int updates, const char *t
 	std::vector<double> ta;
 	std::mt19937 gen(1);
 	// lib/kaczmarz.c's kz_full: on an AVX2 CPU, in double, the whole Gram
-	// matrix of a window of up to 32 rows from n = 16, every column formed
+	// matrix of a window of up to 32 rows, every column formed
 #if defined(__x86_64__) && defined(__GNUC__)
-	const bool whole_gram = sizeof(tagk_real) == 8 && m <= 32 && n >= 16 && __builtin_cpu_supports("avx2");
+	const bool whole_gram = sizeof(tagk_real) == 8 && m <= 32 && __builtin_cpu_supports("avx2");
 #else
 	const bool whole_gram = false;
 #endif

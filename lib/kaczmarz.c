@@ -543,10 +543,9 @@ gram_block44(int m, int n, const double *A, double *G, int i, int j)
  * where the CPU has AVX-512VL): m (m - 1) / 2 products where
  * the lazy columns form 14 to 24 columns of m - 1 less the known ones, but
  * at a higher rate (6 loads for 8 products), and the iterations then form
- * nothing. From n = 16 (kz_full); at n = 10 no faster than the lazy
- * columns. Measured on 300 windows of m = 30, the same bits: n = 20 4.43
- * to 4.28 us, n = 40 5.54 to 5.33, n = 80 7.75 to 7.25, n = 120 10.05 to
- * 9.65. */
+ * nothing. At every n since the sums are finished four at a time
+ * (kz_finish4; before it, only from n = 16): 300 windows of m = 30, the
+ * same bits, n = 4 3.50 to 3.26 us, n = 10 3.92 to 3.57. */
 __attribute__((target("avx2"))) static void
 gram_full_avx2(int m, int n, const double *A, const double *s, double *G)
 {
@@ -564,9 +563,9 @@ gram_full_avx2(int m, int n, const double *A, const double *s, double *G)
 }
 
 static int
-kz_full(int m, int n)
+kz_full(int m)
 {
-	return m <= 32 && n >= 16 && kz_avx2(n);
+	return m <= 32 && __builtin_cpu_supports("avx2");
 }
 #endif
 
@@ -731,7 +730,7 @@ greedy_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m,
 	tagk_real R2 = residual_step(m, r, r, 0, inv, &maxc);
 	int full = 0;
 #if defined(KZ_AVX2)
-	full = R2 > stop2 && kz_full(m, n);
+	full = R2 > stop2 && kz_full(m);
 	if (full)
 		gram_full_avx2(m, n, A, s, G);
 #endif
