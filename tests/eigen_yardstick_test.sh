@@ -24,6 +24,15 @@ check "... 7 rows per size (tagk, kf-low in 3 forms, rls-low in 3)" sh -c \
 check "... every estimate within 1e-8 of libtagk's (RLS's information form: 1e-6)" sh -c \
 	"awk '/^(tagk|kf-low|rls-low) / { tol = \$1 == \"rls-low\" && \$3 == \"info\" ? 1e-6 : 1e-8;
 	 if (!(\$NF + 0 < tol)) bad++ } END { exit bad > 0 }' '$tmp/out'"
+# the authors' form of TAG-K (a speed peer with its own random stream):
+# a row per size, its estimate the same method's (measured 9e-4 to 3e-2
+# relative to libtagk's after 20 updates; a broken iteration diverges or
+# stays at 0, relative difference 1)
+check "... an authors' row per size, its estimate within 0.1 of libtagk's" sh -c \
+	"awk '/^authors / { n++; if (!(\$NF + 0 < 0.1)) bad++ } END { exit bad > 0 || n != 3 }' '$tmp/out'"
+check "... TAG-K judged against 1.3x, the authors' form against 3x at n = 10 and 40 only" sh -c \
+	"awk '/^tagk / && \$8 != \"1.3x\" { bad++ } /^authors / { t[\$2] = \$7 }
+	 END { exit bad > 0 || t[10] != \">=\" || t[40] != \">=\" || t[120] != \"-\" }' '$tmp/out'"
 "$Y" --updates 1 > /dev/null 2>&1
 check "... refuses fewer than 3 updates" test $? -eq 2
 # the AVX2 build (make bench-eigen's second run, where the CPU has AVX2
@@ -32,9 +41,9 @@ W=${EIGEN_YARDSTICK_AVX2:-build/eigen-yardstick-avx2}
 if [ -x "$W" ] && grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo; then
 	"$W" --updates 20 -n 10,120 --tagk-only > "$tmp/wide" 2>&1
 	check "the AVX2 yardstick runs" test $? -eq 0
-	check "... TAG-K only, within 1e-8 of libtagk, no target judged" sh -c \
-		"awk '/^(kf-low|rls-low) / { bad++ } /^tagk / { n++; if (!(\$NF + 0 < 1e-8) || \$7 != \"-\") bad++ }
-		 END { exit bad > 0 || n != 2 }' '$tmp/wide'"
+	check "... TAG-K only, within 1e-8 of libtagk, judged against 1.3x (the authors' form not judged)" sh -c \
+		"awk '/^(kf-low|rls-low) / { bad++ } /^tagk / { n++; if (!(\$NF + 0 < 1e-8) || \$8 != \"1.3x\") bad++ }
+		 /^authors / && \$7 != \"-\" { bad++ } END { exit bad > 0 || n != 2 }' '$tmp/wide'"
 	check "... and says so" grep -q "^# the yardstick built with -mavx2 -mfma" "$tmp/wide"
 else
 	echo "skip the AVX2 yardstick: not built, or this CPU lacks AVX2 or FMA"
