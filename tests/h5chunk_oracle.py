@@ -2,6 +2,8 @@
 h5py, and the check of what tagk read from them against h5py's reading.
 
   gen DIR          write the files (below) into DIR
+  seeds DIR        small files of the same kinds (under 8 kB each), seeds
+                   for the HDF5 fuzz harness (tests/fuzz/corpus/hdf5/chunks-*)
   check H5 CSV     every column of CSV (tagk-filter --stream csv H5) equal,
                    bit for bit, to the dataset h5py reads, as float64
 
@@ -129,6 +131,25 @@ def gen(d):
     direct_chunks(d, "short-raw.h5", False, raw[:64])
 
 
+def seeds(d):
+    """Small files whose datasets take the direct chunk path, and damaged
+    chunks, for the fuzzer to mutate (tests/fuzz/corpus/hdf5)."""
+    rng = np.random.default_rng(58)
+    n = 40
+    for name, kw in (("unfiltered", {}), ("deflate", {"compression": "gzip"}),
+                     ("shuffle-deflate", {"compression": "gzip", "shuffle": True})):
+        with h5py.File("%s/chunks-%s.h5" % (d, name), "w", libver="latest") as f:
+            f.create_dataset("t", data=np.arange(n) * 0.01, chunks=(16,), **kw)
+            f.create_dataset("x", data=values(rng, "<f8", n), chunks=(7,), **kw)
+            f.create_dataset("y", data=values(rng, "<f4", n), chunks=(16,), **kw)
+            f.create_dataset("i", data=values(rng, "<i2", n), chunks=(16,), **kw)
+            f.create_dataset("m", data=values(rng, "<f8", 2 * n).reshape(n, 2), chunks=(8, 2), **kw)
+    raw = np.arange(16.0, 32.0).tobytes()
+    direct_chunks(d, "chunks-bad-deflate.h5", True, b"\x78\x9c" + bytes(range(7, 90)))
+    direct_chunks(d, "chunks-short-deflate.h5", True, zlib.compress(raw[:64]))
+    direct_chunks(d, "chunks-masked.h5", True, raw, 1)
+
+
 def column(f, name):
     if name in f:
         return f[name][...]
@@ -159,5 +180,7 @@ def check(h5, csv):
 if __name__ == "__main__":
     if sys.argv[1] == "gen":
         gen(sys.argv[2])
+    elif sys.argv[1] == "seeds":
+        seeds(sys.argv[2])
     else:
         sys.exit(check(sys.argv[2], sys.argv[3]))
