@@ -8,10 +8,10 @@
  * command took to start, CSV or not: a third of the CPU time of
  * tagk-regress | tagk-estimate | tagk-report on a real 16 s Crazyflie log.
  *
- * How: hdf5_in.c and hdf5_out.c include this header instead of <hdf5.h>
- * and are written against the ordinary API. Each libhdf5 function or
- * global they use (H5LOAD_SYMBOLS: the list nm -u gives for the two
- * objects) is a pointer here, filled by dlsym from the library whose
+ * How: hdf5_in.c, h5chunk.c and hdf5_out.c include this header instead
+ * of <hdf5.h> and are written against the ordinary API. Each libhdf5
+ * function or global they use (H5LOAD_SYMBOLS: the list nm -u gives for
+ * their objects) is a pointer here, filled by dlsym from the library whose
  * soname the build found (TAGK_HDF5_SONAME, from scripts/hdf5-soname),
  * and each name is a macro for the pointer's target, so that H5Fopen(...)
  * and hdf5.h's own macros (H5T_NATIVE_DOUBLE is H5open() and
