@@ -97,6 +97,12 @@ h5c_setup(h5chunk *d, hid_t ds, int rank, int k, hsize_t n, const char *name)
 #endif
 }
 
+/* For every dataset in turn (the reader's child is one thread): a
+ * stored chunk, a chunk inflated before unshuffling, the zlib stream. */
+static unsigned char *raw, *inflated;
+static size_t rawcap, inflatedcap;
+static z_stream *zs;
+
 /* The stored chunk at row c0 into dst (room for cap bytes), whose size
  * must be want (0: anything up to cap): its size, or 0 if it is not
  * allocated, not of that size, or stored with a filter skipped. */
@@ -123,7 +129,7 @@ stored_chunk(hid_t ds, hsize_t c0, unsigned char *dst, size_t cap, size_t want)
 static int
 inflate_exact(h5chunk *d, const unsigned char *src, size_t size, unsigned char *dst, size_t want)
 {
-	z_stream *z = d->z;
+	z_stream *z = zs;
 	if (size > UINT_MAX || want > UINT_MAX)
 		return 1;
 	if (!z) {
@@ -133,7 +139,7 @@ inflate_exact(h5chunk *d, const unsigned char *src, size_t size, unsigned char *
 			free(z);
 			return 1;
 		}
-		d->z = z;
+		zs = z;
 	} else if (inflateReset(z) != Z_OK) {
 		return 1;
 	}
@@ -198,14 +204,14 @@ load_chunk(h5chunk *d, hid_t ds, hsize_t c0)
 	/* a deflated chunk is at most zlib's bound over the chunk (what
 	 * libhdf5's filter allocates to write it) */
 	size_t bound = d->deflate ? (size_t)compressBound((uLong)d->cbytes) : d->cbytes;
-	if (grow(&d->raw, &d->rawcap, bound) != 0 || (d->shuffle && d->deflate && !d->tmp && !(d->tmp = malloc(d->cbytes))))
+	if (grow(&raw, &rawcap, bound) != 0 || (d->shuffle && d->deflate && grow(&inflated, &inflatedcap, d->cbytes) != 0))
 		return 1;
-	if (!(have = stored_chunk(ds, c0, d->raw, bound, d->deflate ? 0 : d->cbytes)))
+	if (!(have = stored_chunk(ds, c0, raw, bound, d->deflate ? 0 : d->cbytes)))
 		return 1;
-	const unsigned char *plain = d->raw;
+	const unsigned char *plain = raw;
 	if (d->deflate) {
-		unsigned char *to = d->shuffle ? d->tmp : d->chunk;
-		int rc = inflate_exact(d, d->raw, have, to, d->cbytes);
+		unsigned char *to = d->shuffle ? inflated : d->chunk;
+		int rc = inflate_exact(d, raw, have, to, d->cbytes);
 		if (rc != 0)
 			return rc;
 		plain = to;
@@ -271,13 +277,7 @@ h5c_read(h5chunk *d, hid_t ds, hsize_t b, hsize_t len, hsize_t cap, double *out)
 void
 h5c_free(h5chunk *d)
 {
-	if (d->z) {
-		inflateEnd(d->z);
-		free(d->z);
-	}
 	free(d->name);
 	free(d->chunk);
-	free(d->raw);
-	free(d->tmp);
 	memset(d, 0, sizeof(*d));
 }

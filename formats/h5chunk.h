@@ -42,10 +42,6 @@ typedef struct {
 	unsigned char *chunk; /* the chunk last decoded, or NULL */
 	hsize_t chunk_at;    /* its first row; valid when chunk_ok */
 	int chunk_ok;
-	unsigned char *raw;  /* a stored (filtered) chunk */
-	size_t rawcap;
-	unsigned char *tmp;  /* inflate's output before unshuffling */
-	void *z;             /* a z_stream, reset for each chunk */
 	hsize_t bad_row;     /* h5c_read -1: the damaged chunk's first row, */
 	char why[120];       /* and what is wrong with it */
 } h5chunk;
