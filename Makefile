@@ -505,6 +505,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@$(ASAN_RUN) sh tests/output_safety_test.sh
 	@$(ASAN_RUN) sh tests/output_honesty_test.sh
 	@$(ASAN_RUN) sh tests/hdf5_safety_test.sh
+	@$(ASAN_RUN) sh tests/h5chunk_test.sh
 	@sh tests/memory_test.sh
 	@sh tests/robot_safety_test.sh
 	@sh tests/coverage_test.sh

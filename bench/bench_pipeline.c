@@ -199,6 +199,96 @@ cpu_stages(const char *me, const char *path, int h5, long n, const char *tmpdir,
 	remove(log);
 }
 
+/* The paired table's lines (issue 57): at most 3 for each size. */
+enum { PAIR_LINES = MAX_SIZES * 3 };
+static char pair_text[PAIR_LINES][160];
+static int pair_n, pair_runs;
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* "median min max" of the n values v (sorted here). */
+static void
+spread(double *v, int n, char *out, size_t len)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	snprintf(out, len, "%7.2f %5.2f-%-5.2f", med, v[0], v[n - 1]);
+}
+
+/* CPU seconds of argv, with TAGK_HDF5_TEST_NO_CHUNK_READS=1 when h5dread
+ * (libhdf5's own H5Dread in tagk's reader, tagk-formats(5)). */
+static double
+cpu_env(char *const *argv, int h5dread)
+{
+	if (h5dread)
+		setenv("TAGK_HDF5_TEST_NO_CHUNK_READS", "1", 1);
+	double t = cpu_alone(argv);
+	unsetenv("TAGK_HDF5_TEST_NO_CHUNK_READS");
+	return t;
+}
+
+/* Issue 57's HDF5 -> binary stream in paired runs: for the log as written
+ * (unfiltered 4096-row chunks), a deflated copy (h5repack -f GZIP=1, when
+ * hdf5-tools is installed) and the same rows as a binary stream (binlog:
+ * tagk-regress's own work), each round runs cat on the HDF5 log, then
+ * tagk-regress --stream binary on each input, then on each HDF5 input again
+ * with libhdf5's H5Dread; each command's CPU over cat's of its round, and
+ * the chunk reads' over H5Dread's, as medians and ranges of the rounds. */
+static void
+h5_pairs(const char *me, const char *path, long n, const char *tmpdir, int rounds)
+{
+	char cat[64], rp[64], reg[4200], fil[4200], gz[4200], log[4200];
+	snprintf(reg, sizeof(reg), "%s/tagk-regress", me);
+	snprintf(fil, sizeof(fil), "%s/tagk-filter", me);
+	snprintf(gz, sizeof(gz), "%s/gzip-%ld.h5", tmpdir, n);
+	snprintf(log, sizeof(log), "%s/pairlog-%ld.bin", tmpdir, n);
+	tool_path("cat", cat, sizeof(cat));
+	tool_path("h5repack", rp, sizeof(rp));
+	char *wl[] = { fil, "--stream", "binary", "-o", log, (char *)path, NULL };
+	char *rz[] = { rp, "-f", "GZIP=1", (char *)path, gz, NULL };
+	cpu_alone(wl);
+	int has_gz = access(rp, X_OK) == 0;
+	if (has_gz)
+		cpu_alone(rz);
+	char *ca[] = { cat, (char *)path, NULL };
+	char *in[3] = { (char *)path, gz, log };
+	const char *label[3] = { "unfiltered", "deflate", "binlog" };
+	double x_cat[3][100], x_rd[2][100];
+	for (int r = 0; r < rounds; r++) {
+		double tc = cpu_alone(ca), direct[3];
+		for (int i = 0; i < 3; i++) {
+			char *ra[] = { reg, "--stream", "binary", in[i], NULL };
+			direct[i] = i == 1 && !has_gz ? 0 : cpu_alone(ra);
+			x_cat[i][r] = direct[i] / tc;
+		}
+		for (int i = 0; i < 2; i++) {
+			char *ra[] = { reg, "--stream", "binary", in[i], NULL };
+			x_rd[i][r] = i == 1 && !has_gz ? 0 : direct[i] / cpu_env(ra, 1);
+		}
+	}
+	for (int i = 0; i < 3; i++) {
+		char a[48], b[48] = "      -           -";
+		if (i == 1 && !has_gz) {
+			snprintf(pair_text[pair_n++], sizeof(pair_text[0]), "%-6s %-10s %10ld   (no h5repack: apt-get install hdf5-tools)",
+			    "hdf5", label[i], n);
+			continue;
+		}
+		spread(x_cat[i], rounds, a, sizeof(a));
+		if (i < 2)
+			spread(x_rd[i], rounds, b, sizeof(b));
+		snprintf(pair_text[pair_n++], sizeof(pair_text[0]), "%-6s %-10s %10ld %s %s", i == 2 ? "binlog" : "hdf5",
+		    label[i], n, a, b);
+	}
+	pair_runs = rounds;
+	remove(gz);
+	remove(log);
+}
+
 /* A list option naming a, b or both; dies on anything else. */
 static void
 nn_items(const char *list, const char *opt, const char *a, const char *b, int *has_a, int *has_b)
@@ -240,6 +330,18 @@ print_stages_and_cpu(const char *method, char (*stages)[160], int nstages, int r
 	    repeat, "input", "stage", "samples", "cpu_s", "us_per_row", "x_cat", "x_awk");
 	for (int i = 0; i < cpu_n; i++)
 		printf("%s\n", cpu_text[i]);
+	if (!pair_n)
+		return;
+	printf("\n# HDF5 -> binary stream in paired runs (issue 57): tagk-regress --stream binary's\n"
+	    "# CPU time (both its processes) over cat's of the HDF5 log in the same round,\n"
+	    "# and (x_h5dread) over the same command's with libhdf5's H5Dread reading the\n"
+	    "# chunks (TAGK_HDF5_TEST_NO_CHUNK_READS=1); median and range of %d rounds. deflate\n"
+	    "# is the log repacked by h5repack -f GZIP=1; binlog its rows as a binary stream\n"
+	    "# (tagk-regress's own work, under any reader). Targets: unfiltered at most 4x cat;\n"
+	    "# deflate x_h5dread at most 1.\n\n%-6s %-10s %10s %7s %11s %7s %11s\n", pair_runs, "input",
+	    "chunks", "samples", "x_cat", "range", "x_h5dread", "range");
+	for (int i = 0; i < pair_n; i++)
+		printf("%s\n", pair_text[i]);
 }
 
 int
@@ -344,6 +446,8 @@ cmd_pipeline(int argc, char **argv)
 				remove(bin);
 			}
 			cpu_stages(me, path, f, ns[i], tmpdir, method, repeat);
+			if (f == 1)
+				h5_pairs(me, path, ns[i], tmpdir, repeat < 5 ? 5 : repeat);
 			if (!keep)
 				remove(path);
 		}

@@ -46,7 +46,8 @@ const bench_command bench_subcommands[] = {
 	  "      --formats LIST     the log's format: csv, hdf5 or both\n"
 	  "      --streams LIST     the stream between the commands: csv, binary or both\n"
 	  "  -a, --method M         a window or batch method (default tagk)\n"
-	  "      --repeat N         runs of each command in the CPU table, the least counts (default 3)\n"
+	  "      --repeat N         runs of each command in the CPU table, the least counts (default 3);\n"
+	  "                         rounds of the HDF5 paired table, their median counts (at least 5)\n"
 	  "      --dir DIR          where the logs are written (default: a temporary directory)\n"
 	  "      --keep             keep the logs\n", cmd_pipeline },
 	{ "io-floor", "the least a reader of a log does: fast_float or libhdf5, then the stream's bytes",

@@ -8,10 +8,10 @@
  * command took to start, CSV or not: a third of the CPU time of
  * tagk-regress | tagk-estimate | tagk-report on a real 16 s Crazyflie log.
  *
- * How: hdf5_in.c and hdf5_out.c include this header instead of <hdf5.h>
- * and are written against the ordinary API. Each libhdf5 function or
- * global they use (H5LOAD_SYMBOLS: the list nm -u gives for the two
- * objects) is a pointer here, filled by dlsym from the library whose
+ * How: hdf5_in.c, h5chunk.c and hdf5_out.c include this header instead
+ * of <hdf5.h> and are written against the ordinary API. Each libhdf5
+ * function or global they use (H5LOAD_SYMBOLS: the list nm -u gives for
+ * their objects) is a pointer here, filled by dlsym from the library whose
  * soname the build found (TAGK_HDF5_SONAME, from scripts/hdf5-soname),
  * and each name is a macro for the pointer's target, so that H5Fopen(...)
  * and hdf5.h's own macros (H5T_NATIVE_DOUBLE is H5open() and
@@ -47,7 +47,10 @@
 	X(H5Tget_cset) X(H5Tget_member_name) X(H5Tget_member_type) X(H5Tget_nmembers) X(H5Tget_size) \
 	X(H5Tget_super) X(H5Tinsert) X(H5Tis_variable_str) X(H5Tset_cset) X(H5Tset_size) \
 	X(H5Tset_strpad) X(H5check_version) X(H5close) X(H5dont_atexit) X(H5free_memory) X(H5open) \
-	X(H5set_free_list_limits) X(H5get_libversion)
+	X(H5set_free_list_limits) X(H5get_libversion) \
+	X(H5Dread_chunk) X(H5Dget_chunk_storage_size) X(H5Pget_chunk_opts) X(H5Pget_nfilters) \
+	X(H5Pget_filter2) X(H5Tequal) X(H5T_IEEE_F32LE_g) X(H5T_STD_I8LE_g) X(H5T_STD_U8LE_g) \
+	X(H5T_STD_I16LE_g) X(H5T_STD_U16LE_g) X(H5T_STD_I32LE_g) X(H5T_STD_U32LE_g)
 
 #define H5LOAD_POINTER(name) extern __typeof__(name) *h5p_##name;
 H5LOAD_SYMBOLS(H5LOAD_POINTER)
@@ -151,6 +154,19 @@ int h5_load(char *err, size_t errlen);
 #define H5open (*h5p_H5open)
 #define H5set_free_list_limits (*h5p_H5set_free_list_limits)
 #define H5get_libversion (*h5p_H5get_libversion)
+#define H5Dread_chunk (*h5p_H5Dread_chunk)
+#define H5Dget_chunk_storage_size (*h5p_H5Dget_chunk_storage_size)
+#define H5Pget_chunk_opts (*h5p_H5Pget_chunk_opts)
+#define H5Pget_nfilters (*h5p_H5Pget_nfilters)
+#define H5Pget_filter2 (*h5p_H5Pget_filter2)
+#define H5Tequal (*h5p_H5Tequal)
+#define H5T_IEEE_F32LE_g (*h5p_H5T_IEEE_F32LE_g)
+#define H5T_STD_I8LE_g (*h5p_H5T_STD_I8LE_g)
+#define H5T_STD_U8LE_g (*h5p_H5T_STD_U8LE_g)
+#define H5T_STD_I16LE_g (*h5p_H5T_STD_I16LE_g)
+#define H5T_STD_U16LE_g (*h5p_H5T_STD_U16LE_g)
+#define H5T_STD_I32LE_g (*h5p_H5T_STD_I32LE_g)
+#define H5T_STD_U32LE_g (*h5p_H5T_STD_U32LE_g)
 #endif
 
 #endif

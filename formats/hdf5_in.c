@@ -65,6 +65,7 @@
 #include "pipeout.h"
 #include "outfile.h"
 #include "h5sandbox.h"
+#include "h5chunk.h"
 
 enum { BLOCK = 4096, H5_STEP_SECONDS = 20, MAX_NAME = 1024, H5_NOTES_MAX = 2048 };
 /* The memory the two processes share: two slots, each a block of rows
@@ -83,6 +84,7 @@ typedef struct {
 	int k;            /* columns it provides */
 	int rank;
 	double *buf;      /* BLOCK x k */
+	h5chunk dc;       /* its chunks read directly (h5chunk.h), when dc.on */
 } h5sig;
 
 typedef struct {
@@ -797,6 +799,8 @@ keep_signal(child *c, h5sig *s, hid_t type, const char *name, const hsize_t *dim
 	}
 	if (check_storage(c, s->ds, name, dims[0], H5Tget_size(type) * (compound ? 1 : dims[1])) != 0)
 		return -1;
+	if (!compound)
+		h5c_setup(&s->dc, s->ds, s->rank, s->k, dims[0], name);
 	s->buf = malloc((size_t)BLOCK * (size_t)s->k * sizeof(double));
 	h5sig *ns = realloc(c->sig, (size_t)(c->nsig + 1) * sizeof(*ns));
 	if (ns)
@@ -1058,13 +1062,22 @@ rows_from_columns(const child *c, double *out, hsize_t r0, hsize_t nrows)
 		}
 }
 
-/* The H5Dread of rows b .. b + len - 1 of every signal into its column
- * buffer. */
+/* Rows b .. b + len - 1 of every signal into its column buffer: by its
+ * chunks (h5chunk.h) while they are ones h5c_read decodes, else, from the
+ * first that is not, by H5Dread. */
 static int
 read_block(child *c, hsize_t b, hsize_t len)
 {
 	for (int i = 0; i < c->nsig; i++) {
 		h5sig *s = &c->sig[i];
+		int drc = s->dc.on ? h5c_read(&s->dc, s->ds, b, len, BLOCK, s->buf) : 1;
+		if (drc == 0)
+			continue;
+		if (drc < 0)
+			return cfail(c, "%s: dataset '%s': the chunk at row %llu is damaged: %s", c->path,
+			    s->dc.name, (unsigned long long)s->dc.bad_row, s->dc.why);
+		if (s->dc.on)
+			h5c_free(&s->dc);
 		hsize_t start[2] = { b, 0 }, count[2] = { len, (hsize_t)(s->rank == 2 ? s->k : 1) };
 		hid_t fspace = H5Dget_space(s->ds);
 		H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL);
