@@ -512,6 +512,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@sh tests/intervals_test.sh
 	@sh tests/hac_more_test.sh
 	@$(ASAN_RUN) sh tests/hac_wide_test.sh
+	@sh tests/hac_state_test.sh
 	@$(ASAN_RUN) sh tests/pipeline_badinput_test.sh
 	@$(ASAN_RUN) sh tests/pipeline_hdf5_test.sh
 	@$(ASAN_RUN) sh tests/pipeline_join_test.sh

@@ -12,7 +12,12 @@
  * beside the mean sd and the root mean square error, whose ratio says
  * whether the sd is the error's size.
  *
- * --noise-ar1 colours the sensors' noise (massflight's AR(1)), and
+ * The state-space methods (ekf, msckf, msckf-stack, ukf, swls) read the
+ * flight's state instead, through tagk-regress -m state FLIGHT.
+ *
+ * --noise-ar1 colours the sensors' noise (massflight's AR(1)) and the
+ * logged state's (massflight --state-noise-ar1, which the regressor
+ * methods do not read), and
  * --thrust-map-sd X makes each flight's logged thrust off by a factor
  * 1 + d, d ~ N(0, X) drawn per flight, while tagk-regress is told
  * --scale-sd X: the interval is then the total one, sqrt(sd_m^2 +
@@ -40,6 +45,7 @@ typedef struct {
 	int nm;
 	char *methods[COV_MAX_METHODS];
 	int batch[COV_MAX_METHODS]; /* ols, wls: tagk-estimate --batch */
+	int state[COV_MAX_METHODS]; /* ekf, msckf, ukf, swls: tagk-regress -m state */
 	char dir[4200];             /* the commands' directory */
 	char tmp[4200];             /* a private scratch directory */
 } cov_opts;
@@ -106,15 +112,22 @@ cover_one(const cov_opts *c, long seed, FILE *out)
 	snprintf(sar, sizeof(sar), "%g", c->ar1);
 	snprintf(smap, sizeof(smap), "%g", c->map_sd);
 	char *sa[] = { sim, "massflight", "--mass", "constant", "--seed", sseed, "--duration", sdur, "--noise", snoise,
-		"--thrust-sd", ssd, "--noise-ar1", sar, "--thrust-map-sd", smap, "-o", flight, NULL };
+		"--thrust-sd", ssd, "--noise-ar1", sar, "--state-noise-ar1", sar, "--thrust-map-sd", smap, "-o", flight,
+		NULL };
 	spawn_reap(spawn_cmd(sa, -1, -1, 1), "tagk-bench massflight");
 	for (int i = 0; i < c->nm; i++) {
 		snprintf(est, sizeof(est), "%s/e%ld.csv", c->tmp, seed);
 		char *ra[] = { reg, "-m", "mass", "--wrench", "thrust", flight, NULL, NULL, NULL };
+		if (c->state[i]) {
+			ra[2] = "state";
+			ra[3] = flight;
+			ra[4] = NULL;
+		}
 		if (c->map_sd > 0) {
-			ra[5] = "--scale-sd";
-			ra[6] = smap;
-			ra[7] = flight;
+			int k = c->state[i] ? 3 : 5;
+			ra[k] = "--scale-sd";
+			ra[k + 1] = smap;
+			ra[k + 2] = flight;
 		}
 		char *ea[] = { tge, "-q", "-a", c->methods[i], "--stream", "csv", "-o", est, NULL };
 		char *eb[] = { tge, "-q", "--batch", "-a", c->methods[i], "--stream", "csv", "-o", est, NULL };
@@ -149,8 +162,8 @@ print_table(const cov_opts *c, const cov_cell *cell, int jobs)
 	printf("# tagk-bench coverage: %ld flights of %g s (massflight --mass constant, 1 kg, loop, seeds 1 to %ld, "
 	    "noise x%g, thrust sd %g, noise AR(1) %g, thrust map sd %g), %d job%s\n", c->seeds, c->duration, c->seeds,
 	    c->noise, c->thrust_sd, c->ar1, c->map_sd, jobs, jobs == 1 ? "" : "s");
-	printf("# each: tagk-regress -m mass --wrench thrust%s | tagk-estimate -a METHOD; the final estimate's interval "
-	    "m +- 1.96 sd\n", c->map_sd > 0 ? " --scale-sd X" : "");
+	printf("# each: tagk-regress -m mass --wrench thrust%s (-m state for ekf, msckf, ukf, swls) | tagk-estimate -a "
+	    "METHOD;\n# the final estimate's interval m +- 1.96 sd\n", c->map_sd > 0 ? " --scale-sd X" : "");
 	printf("# holds the true mass in cover95 %% of the flights (+- its binomial 95 %% margin; target 90 to 99), sd "
 	    "the total\n# sqrt(sd_m^2 + sd_sys_m^2); noise95 %% with sd_m alone\n\n");
 	printf("%-8s %6s %10s %8s %8s %10s %12s %12s %10s\n", "method", "runs", "cover95_%", "+-", "target", "noise95_%",
@@ -213,14 +226,16 @@ parse(int argc, char **argv, cov_opts *c, int *jobs)
 		cli_die(EXIT_USAGE, "coverage: unexpected argument '%s'", argv[optind]);
 	c->nm = cli_split("--methods", methods, mbuf, sizeof(mbuf), c->methods, COV_MAX_METHODS);
 	for (int i = 0; i < c->nm; i++) {
-		static const char *const known[] = { "ols", "wls", "kf-low", "kf", "kf-high", "rls-low", "rls", "rls-high" };
+		static const char *const known[] = { "ols", "wls", "kf-low", "kf", "kf-high", "rls-low", "rls", "rls-high",
+			"ekf", "msckf", "msckf-stack", "ukf", "swls" };
 		int k = 0;
-		while (k < 8 && strcmp(known[k], c->methods[i]) != 0)
+		while (k < 13 && strcmp(known[k], c->methods[i]) != 0)
 			k++;
-		if (k == 8)
-			cli_die(EXIT_USAGE, "--methods: '%s' is not kf-low, kf, kf-high, rls-low, rls, rls-high, ols or wls "
-			    "(the methods whose sd the intervals come from)", c->methods[i]);
+		if (k == 13)
+			cli_die(EXIT_USAGE, "--methods: '%s' is not kf-low, kf, kf-high, rls-low, rls, rls-high, ols, wls, ekf, "
+			    "msckf, msckf-stack, ukf or swls (the methods whose sd the intervals come from)", c->methods[i]);
 		c->batch[i] = k < 2;
+		c->state[i] = k >= 8;
 	}
 }
 

@@ -183,6 +183,7 @@ typedef struct {
 	uint64_t seed;
 	double duration, rate, m_nom, thrust_sd, vbat[2], ground;
 	double ar1;        /* --noise-ar1: the sensors' noise coloured (0) */
+	double state_ar1;  /* --state-noise-ar1: the logged state's noise coloured (0) */
 	double map_gain;   /* the logged thrust over the thrust (1; --thrust-map-sd) */
 	actuators act;
 	const char *outname, *pwmveh;
@@ -198,6 +199,7 @@ mf_sim(const mf_opts *o, tagk_uavsim_config *sc, tagk_uavsim *sim)
 	sc->m_nom = (tagk_real)o->m_nom;
 	sc->sd_thrust = (tagk_real)o->thrust_sd;
 	sc->noise_ar1 = (tagk_real)o->ar1;
+	sc->state_ar1 = (tagk_real)o->state_ar1;
 	set_actuators(sc, &o->act);
 	if (tagk_uavsim_init(sim, sc) != TAGK_OK)
 		cli_die(EXIT_USAGE, "massflight: the settings are out of range");
@@ -314,6 +316,7 @@ bench_massflight(int argc, char **argv)
 		{ "thrust-lag", required_argument, NULL, 'L' },
 		{ "thrust-max", required_argument, NULL, 'X' },
 		{ "noise-ar1", required_argument, NULL, 'A' },
+		{ "state-noise-ar1", required_argument, NULL, 'Z' },
 		{ "thrust-map-sd", required_argument, NULL, 'Q' },
 		{ "speed", required_argument, NULL, 'S' },
 		{ "mass-scale", required_argument, NULL, 'K' },
@@ -340,6 +343,7 @@ bench_massflight(int argc, char **argv)
 		case 'M': o.m_nom = cli_double("--m-nom", optarg, 1e-3, 1e4); break;
 		case 'T': o.thrust_sd = cli_double("--thrust-sd", optarg, 0, 1); break;
 		case 'A': o.ar1 = cli_double("--noise-ar1", optarg, 0, 0.999); break;
+		case 'Z': o.state_ar1 = cli_double("--state-noise-ar1", optarg, 0, 0.999); break;
 		case 'Q': map_sd = cli_double("--thrust-map-sd", optarg, 0, 0.3); break;
 		case 'L': case 'X': case 'S': case 'n': case 'K': parse_actuators(&o.act, c, optarg); break;
 		case 'P': o.pwmveh = optarg; break;

@@ -120,7 +120,7 @@ const bench_command bench_subcommands[] = {
 	  "[--traj NAME] [--mass NAME] [--seed S] [--duration S]\n"
 	  "                             [--rate HZ] [--m-nom KG] [--noise X] [--thrust-sd X]\n"
 	  "                             [--thrust-lag S] [--thrust-max X] [--speed X] [--mass-scale X]\n"
-	  "                             [--noise-ar1 PHI] [--thrust-map-sd X]\n"
+	  "                             [--noise-ar1 PHI] [--state-noise-ar1 PHI] [--thrust-map-sd X]\n"
 	  "                             [--pwm VEHICLE [--vbat V0[,V1]]] [--ground S] [-o FILE]",
 	  "      --traj NAME        random, loop (default), lemniscate, zigzag or square\n"
 	  "      --mass NAME        constant, drain (default), swaps, drop or load\n"
@@ -136,6 +136,8 @@ const bench_command bench_subcommands[] = {
 	  "      --mass-scale X     the mass changes' amplitudes times X (default 1)\n"
 	  "      --noise-ar1 PHI    the accelerometer's and gyro's noise an AR(1) process of coefficient\n"
 	  "                         PHI per sample, its sd kept (default 0: white)\n"
+	  "      --state-noise-ar1 PHI  the logged attitude's, position's and velocity's noise the same\n"
+	  "                         (an onboard estimator's output); the controller flies on white noise\n"
 	  "      --thrust-map-sd X  the logged thrust is the thrust times 1 + d, d drawn once per flight\n"
 	  "                         from a normal of sd X (a thrust map's error; default 0)\n"
 	  "      --pwm VEHICLE      instead of the thrust, each motor's command (a quarter of the thrust\n"
@@ -171,11 +173,13 @@ const bench_command bench_subcommands[] = {
 	  "[--seeds N] [--methods LIST] [--duration S] [--noise X]\n"
 	  "                           [--thrust-sd X] [--noise-ar1 PHI] [--thrust-map-sd X] [-j JOBS]",
 	  "      --seeds N          flights, seeds 1 to N (default 200)\n"
-	  "      --methods LIST     kf-low, kf, kf-high, rls-low, rls, rls-high, ols, wls (default kf-low,rls-low,ols,wls)\n"
+	  "      --methods LIST     kf-low, kf, kf-high, rls-low, rls, rls-high, ols, wls (default kf-low,rls-low,ols,wls);\n"
+	  "                         ekf, msckf, msckf-stack, ukf, swls read the flight's state (tagk-regress -m state)\n"
 	  "      --duration S       seconds per flight (default 20)\n"
 	  "      --noise X          scale of every measurement noise (default 1)\n"
 	  "      --thrust-sd X      relative noise of the thrust (default 0)\n"
-	  "      --noise-ar1 PHI    coloured sensor noise: AR(1) of coefficient PHI (default 0: white)\n"
+	  "      --noise-ar1 PHI    coloured sensor and logged-state noise: AR(1) of coefficient PHI (default\n"
+	  "                         0: white)\n"
 	  "      --thrust-map-sd X  each flight's logged thrust off by a factor 1 + d, d ~ N(0, X), and\n"
 	  "                         tagk-regress told --scale-sd X (default 0)\n"
 	  "  -j, --jobs N           processes (default 2)\n", cmd_coverage },

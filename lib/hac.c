@@ -152,3 +152,57 @@ tagk_lrv_variance(const tagk_lrv *l)
 	double T = (double)l->T, mean = l->sum / T, v = l->S[0] / T - mean * mean;
 	return v > 0 ? v : 0;
 }
+
+void
+tagk_wander_add(tagk_wander *w, double x, double sd)
+{
+	if (!isfinite(x) || !isfinite(sd) || !(sd > 0))
+		return;
+	for (int j = 0; j < TAGK_WANDER_LAGS; j++) {
+		long L = 16L << j;
+		if (w->T < L)
+			break;
+		int at = (int)((w->T - L) % TAGK_WANDER_RING);
+		/* the filter still in its transient at k - L: not noise */
+		if (w->sd[at] > 2 * sd)
+			continue;
+		double d = x - w->x[at], d2 = d * d;
+		/* a change of the truth (a payload), not noise */
+		if (w->n[j] >= 16 && d2 > 25 * w->s2[j] / (double)w->n[j])
+			continue;
+		w->s2[j] += d2;
+		w->n[j]++;
+	}
+	int pos = (int)(w->T % TAGK_WANDER_RING);
+	w->x[pos] = x;
+	w->sd[pos] = sd;
+	w->T++;
+}
+
+double
+tagk_wander_sd(const tagk_wander *w, double own, int *lag, int *wander)
+{
+	if (lag)
+		*lag = 0;
+	if (wander)
+		*wander = 0;
+	if (!isfinite(own) || !(own > 0))
+		own = NAN;
+	for (int j = TAGK_WANDER_LAGS - 1; j >= 0; j--) {
+		long L = 16L << j;
+		if (w->n[j] < 8 * L)
+			continue;
+		double v = w->s2[j] / (2 * (double)w->n[j]);
+		double sd = sqrt(v) * tagk_hac_widen((int)L, w->n[j] + L);
+		/* levelled off: the variance at L within 1.5 times at L / 2 */
+		int flat = j > 0 && w->n[j - 1] > 0 && v <= 1.5 * w->s2[j - 1] / (2 * (double)w->n[j - 1]);
+		if (!flat && !(sd > own) && !isnan(own))
+			return own;
+		if (lag)
+			*lag = (int)L;
+		if (wander)
+			*wander = 1;
+		return sd;
+	}
+	return own;
+}

@@ -11,7 +11,8 @@
 #   memory). The truth is the simulator's, independent of the estimators.
 # - Every method family says what its sd is (#tagk-note: sd_noise), and
 #   tagk-report says so beside the interval: "white residuals assumed" for
-#   the state-space filters and the Kaczmarz spread.
+#   swls and the Kaczmarz spread (the state-space filters' wander:
+#   hac_state_test.sh).
 # - --segment auto carries the systematic part sd_sys_m = scale_sd |m|
 #   (recomputed by awk), as the other paths do.
 # - tagk-report --plot draws the total interval where the stream has
@@ -48,7 +49,7 @@ grep -v '^#' "$tmp/f.csv" | cut -d, -f1-18 > "$tmp/nt.csv"
 $R -m mass --wrench thrust --scale-sd 0.05 "$tmp/nt.csv" > "$tmp/mass.csv" 2>/dev/null
 $R -m state --scale-sd 0.05 "$tmp/nt.csv" > "$tmp/state.csv" 2>/dev/null
 for c in "rls-high newey-west" "kf-high newey-west" "rls newey-west" "kf newey-west" "tagk spread" \
-    "rk spread" "ols newey-west" "wls newey-west" "ekf white" "ukf white" "swls white"; do
+    "rk spread" "ols newey-west" "wls newey-west" "ekf newey-west" "ukf newey-west" "swls white"; do
 	set -- $c
 	case $1 in
 	ols|wls) $E -q --batch -a $1 "$tmp/mass.csv" > "$tmp/e.csv" ;;

@@ -245,6 +245,61 @@ test_lrv_kept(void **state)
 	assert_true(fabs(w - hand) < 1e-12);
 }
 
+/* The wander (hac.h) of a series whose variance is known: an AR(1) of
+ * 0.95 scaled to variance 1, correlated over some 20 values. Read at lag
+ * 256 (4000 values), where its autocorrelation is 0.95^256 = 2e-6, the
+ * sd is 1 times the fixed-b widening, within the estimate's own noise (a
+ * variance from about 15 lag spans: 15 %), and it has levelled off: a
+ * larger own sd is not taken. A step of 20 sd halfway (a payload) and a
+ * start whose own sd is 10 times the later one (a transient, its values
+ * off by 50) leave it within 5 % of the plain series' (left in, the step
+ * alone would make it 3.8). A random walk has not levelled off (its
+ * variogram doubles with the lag): a larger own sd is returned, a smaller
+ * one is not. Before 128 increments the own sd is returned. */
+static void
+test_wander(void **state)
+{
+	(void)state;
+	static tagk_wander a, b, r;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&r, 0, sizeof(r));
+	tagk_rng g;
+	tagk_rng_seed(&g, 5);
+	enum { NS = 4000 };
+	double e = 0, c = sqrt(1 - 0.95 * 0.95), rw = 0;
+	int L, Lb, used;
+	for (int t = 0; t < NS; t++) {
+		double z = (double)tagk_rng_gaussian(&g);
+		e = 0.95 * e + c * z;
+		rw += 0.1 * z;
+		tagk_wander_add(&a, e, 1);
+		tagk_wander_add(&r, rw, 1);
+		if (t < 100)
+			tagk_wander_add(&b, e + 50, 10);
+		else
+			tagk_wander_add(&b, e + (t >= NS / 2 ? 20 : 0), 1);
+		if (t == 100) {
+			assert_true(tagk_wander_sd(&a, 0.5, &L, &used) == 0.5);
+			assert_true(L == 0 && used == 0);
+		}
+	}
+	double sa = tagk_wander_sd(&a, 100, &L, &used), sb = tagk_wander_sd(&b, 100, &Lb, NULL);
+	double w = tagk_hac_widen(L, a.n[TAGK_WANDER_LAGS - 1] + L);
+	printf("wander of AR(1) 0.95, variance 1: sd %.4f at lag %d (widening %.4f); with a step and a start %.4f\n", sa,
+	    L, w, sb);
+	assert_int_equal(L, 256);
+	assert_int_equal(used, 1);
+	assert_true(fabs(sa / w - 1) < 0.15);
+	assert_int_equal(Lb, 256);
+	assert_true(fabs(sb / sa - 1) < 0.05);
+	double small = tagk_wander_sd(&r, 1e-3, NULL, &used);
+	printf("random walk: sd %.4f (own 1e-3)\n", small);
+	assert_true(small > 1e-3 && used == 1);
+	assert_true(tagk_wander_sd(&r, 1e3, &L, &used) == 1e3);
+	assert_true(L == 0 && used == 0);
+}
+
 int
 main(void)
 {
@@ -254,6 +309,7 @@ main(void)
 		cmocka_unit_test(test_batch_identity),
 		cmocka_unit_test(test_first_window_noise_exact),
 		cmocka_unit_test(test_lrv_kept),
+		cmocka_unit_test(test_wander),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

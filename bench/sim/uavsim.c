@@ -56,7 +56,8 @@ tagk_uavsim_init(tagk_uavsim *s, const tagk_uavsim_config *c)
 	    !(c->m_nom > 0) || !tagk_isfinite(c->m_nom))
 		return TAGK_EINVAL;
 	if (!(c->thrust_tau >= 0 && c->thrust_tau <= 10) || !(c->thrust_max == 0 || (c->thrust_max >= (tagk_real)0.5 &&
-	    c->thrust_max <= 100)) || !(c->speed > 0 && c->speed <= 10) || !(c->noise_ar1 >= 0 && c->noise_ar1 < 1))
+	    c->thrust_max <= 100)) || !(c->speed > 0 && c->speed <= 10) || !(c->noise_ar1 >= 0 && c->noise_ar1 < 1) ||
+	    !(c->state_ar1 >= 0 && c->state_ar1 < 1))
 		return TAGK_EINVAL;
 	memset(s, 0, sizeof(*s));
 	s->c = *c;
@@ -316,9 +317,8 @@ deriv(const tagk_uavsim *s, tagk_real t0, const tagk_real q0[4], const tagk_real
 /* White noise w through the AR(1) filter of state *e: e = phi e + sqrt(1 -
  * phi^2) w, whose sd is w's (w itself when phi is 0). */
 static tagk_real
-coloured(const tagk_uavsim_config *c, tagk_real *e, tagk_real w)
+coloured(tagk_real phi, tagk_real *e, tagk_real w)
 {
-	tagk_real phi = c->noise_ar1;
 	if (phi == 0)
 		return w;
 	*e = phi * *e + tagk_sqrt(1 - phi * phi) * w;
@@ -339,16 +339,24 @@ tagk_uavsim_next(tagk_uavsim *s, tagk_uavsim_sample *o)
 	o->x = s->x;
 	o->x.m = o->m;
 	tagk_uavsim_reference(s, t, o->ref, vd, a);
-	tagk_real dth[3];
+	tagk_real dth[3], lth[3];
+	tagk_uav_meas yw; /* what the controller sees: white noise */
 	for (int i = 0; i < 3; i++) {
-		dth[i] = c->sd_att * tagk_rng_gaussian(g);
-		o->y.r[i] = s->x.r[i] + c->sd_pos * tagk_rng_gaussian(g);
-		o->y.v[i] = s->x.v[i] + c->sd_vel * tagk_rng_gaussian(g);
+		tagk_real wa = c->sd_att * tagk_rng_gaussian(g), wr = c->sd_pos * tagk_rng_gaussian(g);
+		tagk_real wv = c->sd_vel * tagk_rng_gaussian(g);
+		dth[i] = wa;
+		yw.r[i] = s->x.r[i] + wr;
+		yw.v[i] = s->x.v[i] + wv;
+		lth[i] = coloured(c->state_ar1, &s->ar_att[i], wa);
+		o->y.r[i] = s->x.r[i] + coloured(c->state_ar1, &s->ar_pos[i], wr);
+		o->y.v[i] = s->x.v[i] + coloured(c->state_ar1, &s->ar_vel[i], wv);
 	}
+	memcpy(yw.q, s->x.q, sizeof(yw.q));
+	tagk_qplus(yw.q, dth);
 	memcpy(o->y.q, s->x.q, sizeof(o->y.q));
-	tagk_qplus(o->y.q, dth);
+	tagk_qplus(o->y.q, lth);
 	tagk_uav_input cmd;
-	control(s, t, &o->y, &cmd);
+	control(s, t, &yw, &cmd);
 	tagk_real T = cmd.thrust * (1 + c->sd_thrust * tagk_rng_gaussian(g));
 	if (T < 0)
 		T = 0;
@@ -361,8 +369,8 @@ tagk_uavsim_next(tagk_uavsim *s, tagk_uavsim_sample *o)
 		T = c->thrust_max * c->m_nom * TAGK_UAV_G;
 	o->u.thrust = cmd.thrust;
 	for (int i = 0; i < 3; i++) {
-		o->u.w[i] = cmd.w[i] + coloured(c, &s->ar_gyro[i], c->sd_gyro * tagk_rng_gaussian(g));
-		o->acc[i] = (i == 2 ? T / o->m : 0) + coloured(c, &s->ar_acc[i], c->sd_acc * tagk_rng_gaussian(g));
+		o->u.w[i] = cmd.w[i] + coloured(c->noise_ar1, &s->ar_gyro[i], c->sd_gyro * tagk_rng_gaussian(g));
+		o->acc[i] = (i == 2 ? T / o->m : 0) + coloured(c->noise_ar1, &s->ar_acc[i], c->sd_acc * tagk_rng_gaussian(g));
 	}
 	/* advance the truth: RK4 on (r, v), exact attitude */
 	tagk_real rv[6], k1[6], k2[6], k3[6], k4[6], tmp[6], h = c->dt / 4;

@@ -65,6 +65,10 @@ typedef struct {
 	tagk_real sd_thrust;  /* relative error of the thrust actually produced (0) */
 	tagk_real noise_ar1;  /* the accelerometer's and gyro's noise an AR(1) process
 	                       * of this coefficient per sample, its sd kept (0: white) */
+	tagk_real state_ar1;  /* the logged state's (q, r, v) noise the same, from the
+	                       * same draws, while the controller flies on the white
+	                       * one: an onboard estimator's output, whose errors are
+	                       * correlated, logged beside the sensors (0: white) */
 	/* actuators, which the logged (commanded) thrust does not show */
 	tagk_real thrust_tau; /* s: first-order lag of the thrust produced (0: none) */
 	tagk_real thrust_max; /* the thrust produced saturates at this many nominal
@@ -92,6 +96,7 @@ typedef struct {
 	tagk_real integ[3];   /* the controller's integral of position error */
 	tagk_real thrust;     /* the thrust the lagging actuator produces */
 	tagk_real ar_acc[3], ar_gyro[3]; /* the coloured noises' states */
+	tagk_real ar_att[3], ar_pos[3], ar_vel[3]; /* the logged state's (state_ar1) */
 	long k, steps;
 } tagk_uavsim;
 
