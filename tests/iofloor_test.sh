@@ -4,7 +4,8 @@
 # binary stream, byte for byte (the floor does the same job or it is no
 # floor), from tagk-bench synth's logs, with LF and CR LF line ends; and
 # the single pass reads the same values as Python's float (the bytes of
-# --bytes 1104 for a log whose last line has no line end).
+# --bytes 1104 for a log whose last line has no line end); tagk-bench
+# pipeline prints tagk-regress's CPU time over it.
 set -u
 BIN=${BIN:-bin}
 . "$(dirname "$0")/lib.sh"
@@ -33,6 +34,13 @@ expect "io-floor --regress with --bytes is usage" 2 "" "no --bytes with it" -- \
 grep -v '^#' "$tmp/s.csv" | cut -d, -f2- > "$tmp/nocol.csv"
 expect "io-floor --regress: a log without a signal's column" 1 "" "--regress: no column 't'" -- \
 	$B io-floor --regress "$tmp/nocol.csv"
+expect "pipeline: io-floor --regress among the CSV stages" 0 "^csv +io-floor -> regress +20000 " "" -- \
+	$B pipeline --samples 20000 --formats csv --streams binary --repeat 1
+check "... and tagk-regress over it, the ratio of their CPU times per row" awk '
+	$1 == "csv" && $2 == "io-floor" && $4 == "regress" { f = $7 }
+	$1 == "csv" && $2 == "tagk-regress" && $4 == "binary" { t = $7 }
+	/tagk-regress -> binary \/ io-floor -> regress:/ { r = $NF }
+	END { exit !(f > 0 && r != "" && (r - t / f) ^ 2 <= 1e-4 * r ^ 2) }' "$tmp/out"
 if /usr/bin/python3 -c 'import struct' 2>/dev/null; then
 	grep -v '^#' "$tmp/s.csv" | head -c -1 > "$tmp/noeol.csv"
 	expect "io-floor --bytes 1104: a log whose last line has no line end" 0 "*" "^io-floor: 500 rows" -- \
