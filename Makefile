@@ -478,6 +478,7 @@ ASAN_RUN := ASAN_OPTIONS=detect_leaks=0 TAGK_DATADIR=$(CURDIR)/datasets BIN=buil
 test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox build/pcls_solve build/armpc_solve build/rls_ld_run build/dmls_solve $(MUJOCO_ORACLE) \
 		$(EIGEN_YARDSTICK) $(EIGEN_YARDSTICK_AVX2) $(KDL_YARDSTICK)
 	@sh tests/cli_test.sh
+	@sh tests/iofloor_test.sh
 	@sh tests/readme_test.sh
 	@sh tests/man_examples_test.sh
 	@sh tests/docs_check_test.sh

@@ -87,6 +87,8 @@ tool_path(const char *name, char *out, size_t len)
 enum { MAX_SIZES = 16, CPU_LINES = MAX_SIZES * 2 * 10, STAGE_LINES = MAX_SIZES * 3 };
 static char cpu_text[CPU_LINES][128];
 static int cpu_n;
+static char floor_text[MAX_SIZES][128]; /* issue 57's ratio, a line a CSV size */
+static int floor_n;
 
 /* One line of the CPU table: the stage's CPU per log row and its ratios
  * to cat's and awk's of the same file (awk 0: none measured). */
@@ -169,12 +171,14 @@ cpu_stages(const char *me, const char *path, int h5, long n, const char *tmpdir,
 	snprintf(label, sizeof(label), "io-floor -> %s B/row", bytes);
 	char *fv[] = { bench, "io-floor", (char *)path, NULL };
 	char *fr[] = { bench, "io-floor", "--bytes", bytes, (char *)path, NULL };
+	char *fg[] = { bench, "io-floor", "--regress", (char *)path, NULL };
 	/* which inputs each stage is measured for: 1 CSV, 2 HDF5 */
 	struct { const char *in, *label; char **argv; int on; double cpu; } st[] = {
 		{ "", "cat", ca, 3, 0 },
 		{ "", "awk (sum of every field)", aa, 1, 0 },
 		{ "", "io-floor -> values", fv, 3, 0 },
 		{ "", label, fr, 3, 0 },
+		{ "", "io-floor -> regress", fg, 1, 0 },
 		{ "", "tagk-regress -> binary", rb, 3, 0 },
 		{ "", "tagk-regress -> csv", rc, 3, 0 },
 		{ "", "tagk-filter -> binary", fb, 3, 0 },
@@ -195,6 +199,9 @@ cpu_stages(const char *me, const char *path, int h5, long n, const char *tmpdir,
 	for (int i = 0; i < nst; i++)
 		if (st[i].on & on)
 			cpu_line(st[i].in[0] ? st[i].in : h5 ? "hdf5" : "csv", st[i].label, n, st[i].cpu, tc, ta);
+	if (!h5 && floor_n < MAX_SIZES) /* issue 57's ratio: tagk-regress over the floor that writes its stream */
+		snprintf(floor_text[floor_n++], sizeof(floor_text[0]), "csv    %10ld  tagk-regress -> binary / io-floor -> "
+		    "regress: %.3f", n, st[5].cpu / st[4].cpu);
 	remove(bin);
 	remove(log);
 }
@@ -330,6 +337,12 @@ print_stages_and_cpu(const char *method, char (*stages)[160], int nstages, int r
 	    repeat, "input", "stage", "samples", "cpu_s", "us_per_row", "x_cat", "x_awk");
 	for (int i = 0; i < cpu_n; i++)
 		printf("%s\n", cpu_text[i]);
+	if (floor_n)
+		printf("\n# tagk-regress -> binary over io-floor -> regress (tagk-bench io-floor --regress: one\n"
+		    "# pass of fast_float's from_chars over each line, tagk's regressor, the same stream\n"
+		    "# byte for byte, nothing checked), CPU time, least of each. Target (issue 57): 1.2\n\n");
+	for (int i = 0; i < floor_n; i++)
+		printf("%s\n", floor_text[i]);
 	if (!pair_n)
 		return;
 	printf("\n# HDF5 -> binary stream in paired runs (issue 57): tagk-regress --stream binary's\n"

@@ -51,8 +51,10 @@ const bench_command bench_subcommands[] = {
 	  "      --dir DIR          where the logs are written (default: a temporary directory)\n"
 	  "      --keep             keep the logs\n", cmd_pipeline },
 	{ "io-floor", "the least a reader of a log does: fast_float or libhdf5, then the stream's bytes",
-	  "[--bytes N] FILE",
-	  "      --bytes N          bytes written per row: its values, then zeros (default 8 a value)\n",
+	  "[--bytes N | --regress] FILE",
+	  "      --bytes N          bytes written per row: its values, then zeros (default 8 a value)\n"
+	  "      --regress          a CSV log's rigid-body rows instead: tagk-regress's binary stream,\n"
+	  "                         byte for byte (the yardstick of issue 57)\n",
 	  cmd_iofloor },
 	{ "memory", "peak memory of the commands that read a whole stream, as it grows",
 	  "[--rows LIST]",

@@ -61,5 +61,10 @@ int num_parse_bits(const char *s, size_t len, uint32_t digits, uint32_t nonzero,
  * end check): where it stopped, the value in *out. Not for reading data:
  * tagk-bench io-floor's yardstick of what the library alone costs. */
 const char *num_from_chars(const char *s, const char *e, double *out);
+/* io-floor's whole line in one pass: fields of [s, e) read by from_chars
+ * where the last one stopped, while a comma follows, into v[0..*n) (at
+ * most max; a field from_chars refuses is 0 and ends the line's reading):
+ * where the reading stopped (the line's end, for a line of numbers). */
+const char *num_fields_from_chars(const char *s, const char *e, double *v, int max, int *n);
 
 #endif

@@ -43,6 +43,7 @@ extern "C" int num_parse_ff(const char *s, size_t len, double *out);
 extern "C" int num_parse_pad(const char *s, size_t len, double *out);
 extern "C" int num_parse_bits(const char *s, size_t len, uint32_t digits, uint32_t nonzero, double *out);
 extern "C" const char *num_from_chars(const char *s, const char *e, double *out);
+extern "C" const char *num_fields_from_chars(const char *s, const char *e, double *v, int max, int *n);
 
 namespace {
 
@@ -97,9 +98,18 @@ common_shape(const char *p, const char *e, bool *neg, uint64_t *w_out, int64_t *
 	return true;
 }
 
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 /* -1^neg * w * 10^q into *out as from_chars would, through its two
- * conversions; false where neither decides (then from_chars itself). */
-bool
+ * conversions; false where neither decides (then from_chars itself).
+ * Inlined into its callers (issue 57): a call for it, and one from
+ * num_parse_pad to num_parse_bits, were three calls a CSV cell where
+ * from_chars makes one. */
+ALWAYS_INLINE bool
 convert(bool neg, uint64_t w, int64_t q, double *out)
 {
 	using fmt = fast_float::binary_format<double>;
@@ -307,10 +317,9 @@ quick_shape(const char *s, int len, uint32_t d, bool *neg, uint64_t *w_out, int6
 }
 #endif
 
-} // namespace
-
-int
-num_parse_bits(const char *s, size_t len, uint32_t digits, uint32_t nonzero, double *out)
+/* num_parse_bits, inlined into num_parse_pad too. */
+ALWAYS_INLINE int
+parse_bits(const char *s, size_t len, uint32_t digits, uint32_t nonzero, double *out)
 {
 #if defined(__SSE2__)
 	bool neg;
@@ -329,6 +338,14 @@ num_parse_bits(const char *s, size_t len, uint32_t digits, uint32_t nonzero, dou
 	return num_parse_ff(s, len, out);
 }
 
+} // namespace
+
+int
+num_parse_bits(const char *s, size_t len, uint32_t digits, uint32_t nonzero, double *out)
+{
+	return parse_bits(s, len, digits, nonzero, out);
+}
+
 int
 num_parse_pad(const char *s, size_t len, double *out)
 {
@@ -336,7 +353,7 @@ num_parse_pad(const char *s, size_t len, double *out)
 #if defined(__SSE2__)
 	d = digits32(s, &nz);
 #endif
-	return num_parse_bits(s, len, d, nz, out);
+	return parse_bits(s, len, d, nz, out);
 }
 
 int
@@ -359,4 +376,24 @@ const char *
 num_from_chars(const char *s, const char *e, double *out)
 {
 	return fast_float::from_chars(s, e, *out).ptr;
+}
+
+/* io-floor's single pass: each field read where the last stopped, from_chars
+ * inlined here (a call through num_from_chars per field, and a memchr for
+ * each comma before it, were what io-floor's yardstick measured besides
+ * the library). */
+const char *
+num_fields_from_chars(const char *p, const char *e, double *v, int max, int *n)
+{
+	int c = 0;
+	for (;;) {
+		double x = 0;
+		p = fast_float::from_chars(p, e, x).ptr;
+		v[c++] = x;
+		if (c == max || p == e || *p != ',')
+			break;
+		p++;
+	}
+	*n = c;
+	return p;
 }
