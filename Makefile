@@ -519,6 +519,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@$(ASAN_RUN) sh tests/pipeline_filter_test.sh
 	@$(ASAN_RUN) sh tests/pipeline_papers_test.sh
 	@$(ASAN_RUN) sh tests/stream_test.sh
+	@$(ASAN_RUN) sh tests/stream4_test.sh
 	@$(ASAN_RUN) sh tests/changes_test.sh
 	@$(ASAN_RUN) sh tests/detect_test.sh
 	@$(ASAN_RUN) sh tests/changes_real_test.sh
