@@ -187,21 +187,20 @@ decode4(tbl_reader *r, const unsigned char *p)
 					return tbl_fail(r, "%s:row 1: a malformed record: column '%s' refers to the "
 					    "row before, and there is none", r->name, r->cols[32 * w + j]);
 		}
+		/* the columns whose code is not SAME, alone (binary_encode's
+		 * reason) */
 		unsigned char *c = cur + 256 * (size_t)w;
-		for (int j = 0; j < hi; j++, m >>= 2, c += 8) {
-			switch (m & 3) {
-			case BINARY_SAME:
-				break;
-			case BINARY_VALUE:
-				memcpy(c, v, 8);
+		for (uint64_t k = (m | m >> 1) & UINT64_C(0x5555555555555555); k; k &= k - 1) {
+			int j = __builtin_ctzll(k);
+			uint64_t code = (m >> j) & 3;
+			unsigned char *cj = c + 4 * (size_t)j; /* j is twice the column */
+			if (code == BINARY_VALUE) {
+				memcpy(cj, v, 8);
 				v += 8;
-				break;
-			case BINARY_ZERO:
-				memset(c, 0, 8);
-				break;
-			default:
-				binary_put_word(c, binary_next(binary_get_word(c)));
-			}
+			} else if (code == BINARY_ZERO)
+				memset(cj, 0, 8);
+			else
+				binary_put_word(cj, binary_next(binary_get_word(cj)));
 		}
 	}
 	return 0;
