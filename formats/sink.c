@@ -431,6 +431,17 @@ static int
 binary_rows(sink *s, const double *v, int k)
 {
 	size_t rec = binary_record_max(s->ncols);
+	if (k > 1 && (size_t)k * rec <= sizeof(s->line) && (size_t)k * rec <= pipeout_slot_size()) {
+		/* a sample's rows in one room: one call and one commit */
+		unsigned char *p = binary_room(s, (size_t)k * rec);
+		if (!p)
+			return -1;
+		size_t n = 0;
+		for (int r = 0; r < k; r++, v += s->ncols)
+			n += binary_encode(p + n, s->prev, v, s->ncols);
+		binary_commit(s, p, n, k);
+		return 0;
+	}
 	for (int r = 0; r < k; r++, v += s->ncols) {
 		unsigned char *p = binary_room(s, rec);
 		if (p) {
