@@ -243,6 +243,17 @@ binary_encode(unsigned char *restrict p, uint64_t *restrict prev, const double *
 	return (size_t)(v - p);
 }
 
+/* k rows of n values, one after the other in x, as binary_encode makes
+ * them one at a time: their records' bytes at p (k binary_record_max(n)
+ * of room), prev as binary_encode's. binary_encoder (binary_enc.c) gives
+ * the fastest this CPU runs: vector compares of 2 (SSE2), 4 (AVX2) or 8
+ * (AVX-512) columns on x86-64, binary_encode elsewhere. */
+typedef size_t binary_encode_fn(unsigned char *restrict p, uint64_t *restrict prev, const double *restrict x, int n, int k);
+binary_encode_fn *binary_encoder(void);
+#if defined(__x86_64__) && defined(__GNUC__)
+binary_encode_fn binary_encode_sse2, binary_encode_avx2, binary_encode_avx512; /* each where the CPU has it */
+#endif
+
 /* The unit of a column of tagk's schemas, by its name ("" when the name
  * does not fix one, as for b, whose rows mix N and N m). */
 const char *binary_unit(const char *name);

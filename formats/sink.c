@@ -70,6 +70,7 @@ struct sink {
 	 * the rows sink_rows_room hands out (stage, for stagen rows), and a
 	 * record too wide for line (big) */
 	uint64_t *prev;
+	binary_encode_fn *encode; /* binary_encoder's */
 	double *stage;
 	int stagen;
 	unsigned char *big;
@@ -436,16 +437,13 @@ binary_rows(sink *s, const double *v, int k)
 		unsigned char *p = binary_room(s, (size_t)k * rec);
 		if (!p)
 			return -1;
-		size_t n = 0;
-		for (int r = 0; r < k; r++, v += s->ncols)
-			n += binary_encode(p + n, s->prev, v, s->ncols);
-		binary_commit(s, p, n, k);
+		binary_commit(s, p, s->encode(p, s->prev, v, s->ncols, k), k);
 		return 0;
 	}
 	for (int r = 0; r < k; r++, v += s->ncols) {
 		unsigned char *p = binary_room(s, rec);
 		if (p) {
-			binary_commit(s, p, binary_encode(p, s->prev, v, s->ncols), 1);
+			binary_commit(s, p, s->encode(p, s->prev, v, s->ncols, 1), 1);
 			continue;
 		}
 		if (s->failed)
@@ -455,7 +453,7 @@ binary_rows(sink *s, const double *v, int k)
 			snprintf(s->err, sizeof(s->err), "out of memory");
 			return s->failed = 1, -1;
 		}
-		size_t n = binary_encode(s->big, s->prev, v, s->ncols);
+		size_t n = s->encode(s->big, s->prev, v, s->ncols, 1);
 		bsum_bytes(s->bsum, s->big, n);
 		s->rows++;
 		if (emit(s, (const char *)s->big, n) != 0)
@@ -476,6 +474,7 @@ sink_header(sink *s, int ncols, const char *const *names)
 	s->memo = calloc(MEMO, sizeof(*s->memo)); /* bits 0 is +0, which never reaches it */
 	s->fill = calloc((size_t)ncols, sizeof(*s->fill));
 	s->prev = malloc((size_t)ncols * sizeof(*s->prev));
+	s->encode = binary_encoder();
 	if (!s->last || !s->text || !s->tlen || !s->off || !s->fresh || !s->memo || !s->fill || !s->prev) {
 		snprintf(s->err, sizeof(s->err), "out of memory");
 		return s->failed = 1, -1;
