@@ -182,17 +182,16 @@ row_avx2(unsigned char *restrict p, uint64_t *restrict prev, const double *restr
 /* Eight columns a group, the last group's lanes past the row masked
  * off; VALUE lanes packed by a compress within the register (its store
  * form is slow on some CPUs). */
-__attribute__((target("avx512f,bmi2,popcnt"), always_inline)) static inline unsigned char *
+__attribute__((target("avx512f,avx512dq,bmi2,popcnt"), always_inline)) static inline unsigned char *
 row_avx512(unsigned char *restrict p, uint64_t *restrict prev, const double *restrict x, int n)
 {
 	const __m512i qnan = _mm512_set1_epi64(0x7ff8000000000000);
-	const __m512i zero = _mm512_setzero_si512();
 	const __m512d one = _mm512_set1_pd(1.0);
 	int nw = binary_mask_words(n);
 	unsigned char *v = p + 8 * (size_t)nw;
 	for (int w = 0; w < nw; w++) {
 		int lo = 32 * w, hi = n - lo < 32 ? n : lo + 32;
-		uint32_t e = 0, z = 0, c = 0;
+		uint32_t lo1 = 0, hi1 = 0; /* the codes' low and high bits */
 		for (int i = lo; i < hi; i += 8) {
 			__mmask8 k = (__mmask8)(hi - i >= 8 ? 0xff : (1u << (hi - i)) - 1);
 			__m512d xd = _mm512_maskz_loadu_pd(k, x + i);
@@ -201,9 +200,12 @@ row_avx512(unsigned char *restrict p, uint64_t *restrict prev, const double *res
 			_mm512_mask_storeu_epi64(prev + i, k, u);
 			__m512i nx = _mm512_castpd_si512(_mm512_add_pd(_mm512_castsi512_pd(old), one));
 			__mmask8 ge = _mm512_mask_cmpeq_epi64_mask(k, u, old);
-			__mmask8 gz = _mm512_mask_cmpeq_epi64_mask(k, u, zero);
+			__mmask8 gz = _mm512_mask_testn_epi64_mask(k, u, u);
 			__mmask8 gc = _mm512_mask_cmpeq_epi64_mask(k, u, nx);
-			__mmask8 val = (__mmask8)(k & ~(ge | gz | gc));
+			/* mask_word's, in mask registers */
+			__mmask8 l1 = _kandn_mask8(_kor_mask8(ge, gz), k);
+			__mmask8 h1 = _kandn_mask8(ge, _kor_mask8(gz, gc));
+			__mmask8 val = _kandn_mask8(h1, l1);
 			__m512i packed = _mm512_maskz_compress_epi64(val, u);
 			int cnt = __builtin_popcount(val);
 			if (k == 0xff) /* ends by the room's end, as in AVX2's */
@@ -211,11 +213,9 @@ row_avx512(unsigned char *restrict p, uint64_t *restrict prev, const double *res
 			else
 				_mm512_mask_storeu_epi64(v, (__mmask8)((1u << cnt) - 1), packed);
 			v += 8 * cnt;
-			e |= (uint32_t)ge << (i - lo), z |= (uint32_t)gz << (i - lo), c |= (uint32_t)gc << (i - lo);
+			lo1 |= (uint32_t)l1 << (i - lo), hi1 |= (uint32_t)h1 << (i - lo);
 		}
-		uint32_t all = hi - lo == 32 ? ~UINT32_C(0) : (UINT32_C(1) << (hi - lo)) - 1;
-		uint64_t m = _pdep_u64(all & ~e & ~z, UINT64_C(0x5555555555555555)) |
-		    _pdep_u64(all & ~e & (z | c), UINT64_C(0xaaaaaaaaaaaaaaaa));
+		uint64_t m = _pdep_u64(lo1, UINT64_C(0x5555555555555555)) | _pdep_u64(hi1, UINT64_C(0xaaaaaaaaaaaaaaaa));
 		binary_put_word(p + 8 * (size_t)w, w == 0 ? not_trailer(m, &v, prev) : m);
 	}
 	return v;
@@ -234,13 +234,13 @@ row_avx512(unsigned char *restrict p, uint64_t *restrict prev, const double *res
 	}
 ROWS(sse2, )
 ROWS(avx2, __attribute__((target("avx2,popcnt"))))
-ROWS(avx512, __attribute__((target("avx512f,bmi2,popcnt"))))
+ROWS(avx512, __attribute__((target("avx512f,avx512dq,bmi2,popcnt"))))
 
 binary_encode_fn *
 binary_encoder(void)
 {
 	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("bmi2"))
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("bmi2"))
 		return binary_encode_avx512;
 	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
 		return binary_encode_avx2;

@@ -138,7 +138,7 @@ test_avx512(void **st)
 {
 	(void)st;
 	__builtin_cpu_init();
-	if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("bmi2"))
+	if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("bmi2"))
 		skip();
 	check_all(binary_encode_avx512);
 }
