@@ -1,21 +1,40 @@
 /*
  * binary_enc.c: version 4 records (binary.h) computed a vector of columns
- * at a time on x86-64, the same bytes as binary.h's binary_encode, which
- * every other host uses.
+ * at a time on x86-64 with AVX2 or AVX-512 (chosen at run time), the same
+ * bytes as binary.h's binary_encode, which every other host uses.
  *
  * Why: binary_encode's branch a column cost about 1 ns a column, a sixth
  * of tagk-regress CSV -> binary and two thirds of binlog -> binary against
- * version 3's copy. Here a group of columns (2 with SSE2, 4 with AVX2,
- * chosen at run time) gives three bit masks: SAME (the bits equal the row
- * before's), zero (+0.0) and NEXT (the row before's plus 1.0, that one
- * finite), from which a column's code follows in the order binary_encode
- * tries them: SAME, then ZERO, then NEXT, else VALUE. A word's 32 codes
- * are those masks with their bits spread two apart. The group's words
- * are stored where the next value goes whatever their codes, packed to
- * its VALUE columns first (AVX2: a permute from a 16-entry table), and
- * the output moves on by their count: no branch a column.
+ * version 3's copy. Here a group of columns (4 with AVX2, 8 with AVX-512)
+ * gives three bit masks: SAME (the bits equal the row before's), zero
+ * (+0.0) and NEXT (the row before's plus 1.0), from which a column's code
+ * follows in the order binary_encode tries them: SAME, then ZERO, then
+ * NEXT, else VALUE. NEXT needs no test that the row before's is finite:
+ * an infinity plus 1.0 is itself and a NaN gives a NaN, so that a value
+ * equal to it is SAME, or a NaN no value has (BINARY_NONE's quieted). A
+ * word's 32 codes are those masks with their bits spread two apart. The
+ * group's words are stored where the next value goes whatever their
+ * codes, packed to its VALUE columns first (AVX2: a permute from a
+ * 16-entry table; AVX-512: a compress), and the output moves on by their
+ * count: no branch a column. Encoder alone, six 23-column rows a call
+ * (ns a row, one loaded machine): on tagk-regress's synth stream
+ * binary_encode 27-32, AVX2 27-29, AVX-512 14, version 3's copy 5; with a
+ * quarter of the cells changed at random binary_encode's branches
+ * mispredict (130-150), AVX2 and AVX-512 take the same as before. SSE2's
+ * two columns a compare took 37-41 on the synth stream, so a CPU without
+ * AVX2 keeps binary_encode.
  */
 #include "binary.h"
+
+/* binary_encode a row at a time */
+static size_t
+encode_scalar(unsigned char *restrict p, uint64_t *restrict prev, const double *restrict x, int n, int k)
+{
+	size_t len = 0;
+	for (int r = 0; r < k; r++, x += n)
+		len += binary_encode(p + len, prev, x, n);
+	return len;
+}
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -70,65 +89,6 @@ not_trailer(uint64_t m, unsigned char **v, const uint64_t *prev)
 	return ~UINT64_C(0) << 2 | BINARY_VALUE;
 }
 
-/* x[0..2) a value at a time: a row's values were just stored one by
- * one, and a wider load of several of them waits for the stores to reach
- * the cache (no store forwards into it), which made a vector version
- * slower than binary_encode's branches */
-static inline __m128d
-load2(const double *x)
-{
-	return _mm_loadh_pd(_mm_load_sd(x), x + 1);
-}
-
-__attribute__((target("avx2"))) static inline __m256d
-load4(const double *x)
-{
-	return _mm256_insertf128_pd(_mm256_castpd128_pd256(load2(x)), load2(x + 2), 1);
-}
-
-/* 64-bit lane equality with SSE2's 32-bit compare */
-static inline __m128i
-eq64(__m128i a, __m128i b)
-{
-	__m128i c = _mm_cmpeq_epi32(a, b);
-	return _mm_and_si128(c, _mm_shuffle_epi32(c, 0xb1));
-}
-
-__attribute__((always_inline)) static inline unsigned char *
-row_sse2(unsigned char *restrict p, uint64_t *restrict prev, const double *restrict x, int n)
-{
-	const __m128d qnan = _mm_castsi128_pd(_mm_set1_epi64x(0x7ff8000000000000));
-	const __m128i zero = _mm_setzero_si128();
-	const __m128d one = _mm_set1_pd(1.0);
-	int nw = binary_mask_words(n);
-	unsigned char *v = p + 8 * (size_t)nw;
-	for (int w = 0; w < nw; w++) {
-		int lo = 32 * w, hi = n - lo < 32 ? n : lo + 32, i = lo;
-		uint32_t b[3] = { 0, 0, 0 };
-		for (; i + 2 <= hi; i += 2) {
-			__m128d xd = load2(x + i), nan = _mm_cmpunord_pd(xd, xd);
-			__m128i u = _mm_castpd_si128(_mm_or_pd(_mm_andnot_pd(nan, xd), _mm_and_pd(nan, qnan)));
-			__m128i old = _mm_loadu_si128((const __m128i *)(const void *)(prev + i));
-			_mm_storeu_si128((__m128i *)(void *)(prev + i), u);
-			__m128i nx = _mm_castpd_si128(_mm_add_pd(_mm_castsi128_pd(old), one));
-			uint32_t e = (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(eq64(u, old)));
-			uint32_t z = (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(eq64(u, zero)));
-			uint32_t c = (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(eq64(u, nx)));
-			uint32_t val = ~(e | z | c);
-			_mm_storel_epi64((__m128i *)(void *)v, u);
-			v += 8 * (val & 1);
-			_mm_storel_epi64((__m128i *)(void *)v, _mm_unpackhi_epi64(u, u));
-			v += 8 * (val >> 1 & 1);
-			b[0] |= e << (i - lo), b[1] |= z << (i - lo), b[2] |= c << (i - lo);
-		}
-		for (; i < hi; i++)
-			one_column(&v, prev + i, x[i], (uint32_t)(i - lo), b);
-		uint64_t m = mask_word(b[0], b[1], b[2], hi - lo);
-		binary_put_word(p + 8 * (size_t)w, w == 0 ? not_trailer(m, &v, prev) : m);
-	}
-	return v;
-}
-
 /* For each 4-bit set of VALUE lanes, the 32-bit lanes that bring those
  * lanes' words first, in order. */
 static const uint32_t pack4[16][8] = {
@@ -142,7 +102,7 @@ static const uint32_t pack4[16][8] = {
 #undef L
 };
 
-__attribute__((target("avx2,popcnt"), always_inline)) static inline unsigned char *
+__attribute__((target("avx2,bmi2,popcnt"), always_inline)) static inline unsigned char *
 row_avx2(unsigned char *restrict p, uint64_t *restrict prev, const double *restrict x, int n)
 {
 	const __m256d qnan = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff8000000000000));
@@ -152,28 +112,35 @@ row_avx2(unsigned char *restrict p, uint64_t *restrict prev, const double *restr
 	unsigned char *v = p + 8 * (size_t)nw;
 	for (int w = 0; w < nw; w++) {
 		int lo = 32 * w, hi = n - lo < 32 ? n : lo + 32, i = lo;
-		uint32_t b[3] = { 0, 0, 0 };
+		uint32_t lo1 = 0, hi1 = 0;
 		/* a group's 32-byte store ends by the room's end: at most i
 		 * values went before it, and i + 4 <= n */
 		for (; i + 4 <= hi; i += 4) {
-			__m256d xd = load4(x + i);
+			__m256d xd = _mm256_loadu_pd(x + i);
 			__m256i u = _mm256_castpd_si256(_mm256_blendv_pd(xd, qnan, _mm256_cmp_pd(xd, xd, _CMP_UNORD_Q)));
 			__m256i old = _mm256_loadu_si256((const __m256i *)(const void *)(prev + i));
 			_mm256_storeu_si256((__m256i *)(void *)(prev + i), u);
 			__m256i nx = _mm256_castpd_si256(_mm256_add_pd(_mm256_castsi256_pd(old), one));
-			uint32_t e = (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(u, old)));
-			uint32_t z = (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(u, zero)));
-			uint32_t c = (uint32_t)_mm256_movemask_pd(
-			    _mm256_castsi256_pd(_mm256_cmpeq_epi64(u, nx)));
-			uint32_t val = ~(e | z | c) & 15;
+			__m256i ge = _mm256_cmpeq_epi64(u, old), gz = _mm256_cmpeq_epi64(u, zero);
+			__m256i gc = _mm256_cmpeq_epi64(u, nx);
+			/* mask_word's low and high bits, in vectors */
+			uint32_t l1 = (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_or_si256(ge, gz))) ^ 15;
+			uint32_t h1 = (uint32_t)_mm256_movemask_pd(
+			    _mm256_castsi256_pd(_mm256_andnot_si256(ge, _mm256_or_si256(gz, gc))));
+			uint32_t val = l1 & ~h1;
 			__m256i idx = _mm256_loadu_si256((const __m256i *)(const void *)pack4[val]);
 			_mm256_storeu_si256((__m256i *)(void *)v, _mm256_permutevar8x32_epi32(u, idx));
 			v += 8 * (unsigned)__builtin_popcount(val);
-			b[0] |= e << (i - lo), b[1] |= z << (i - lo), b[2] |= c << (i - lo);
+			lo1 |= l1 << (i - lo), hi1 |= h1 << (i - lo);
 		}
-		for (; i < hi; i++)
-			one_column(&v, prev + i, x[i], (uint32_t)(i - lo), b);
-		uint64_t m = mask_word(b[0], b[1], b[2], hi - lo);
+		uint64_t m = 0;
+		if (i < hi) { /* the last 1 to 3 columns */
+			uint32_t b[3] = { 0, 0, 0 };
+			for (int j = i; j < hi; j++)
+				one_column(&v, prev + j, x[j], (uint32_t)(j - i), b);
+			m = mask_word(b[0], b[1], b[2], hi - i) << 2 * (i - lo);
+		}
+		m |= _pdep_u64(lo1, UINT64_C(0x5555555555555555)) | _pdep_u64(hi1, UINT64_C(0xaaaaaaaaaaaaaaaa));
 		binary_put_word(p + 8 * (size_t)w, w == 0 ? not_trailer(m, &v, prev) : m);
 	}
 	return v;
@@ -232,8 +199,7 @@ row_avx512(unsigned char *restrict p, uint64_t *restrict prev, const double *res
 			q = row_##name(q, prev, x, n); \
 		return (size_t)(q - p); \
 	}
-ROWS(sse2, )
-ROWS(avx2, __attribute__((target("avx2,popcnt"))))
+ROWS(avx2, __attribute__((target("avx2,bmi2,popcnt"))))
 ROWS(avx512, __attribute__((target("avx512f,avx512dq,bmi2,popcnt"))))
 
 binary_encode_fn *
@@ -242,21 +208,12 @@ binary_encoder(void)
 	__builtin_cpu_init();
 	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("bmi2"))
 		return binary_encode_avx512;
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt"))
 		return binary_encode_avx2;
-	return binary_encode_sse2;
+	return encode_scalar;
 }
 
 #else
-
-static size_t
-encode_scalar(unsigned char *restrict p, uint64_t *restrict prev, const double *restrict x, int n, int k)
-{
-	size_t len = 0;
-	for (int r = 0; r < k; r++, x += n)
-		len += binary_encode(p + len, prev, x, n);
-	return len;
-}
 
 binary_encode_fn *
 binary_encoder(void)

@@ -1,7 +1,7 @@
-/* test_binary_enc.c: formats/binary_enc.c's encoders (SSE2, AVX2 and
- * AVX-512 on x86-64, each where this CPU has it, and binary_encoder's
- * choice) give, row after row, the bytes and the prev words of
- * binary.h's binary_encode, one column at a time (itself checked
+/* test_binary_enc.c: formats/binary_enc.c's encoders (AVX2 and AVX-512
+ * on x86-64, each where this CPU has it, and binary_encoder's choice)
+ * give, row after row, the bytes and the prev words of binary.h's
+ * binary_encode, one column at a time (itself checked
  * against tests/streamsum.py's encoder, written from the manual, by
  * stream4_test.sh). Random rows of widths around the 32-column mask word
  * and the vector groups (1..3, 7..9, 23, 31..33, 63..65, 100), built so
@@ -117,13 +117,6 @@ test_chosen(void **st)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 static void
-test_sse2(void **st)
-{
-	(void)st;
-	check_all(binary_encode_sse2);
-}
-
-static void
 test_avx2(void **st)
 {
 	(void)st;
@@ -150,7 +143,6 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chosen),
 #if defined(__x86_64__) && defined(__GNUC__)
-		cmocka_unit_test(test_sse2),
 		cmocka_unit_test(test_avx2),
 		cmocka_unit_test(test_avx512),
 #endif
