@@ -316,7 +316,12 @@ build/asan/test_binary: tests/test_binary.c formats/binary.h | test-deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< -lcmocka -lm
 
-test-formats: build/asan/test_numconv build/asan/test_pipeout build/asan/test_outfile build/asan/test_binary
+build/asan/test_binary_enc: tests/test_binary_enc.c formats/binary_enc.c formats/binary.h | test-deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/binary_enc.c -lcmocka -lm
+
+test-formats: build/asan/test_numconv build/asan/test_pipeout build/asan/test_outfile build/asan/test_binary \
+		build/asan/test_binary_enc
 	@set -e; for t in $^; do echo "== $$t"; ./$$t; done
 
 test-float: $(TESTS:%=build/asan-float/test_%)
@@ -523,6 +528,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 	@$(ASAN_RUN) sh tests/pipeline_filter_test.sh
 	@$(ASAN_RUN) sh tests/pipeline_papers_test.sh
 	@$(ASAN_RUN) sh tests/stream_test.sh
+	@$(ASAN_RUN) sh tests/stream4_test.sh
 	@$(ASAN_RUN) sh tests/changes_test.sh
 	@$(ASAN_RUN) sh tests/detect_test.sh
 	@$(ASAN_RUN) sh tests/changes_real_test.sh

@@ -103,30 +103,35 @@ cpu_line(const char *input, const char *stage, long n, double cpu, double cat, d
 	    1e6 * cpu / (double)n, cpu / cat, ra);
 }
 
-/* The record bytes a sample of the n in the binary stream at path: 8
- * times the columns its magic line declares, times the rows its end line
- * counts, over n (tagk-formats(5)). */
+/* The record bytes a sample of the n in the binary stream at path (of
+ * version 4, tagk-formats(5)): from the end of its three header lines to
+ * its trailer, the last eight 0xff bytes (the notes after it are text),
+ * over n. */
 static long
 stream_bytes(const char *path, long n)
 {
-	char head[BINARY_MAGIC_MAX + 1] = { 0 }, tail[257] = { 0 };
+	unsigned char tail[4097];
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		cli_die(EXIT_DATA, "%s: %s", path, strerror(errno));
-	size_t hn = fread(head, 1, BINARY_MAGIC_MAX, f);
-	long cols = 0, rows = 0;
-	if (fseek(f, -256, SEEK_END) != 0)
-		rewind(f);
-	size_t tn = fread(tail, 1, 256, f);
+	int c, lines = 0, v4 = 1;
+	for (long k = 0; lines < 3 && (c = getc(f)) != EOF; k++) {
+		lines += c == '\n';
+		if (k < 7)
+			v4 &= c == (unsigned char)(BINARY_MAGIC " 4 ")[k];
+	}
+	long head = ftell(f), trailer = -1;
+	if (fseek(f, 0, SEEK_END) != 0)
+		cli_die(EXIT_DATA, "%s: %s", path, strerror(errno));
+	long size = ftell(f), from = size - (long)(sizeof(tail) - 1) > head ? size - (long)(sizeof(tail) - 1) : head;
+	size_t tn = fseek(f, from, SEEK_SET) == 0 ? fread(tail, 1, (size_t)(size - from), f) : 0;
 	fclose(f);
-	const char *end = NULL; /* after the records' bytes, NULs and all: no strstr */
-	for (size_t i = 0; !end && i + 11 <= tn; i++)
-		if (memcmp(tail + i, "#tagk-end: ", 11) == 0)
-			end = tail + i;
-	if (hn < 8 || sscanf(head, BINARY_MAGIC " 3 f64le %ld", &cols) != 1 || !end ||
-	    sscanf(end, "#tagk-end: %ld", &rows) != 1 || cols <= 0 || rows <= 0)
-		cli_die(EXIT_DATA, "%s: not a whole binary stream of version 3", path);
-	return (long)((double)(8 * cols) * (double)rows / (double)n + 0.5);
+	for (size_t i = 0; i + 8 <= tn; i++)
+		if (memcmp(tail + i, BINARY_TRAILER, 8) == 0)
+			trailer = from + (long)i;
+	if (lines < 3 || !v4 || trailer < head || n <= 0)
+		cli_die(EXIT_DATA, "%s: not a whole binary stream of version 4", path);
+	return (long)((double)(trailer - head) / (double)n + 0.5);
 }
 
 /* The CPU table's rows for one log (CSV, or HDF5 if h5): cat and awk

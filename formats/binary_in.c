@@ -3,9 +3,12 @@
  * tagk-formats(5)). Records are read in blocks; the header, the trailer
  * and every count in them are checked, and the check value of the names
  * and records (streamsum.h) against the end marker's, so that a stream cut
- * anywhere, altered, or spliced from two streams, is an error. Version 3's
- * (bsum) is taken over the buffer in blocks, each run of records when it
- * leaves the buffer; version 2's (ssum) record by record.
+ * anywhere, altered, or spliced from two streams, is an error. Version 4's
+ * and 3's (bsum) is taken over the buffer in blocks, each run of records
+ * when it leaves the buffer; version 2's (ssum) record by record.
+ * Version 4's records (binary.h) are decoded into cur, the row as version
+ * 3 would carry it, which the rest reads as it read version 3's records;
+ * versions 2 and 3 only when the caller asks (tbl_options.old_stream).
  */
 #include <errno.h>
 #include <float.h>
@@ -25,14 +28,16 @@ typedef struct {
 	unsigned char *buf;
 	size_t cap, len, off;  /* unread bytes are buf[off..len) */
 	int eof, ioerr;
-	size_t rec;            /* bytes per record */
+	size_t rec;            /* bytes per record (version 4: at most) */
+	unsigned char *cur;    /* version 4: the row decoded, 8 bytes a column */
+	int nw;                /* version 4: mask words a record */
 	long long records;     /* data records read, skipped ones included */
 	int ended;
 	int wanted;            /* every column wanted: 1, 0, or -1 not yet known */
-	int version;           /* 2 or 3 */
+	int version;           /* 2, 3 or 4 */
 	ssum sum;              /* version 2: of the names and every record read */
-	bsum *bsum;            /* version 3: of the bytes from the names line on */
-	int bhash;             /* version 3, in the records: buf[hfrom..off) is */
+	bsum *bsum;            /* versions 3, 4: of the bytes from the names line on */
+	int bhash;             /* versions 3, 4, in the records: buf[hfrom..off) is */
 	size_t hfrom;          /* read and not yet hashed */
 	char line[TBL_MAX_LINE + 2];
 } binin;
@@ -131,6 +136,129 @@ read_trailer(tbl_reader *r)
 	}
 }
 
+/* The trailer, when the buffer's next bytes are it (have of them): 1
+ * when it was read (or failed: r's error set), 0 when they are not. */
+static int
+at_trailer(tbl_reader *r, size_t have, int *rc)
+{
+	binin *b = r->impl;
+	if (have < sizeof(BINARY_TRAILER) || memcmp(b->buf + b->off, BINARY_TRAILER, sizeof(BINARY_TRAILER)) != 0)
+		return 0;
+	if (b->bhash)
+		bsum_bytes(b->bsum, b->buf + b->hfrom, b->off - b->hfrom);
+	b->bhash = 0;
+	b->off += sizeof(BINARY_TRAILER);
+	*rc = read_trailer(r);
+	return 1;
+}
+
+/* The error for a stream that ends, having have bytes, where a record of
+ * need bytes was to be. */
+static int
+cut_short(tbl_reader *r, size_t have)
+{
+	binin *b = r->impl;
+	if (b->ioerr)
+		return read_error(r);
+	if (have == 0)
+		return tbl_fail(r, "%s: the stream was cut after %lld rows: it ends without its end marker "
+		    "(%s), so the command that wrote it stopped early", r->name, b->records, TBL_END_MARK);
+	return tbl_fail(r, "%s: the stream was cut in the middle of row %lld", r->name, b->records + 1);
+}
+
+/* A version 4 record's values into b->cur by its mask (binary.h): 0, or
+ * -1 with r's error set for a mask with codes past the last column, or
+ * one that refers to a row before the first. */
+static int
+decode4(tbl_reader *r, const unsigned char *p)
+{
+	binin *b = r->impl;
+	const unsigned char *v = p + 8 * (size_t)b->nw;
+	unsigned char *cur = b->cur;
+	for (int w = 0; w < b->nw; w++) {
+		uint64_t m = binary_get_word(p + 8 * (size_t)w);
+		int hi = r->ncols - 32 * w < 32 ? r->ncols - 32 * w : 32;
+		if (hi < 32 && m >> (2 * hi))
+			return tbl_fail(r, "%s:row %lld: a malformed record: its mask has codes past column %d",
+			    r->name, b->records, r->ncols);
+		if (b->records == 1) {
+			for (int j = 0; j < hi; j++)
+				if (((m >> (2 * j)) & 1) == ((m >> (2 * j + 1)) & 1)) /* SAME or NEXT */
+					return tbl_fail(r, "%s:row 1: a malformed record: column '%s' refers to the "
+					    "row before, and there is none", r->name, r->cols[32 * w + j]);
+		}
+		/* the columns whose code is not SAME, alone (binary_encode's
+		 * reason) */
+		unsigned char *c = cur + 256 * (size_t)w;
+		for (uint64_t k = (m | m >> 1) & UINT64_C(0x5555555555555555); k; k &= k - 1) {
+			int j = __builtin_ctzll(k);
+			uint64_t code = (m >> j) & 3;
+			unsigned char *cj = c + 4 * (size_t)j; /* j is twice the column */
+			if (code == BINARY_VALUE) {
+				memcpy(cj, v, 8);
+				v += 8;
+			} else if (code == BINARY_ZERO)
+				memset(cj, 0, 8);
+			else
+				binary_put_word(cj, binary_next(binary_get_word(cj)));
+		}
+	}
+	return 0;
+}
+
+/* The next record, version 4: its row decoded, the version 3 bytes of
+ * its values; NULL at the trailer or on an error (*rc set). */
+static const unsigned char *
+record4(tbl_reader *r, int *rc)
+{
+	binin *b = r->impl;
+	size_t mask = 8 * (size_t)b->nw;
+	size_t have = b->len - b->off >= mask ? b->len - b->off : avail(b, mask);
+	if (at_trailer(r, have, rc))
+		return NULL;
+	if (have < mask) {
+		*rc = cut_short(r, have);
+		return NULL;
+	}
+	size_t need = mask;
+	for (int w = 0; w < b->nw; w++)
+		need += 8 * (size_t)binary_mask_values(binary_get_word(b->buf + b->off + 8 * (size_t)w));
+	if (have < need && (have = avail(b, need)) < need) {
+		*rc = cut_short(r, have);
+		return NULL;
+	}
+	const unsigned char *p = b->buf + b->off;
+	b->off += need;
+	b->records++;
+	if (decode4(r, p) != 0) {
+		*rc = -1;
+		return NULL;
+	}
+	return b->cur;
+}
+
+/* The next record, versions 2 and 3: its bytes; NULL at the trailer or
+ * on an error (*rc set). */
+static const unsigned char *
+record3(tbl_reader *r, int *rc)
+{
+	binin *b = r->impl;
+	/* the common case, a whole record buffered, without the call */
+	size_t have = b->len - b->off >= b->rec ? b->len - b->off : avail(b, b->rec);
+	if (at_trailer(r, have, rc))
+		return NULL;
+	if (have < b->rec) {
+		*rc = cut_short(r, have);
+		return NULL;
+	}
+	const unsigned char *p = b->buf + b->off;
+	b->off += b->rec;
+	b->records++;
+	if (b->version == 2)
+		ssum_record(&b->sum, p, r->ncols);
+	return p;
+}
+
 static int
 bin_next(tbl_reader *r, double *row)
 {
@@ -138,31 +266,10 @@ bin_next(tbl_reader *r, double *row)
 	if (b->ended)
 		return 0;
 	for (;;) {
-		/* the common case, a whole record buffered, without the call */
-		size_t have = b->len - b->off >= b->rec ? b->len - b->off : avail(b, b->rec);
-		if (have >= sizeof(BINARY_TRAILER) && memcmp(b->buf + b->off, BINARY_TRAILER,
-		    sizeof(BINARY_TRAILER)) == 0) {
-			if (b->bhash)
-				bsum_bytes(b->bsum, b->buf + b->hfrom, b->off - b->hfrom);
-			b->bhash = 0;
-			b->off += sizeof(BINARY_TRAILER);
-			return read_trailer(r);
-		}
-		if (have < b->rec) {
-			if (b->ioerr)
-				return read_error(r);
-			if (have == 0)
-				return tbl_fail(r, "%s: the stream was cut after %lld rows: it ends without "
-				    "its end marker (%s), so the command that wrote it stopped early",
-				    r->name, b->records, TBL_END_MARK);
-			return tbl_fail(r, "%s: the stream was cut in the middle of row %lld", r->name,
-			    b->records + 1);
-		}
-		const unsigned char *p = b->buf + b->off;
-		b->off += b->rec;
-		b->records++;
-		if (b->version == 2)
-			ssum_record(&b->sum, p, r->ncols);
+		int rc = 0;
+		const unsigned char *p = b->version == 4 ? record4(r, &rc) : record3(r, &rc);
+		if (!p)
+			return rc;
 		/* branch-free, so that it vectorises: decode, blank the unwanted
 		 * cells, flag a wanted one that is not finite (the callers want
 		 * their columns before the first row, so the mask is fixed) */
@@ -216,6 +323,7 @@ bin_close(tbl_reader *r)
 	if (b->f && b->f != stdin)
 		fclose(b->f);
 	free(b->buf);
+	free(b->cur);
 	XXH3_freeState(b->bsum);
 	free(b);
 	r->impl = NULL;
@@ -285,9 +393,13 @@ tbl_binary_open(tbl_reader *r, FILE *f)
 	char *p = b->line + strlen(magic), *end;
 	errno = 0;
 	long version = *p == ' ' ? strtol(p + 1, &end, 10) : -1;
-	if (version != BINARY_VERSION && version != 2)
-		return tbl_fail(r, "%s: a tagk binary stream of version %.*s: this tagk reads versions 2 "
-		    "and %d%s", r->name, *p == ' ' ? (int)strcspn(p + 1, " ") % 12 : 1, *p == ' ' ? p + 1 : "?",
+	if ((version == 2 || version == 3) && !r->opt.old_stream)
+		return tbl_fail(r, "%s: a tagk binary stream of version %ld, which this tagk reads only to "
+		    "convert it: tagk-filter --old-stream %s --stream binary -o NEW (or > NEW.csv)", r->name,
+		    version, strcmp(r->name, "stdin") == 0 ? "-" : r->name);
+	if (version != BINARY_VERSION && version != 2 && version != 3)
+		return tbl_fail(r, "%s: a tagk binary stream of version %.*s: this tagk reads version %d%s",
+		    r->name, *p == ' ' ? (int)strcspn(p + 1, " ") % 12 : 1, *p == ' ' ? p + 1 : "?",
 		    BINARY_VERSION, version == 1 ? " (version 1 has no check value: write it again with this "
 		    "tagk)" : "");
 	b->version = (int)version;
@@ -329,7 +441,13 @@ tbl_binary_open(tbl_reader *r, FILE *f)
 		commas += b->line[i] == ',';
 	if (commas != ncols - 1)
 		return tbl_fail(r, "%s: the header names %ld columns but %ld units", r->name, ncols, commas + 1);
-	b->rec = 8 * (size_t)ncols;
+	b->rec = b->version == 4 ? binary_record_max((int)ncols) : 8 * (size_t)ncols;
+	if (b->version == 4) {
+		b->nw = binary_mask_words((int)ncols);
+		/* whole mask words: 256 bytes each, the last one's too */
+		if (!(b->cur = calloc((size_t)b->nw, 256)))
+			return tbl_fail(r, "out of memory");
+	}
 	if (b->rec + sizeof(BINARY_TRAILER) > b->cap) {
 		unsigned char *nb = realloc(b->buf, 2 * b->rec);
 		if (!nb)

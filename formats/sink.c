@@ -66,6 +66,14 @@ struct sink {
 	int by_reference;
 	pipeout *po;
 	unsigned char *room; /* sink_rows_room's, until sink_rows_commit */
+	/* binary: the words of the row last written (binary_encode's prev),
+	 * the rows sink_rows_room hands out (stage, for stagen rows), and a
+	 * record too wide for line (big) */
+	uint64_t *prev;
+	binary_encode_fn *encode; /* binary_encoder's */
+	double *stage;
+	int stagen;
+	unsigned char *big;
 	/* rows not yet emitted: whole CSV lines or binary records */
 	size_t pending;
 	char line[64 * 1024];
@@ -123,6 +131,9 @@ free_sink(sink *s)
 	free(s->fresh);
 	free(s->memo);
 	free(s->fill);
+	free(s->prev);
+	free(s->stage);
+	free(s->big);
 	XXH3_freeState(s->bsum);
 	free(s);
 }
@@ -415,27 +426,37 @@ binary_commit(sink *s, unsigned char *p, size_t rec, int k)
 	s->rows += k;
 }
 
-/* k rows of v (k > 1 only when they fit the buffer and a pipe slot). */
+/* k rows of v, each a version 4 record (binary.h) against the row
+ * before. */
 static int
 binary_rows(sink *s, const double *v, int k)
 {
-	size_t rec = 8 * (size_t)s->ncols * (size_t)k;
-	unsigned char *p = binary_room(s, rec);
-	if (p) {
-		binary_put(p, v, s->ncols * k);
-		binary_commit(s, p, rec, k);
+	size_t rec = binary_record_max(s->ncols);
+	if (k > 1 && (size_t)k * rec <= sizeof(s->line) && (size_t)k * rec <= pipeout_slot_size()) {
+		/* a sample's rows in one room: one call and one commit */
+		unsigned char *p = binary_room(s, (size_t)k * rec);
+		if (!p)
+			return -1;
+		binary_commit(s, p, s->encode(p, s->prev, v, s->ncols, k), k);
 		return 0;
 	}
-	if (s->failed)
-		return -1;
-	/* a record wider than the buffer goes out in pieces */
-	s->rows += k;
-	for (int i = 0; i < s->ncols;) {
-		int m = s->ncols - i < (int)(sizeof(s->line) / 8) ? s->ncols - i : (int)(sizeof(s->line) / 8);
-		binary_put((unsigned char *)s->line, v + i, m);
-		bsum_bytes(s->bsum, s->line, 8 * (size_t)m);
-		i += m;
-		if (emit(s, s->line, 8 * (size_t)m) != 0)
+	for (int r = 0; r < k; r++, v += s->ncols) {
+		unsigned char *p = binary_room(s, rec);
+		if (p) {
+			binary_commit(s, p, s->encode(p, s->prev, v, s->ncols, 1), 1);
+			continue;
+		}
+		if (s->failed)
+			return -1;
+		/* a record wider than the buffer goes out alone, from its own */
+		if (!s->big && !(s->big = malloc(rec))) {
+			snprintf(s->err, sizeof(s->err), "out of memory");
+			return s->failed = 1, -1;
+		}
+		size_t n = s->encode(s->big, s->prev, v, s->ncols, 1);
+		bsum_bytes(s->bsum, s->big, n);
+		s->rows++;
+		if (emit(s, (const char *)s->big, n) != 0)
 			return -1;
 	}
 	return 0;
@@ -452,12 +473,15 @@ sink_header(sink *s, int ncols, const char *const *names)
 	s->fresh = malloc(((size_t)ncols + 1) * sizeof(*s->fresh));
 	s->memo = calloc(MEMO, sizeof(*s->memo)); /* bits 0 is +0, which never reaches it */
 	s->fill = calloc((size_t)ncols, sizeof(*s->fill));
-	if (!s->last || !s->text || !s->tlen || !s->off || !s->fresh || !s->memo || !s->fill) {
+	s->prev = malloc((size_t)ncols * sizeof(*s->prev));
+	s->encode = binary_encoder();
+	if (!s->last || !s->text || !s->tlen || !s->off || !s->fresh || !s->memo || !s->fill || !s->prev) {
 		snprintf(s->err, sizeof(s->err), "out of memory");
 		return s->failed = 1, -1;
 	}
 	for (int i = 0; i < ncols; i++) {
 		s->last[i] = UINT64_C(0x7ff8000000000000); /* a NaN: its text, empty */
+		s->prev[i] = BINARY_NONE;
 		if (names[i][strcspn(names[i], "\r\n")]) {
 			snprintf(s->err, sizeof(s->err), "column %d's name has a line break, which tagk's streams "
 			    "cannot carry: rename it", i + 1);
@@ -632,10 +656,18 @@ unsigned char *
 sink_rows_room(sink *s, int k)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	size_t rec = 8 * (size_t)s->ncols * (size_t)k;
-	if (s->fmt != TBL_BINARY || s->failed || s->room || rec > sizeof(s->line) || rec > pipeout_slot_size())
+	if (s->fmt != TBL_BINARY || s->failed || s->room || k < 1)
 		return NULL;
-	return s->room = binary_room(s, rec);
+	/* the rows are encoded against the row before when committed: they
+	 * gather here first */
+	if (k > s->stagen) {
+		double *st = realloc(s->stage, (size_t)k * (size_t)s->ncols * sizeof(double));
+		if (!st)
+			return NULL;
+		s->stage = st;
+		s->stagen = k;
+	}
+	return s->room = (unsigned char *)s->stage;
 #else
 	(void)s, (void)k;
 	return NULL;
@@ -645,21 +677,15 @@ sink_rows_room(sink *s, int k)
 void
 sink_rows_commit(sink *s, int k)
 {
-	unsigned char *p = s->room;
 	s->room = NULL;
-	/* no NaN scan: the caller's values are finite (sink.h). Read back
-	 * right after they were stored, eight bytes at a time, the scan
-	 * stalled on store forwarding: a tenth of tagk-regress from HDF5 */
-	binary_commit(s, p, 8 * (size_t)s->ncols * (size_t)k, k);
+	(void)binary_rows(s, s->stage, k); /* a failure is s->failed's, for the next call */
 }
 
 int
 sink_rows(sink *s, const double *v, int k)
 {
-	size_t rec = 8 * (size_t)s->ncols * (size_t)k;
-	if (s->fmt == TBL_BINARY && !s->failed && k > 1 && rec <= sizeof(s->line) &&
-	    rec <= pipeout_slot_size())
-		return binary_rows(s, v, k);
+	if (s->fmt == TBL_BINARY)
+		return s->failed ? -1 : binary_rows(s, v, k);
 	for (int i = 0; i < k; i++)
 		if (sink_row(s, v + (size_t)i * (size_t)s->ncols) != 0)
 			return -1;

@@ -27,17 +27,17 @@ sink *sink_open(const char *path, tbl_format fmt, char *err, size_t errlen);
 int sink_header(sink *s, int ncols, const char *const *names);
 /* One row of ncols values; NaN is written as an empty cell. */
 int sink_row(sink *s, const double *v);
-/* k rows, v[0 .. k * ncols): as k calls of sink_row, the binary stream's
- * in one copy and one NaN scan. */
+/* k rows, v[0 .. k * ncols): as k calls of sink_row. */
 int sink_rows(sink *s, const double *v, int k);
-/* For a caller that builds k rows of finite values where they go out,
- * sparing sink_rows' copy and its NaN scan: the binary stream's room for
- * them, k * ncols little-endian doubles (store each with memcpy), or NULL
- * where they must go through sink_rows instead (CSV, HDF5, a big-endian
- * host, rows wider than the buffer, an error). A room must be filled and
- * then committed, by sink_rows_commit with the same k, before any other
- * call on s. Rows that may hold a NaN go through sink_rows, which writes
- * every NaN as the stream's one quiet NaN. */
+/* For a caller that builds k rows of finite values in place: room for
+ * them, k * ncols little-endian doubles (store each with memcpy), which
+ * sink_rows_commit encodes as the binary stream's records (each row
+ * against the one before, binary.h), or NULL where they must go through
+ * sink_rows instead (CSV, HDF5, a big-endian host, an error). A room must
+ * be filled and then committed, by sink_rows_commit with the same k,
+ * before any other call on s; a write error there shows in the next call
+ * or sink_close. Rows that may hold a NaN go through sink_rows, which
+ * writes every NaN as the stream's one quiet NaN. */
 unsigned char *sink_rows_room(sink *s, int k);
 void sink_rows_commit(sink *s, int k);
 /* ok = 1: finish and commit; ok = 0: abandon (see above), with why as the

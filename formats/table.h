@@ -29,6 +29,7 @@ typedef struct {
 	                      * ulog: the topic whose samples are the rows
 	                      * (default: the wanted topic with the most) */
 	const char *name;    /* the input's name in messages (default: path, or "stdin") */
+	int old_stream;      /* binary: read versions 2 and 3 too (to convert them) */
 } tbl_options;
 
 typedef struct tbl_reader tbl_reader;

@@ -78,14 +78,22 @@ fi
 # --- cut, altered, joined, failed -----------------------------------------
 size=$(wc -c < "$tmp/reg.bin")
 # the trailer: eight 0xff bytes and "#tagk-end: 1800 rows; check HEX\n"
-# (45 bytes, HEX 16 digits); a record: 23 columns of 8 bytes
+# (45 bytes, HEX 16 digits); a record: its mask word, then its values
+# (version 4: where each record ends, from tests/streamsum.py's decoder)
 head -c $((size - 10)) "$tmp/reg.bin" > "$tmp/cut-trailer.bin"
 expect "cut in its trailer" 1 "" "cut-trailer.bin: the stream was cut in its trailer, after 1800 rows" -- $E "$tmp/cut-trailer.bin"
-head -c $((size - 53 - 184 * 5)) "$tmp/reg.bin" > "$tmp/cut-rows.bin"
+# end N: where record N ends (0: where the first begins)
+end() {
+	$PY tests/streamsum.py --ends "$tmp/reg.bin" | tr ' ' '\n' | sed -n "$(($1 + 1))p"
+}
+check "the records end where the trailer begins" test "$(end 1800)" -eq $((size - 53))
+head -c "$(end 1795)" "$tmp/reg.bin" > "$tmp/cut-rows.bin"
 expect "cut at a record boundary" 1 "" "cut-rows.bin: the stream was cut after 1795 rows: it ends without its end marker" -- \
 	$E "$tmp/cut-rows.bin"
-head -c $((size - 53 - 100)) "$tmp/reg.bin" > "$tmp/cut-mid.bin"
+head -c $(($(end 1799) + 20)) "$tmp/reg.bin" > "$tmp/cut-mid.bin"
 expect "cut inside a record" 1 "" "cut-mid.bin: the stream was cut in the middle of row 1800" -- $E "$tmp/cut-mid.bin"
+head -c $(($(end 1799) + 4)) "$tmp/reg.bin" > "$tmp/cut-mask.bin"
+expect "cut inside a record's mask" 1 "" "cut-mask.bin: the stream was cut in the middle of row 1800" -- $E "$tmp/cut-mask.bin"
 head -c $((size - 53 - 4)) "$tmp/reg.bin" > "$tmp/cut-last.bin"
 expect "cut 4 bytes short of its last record's end" 1 "" "cut-last.bin: the stream was cut in the middle of row 1800" -- \
 	$E "$tmp/cut-last.bin"
@@ -96,13 +104,18 @@ expect "an end marker that counts other rows" 1 "" "count.bin: the end marker co
 	$E "$tmp/count.bin"
 cat "$tmp/reg.bin" "$tmp/reg.bin" > "$tmp/twice.bin"
 expect "two streams joined with cat" 1 "" "twice.bin: data after the stream's end marker" -- $E "$tmp/twice.bin"
-check "the stream is of version 3" sh -c "head -1 '$tmp/reg.bin' | LC_ALL=C grep -aq '^.TAGK 3 f64le 23 *\$'"
-sed '1s/TAGK 3 /TAGK 7 /' "$tmp/reg.bin" > "$tmp/v7.bin"
-expect "another version" 1 "" "v7.bin: a tagk binary stream of version 7: this tagk reads versions 2 and 3$" -- $E "$tmp/v7.bin"
-sed '1s/TAGK 3 /TAGK 1 /' "$tmp/reg.bin" > "$tmp/v1.bin"
-expect "version 1, which had no check value" 1 "" "v1.bin: a tagk binary stream of version 1: this tagk reads versions 2 and 3 \(version 1 has no check value" -- $E "$tmp/v1.bin"
-sed '1s/TAGK 3 /TAGK 2 /' "$tmp/reg.bin" > "$tmp/v3as2.bin"
-expect "a version 3 stream relabelled 2 (its check value is not version 2's)" 1 "" "v3as2.bin: the stream's check value does not match" -- $E "$tmp/v3as2.bin"
+check "the stream is of version 4" sh -c "head -1 '$tmp/reg.bin' | LC_ALL=C grep -aq '^.TAGK 4 f64le 23 *\$'"
+sed '1s/TAGK 4 /TAGK 7 /' "$tmp/reg.bin" > "$tmp/v7.bin"
+expect "another version" 1 "" "v7.bin: a tagk binary stream of version 7: this tagk reads version 4$" -- $E "$tmp/v7.bin"
+sed '1s/TAGK 4 /TAGK 1 /' "$tmp/reg.bin" > "$tmp/v1.bin"
+expect "version 1, which had no check value" 1 "" "v1.bin: a tagk binary stream of version 1: this tagk reads version 4 \(version 1 has no check value" -- $E "$tmp/v1.bin"
+sed '1s/TAGK 4 /TAGK 3 /' "$tmp/reg.bin" > "$tmp/v4as3.bin"
+expect "version 3, refused with the conversion named" 1 "" \
+	"v4as3.bin: a tagk binary stream of version 3, which this tagk reads only to convert it: tagk-filter --old-stream .*v4as3.bin --stream binary -o NEW \(or > NEW.csv\)$" -- \
+	$E "$tmp/v4as3.bin"
+expect "... from standard input too, in one line" 1 "" \
+	"^tagk-report: stdin: a tagk binary stream of version 3, which this tagk reads only to convert it: tagk-filter --old-stream - --stream binary -o NEW" -- \
+	sh -c "$P < '$tmp/v4as3.bin'"
 # the check value: a splice of two streams with the same columns and
 # continuous time, whatever its row count, and an edited cell are refused
 $S synth --duration 3 --seed 6 --noise-acc 0.05 -o "$tmp/syn6.csv"
@@ -111,8 +124,8 @@ $R --stream binary "$tmp/syn6.csv" > "$tmp/reg6.bin"
 { head -n 902 "$tmp/reg.csv"; tail -n +903 "$tmp/reg6.csv"; } > "$tmp/splice.csv"
 expect "a CSV stream spliced from two" 1 "" "splice.csv:1803: the stream's check value does not match its rows: it was altered, or spliced" -- \
 	$E "$tmp/splice.csv"
-hb=$(head -3 "$tmp/reg.bin" | wc -c)
-{ head -c $((hb + 184 * 900)) "$tmp/reg.bin"; tail -c +$((hb + 184 * 900 + 1)) "$tmp/reg6.bin"; } > "$tmp/splice.bin"
+e6=$($PY tests/streamsum.py --ends "$tmp/reg6.bin" | cut -d' ' -f901)
+{ head -c "$(end 900)" "$tmp/reg.bin"; tail -c +$((e6 + 1)) "$tmp/reg6.bin"; } > "$tmp/splice.bin"
 expect "a binary stream spliced from two" 1 "" "splice.bin: the stream's check value does not match" -- $E "$tmp/splice.bin"
 awk -F, -v OFS=, 'NR == 500 { $13 = $13 "1" } { print }' "$tmp/reg.csv" > "$tmp/edited.csv"
 expect "a CSV stream with one cell edited" 1 "" "edited.csv:1803: the stream's check value does not match" -- $E "$tmp/edited.csv"
@@ -146,23 +159,45 @@ if [ -x $PY ] && $PY -c 'import xxhash' 2>/dev/null; then
 		check "$f: its check value is the one an independent implementation computes (tests/streamsum.py)" \
 			sh -c "$PY tests/streamsum.py '$tmp/$f' | awk '{ exit \$1 != \$2 }'"
 	done
-	# version 2 streams (tagk before version 3) are still read: the same
-	# records with version 2's check value, written by tests/streamsum.py
-	PYTHONPATH=tests $PY -c '
-import sys, struct, streamsum
+	# version 4's records, decoded by tests/streamsum.py apart from tagk's
+	# reader, are the CSV stream's numbers; its encoder gives tagk's bytes
+	check "version 4 decoded by tests/streamsum.py: the CSV stream's numbers, and encoded again, the same bytes" \
+		env PYTHONPATH=tests $PY -c '
+import sys, csv, streamsum
 b = open(sys.argv[1], "rb").read()
-nl = [i for i, c in enumerate(b[:4096]) if c == 10][:3]
-names = b[nl[0] + 1:nl[1]].decode().split(",")
-end = b.rindex(b"\xff" * 8)
-body = b[nl[2] + 1:end]
-rows = [struct.unpack("<23d", body[k:k + 184]) for k in range(0, len(body), 184)]
-sys.stdout.buffer.write(streamsum.binary_stream(names, rows, version=2))
-' "$tmp/reg.bin" > "$tmp/v2.bin"
-	check "a version 2 stream is read: the same CSV as from version 3" \
-		sh -c "$F -o '$tmp/v2.csv' < '$tmp/v2.bin' && cmp -s '$tmp/v2.csv' '$tmp/reg.csv'"
-	LC_ALL=C sed '4s/^\(.\{40\}\)./\1\x01/' "$tmp/v2.bin" > "$tmp/v2-edited.bin"
-	expect "... and one with a byte changed is refused" 1 "" "v2-edited.bin: the stream's check value does not match" -- \
-		$E "$tmp/v2-edited.bin"
+e = streamsum.record_ends(b)
+rows, n = streamsum.decode4(b[e[0]:], 23)
+ref = [r for r in csv.reader(open(sys.argv[2])) if not r[0].startswith("#")][1:]
+assert len(rows) == len(ref) == 1800 and n == e[-1] - e[0]
+assert all(float(x) == y for r, q in zip(ref, rows) for x, y in zip(r, q))
+assert streamsum.encode4(rows, 23) == b[e[0]:e[-1]]
+' "$tmp/reg.bin" "$tmp/reg.csv"
+	check "a sample of 6 rows of 23 columns: at most 552 bytes (half of version 3's 1104)" \
+		test $(($(end 1800) - $(end 0))) -le $((552 * 300))
+	# versions 2 and 3 (tagk before version 4) are read by tagk-filter
+	# --old-stream only: the same records with their check value, written
+	# by tests/streamsum.py
+	for v in 2 3; do
+		PYTHONPATH=tests $PY -c '
+import sys, streamsum
+b = open(sys.argv[1], "rb").read()
+e = streamsum.record_ends(b)
+nl = b.index(b"\n")
+names = b[nl + 1:b.index(b"\n", nl + 1)].decode().split(",")
+rows, _ = streamsum.decode4(b[e[0]:], 23)
+sys.stdout.buffer.write(streamsum.binary_stream(names, rows, version=int(sys.argv[2])))
+' "$tmp/reg.bin" $v > "$tmp/v$v.bin"
+		expect "version $v is refused, the conversion named" 1 "" \
+			"v$v.bin: a tagk binary stream of version $v, which this tagk reads only to convert it: tagk-filter --old-stream" -- \
+			$E "$tmp/v$v.bin"
+		check "tagk-filter --old-stream converts version $v to CSV: the CSV stream" \
+			sh -c "$F --old-stream -o '$tmp/v$v.csv' < '$tmp/v$v.bin' && cmp -s '$tmp/v$v.csv' '$tmp/reg.csv'"
+		check "... and to version 4: tagk-regress's bytes" \
+			sh -c "$F --old-stream --stream binary -o '$tmp/v$v-4.tkb' '$tmp/v$v.bin' && cmp -s '$tmp/v$v-4.tkb' '$tmp/reg.bin'"
+		LC_ALL=C sed '4s/^\(.\{40\}\)./\1\x01/' "$tmp/v$v.bin" > "$tmp/v$v-edited.bin"
+		expect "... and one with a byte changed is refused" 1 "" "v$v-edited.bin: the stream's check value does not match" -- \
+			$F --old-stream "$tmp/v$v-edited.bin"
+	done
 	# a record wider than the writer's 64 KiB buffer goes out in pieces,
 	# and the reader grows its buffer: the check value is still that of
 	# every byte, and the numbers come back as they were
@@ -305,7 +340,7 @@ expect "a binary header with an unclosed quote is refused" 1 "" "a quoted name w
 if $PY -c "import numpy" 2>/dev/null; then
 	awk '/^\.SS The binary stream/ { on = 1 } on && /^\.nf/ { code = 1; next } on && /^\.fi/ { exit } code' \
 		man/tagk-formats.5 | sed 's/\\e/\\/g' > "$tmp/recipe.py"
-	check "tagk-formats(5) has a NumPy recipe of three lines and the import" test "$(wc -l < "$tmp/recipe.py")" -eq 4
+	check "tagk-formats(5) has a NumPy recipe of nine lines" test "$(wc -l < "$tmp/recipe.py")" -eq 9
 	check "the recipe reads every column, equal to the CSV's numbers" sh -c "cd '$tmp' && cp reg.bin x.bin && $PY -c '
 exec(open(\"recipe.py\").read())
 import csv
@@ -345,7 +380,7 @@ if $PY -c "import xxhash" 2>/dev/null; then
 	recipe 2 "$tmp/checkrecipe.py"
 	check "tagk-formats(5) has the CSV check value's recipe in four lines and the import" \
 		test "$(wc -l < "$tmp/csvrecipe.py")" -eq 5
-	check "... and the binary one's in three lines and the import" test "$(wc -l < "$tmp/checkrecipe.py")" -eq 4
+	check "... and the binary one's in two lines and the import" test "$(wc -l < "$tmp/checkrecipe.py")" -eq 3
 	for f in reg.csv crlf.csv cr.csv; do
 		check "the CSV recipe gives $f's end marker's check value" recipe_agrees csvrecipe.py "$tmp/$f" x.csv
 	done

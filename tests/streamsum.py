@@ -1,12 +1,16 @@
 """streamsum.py: an independent implementation of the check value of tagk's
 streams, from its description in tagk-formats(5) (formats/streamsum.h is the
 C one). Used by the tests to write streams by hand and to check tagk's.
-Version 3 of either stream is XXH3-64 of a span of its bytes, taken here
-with python3-xxhash over the whole span at once (tagk hashes it in pieces
-as it writes or reads).
+Version 3 of either stream (and version 4 of the binary one) is XXH3-64
+of a span of its bytes, taken here with python3-xxhash over the whole span
+at once (tagk hashes it in pieces as it writes or reads). Also the binary
+stream's version 4 records (delta-coded, tagk-formats(5)), encoded and
+decoded here from that description, apart from formats/binary.h.
 
   python3 tests/streamsum.py FILE   prints the check value FILE's end marker
                                     should carry, and the one it carries
+  python3 tests/streamsum.py --ends FILE   where FILE's records (version 4)
+                                    begin and end, in bytes
 """
 import struct
 import sys
@@ -90,9 +94,81 @@ def xxh3(data):
     return xxhash.xxh3_64_intdigest(data)
 
 
-def binary_stream(names, rows, notes=(), version=3):
+NONE = None  # no row before the first
+
+
+def _bits(x):
+    u = struct.unpack("<Q", struct.pack("<d", x))[0]
+    if (u & 0x7fffffffffffffff) > 0x7ff0000000000000:
+        u = 0x7ff8000000000000  # every NaN as the one quiet NaN
+    return u
+
+
+def _next(u):
+    """The bits NEXT makes of the bits u: u's value plus 1.0, or None."""
+    if u is None or (u >> 52) & 0x7ff == 0x7ff:
+        return None
+    return _bits(struct.unpack("<d", struct.pack("<Q", u))[0] + 1.0)
+
+
+def encode4(rows, n):
+    """Version 4 records of rows (lists of n floats): per row, a mask of
+    ceil(n / 32) 64-bit words of 2-bit codes (0 the value before, 1 a
+    value follows, 2 +0.0, 3 the value before plus one), then the values."""
+    prev = [NONE] * n
+    out = b""
+    nw = (n + 31) // 32
+    for r in rows:
+        codes, vals = [], []
+        for i in range(n):
+            u = _bits(r[i])
+            if u == prev[i]:
+                c = 0
+            elif u == 0:
+                c = 2
+            elif u == _next(prev[i]):
+                c = 3
+            else:
+                c = 1
+            codes.append(c)
+            prev[i] = u
+        if n >= 32 and all(c == 3 for c in codes[:32]):
+            codes[0] = 1  # a first word of all ones is the trailer's
+        for i in range(n):
+            if codes[i] == 1:
+                vals.append(prev[i])
+        words = [0] * nw
+        for i, c in enumerate(codes):
+            words[i // 32] |= c << (2 * (i % 32))
+        out += struct.pack("<%dQ" % nw, *words) + struct.pack("<%dQ" % len(vals), *vals)
+    return out
+
+
+def decode4(body, n):
+    """(rows of floats, bytes read) of version 4 records up to the trailer."""
+    prev = [NONE] * n
+    nw = (n + 31) // 32
+    rows, p = [], 0
+    while body[p:p + 8] != b"\xff" * 8:
+        words = struct.unpack("<%dQ" % nw, body[p:p + 8 * nw])
+        p += 8 * nw
+        for i in range(n):
+            c = (words[i // 32] >> (2 * (i % 32))) & 3
+            if c == 1:
+                prev[i] = struct.unpack("<Q", body[p:p + 8])[0]
+                p += 8
+            elif c == 2:
+                prev[i] = 0
+            elif c == 3:
+                prev[i] = _next(prev[i])
+            assert prev[i] is not None, "a code refers to no row before"
+        rows.append([struct.unpack("<d", struct.pack("<Q", u))[0] for u in prev])
+    return rows, p
+
+
+def binary_stream(names, rows, notes=(), version=4):
     """A binary stream (tagk-formats(5)) of rows of floats, its end marker
-    carrying the check value of the version (2 or 3)."""
+    carrying the check value of the version (2, 3 or 4)."""
     n = len(names)
     names_line = ",".join(names).encode()
     units = b"," * (n - 1)
@@ -107,6 +183,8 @@ def binary_stream(names, rows, notes=(), version=3):
         rec = struct.pack("<%dd" % n, *r)
         s.record(rec)
         body += rec
+    if version == 4:
+        body = encode4(rows, n)
     hashed = names_line + b"\n" + units + b"\n" + body
     check = s.value() if version == 2 else xxh3(hashed)
     tail = b"\xff" * 8 + b"".join(b"#tagk-note: " + x.encode() + b"\n" for x in notes)
@@ -149,10 +227,12 @@ def check_of(data):
         for i, name in enumerate(split_names(data[nl1 + 1:nl2])):
             s.text(i, name)
         p = nl3 + 1
+        if version == 4:
+            p += decode4(data[p:], n)[1]
         while data[p:p + 8] != b"\xff" * 8:
             s.record(data[p:p + 8 * n])
             p += 8 * n
-        if version == 3:
+        if version >= 3:
             # every byte after the magic line, up to the trailer
             got = xxh3(data[nl1 + 1:p])
         end = data[p + 8:].split(b"\n")
@@ -184,6 +264,24 @@ def check_of(data):
     return s.value() if got is None else got, int(mark.split()[-1], 16)
 
 
+def record_ends(data):
+    """The byte offsets of a version 4 binary stream's records: where the
+    first begins, then where each ends."""
+    nl1 = data.index(b"\n")
+    n = int(data[:nl1].split()[3])
+    p = data.index(b"\n", data.index(b"\n", nl1 + 1) + 1) + 1
+    nw = (n + 31) // 32
+    ends = [p]
+    while data[p:p + 8] != b"\xff" * 8:
+        words = struct.unpack("<%dQ" % nw, data[p:p + 8 * nw])
+        p += 8 * nw + 8 * sum(((w >> (2 * i)) & 3) == 1 for w in words for i in range(32))
+        ends.append(p)
+    return ends
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--ends":
+        print(" ".join(map(str, record_ends(open(sys.argv[2], "rb").read()))))
+        sys.exit(0)
     got, carried = check_of(open(sys.argv[1], "rb").read())
     print("%016x %016x" % (got, carried))

@@ -45,7 +45,7 @@ usage(FILE *f)
 	    "                   [--join FILE[:PREFIX]]... [--join-gap T] [--join-hold]\n"
 	    "                   [--eval NAME=EXPR]... [--where EXPR]\n"
 	    "                   [-f csv|hdf5|cfusd] [--skip-bad] [--ignore-crc] [--group G]\n"
-	    "                   [--event E] [--stream S] [-o FILE] [FILE|-]\n"
+	    "                   [--event E] [--old-stream] [--stream S] [-o FILE] [FILE|-]\n"
 	    "       tagk-filter --whiten V,... [-o FILE] [FILE|-]\n"
 	    "       tagk-filter --list [--time-col NAME] [FILE|-]\n"
 	    "       tagk-filter --help | --version\n"
@@ -78,6 +78,8 @@ usage(FILE *f)
 	    "                         at the prior V (a stage of its own; paper 002's dual metric, frozen)\n"
 	    "      --list             what the log holds: a PX4 ULog's topics (samples, rate, span, fields)\n"
 	    "                         and parameters, another's rows, rate and columns; nothing else runs\n"
+	    "      --old-stream       read a binary stream of version 2 or 3 (older tagk), which\n"
+	    "                         other commands refuse: with no step, converts it\n"
 	    "  -o, --output FILE      write FILE (HDF5 if .h5, gzip if .gz) instead of stdout\n");
 	cmdio_stream_help(f);
 	cmdio_input_help(f);
@@ -151,6 +153,7 @@ static const struct option opts[] = {
 	{ "eval", required_argument, NULL, 4020 },
 	{ "time-unit", required_argument, NULL, 4021 },
 	{ "list", no_argument, NULL, 4022 },
+	{ "old-stream", no_argument, NULL, 4023 },
 	CMDIO_OPTIONS_END,
 };
 
@@ -196,6 +199,7 @@ step_option(filter_opts *o, int c, const char *arg)
 		return 1;
 	case 4021: o->tscale = timeunit_scale("--time-unit", arg); o->tscale_set = 1; return 1;
 	case 4022: o->list = 1; return 1;
+	case 4023: o->in.old_stream = 1; return 1;
 	}
 	return 0;
 }

@@ -83,6 +83,8 @@ check_warnings(tbl_reader *r, uint64_t *h)
 		violation("a warning past tbl_nwarnings", NULL);
 }
 
+int fuzz_old_stream;
+
 void
 fuzz_table(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want, int skip_bad,
     int ignore_crc)
@@ -114,6 +116,7 @@ fuzz_table_digest(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want wa
 	o.format = fmt;
 	o.skip_bad = skip_bad;
 	o.ignore_crc = ignore_crc;
+	o.old_stream = fuzz_old_stream;
 	tbl_reader *r = tbl_open(path, &o, err, sizeof(err));
 	if (!r) {
 		check_message(err);

@@ -30,6 +30,10 @@ void fuzz_table(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want
 uint64_t fuzz_table_digest(const uint8_t *data, size_t size, tbl_format fmt, fuzz_want want, int skip_bad,
     int ignore_crc);
 
+/* Set by a harness: tbl_options.old_stream for the next readings (binary
+ * streams of versions 2 and 3, which only tagk-filter --old-stream reads). */
+extern int fuzz_old_stream;
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #endif
