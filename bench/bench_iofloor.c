@@ -95,14 +95,17 @@ out_row(floor_out *o, const double *v, int n)
 enum { NSIGCOL = 16, NOUT_MAX = 13 + MAXCOLS };
 typedef struct {
 	int on, col[NSIGCOL], ntrue, tcol[MAXCOLS];
+	uint64_t prev[NOUT_MAX];  /* the row before's words, as tagk's writer keeps them */
+	binary_encode_fn *encode; /* the writer's own encoder (binary_encoder) */
 } floor_rigid;
 
 static const char *const sig_names[NSIGCOL] = { "t", "ax", "ay", "az", "gx", "gy", "gz", "alx", "aly", "alz", "fx",
 	"fy", "fz", "tx", "ty", "tz" };
 
 /* A sample's six rows of t, row, Y, b and the truth, as tagk-regress
- * --stream binary writes them, with no check of anything: each value
- * stored where it goes out, hashed every 4 KiB while in L1 (as tagk's
+ * --stream binary writes them, with no check of anything: the rows
+ * encoded as version 4 records by the writer's own encoder (the stream's
+ * bytes are its job too), hashed every 4 KiB while in L1 (as tagk's
  * writer hashes), written at out_flush. */
 static void
 out_rigid(floor_out *o, floor_rigid *g, const double *v)
@@ -112,22 +115,19 @@ out_rigid(floor_out *o, floor_rigid *g, const double *v)
 		in[i] = v[g->col[i]];
 	tagk_real Y[6 * TAGK_NPARAM];
 	tagk_regressor_rigid(in + 1, in + 4, in + 7, Y);
-	unsigned char *p = o->buf + o->used;
+	int m = 3 + TAGK_NPARAM + g->ntrue;
+	double rows[6 * NOUT_MAX];
 	for (int r = 0; r < 6; r++) {
-		double x = r;
-		memcpy(p, &in[0], 8);
-		memcpy(p + 8, &x, 8);
-		for (int j = 0; j < TAGK_NPARAM; j++) {
-			x = Y[r * TAGK_NPARAM + j];
-			memcpy(p + 16 + 8 * j, &x, 8);
-		}
-		p += 8 * (2 + TAGK_NPARAM);
-		memcpy(p, &in[10 + r], 8);
-		p += 8;
-		for (int j = 0; j < g->ntrue; j++, p += 8)
-			memcpy(p, &v[g->tcol[j]], 8);
+		double *x = rows + r * m;
+		x[0] = in[0];
+		x[1] = r;
+		for (int j = 0; j < TAGK_NPARAM; j++)
+			x[2 + j] = Y[r * TAGK_NPARAM + j];
+		x[2 + TAGK_NPARAM] = in[10 + r];
+		for (int j = 0; j < g->ntrue; j++)
+			x[3 + TAGK_NPARAM + j] = v[g->tcol[j]];
 	}
-	o->used = (size_t)(p - o->buf);
+	o->used += g->encode(o->buf + o->used, g->prev, rows, m, 6);
 	o->rows += 6;
 	if (o->used - o->hashed >= 4096) {
 		bsum_bytes(o->sum, o->buf + o->hashed, o->used - o->hashed);
@@ -179,6 +179,9 @@ rigid_header(floor_out *o, floor_rigid *g, const char *line, size_t n)
 			g->tcol[g->ntrue++] = k;
 			out[m++] = names[k];
 		}
+	for (int k = 0; k < NOUT_MAX; k++)
+		g->prev[k] = BINARY_NONE;
+	g->encode = binary_encoder();
 	char text[2 * 64 * NOUT_MAX] = "";
 	size_t t = 0;
 	for (int u = 0; u < 2; u++)
@@ -377,7 +380,7 @@ cmd_iofloor(int argc, char **argv)
 		cli_die(EXIT_USAGE, "io-floor: --regress writes tagk-regress's stream: no --bytes with it");
 	const char *path = argv[optind];
 	bsum *sum = XXH3_createState();
-	floor_out o = { .bytes = (size_t)bytes, .room = g.on ? 6 * 8 * NOUT_MAX : bytes ? (size_t)bytes : 8 * MAXCOLS,
+	floor_out o = { .bytes = (size_t)bytes, .room = g.on ? 6 * binary_record_max(NOUT_MAX) : bytes ? (size_t)bytes : 8 * MAXCOLS,
 		.sum = sum };
 	int h5 = is_hdf5(path);
 	if (h5 && g.on)
