@@ -46,11 +46,19 @@ check "... the refusal said last, and the stream left unfinished (no end marker)
 expect "efforts in mN m: refused, the unit the cause" 1 "*" \
 	"likely cause: every joint's effort has a unit 1000 times too small \(mN m read as N m\?\) \(read times 0\.000[0-9]" -- \
 	$R $M --held link7 "$tmp/mnm.csv"
+# read with the gain, the rows carry the noise times the gain: they fit to
+# the same few times the noise as the sign case (5.6), not 1000 times less
+check "... read times the gain, the rows fit to 2-20 times the noise (as the sign case)" sh -c \
+	"grep -o 'read so, the rows fit to [0-9.e+-]* times' '$tmp/err' | awk '{ n = \$7 + 0 } END { exit !(n > 2 && n < 20) }'"
 # the noise the check reads off the efforts is the noise the log was made
 # with: 0.05 N m, 50 in mN m (joint 7's effort: its row is the wrist's,
 # where the derived acceleration adds least)
 check "... the noise it read on joint 7, in the log's unit: 50 (the generator's 0.05 N m) within 15 %" sh -c \
 	"grep -o 'joint 7 (eff_7) [0-9.e+]* / [0-9.e+]* N m' '$tmp/err' | awk '{ n = \$6 + 0 } END { exit !(n > 42.5 && n < 57.5) }'"
+awk -F, -v OFS=, -v CONVFMT=%.9g 'NR > 1 { for (i = 16; i <= 22; i++) $i = $i / 1000 } { print }' "$tmp/pp.csv" > "$tmp/knm.csv"
+expect "efforts in kN m: refused, the unit the cause" 1 "*" \
+	"likely cause: every joint's effort has a unit 1000 times too large \(read times 9[0-9.]* \.\. [0-9.]*\): read so, the rows fit to [0-9.]* times" -- \
+	$R $M --held link7 "$tmp/knm.csv"
 expect "two joints' effort columns exchanged: refused, the pair named" 1 "*" \
 	"likely cause: the efforts of joint 2 \(eff_2\) and joint 4 \(eff_4\) are exchanged" -- $R $M --held link7 "$tmp/swap.csv"
 expect "joint 4's zero off by pi/2: refused, offset, order or robot the causes" 1 "*" \

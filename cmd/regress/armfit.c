@@ -269,11 +269,15 @@ typ_noise(const armfit *f, const double *S0, double n, int k, double *typ, doubl
 
 /* The worst residual ratio over the rows of reading g over n samples. */
 static double
-worst(const armfit *f, const reading *g, const double *sd, double n)
+worst(const armfit *f, const reading *g, const double *sd, const double *gain, double n)
 {
 	double w = 0;
-	for (int k = 0; k < f->nv; k++)
-		w = fmax(w, sqrt(g->rss[k] / n) / sd[k]);
+	for (int k = 0; k < f->nv; k++) {
+		/* a row read times gain carries its noise times |gain|: the
+		 * residual is in the body's units, sd[k] in the log's */
+		double s = gain && fabs(gain[k]) > 0 ? fabs(gain[k]) * sd[k] : sd[k];
+		w = fmax(w, sqrt(g->rss[k] / n) / s);
+	}
 	return w;
 }
 
@@ -305,7 +309,7 @@ close_block(armfit *f)
 		if (k >= f->off && nm < 16 && bf->res[k] > AFIT_RATIO * sd[k] && bf->res[k] > AFIT_REL * typ)
 			mis[nm++] = k;
 	}
-	bf->gworst = worst(f, &h, sd, n);
+	bf->gworst = worst(f, &h, sd, bf->gain, n);
 	bf->si = bf->sj = -1;
 	bf->sworst = INFINITY;
 	for (int a = 0; a < nm; a++)
@@ -314,7 +318,7 @@ close_block(armfit *f)
 			src[mis[a]] = mis[b], src[mis[b]] = mis[a];
 			reading x = { .src = src, .gain = 0 };
 			fit(f, f->B, &x);
-			double w = worst(f, &x, sd, n);
+			double w = worst(f, &x, sd, NULL, n);
 			if (w < bf->sworst)
 				bf->sworst = w, bf->si = mis[a], bf->sj = mis[b];
 		}
