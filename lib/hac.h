@@ -55,7 +55,10 @@ double tagk_hac_widen(int B, long T);
 void tagk_hac_cov(int T, int n, const double *G, int B, double *Omega);
 /* The bandwidth of the vector series G (T x n): the rule above on the sum
  * of its components, each divided by its root mean square (a component
- * that is all zeros left out), at most bmax. */
+ * that is all zeros left out), at most bmax. Only the first 64 components
+ * enter the sum (the scales sit on the stack: nothing allocates); a caller
+ * with more, as the whole arm's, forms its own scalar series and calls
+ * tagk_hac_bandwidth. */
 int tagk_hac_bandwidth_vec(int T, int n, const double *G, int bmax);
 
 /* A scalar series kept as running sums of its lagged products, for its
