@@ -608,8 +608,8 @@ bench-kdl:
 
 # docs-check re-runs the command behind every figure the README and the
 # manuals quote (their docs-check comments) and names each figure that no
-# longer comes out; not part of check: the whole run takes most of an
-# hour. DOCS picks a subset: DOCS=man/tagk-papers.7, DOCS='-g grasp-table'.
+# longer comes out; not part of check: some of its commands take minutes
+# each. DOCS picks a subset: DOCS=man/tagk-papers.7, DOCS='-g grasp-table'.
 docs-check: $(BINS)
 	@sh tests/docs_check.sh $(DOCS)
 

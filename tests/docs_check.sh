@@ -1,8 +1,8 @@
 #!/bin/sh
 # docs_check.sh: re-run the command behind every figure the README and the
 # manuals quote, and report each figure that no longer comes out.
-# `make docs-check` runs it; it is not part of make check (the whole run
-# takes about an hour on a shared 2-core machine: tagk-design(7), "Figures").
+# `make docs-check` runs it; it is not part of make check (some commands
+# take minutes each: tagk-design(7), "Figures that stay true").
 #
 #   sh tests/docs_check.sh [-n] [-g REGEX] [FILE...]   (default: README.md man/*)
 #
