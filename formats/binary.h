@@ -121,22 +121,6 @@ binary_put(unsigned char *restrict p, const double *restrict x, int n)
 #endif
 }
 
-static inline double
-binary_get(const unsigned char *p)
-{
-	uint64_t u;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(&u, p, 8);
-#else
-	u = 0;
-	for (int i = 0; i < 8; i++)
-		u |= (uint64_t)p[i] << (8 * i);
-#endif
-	double x;
-	memcpy(&x, &u, 8);
-	return x;
-}
-
 /* The mask words of a version 4 record of ncols columns. */
 static inline int
 binary_mask_words(int ncols)
@@ -181,6 +165,15 @@ binary_get_word(const unsigned char *p)
 		u |= (uint64_t)p[i] << (8 * i);
 #endif
 	return u;
+}
+
+static inline double
+binary_get(const unsigned char *p)
+{
+	uint64_t u = binary_get_word(p);
+	double x;
+	memcpy(&x, &u, 8);
+	return x;
 }
 
 /* The word that NEXT makes of prev (a value's bits): prev + 1.0, or a
