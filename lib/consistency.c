@@ -1,5 +1,6 @@
 /* consistency.c: physical-consistency tests and projection; see consistency.h. */
 #include "consistency.h"
+#include <string.h>
 #include "linalg.h"
 
 unsigned
@@ -62,6 +63,18 @@ tagk_consistent(const tagk_real t[TAGK_NPARAM], tagk_real tol)
 	if (!tagk_all_finite(TAGK_NPARAM, t) || !(t[TAGK_P_M] > 0))
 		return 0;
 	tagk_pseudo_inertia(t, J);
+	/* Why a Cholesky first: tagk-estimate asks this of every estimate,
+	 * and the eigenvalues were 9 % of its time. A factorisation that
+	 * succeeds is exact for J + E with ||E|| <= 64 eps ||J|| (4 x 4;
+	 * Higham, Accuracy and Stability, thm 10.3), so the least eigenvalue
+	 * is >= -64 eps ||J||, within tol whenever 64 eps <= tol: the same
+	 * answer as the eigenvalues'. A failed or a float-precision one
+	 * leaves the question to them. */
+	if ((tagk_real)64 * TAGK_EPS <= tol) {
+		memcpy(scratch, J, sizeof(J));
+		if (tagk_cholesky(4, scratch) == TAGK_OK)
+			return 1;
+	}
 	if (tagk_symeig(4, J, w, NULL, scratch) != TAGK_OK)
 		return 0;
 	tagk_real big = tagk_fabs(w[0]) > tagk_fabs(w[3]) ? tagk_fabs(w[0]) : tagk_fabs(w[3]);

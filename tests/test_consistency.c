@@ -215,6 +215,63 @@ test_conversions_round_trip(void **state)
 	assert_string_equal(tagk_param_names[9], "Izz");
 }
 
+/* tagk_consistent with a tolerance (its Cholesky shortcut) against the
+ * eigenvalues the pseudo-inertia is built from: J = Q diag(l) Q^T with a
+ * random orthonormal Q, l = (l0, u, v, 1), l0 from -1e-4 to 1e-4 on a log
+ * scale; consistent exactly when l0 >= -tol (the largest |l| is 1), draws
+ * within 1e-12 of the threshold (where J's rounding decides) left out. */
+static void
+test_consistent_tolerance_near_boundary(void **state)
+{
+	(void)state;
+#ifdef TAGK_FLOAT
+	skip(); /* a tolerance of 1e-9 is below float's rounding of J */
+#else
+	tagk_rng g;
+	tagk_rng_seed(&g, 101);
+	int yes = 0, no = 0;
+	for (int trial = 0; trial < 4000; trial++) {
+		tagk_real Q[16], l[4], J[16] = { 0 }, t[10];
+		for (int i = 0; i < 4; i++) /* Gram-Schmidt on Gaussian columns */
+			for (int r = 0; r < 4; r++)
+				Q[r * 4 + i] = tagk_rng_gaussian(&g);
+		for (int i = 0; i < 4; i++) {
+			for (int j = 0; j < i; j++) {
+				tagk_real d = 0;
+				for (int r = 0; r < 4; r++)
+					d += Q[r * 4 + i] * Q[r * 4 + j];
+				for (int r = 0; r < 4; r++)
+					Q[r * 4 + i] -= d * Q[r * 4 + j];
+			}
+			tagk_real nn = 0;
+			for (int r = 0; r < 4; r++)
+				nn += Q[r * 4 + i] * Q[r * 4 + i];
+			for (int r = 0; r < 4; r++)
+				Q[r * 4 + i] /= tagk_sqrt(nn);
+		}
+		l[0] = (tagk_rng_uniform(&g) < (tagk_real)0.5 ? -1 : 1) * pow(10, -4 - 10 * tagk_rng_uniform(&g));
+		l[1] = (tagk_real)0.01 + tagk_rng_uniform(&g) * (tagk_real)0.9;
+		l[2] = (tagk_real)0.01 + tagk_rng_uniform(&g) * (tagk_real)0.9;
+		l[3] = 1;
+		for (int a = 0; a < 4; a++)
+			for (int b = 0; b < 4; b++)
+				for (int i = 0; i < 4; i++)
+					J[a * 4 + b] += Q[a * 4 + i] * l[i] * Q[b * 4 + i];
+		for (int a = 0; a < 4; a++) /* exactly symmetric */
+			for (int b = 0; b < a; b++)
+				J[b * 4 + a] = J[a * 4 + b];
+		tagk_real tol = (tagk_real)1e-9;
+		if (!(J[15] > 0) || tagk_fabs(l[0] + tol) < (tagk_real)1e-12)
+			continue;
+		tagk_theta_from_pseudo(J, t);
+		int want = l[0] >= -tol;
+		assert_int_equal(tagk_consistent(t, tol), want);
+		yes += want, no += !want;
+	}
+	assert_true(yes > 1000 && no > 1000);
+#endif
+}
+
 int
 main(void)
 {
@@ -225,6 +282,7 @@ main(void)
 		cmocka_unit_test(test_triangle_equals_pseudo_inertia),
 		cmocka_unit_test(test_projection),
 		cmocka_unit_test(test_conversions_round_trip),
+		cmocka_unit_test(test_consistent_tolerance_near_boundary),
 	};
 	return cmocka_run_group_tests_name("consistency", tests, NULL, NULL);
 }
