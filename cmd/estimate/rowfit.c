@@ -8,6 +8,9 @@
 #include "rowfit.h"
 #include "../lib/tagk.h"
 
+/* The Gram matrices' and the ring's row stride: P <= 11, padded. */
+enum { RF_W = 12, RF_SQ = RF_W * RF_W, RF_BATCH = 4 };
+
 /* The thresholds (verdict below), from the runs they must pass and those
  * they must fail (tests/fitcheck_test.sh), as tagk-estimate -v prints the
  * figures (medians over the blocks; the worst kind whose residual is over
@@ -49,8 +52,9 @@ typedef struct {
 
 struct rowfit {
 	int n, P, nk;        /* parameters; n + 1; kinds seen */
-	double *G, *D;       /* RF_KINDS x P x P: the block's Gram matrices of z and of its fourth difference */
-	double *ring;        /* RF_KINDS x 5 x P: each kind's last five z */
+	double *G, *D;       /* RF_KINDS x RF_W x RF_W: the block's Gram matrices of z and of its fourth
+	                      * difference (P x P used, the lower triangle read) */
+	double *ring;        /* RF_KINDS x 5 x RF_W: each kind's last five z, zero past P */
 	long *seen;          /* RF_KINDS: rows of each kind, in all */
 	long *nr, *nd;       /* RF_KINDS: rows and fourth differences in the block */
 	int *bnz;            /* RF_KINDS: a row of the kind with b != 0 (in the run) */
@@ -62,36 +66,90 @@ struct rowfit {
 	long closed, keep;   /* blocks closed; every keep-th of them is kept */
 	int bad[RF_MAX_BLOCKS];      /* each kept block: a kind misfits in it */
 	unsigned loo[RF_MAX_BLOCKS]; /* and its culprits (culprits()) */
+	/* RF_KINDS x RF_BATCH x RF_W: each kind's rows of z and of its
+	 * fourth difference not yet in G and D (pz, pd of them) */
+	double *zbuf, *dbuf;
+	int pz[RF_KINDS], pd[RF_KINDS];
 };
+
+/* S += sum of v_r v_r^T over the c (<= RF_BATCH) rows v_r (stride RF_W,
+ * zero past P), on P whole rows of RF_W, though only the lower triangle
+ * is read: rows of fixed length in vectors of 4 (GCC's vector extension:
+ * SSE2 pairs, or AVX2 where the CPU has it), each row of S loaded and
+ * stored once for the c rows. The triangle's rows of 1 to P, one v at a
+ * time, were scalar and a third of tagk-estimate -a tagk. Each entry
+ * gets the same products added in the same order (v_0's first; no fused
+ * multiply-add), so the sums are those of one v at a time on any CPU. */
+typedef double rf_v4 __attribute__((vector_size(32), aligned(8), may_alias));
+
+/* c is RF_BATCH but at a block's end: the full batch's loops have known
+ * bounds, which the compiler unrolls into independent sums a row of S. */
+#define GRAM_ROWS(S, P, v, c) \
+	for (int a = 0; a < (P); a++) { \
+		rf_v4 *s = (rf_v4 *)(void *)((S) + a * RF_W), acc[RF_W / 4]; \
+		for (int q = 0; q < RF_W / 4; q++) \
+			acc[q] = s[q]; \
+		for (int r = 0; r < (c); r++) \
+			for (int q = 0; q < RF_W / 4; q++) \
+				acc[q] += (v)[r * RF_W + a] * w[r * (RF_W / 4) + q]; \
+		for (int q = 0; q < RF_W / 4; q++) \
+			s[q] = acc[q]; \
+	}
+#define GRAM_ADD(name, attr) \
+	attr static void name(double *restrict S, int P, const double *restrict v, int c) \
+	{ \
+		const rf_v4 *w = (const rf_v4 *)(const void *)v; \
+		if (c == RF_BATCH) \
+			GRAM_ROWS(S, P, v, RF_BATCH) \
+		else \
+			GRAM_ROWS(S, P, v, c) \
+	}
+GRAM_ADD(gram_add_base, )
+#if defined(__x86_64__) && defined(__GNUC__)
+GRAM_ADD(gram_add_avx2, __attribute__((target("avx2"))))
+#else
+#define gram_add_avx2 gram_add_base
+#endif
+
+static void (*gram_add)(double *restrict, int, const double *restrict, int) = gram_add_base;
+
+/* Kind k's pending rows of z and of its fourth difference into G and D. */
+static void
+flush_kind(rowfit *f, int k)
+{
+	if (f->pz[k])
+		gram_add(f->G + (size_t)k * RF_SQ, f->P, f->zbuf + (size_t)k * RF_BATCH * RF_W, f->pz[k]);
+	if (f->pd[k])
+		gram_add(f->D + (size_t)k * RF_SQ, f->P, f->dbuf + (size_t)k * RF_BATCH * RF_W, f->pd[k]);
+	f->pz[k] = f->pd[k] = 0;
+}
 
 rowfit *
 rowfit_new(int n)
 {
 	if (n < 1 || n > TAGK_NPARAM)
 		return NULL;
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (__builtin_cpu_supports("avx2"))
+		gram_add = gram_add_avx2;
+#endif
 	rowfit *f = calloc(1, sizeof(*f));
 	if (!f)
 		cli_die(EXIT_DATA, "out of memory");
 	f->n = n, f->P = n + 1;
-	size_t pp = (size_t)RF_KINDS * (size_t)f->P * (size_t)f->P;
+	size_t pp = (size_t)RF_KINDS * RF_SQ;
 	f->G = calloc(pp, sizeof(double));
 	f->D = calloc(pp, sizeof(double));
-	f->ring = calloc((size_t)RF_KINDS * 5 * (size_t)f->P, sizeof(double));
+	f->ring = calloc((size_t)RF_KINDS * 5 * RF_W, sizeof(double));
+	f->zbuf = calloc((size_t)RF_KINDS * RF_BATCH * RF_W, sizeof(double));
+	f->dbuf = calloc((size_t)RF_KINDS * RF_BATCH * RF_W, sizeof(double));
 	f->seen = calloc(RF_KINDS, sizeof(long));
 	f->nr = calloc(RF_KINDS, sizeof(long));
 	f->nd = calloc(RF_KINDS, sizeof(long));
 	f->bnz = calloc(RF_KINDS, sizeof(int));
-	if (!f->G || !f->D || !f->ring || !f->seen || !f->nr || !f->nd || !f->bnz)
+	if (!f->G || !f->D || !f->ring || !f->zbuf || !f->dbuf || !f->seen || !f->nr || !f->nd || !f->bnz)
 		cli_die(EXIT_DATA, "out of memory");
 	return f;
-}
-
-static void
-gram_add(double *S, int P, const double *v)
-{
-	for (int a = 0; a < P; a++)
-		for (int b = 0; b <= a; b++)
-			S[a * P + b] += v[a] * v[b];
 }
 
 void
@@ -99,22 +157,32 @@ rowfit_add(rowfit *f, int k, const double *a, double b)
 {
 	if (k < 0 || k >= RF_KINDS)
 		return;
-	const int P = f->P;
-	double *r = f->ring + (size_t)k * 5 * P, *z = r + 4 * P;
-	memmove(r, r + P, 4 * (size_t)P * sizeof(double));
-	memcpy(z, a, (size_t)f->n * sizeof(double));
+	/* the ring of the kind's last five z, the newest at seen % 5 */
+	double *r = f->ring + (size_t)k * 5 * RF_W;
+	int at = (int)(f->seen[k] % 5);
+	double *z = r + at * RF_W;
+	if (f->n == TAGK_NPARAM) /* a copy of known size, not a call */
+		memcpy(z, a, TAGK_NPARAM * sizeof(double));
+	else
+		memcpy(z, a, (size_t)f->n * sizeof(double));
 	z[f->n] = b;
-	gram_add(f->G + (size_t)k * P * P, P, z);
+	memcpy(f->zbuf + ((size_t)k * RF_BATCH + (size_t)f->pz[k]) * RF_W, z, RF_W * sizeof(double));
+	if (++f->pz[k] == RF_BATCH)
+		flush_kind(f, k);
 	f->nr[k]++;
 	f->bnz[k] |= b != 0;
 	if (k >= f->nk)
 		f->nk = k + 1;
 	if (++f->seen[k] < 5)
 		return;
-	double d[16];
-	for (int j = 0; j < P; j++)
-		d[j] = r[j] - 4 * r[P + j] + 6 * r[2 * P + j] - 4 * r[3 * P + j] + r[4 * P + j];
-	gram_add(f->D + (size_t)k * P * P, P, d);
+	/* z_{t-4} .. z_t: the oldest follows the newest */
+	const double *z4 = r + (at + 1) % 5 * RF_W, *z3 = r + (at + 2) % 5 * RF_W, *z2 = r + (at + 3) % 5 * RF_W,
+		     *z1 = r + (at + 4) % 5 * RF_W;
+	double *d = f->dbuf + ((size_t)k * RF_BATCH + (size_t)f->pd[k]) * RF_W;
+	for (int j = 0; j < RF_W; j++)
+		d[j] = z4[j] - 4 * z3[j] + 6 * z2[j] - 4 * z1[j] + z[j];
+	if (++f->pd[k] == RF_BATCH)
+		flush_kind(f, k);
 	f->nd[k]++;
 }
 
@@ -124,9 +192,9 @@ quad(const double *S, int P, const double *x)
 {
 	double s = 0;
 	for (int a = 0; a < P; a++) {
-		s += S[a * P + a] * x[a] * x[a];
+		s += S[a * RF_W + a] * x[a] * x[a];
 		for (int b = 0; b < a; b++)
-			s += 2 * S[a * P + b] * x[a] * x[b];
+			s += 2 * S[a * RF_W + b] * x[a] * x[b];
 	}
 	return s;
 }
@@ -167,16 +235,16 @@ ridge_solve(int n, int P, const double *M, const double *y, double *x)
 static void
 block_fit(const rowfit *f, int skip, double *theta)
 {
-	const int P = f->P, n = f->n;
+	const int n = f->n;
 	double H[16 * 16] = { 0 }, h[16] = { 0 };
 	for (int k = 0; k < f->nk; k++) {
-		const double *G = f->G + (size_t)k * P * P;
+		const double *G = f->G + (size_t)k * RF_SQ;
 		if (k == skip)
 			continue;
 		for (int a = 0; a < n; a++) {
-			h[a] += G[n * P + a];
+			h[a] += G[n * RF_W + a];
 			for (int b = 0; b <= a; b++)
-				H[a * 16 + b] += G[a * P + b];
+				H[a * 16 + b] += G[a * RF_W + b];
 		}
 	}
 	ridge_solve(n, 16, H, h, theta);
@@ -191,7 +259,7 @@ block_fit(const rowfit *f, int skip, double *theta)
 static void
 physical(const rowfit *f, int skip, double *theta)
 {
-	const int P = f->P, n = f->n;
+	const int n = f->n;
 	if (n == 1) {
 		theta[0] = fmax(theta[0], 0);
 		return;
@@ -201,13 +269,13 @@ physical(const rowfit *f, int skip, double *theta)
 	tagk_real H[TAGK_NPARAM * TAGK_NPARAM] = { 0 }, h[TAGK_NPARAM] = { 0 }, t[TAGK_NPARAM];
 	tagk_real ws[TAGK_PCLS_WORKSPACE_LEN(1)];
 	for (int k = 0; k < f->nk; k++) {
-		const double *G = f->G + (size_t)k * P * P;
+		const double *G = f->G + (size_t)k * RF_SQ;
 		if (k == skip)
 			continue;
 		for (int a = 0; a < n; a++) {
-			h[a] += (tagk_real)G[n * P + a];
+			h[a] += (tagk_real)G[n * RF_W + a];
 			for (int b = 0; b <= a; b++)
-				H[a * n + b] += (tagk_real)G[a * P + b];
+				H[a * n + b] += (tagk_real)G[a * RF_W + b];
 		}
 	}
 	for (int a = 0; a < n; a++)
@@ -227,11 +295,11 @@ static void
 kind_figures(const rowfit *f, int k, const double *x, const double *xp, kindfit *kf)
 {
 	const int P = f->P, n = f->n;
-	const double *G = f->G + (size_t)k * P * P, *D = f->D + (size_t)k * P * P;
+	const double *G = f->G + (size_t)k * RF_SQ, *D = f->D + (size_t)k * RF_SQ;
 	kf->res = -1;
 	if (f->nr[k] < 2 || f->nd[k] < 1)
 		return;
-	double p[16] = { 0 }, nr = (double)f->nr[k], bb = G[n * P + n];
+	double p[16] = { 0 }, nr = (double)f->nr[k], bb = G[n * RF_W + n];
 	for (int j = 0; j < n; j++)
 		p[j] = -xp[j];
 	double pp = quad(G, P, p), tiny = 1e-300;
@@ -331,9 +399,10 @@ block_row(rowfit *f)
 static void
 clear_block(rowfit *f)
 {
-	const int P = f->P;
-	memset(f->G, 0, (size_t)RF_KINDS * P * P * sizeof(double));
-	memset(f->D, 0, (size_t)RF_KINDS * P * P * sizeof(double));
+	memset(f->G, 0, (size_t)RF_KINDS * RF_SQ * sizeof(double));
+	memset(f->D, 0, (size_t)RF_KINDS * RF_SQ * sizeof(double));
+	memset(f->pz, 0, sizeof(f->pz));
+	memset(f->pd, 0, sizeof(f->pd));
 	memset(f->nr, 0, RF_KINDS * sizeof(long));
 	memset(f->nd, 0, RF_KINDS * sizeof(long));
 	f->nb = 0;
@@ -344,6 +413,8 @@ clear_block(rowfit *f)
 static void
 close_block(rowfit *f)
 {
+	for (int k = 0; k < f->nk; k++)
+		flush_kind(f, k);
 	kindfit *kf = block_row(f);
 	if (!kf) {
 		clear_block(f);
@@ -523,6 +594,8 @@ rowfit_free(rowfit *f)
 	free(f->G);
 	free(f->D);
 	free(f->ring);
+	free(f->zbuf);
+	free(f->dbuf);
 	free(f->seen);
 	free(f->nr);
 	free(f->nd);
