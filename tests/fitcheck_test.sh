@@ -12,6 +12,10 @@
 BIN=${BIN:-bin}
 R=$BIN/tagk-regress E=$BIN/tagk-estimate P=$BIN/tagk-report F=$BIN/tagk-filter
 METHODS="-a:rls-low -a:kf-low --batch:-a:ols --batch:-a:wls"
+# the figures themselves: each kind's rms left and noise, over 1 to 3
+# blocks, against a NumPy rebuild of the blocks' fits
+check "-v: each kind's rms left and noise equal NumPy's (tests/fitfig_oracle.py)" \
+	/usr/bin/python3 tests/fitfig_oracle.py "$E" "$tmp"
 # silent FILE: the estimate's stderr holds no word of the model fit, and
 # its stream no such note, for every method
 silent() {
