@@ -9,7 +9,7 @@
 #include "../lib/tagk.h"
 
 /* The Gram matrices' and the ring's row stride: P <= 11, padded. */
-enum { RF_W = 12, RF_SQ = RF_W * RF_W, RF_BATCH = 4 };
+enum { RF_W = 12, RF_SQ = RF_W * RF_W, RF_BATCH = 4, RF_RING = 8 };
 
 /* The thresholds (verdict below), from the runs they must pass and those
  * they must fail (tests/fitcheck_test.sh), as tagk-estimate -v prints the
@@ -54,7 +54,8 @@ struct rowfit {
 	int n, P, nk;        /* parameters; n + 1; kinds seen */
 	double *G, *D;       /* RF_KINDS x RF_W x RF_W: the block's Gram matrices of z and of its fourth
 	                      * difference (P x P used, the lower triangle read) */
-	double *ring;        /* RF_KINDS x 5 x RF_W: each kind's last five z, zero past P */
+	double *ring;        /* RF_KINDS x RF_RING x RF_W: each kind's last z (the one of its row
+	                      * seen[k] - 1 at (seen[k] - 1) % RF_RING), zero past P */
 	long *seen;          /* RF_KINDS: rows of each kind, in all */
 	long *nr, *nd;       /* RF_KINDS: rows and fourth differences in the block */
 	int *bnz;            /* RF_KINDS: a row of the kind with b != 0 (in the run) */
@@ -66,10 +67,7 @@ struct rowfit {
 	long closed, keep;   /* blocks closed; every keep-th of them is kept */
 	int bad[RF_MAX_BLOCKS];      /* each kept block: a kind misfits in it */
 	unsigned loo[RF_MAX_BLOCKS]; /* and its culprits (culprits()) */
-	/* RF_KINDS x RF_BATCH x RF_W: each kind's rows of z and of its
-	 * fourth difference not yet in G and D (pz, pd of them) */
-	double *zbuf, *dbuf;
-	int pz[RF_KINDS], pd[RF_KINDS];
+	int pz[RF_KINDS];    /* each kind's last rows not yet in G and D: consecutive in its ring */
 };
 
 /* S += sum of v_r v_r^T over the c (<= RF_BATCH) rows v_r (stride RF_W,
@@ -113,15 +111,33 @@ GRAM_ADD(gram_add_avx2, __attribute__((target("avx2"))))
 
 static void (*gram_add)(double *restrict, int, const double *restrict, int) = gram_add_base;
 
-/* Kind k's pending rows of z and of its fourth difference into G and D. */
+/* Kind k's pending rows (the last pz of its ring, which never wraps
+ * there) into G, and their fourth differences, those of rows 4 and on,
+ * into D: each reaches back 4 rows, so the ring of 8 holds all a batch
+ * needs. */
 static void
 flush_kind(rowfit *f, int k)
 {
-	if (f->pz[k])
-		gram_add(f->G + (size_t)k * RF_SQ, f->P, f->zbuf + (size_t)k * RF_BATCH * RF_W, f->pz[k]);
-	if (f->pd[k])
-		gram_add(f->D + (size_t)k * RF_SQ, f->P, f->dbuf + (size_t)k * RF_BATCH * RF_W, f->pd[k]);
-	f->pz[k] = f->pd[k] = 0;
+	int c = f->pz[k];
+	if (!c)
+		return;
+	const double *r = f->ring + (size_t)k * RF_RING * RF_W;
+	long first = f->seen[k] - c; /* the first pending row's number */
+	int at = (int)(first % RF_RING);
+	gram_add(f->G + (size_t)k * RF_SQ, f->P, r + at * RF_W, c);
+	double d[RF_BATCH * RF_W];
+	int nd = 0;
+	for (long i = first < 4 ? 4 : first; i < f->seen[k]; i++, nd++) {
+		const double *z0 = r + i % RF_RING * RF_W, *z1 = r + (i - 1) % RF_RING * RF_W,
+			     *z2 = r + (i - 2) % RF_RING * RF_W, *z3 = r + (i - 3) % RF_RING * RF_W,
+			     *z4 = r + (i - 4) % RF_RING * RF_W;
+		for (int j = 0; j < RF_W; j++)
+			d[nd * RF_W + j] = z4[j] - 4 * z3[j] + 6 * z2[j] - 4 * z1[j] + z0[j];
+	}
+	if (nd)
+		gram_add(f->D + (size_t)k * RF_SQ, f->P, d, nd);
+	f->nd[k] += nd;
+	f->pz[k] = 0;
 }
 
 rowfit *
@@ -140,14 +156,12 @@ rowfit_new(int n)
 	size_t pp = (size_t)RF_KINDS * RF_SQ;
 	f->G = calloc(pp, sizeof(double));
 	f->D = calloc(pp, sizeof(double));
-	f->ring = calloc((size_t)RF_KINDS * 5 * RF_W, sizeof(double));
-	f->zbuf = calloc((size_t)RF_KINDS * RF_BATCH * RF_W, sizeof(double));
-	f->dbuf = calloc((size_t)RF_KINDS * RF_BATCH * RF_W, sizeof(double));
+	f->ring = calloc((size_t)RF_KINDS * RF_RING * RF_W, sizeof(double));
 	f->seen = calloc(RF_KINDS, sizeof(long));
 	f->nr = calloc(RF_KINDS, sizeof(long));
 	f->nd = calloc(RF_KINDS, sizeof(long));
 	f->bnz = calloc(RF_KINDS, sizeof(int));
-	if (!f->G || !f->D || !f->ring || !f->zbuf || !f->dbuf || !f->seen || !f->nr || !f->nd || !f->bnz)
+	if (!f->G || !f->D || !f->ring || !f->seen || !f->nr || !f->nd || !f->bnz)
 		cli_die(EXIT_DATA, "out of memory");
 	return f;
 }
@@ -157,33 +171,20 @@ rowfit_add(rowfit *f, int k, const double *a, double b)
 {
 	if (k < 0 || k >= RF_KINDS)
 		return;
-	/* the ring of the kind's last five z, the newest at seen % 5 */
-	double *r = f->ring + (size_t)k * 5 * RF_W;
-	int at = (int)(f->seen[k] % 5);
-	double *z = r + at * RF_W;
+	double *z = f->ring + ((size_t)k * RF_RING + (size_t)(f->seen[k] % RF_RING)) * RF_W;
 	if (f->n == TAGK_NPARAM) /* a copy of known size, not a call */
 		memcpy(z, a, TAGK_NPARAM * sizeof(double));
 	else
 		memcpy(z, a, (size_t)f->n * sizeof(double));
 	z[f->n] = b;
-	memcpy(f->zbuf + ((size_t)k * RF_BATCH + (size_t)f->pz[k]) * RF_W, z, RF_W * sizeof(double));
-	if (++f->pz[k] == RF_BATCH)
-		flush_kind(f, k);
 	f->nr[k]++;
 	f->bnz[k] |= b != 0;
 	if (k >= f->nk)
 		f->nk = k + 1;
-	if (++f->seen[k] < 5)
-		return;
-	/* z_{t-4} .. z_t: the oldest follows the newest */
-	const double *z4 = r + (at + 1) % 5 * RF_W, *z3 = r + (at + 2) % 5 * RF_W, *z2 = r + (at + 3) % 5 * RF_W,
-		     *z1 = r + (at + 4) % 5 * RF_W;
-	double *d = f->dbuf + ((size_t)k * RF_BATCH + (size_t)f->pd[k]) * RF_W;
-	for (int j = 0; j < RF_W; j++)
-		d[j] = z4[j] - 4 * z3[j] + 6 * z2[j] - 4 * z1[j] + z[j];
-	if (++f->pd[k] == RF_BATCH)
+	/* a batch is full, or the next row would wrap the ring under it */
+	f->pz[k]++;
+	if (++f->seen[k] % RF_RING == 0 || f->pz[k] == RF_BATCH)
 		flush_kind(f, k);
-	f->nd[k]++;
 }
 
 /* x' S x for the lower triangle of S. */
@@ -402,7 +403,6 @@ clear_block(rowfit *f)
 	memset(f->G, 0, (size_t)RF_KINDS * RF_SQ * sizeof(double));
 	memset(f->D, 0, (size_t)RF_KINDS * RF_SQ * sizeof(double));
 	memset(f->pz, 0, sizeof(f->pz));
-	memset(f->pd, 0, sizeof(f->pd));
 	memset(f->nr, 0, RF_KINDS * sizeof(long));
 	memset(f->nd, 0, RF_KINDS * sizeof(long));
 	f->nb = 0;
@@ -594,8 +594,6 @@ rowfit_free(rowfit *f)
 	free(f->G);
 	free(f->D);
 	free(f->ring);
-	free(f->zbuf);
-	free(f->dbuf);
 	free(f->seen);
 	free(f->nr);
 	free(f->nd);
