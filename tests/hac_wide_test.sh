@@ -16,6 +16,7 @@
 #   the generator's truth in 86 to 99 % of 400 (the white sandwich: 26 %);
 #   with white noise, 88 to 99 % (no needless widening).
 # - A long log: the blocks stay within the cap (merged pairwise).
+# - tagk-report's whole-arm table says so (its note, JSON sd_noise).
 # - The -pc whole-arm methods print no sd, and no sd_noise note.
 set -u
 BIN=${BIN:-bin}
@@ -35,6 +36,11 @@ for m in ols wls; do
 		$E -a $m --batch --stream csv "$tmp/pe.reg"
 	cp "$tmp/out" "$tmp/pe.$m"
 	check "... the note sd_noise newey-west" grep -q '^#tagk-note: sd_noise newey-west$' "$tmp/pe.$m"
+	expect "... tagk-report's table says what the interval is" 0 \
+		"^# the interval is the last estimate \+- 1\.96 sd \(Newey-West: correlated residuals count\)$" "" -- \
+		$BIN/tagk-report "$tmp/pe.$m"
+	expect "... and its JSON sd_noise" 0 '"sd_noise": "newey-west", "params"' "" -- \
+		$BIN/tagk-report --format json "$tmp/pe.$m"
 	if [ $have_numpy = 1 ]; then
 		set -- $($PY $O check $m "$tmp/pe.reg" "$tmp/pe.$m" 2>/dev/null) - - - - - - - - - - - - -
 		check "... NumPy from the rows: theta within $2 sd, sd within $5 relative (<= 1e-8), bandwidth $8" \

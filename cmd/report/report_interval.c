@@ -1,6 +1,7 @@
 /* report_interval.c: a parameter's total uncertainty; see report_interval.h. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "report_interval.h"
 #include "cli.h"
 #include "../lib/tagk.h"
@@ -52,4 +53,17 @@ report_sd_cell(tbl_reader *r, int col, double x)
 	if (x < 0)
 		cli_die(EXIT_DATA, "%s: column '%s': %g is not an sd (negative)", tbl_where(r), tbl_col(r, col), x);
 	return x;
+}
+
+const char *
+report_noise_form(const char *sd_noise)
+{
+	if (sd_noise && strcmp(sd_noise, "newey-west") == 0)
+		return "Newey-West: correlated residuals count";
+	if (sd_noise && strcmp(sd_noise, "white") == 0)
+		return "white residuals assumed: the method's own variance, too short if they are correlated";
+	if (sd_noise && strcmp(sd_noise, "spread") == 0)
+		return "white residuals assumed: the spread of the method's last estimates, too short if they are "
+		    "correlated";
+	return "the stream does not say whether correlated residuals count";
 }

@@ -34,5 +34,9 @@ double report_sd_cell(tbl_reader *r, int col, double x);
  * scale_sd_of (tagk-regress: "thrust map", "commanded thrust", "efforts"),
  * else "scale". */
 const char *report_sys_label(const tbl_reader *r);
+/* What the noise's part is, by the stream's note sd_noise (tagk-formats(5):
+ * newey-west, white, spread; NULL or another: the stream does not say),
+ * as the report's notes word it. */
+const char *report_noise_form(const char *sd_noise);
 
 #endif

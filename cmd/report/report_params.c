@@ -13,6 +13,7 @@ enum { NAME = 64 };
 
 typedef struct {
 	int np, have_true;
+	int have_sd;            /* the last row has an sd */
 	long n;                 /* estimate rows read */
 	double t;               /* the last row's time */
 	int *iv, *isd, *itrue;  /* columns of each parameter, its sd and truth */
@@ -194,6 +195,9 @@ print_json(FILE *o, const tbl_reader *r, const params *P, int undetermined, int 
 		fputs("null", o);
 	fprintf(o, ", \"estimates\": %ld, \"t\": %s, \"parameters\": %d, \"not_determined\": %d", P->n, jnum(t, P->t),
 	    P->np, undetermined);
+	/* the same key as the rigid-body summary's (report_summary.c) */
+	fputs(", \"sd_noise\": ", o);
+	report_jstr(o, P->have_sd ? tbl_note(r, "sd_noise") : NULL);
 	if (P->have_true)
 		fprintf(o, ", \"truth_in_95\": %d, \"intervals\": %d", in, ni);
 	fprintf(o, ", \"params\": {");
@@ -223,6 +227,7 @@ report_params(tbl_reader *r, FILE *o, enum report_fmt fmt, plaus *p)
 	 * without an sd is neither a hit nor a miss */
 	int undetermined = 0, in = 0, ni = 0;
 	for (int j = 0; j < P.np; j++) {
+		P.have_sd |= isfinite(P.sd[j]);
 		undetermined += !determined(P.v[j], P.sd[j]);
 		ni += P.have_true && isfinite(P.sd[j]) && isfinite(P.tru[j]);
 		in += P.have_true && holds(P.v[j], P.sd[j], P.tru[j]);
@@ -239,6 +244,9 @@ report_params(tbl_reader *r, FILE *o, enum report_fmt fmt, plaus *p)
 		    rank ? "; base parameters, rank " : "", rank ? rank : "");
 		fprintf(o, "# %d of %d not determined: the 95 %% interval reaches zero, the log cannot tell them "
 		    "from 0\n", undetermined, P.np);
+		if (P.have_sd)
+			fprintf(o, "# the interval is the last estimate +- 1.96 sd (%s)\n",
+			    report_noise_form(tbl_note(r, "sd_noise")));
 		if (tbl_nwarnings(r))
 			fprintf(o, "# warnings of the commands upstream (the stream carries them; --strict fails on them):\n");
 		for (int i = 0; i < tbl_nwarnings(r); i++)

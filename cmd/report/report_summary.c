@@ -312,18 +312,10 @@ interval_text(char *iv, size_t len, const summary *s, const stats *st, int j)
 		    s->sys_of, hs);
 }
 
-/* What the noise's part is, by the stream's sd_noise note (tagk-formats(5)). */
 static const char *
 noise_form(const summary *s)
 {
-	if (strcmp(s->sd_noise, "newey-west") == 0)
-		return "Newey-West: correlated residuals count";
-	if (strcmp(s->sd_noise, "white") == 0)
-		return "white residuals assumed: the method's own variance, too short if they are correlated";
-	if (strcmp(s->sd_noise, "spread") == 0)
-		return "white residuals assumed: the spread of the method's last estimates, too short if they are "
-		    "correlated";
-	return "the stream does not say whether correlated residuals count";
+	return report_noise_form(s->sd_noise);
 }
 
 /* Under the table: what the interval is, and the parameters that wander. */
