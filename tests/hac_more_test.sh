@@ -61,7 +61,7 @@ for c in "rls-high newey-west" "kf-high newey-west" "rls newey-west" "kf newey-w
 	case $2 in
 	newey-west) want="the noise's part \(Newey-West: correlated residuals count\)" ;;
 	spread) want="white residuals assumed: the spread of the method's last estimates" ;;
-	white) want="white residuals assumed: the method's own variance" ;;
+	white) want="white residuals assumed: the method's own variance, which does not count correlated residuals" ;;
 	esac
 	expect "... tagk-report says: $want" 0 "$want" "*" -- $P "$tmp/e.csv"
 	expect "... and in JSON \"sd_noise\": \"$2\"" 0 "\"sd_noise\": \"$2\"" "*" -- $P --format json "$tmp/e.csv"
