@@ -699,6 +699,164 @@ residual_step(int m, tagk_real *r, const tagk_real *col, tagk_real gamma,
 	return R2;
 }
 
+#if defined(KZ_AVX2)
+/*
+ * greedy_update's iterations when G is whole (kz_full), the same rows
+ * chosen and the same bits, without the two sums that set the generic
+ * loop's pace: residual_step's R2, added row after row, and greedy_pick's
+ * weights, added row after row over every row and then walked row by row
+ * (about 3 us of an update of m = 30 at every n, a dependent add per row).
+ *
+ * R2 serves only the stop test and the threshold, and both are monotone
+ * in it: thr = 0.5 (maxc + R2 / fro) and thr s_i round monotonically. So
+ * R2 is summed in lanes (R2v) and bracketed: the row-after-row sum and
+ * R2v are each within gamma_{m-1} = (m - 1) u / (1 - (m - 1) u) of the
+ * exact sum of the same squares (non-negative terms), so within
+ * (m - 1) 2^-52 R2v (1 + tiny) of each other; lo and hi below leave
+ * (m + 2) 2^-50, at least four times that, the roundings of lo and hi
+ * included. When the test or a row's comparison comes out the same at lo
+ * and at hi it is the generic loop's; otherwise (a tie, in practice
+ * never on noisy data), or when R2v is not a normal number well inside
+ * the range (the bracket could round onto R2v), R2 is summed row after
+ * row as there and used. The rows with a non-zero weight are a bit mask
+ * (m <= 32), so the weights' sum and the walk visit only them: adding a
+ * zero weight leaves a sum as it was. maxc is a maximum, the same in any
+ * order.
+ */
+typedef long kz_mask4 __attribute__((vector_size(32)));
+
+/* r -= gamma col as residual_step does it row by row (target avx2 alone:
+ * nothing contracted), maxc as there (maxpd (c, mc) is run_max: mc kept
+ * when c is NaN), and R2 summed in lanes: R2v, not residual_step's bits. */
+__attribute__((target("avx2"))) static double
+residual_lanes_avx2(int m, double *r, const double *col, double gamma, const double *inv, double *maxc)
+{
+	const kz_vec4 g = { gamma, gamma, gamma, gamma };
+	kz_vec4 s0 = { 0 }, mc = { -1, -1, -1, -1 };
+	int j = 0;
+	for (; j + 4 <= m; j += 4) {
+		kz_vec4 rv, cv, iv;
+		memcpy(&rv, r + j, sizeof(rv));
+		memcpy(&cv, col + j, sizeof(cv));
+		memcpy(&iv, inv + j, sizeof(iv));
+		rv = rv - g * cv;
+		memcpy(r + j, &rv, sizeof(rv));
+		kz_vec4 q = rv * rv;
+		s0 += q;
+		mc = __builtin_ia32_maxpd256(q * iv, mc);
+	}
+	double R2 = (s0[0] + s0[1]) + (s0[2] + s0[3]), c = -1;
+	for (int l = 0; l < 4; l++)
+		c = run_max(c, mc[l]);
+	for (; j < m; j++) {
+		double v = r[j] - gamma * col[j];
+		r[j] = v;
+		double q = v * v;
+		R2 += q;
+		c = run_max(c, q * inv[j]);
+	}
+	*maxc = c;
+	return R2;
+}
+
+/* residual_step's R2: the squares of r added row after row. */
+static double
+r2_rows(int m, const double *r)
+{
+	double R2 = 0;
+	for (int j = 0; j < m; j++)
+		R2 += r[j] * r[j];
+	return R2;
+}
+
+/* Bit i set where greedy_pick's weight of row i is non-zero at the
+ * threshold of R2: r_i^2 >= thr s_i, and r_i^2 > 0. */
+__attribute__((target("avx2"))) static uint32_t
+weight_bits(int m, const double *r, const double *s, double maxc, double fro, double R2)
+{
+	const double thr = 0.5 * (maxc + R2 / fro);
+	const kz_vec4 t = { thr, thr, thr, thr }, zero = { 0 };
+	uint32_t bits = 0;
+	int j = 0;
+	for (; j + 4 <= m; j += 4) {
+		kz_vec4 rv, sv;
+		memcpy(&rv, r + j, sizeof(rv));
+		memcpy(&sv, s + j, sizeof(sv));
+		kz_vec4 q = rv * rv;
+		kz_mask4 c = (q >= t * sv) & (q > zero);
+		bits |= (uint32_t)__builtin_ia32_movmskpd256((kz_vec4)c) << j;
+	}
+	for (; j < m; j++) {
+		double q = r[j] * r[j];
+		if (q >= thr * s[j] && q > 0)
+			bits |= 1u << j;
+	}
+	return bits;
+}
+
+/* greedy_pick over the rows of bits: the same sum, draw and walk. */
+static int
+pick_bits(tagk_rng *g, int m, const double *r, const double *inv, double maxc, uint32_t bits)
+{
+	double sum = 0;
+	for (uint32_t f = bits; f; f &= f - 1) {
+		int i = low_bit(f);
+		sum += r[i] * r[i];
+	}
+	double u = tagk_rng_uniform(g) * sum;
+	if (!(sum > 0))
+		return argmax_row(m, r, inv, maxc);
+	int last = -1;
+	for (uint32_t f = bits; f; f &= f - 1) {
+		int i = low_bit(f);
+		double w = r[i] * r[i];
+		if (u < w)
+			return i;
+		u -= w;
+		last = i;
+	}
+	return last >= 0 ? last : argmax_row(m, r, inv, maxc);
+}
+
+/* The iterations from the first residual r, its R2 (residual_step's) and
+ * maxc; returns the number of averaged iterates. */
+static int
+greedy_whole_avx2(tagk_kz *k, int m, int T, double fro, double stop2, double R2v, double maxc, int avg)
+{
+	double *r = k->r, *s = k->s, *y = k->y, *z = k->ysum, *inv = k->inv;
+	const double d = (double)(m + 2) * 0x1p-50;
+	uint32_t formed = 0;
+	int count = 0;
+	for (int t = 0; t < T; t++) {
+		const double lo = R2v - R2v * d, hi = R2v + R2v * d;
+		uint32_t bits;
+		if (!(R2v >= 0x1p-900 && R2v <= 0x1p900) || (lo <= stop2 && hi > stop2)) {
+			double R2 = r2_rows(m, r);
+			if (R2 <= stop2)
+				break;
+			bits = weight_bits(m, r, s, maxc, fro, R2);
+		} else {
+			if (hi <= stop2)
+				break;
+			bits = weight_bits(m, r, s, maxc, fro, hi);
+			if (bits != weight_bits(m, r, s, maxc, fro, lo))
+				bits = weight_bits(m, r, s, maxc, fro, r2_rows(m, r));
+		}
+		int i = pick_bits(&k->rng, m, r, inv, maxc, bits);
+		double gamma = r[i] * inv[i];
+		k->columns += !(formed >> i & 1);
+		formed |= 1u << i;
+		R2v = residual_lanes_avx2(m, r, k->G + (long)i * m, gamma, inv, &maxc);
+		y[i] += gamma;
+		if (avg && t >= k->cfg.burnin) {
+			z[i] += gamma * (double)count;
+			count++;
+		}
+	}
+	return count;
+}
+#endif
+
 /*
  * Greedy variants: the result goes to k->x.
  *
@@ -725,26 +883,23 @@ greedy_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m,
 		G[(long)i * m + i] = -1;
 	}
 	k->columns = 0;
-	uint32_t formed = 0; /* gram_column's record, for m <= 32; with G whole, the rows chosen */
+	uint32_t formed = 0; /* gram_column's record, for m <= 32 */
 	tagk_real maxc;
 	tagk_real R2 = residual_step(m, r, r, 0, inv, &maxc);
 	int full = 0;
 #if defined(KZ_AVX2)
 	full = R2 > stop2 && kz_full(m);
-	if (full)
+	if (full) {
 		gram_full_avx2(m, n, A, s, G);
+		count = greedy_whole_avx2(k, m, T, fro, stop2, R2, maxc, avg);
+	}
 #endif
-	for (int t = 0; t < T; t++) {
+	for (int t = 0; t < T && !full; t++) {
 		if (R2 <= stop2)
 			break;
 		int i = greedy_pick(&k->rng, m, r, s, inv, fro, R2, maxc, k->w);
 		tagk_real gamma = r[i] * inv[i];
-		if (full) {
-			k->columns += !(formed >> i & 1);
-			formed |= 1u << i;
-		} else {
-			k->columns += gram_column(m, n, A, s, G, i, &formed);
-		}
+		k->columns += gram_column(m, n, A, s, G, i, &formed);
 		R2 = residual_step(m, r, G + (long)i * m, gamma, inv, &maxc);
 		y[i] += gamma;
 		if (avg && t >= k->cfg.burnin) {
