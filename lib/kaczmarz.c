@@ -455,9 +455,8 @@ kz_transpose4(kz_vec4 v0, kz_vec4 v1, kz_vec4 v2, kz_vec4 v3, kz_vec4 *l0, kz_ve
  * by side (the same bits), where one entry at a time took a
  * tenth of the update at n = 40 (4x4 blocks: n = 40 5.23 to 4.71 us,
  * 80 6.62 to 6.40, 120 8.52 to 8.30). */
-__attribute__((target("avx2"))) static inline void
-kz_finish4(kz_vec4 v0, kz_vec4 v1, kz_vec4 v2, kz_vec4 v3, int k, int n, const double *const y[4], const double *x,
-    double out[4])
+__attribute__((target("avx2"))) static inline kz_vec4
+kz_finish4(kz_vec4 v0, kz_vec4 v1, kz_vec4 v2, kz_vec4 v3, int k, int n, const double *const y[4], const double *x)
 {
 	kz_vec4 l0, l1, l2, l3;
 	kz_transpose4(v0, v1, v2, v3, &l0, &l1, &l2, &l3);
@@ -465,8 +464,7 @@ kz_finish4(kz_vec4 v0, kz_vec4 v1, kz_vec4 v2, kz_vec4 v3, int k, int n, const d
 		kz_vec4 yk = { y[0][k], y[1][k], y[2][k], y[3][k] }, xk = { x[k], x[k], x[k], x[k] };
 		l0 += yk * xk;
 	}
-	kz_vec4 t = (l0 + l1) + (l2 + l3);
-	memcpy(out, &t, sizeof(t));
+	return (l0 + l1) + (l2 + l3);
 }
 
 /* The dot products of rows i, i + 1 with rows j to j + 3 (rows past m are
@@ -501,8 +499,9 @@ gram_block_avx2(int m, int n, const double *A, double *G, int i, int j)
 		b3 += w3 * q;
 	}
 	double g[2][4];
-	kz_finish4(a0, a1, a2, a3, k, n, y, u0, g[0]);
-	kz_finish4(b0, b1, b2, b3, k, n, y, u1, g[1]);
+	kz_vec4 g0 = kz_finish4(a0, a1, a2, a3, k, n, y, u0), g1 = kz_finish4(b0, b1, b2, b3, k, n, y, u1);
+	memcpy(g[0], &g0, sizeof(g0));
+	memcpy(g[1], &g1, sizeof(g1));
 	for (int h = 0; h < 2 && i + h < m; h++)
 		for (int t = 0; t < 4 && j + t < m; t++)
 			if (i + h != j + t)
@@ -548,11 +547,27 @@ gram_block44(int m, int n, const double *A, double *G, int i, int j)
 		KZ_ROW4(c, p2);
 		KZ_ROW4(d, p3);
 	}
+	kz_vec4 g0 = kz_finish4(a0, a1, a2, a3, k, n, y, x[0]), g1 = kz_finish4(b0, b1, b2, b3, k, n, y, x[1]);
+	kz_vec4 g2 = kz_finish4(c0, c1, c2, c3, k, n, y, x[2]), g3 = kz_finish4(d0, d1, d2, d3, k, n, y, x[3]);
+	if (i + 4 <= m && j + 4 <= m) {
+		/* rows i to i + 3 and, transposed, j to j + 3 by whole vectors
+		 * (in a block on the diagonal both write the same bits: x y is
+		 * y x; its diagonal is then gram_full_avx2's s) */
+		kz_vec4 c[4];
+		kz_transpose4(g0, g1, g2, g3, &c[0], &c[1], &c[2], &c[3]);
+		memcpy(G + (long)i * m + j, &g0, sizeof(g0));
+		memcpy(G + (long)(i + 1) * m + j, &g1, sizeof(g1));
+		memcpy(G + (long)(i + 2) * m + j, &g2, sizeof(g2));
+		memcpy(G + (long)(i + 3) * m + j, &g3, sizeof(g3));
+		for (int t = 0; t < 4; t++)
+			memcpy(G + (long)(j + t) * m + i, &c[t], sizeof(c[t]));
+		return;
+	}
 	double g[4][4];
-	kz_finish4(a0, a1, a2, a3, k, n, y, x[0], g[0]);
-	kz_finish4(b0, b1, b2, b3, k, n, y, x[1], g[1]);
-	kz_finish4(c0, c1, c2, c3, k, n, y, x[2], g[2]);
-	kz_finish4(d0, d1, d2, d3, k, n, y, x[3], g[3]);
+	memcpy(g[0], &g0, sizeof(g0));
+	memcpy(g[1], &g1, sizeof(g1));
+	memcpy(g[2], &g2, sizeof(g2));
+	memcpy(g[3], &g3, sizeof(g3));
 	for (int h = 0; h < 4 && i + h < m; h++)
 		for (int t = 0; t < 4 && j + t < m; t++)
 			if (i + h != j + t)

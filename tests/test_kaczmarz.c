@@ -136,18 +136,19 @@ test_zero_rows_skipped(void **state)
  * the second way, so the estimates must agree bit for bit (T = 32
  * iterations for both: by default T is the window's rows); elsewhere both
  * take the second and agree all the same. n = 3 (the tail alone), 10,
- * 41 (four by four on AVX-512VL, a tail of 1). */
+ * 41 (four by four on AVX-512VL, a tail of 1); m = 32 (every block of
+ * four rows whole) and 30 (the last block cut short). */
 static void
 test_gram_forms_agree(void **state)
 {
 	(void)state;
 	static const int ns[] = { 3, 10, 41 };
 	for (int v = 1; v < 4; v += 2) {
-		for (int c = 0; c < 3; c++) {
-			const int n = ns[c], m = 32;
+		for (int c = 0; c < 6; c++) {
+			const int n = ns[c % 3], m = c < 3 ? 32 : 30;
 			tagk_rng g;
 			tagk_rng_seed(&g, 700 + (uint64_t)n);
-			tagk_real xs[41], A[(m + 1) * 41], b[m + 1];
+			tagk_real xs[41], A[33 * 41], b[33];
 			fill_gauss(&g, n, xs);
 			fixture whole, cols;
 			open_est(&whole, kz_names[v], n, m, 11, NULL);
@@ -163,7 +164,7 @@ test_gram_forms_agree(void **state)
 				assert_int_equal(tagk_est_update(&whole.est, A, b, m, NULL), TAGK_OK);
 				assert_int_equal(tagk_est_update(&cols.est, A, b, m + 1, NULL), TAGK_OK);
 				if (memcmp(tagk_est_theta(&whole.est), tagk_est_theta(&cols.est), sizeof(xs[0]) * (size_t)n) != 0)
-					fail_msg("%s, n = %d, update %d: the two ways to the Gram matrix differ", kz_names[v], n, it);
+					fail_msg("%s, m = %d, n = %d, update %d: the two ways to the Gram matrix differ", kz_names[v], m, n, it);
 				assert_int_equal(whole.est.s.kz.columns, cols.est.s.kz.columns);
 			}
 			close_est(&whole);
