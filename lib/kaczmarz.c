@@ -427,24 +427,44 @@ rebuild_rows_avx2(int m, int n, const double *A, const double *v, double scale, 
 #endif
 
 #if defined(KZ_AVX2)
+/* Lanes picked from two vectors (0-3 the first's, 4-7 the second's). */
+#if defined(__clang__)
+#define KZ_SHUF(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#else
+typedef long kz_sel4 __attribute__((vector_size(32)));
+#define KZ_SHUF(a, b, i, j, k, l) __builtin_shuffle(a, b, (kz_sel4){ i, j, k, l })
+#endif
+
+/* l_c[r] = v_r[c]: the 4 x 4 transpose in eight shuffles (four within
+ * 16-byte halves, four across), where lane-by-lane initialisers took
+ * GCC about twice as many operations. Moves only: the same bits. */
+__attribute__((target("avx2"))) static inline void
+kz_transpose4(kz_vec4 v0, kz_vec4 v1, kz_vec4 v2, kz_vec4 v3, kz_vec4 *l0, kz_vec4 *l1, kz_vec4 *l2, kz_vec4 *l3)
+{
+	kz_vec4 t0 = KZ_SHUF(v0, v1, 0, 4, 2, 6), t1 = KZ_SHUF(v0, v1, 1, 5, 3, 7);
+	kz_vec4 t2 = KZ_SHUF(v2, v3, 0, 4, 2, 6), t3 = KZ_SHUF(v2, v3, 1, 5, 3, 7);
+	*l0 = KZ_SHUF(t0, t2, 0, 1, 4, 5);
+	*l1 = KZ_SHUF(t1, t3, 0, 1, 4, 5);
+	*l2 = KZ_SHUF(t0, t2, 2, 3, 6, 7);
+	*l3 = KZ_SHUF(t1, t3, 2, 3, 6, 7);
+}
+
 /* Four dot products' sums added as tagk_dot's are, out[t] that of v_t
  * with row y[t]: the tail into lane 0, then (s0 + s1) + (s2 + s3). The
  * lanes transposed, so that each operation is one entry's on four side
  * by side (the same bits), where one entry at a time took a
  * tenth of the update at n = 40 (4x4 blocks: n = 40 5.23 to 4.71 us,
  * 80 6.62 to 6.40, 120 8.52 to 8.30). */
-__attribute__((target("avx2"))) static inline void
-kz_finish4(kz_vec4 v0, kz_vec4 v1, kz_vec4 v2, kz_vec4 v3, int k, int n, const double *const y[4], const double *x,
-    double out[4])
+__attribute__((target("avx2"))) static inline kz_vec4
+kz_finish4(kz_vec4 v0, kz_vec4 v1, kz_vec4 v2, kz_vec4 v3, int k, int n, const double *const y[4], const double *x)
 {
-	kz_vec4 l0 = { v0[0], v1[0], v2[0], v3[0] }, l1 = { v0[1], v1[1], v2[1], v3[1] };
-	kz_vec4 l2 = { v0[2], v1[2], v2[2], v3[2] }, l3 = { v0[3], v1[3], v2[3], v3[3] };
+	kz_vec4 l0, l1, l2, l3;
+	kz_transpose4(v0, v1, v2, v3, &l0, &l1, &l2, &l3);
 	for (; k < n; k++) {
 		kz_vec4 yk = { y[0][k], y[1][k], y[2][k], y[3][k] }, xk = { x[k], x[k], x[k], x[k] };
 		l0 += yk * xk;
 	}
-	kz_vec4 t = (l0 + l1) + (l2 + l3);
-	memcpy(out, &t, sizeof(t));
+	return (l0 + l1) + (l2 + l3);
 }
 
 /* The dot products of rows i, i + 1 with rows j to j + 3 (rows past m are
@@ -479,8 +499,9 @@ gram_block_avx2(int m, int n, const double *A, double *G, int i, int j)
 		b3 += w3 * q;
 	}
 	double g[2][4];
-	kz_finish4(a0, a1, a2, a3, k, n, y, u0, g[0]);
-	kz_finish4(b0, b1, b2, b3, k, n, y, u1, g[1]);
+	kz_vec4 g0 = kz_finish4(a0, a1, a2, a3, k, n, y, u0), g1 = kz_finish4(b0, b1, b2, b3, k, n, y, u1);
+	memcpy(g[0], &g0, sizeof(g0));
+	memcpy(g[1], &g1, sizeof(g1));
 	for (int h = 0; h < 2 && i + h < m; h++)
 		for (int t = 0; t < 4 && j + t < m; t++)
 			if (i + h != j + t)
@@ -526,11 +547,27 @@ gram_block44(int m, int n, const double *A, double *G, int i, int j)
 		KZ_ROW4(c, p2);
 		KZ_ROW4(d, p3);
 	}
+	kz_vec4 g0 = kz_finish4(a0, a1, a2, a3, k, n, y, x[0]), g1 = kz_finish4(b0, b1, b2, b3, k, n, y, x[1]);
+	kz_vec4 g2 = kz_finish4(c0, c1, c2, c3, k, n, y, x[2]), g3 = kz_finish4(d0, d1, d2, d3, k, n, y, x[3]);
+	if (i + 4 <= m && j + 4 <= m) {
+		/* rows i to i + 3 and, transposed, j to j + 3 by whole vectors
+		 * (in a block on the diagonal both write the same bits: x y is
+		 * y x; its diagonal is then gram_full_avx2's s) */
+		kz_vec4 c[4];
+		kz_transpose4(g0, g1, g2, g3, &c[0], &c[1], &c[2], &c[3]);
+		memcpy(G + (long)i * m + j, &g0, sizeof(g0));
+		memcpy(G + (long)(i + 1) * m + j, &g1, sizeof(g1));
+		memcpy(G + (long)(i + 2) * m + j, &g2, sizeof(g2));
+		memcpy(G + (long)(i + 3) * m + j, &g3, sizeof(g3));
+		for (int t = 0; t < 4; t++)
+			memcpy(G + (long)(j + t) * m + i, &c[t], sizeof(c[t]));
+		return;
+	}
 	double g[4][4];
-	kz_finish4(a0, a1, a2, a3, k, n, y, x[0], g[0]);
-	kz_finish4(b0, b1, b2, b3, k, n, y, x[1], g[1]);
-	kz_finish4(c0, c1, c2, c3, k, n, y, x[2], g[2]);
-	kz_finish4(d0, d1, d2, d3, k, n, y, x[3], g[3]);
+	memcpy(g[0], &g0, sizeof(g0));
+	memcpy(g[1], &g1, sizeof(g1));
+	memcpy(g[2], &g2, sizeof(g2));
+	memcpy(g[3], &g3, sizeof(g3));
 	for (int h = 0; h < 4 && i + h < m; h++)
 		for (int t = 0; t < 4 && j + t < m; t++)
 			if (i + h != j + t)
@@ -699,6 +736,189 @@ residual_step(int m, tagk_real *r, const tagk_real *col, tagk_real gamma,
 	return R2;
 }
 
+#if defined(KZ_AVX2)
+/*
+ * greedy_update's iterations when G is whole (kz_full), the same rows
+ * chosen and the same bits, without the two sums that set the generic
+ * loop's pace: residual_step's R2, added row after row, and greedy_pick's
+ * weights, added row after row over every row and then walked row by row
+ * (about 3 us of an update of m = 30 at every n, a dependent add per row).
+ *
+ * R2 serves only the stop test and the threshold thr = 0.5 (maxc + R2 /
+ * fro), and both are monotone in it (each rounding is). So R2 is summed in
+ * lanes (R2v) and bracketed: the row-after-row sum and R2v are each within
+ * gamma_{m-1} = (m - 1) u / (1 - (m - 1) u) of the exact sum of the same
+ * squares (non-negative terms), so within (m - 1) 2^-52 R2v (1 + tiny) of
+ * each other; lo and hi below, and ql and qh bracketing the quotient
+ * R2 / fro (formed as products with 1 / fro, off the iteration's path),
+ * leave d = (m + 2) 2^-50, at least four times that, their own roundings
+ * included (all of them normal numbers: the range checks). When the stop
+ * test and every row's comparison come out the same at both ends they are
+ * the generic loop's; otherwise (a tie: on noisy windows never seen, 0 of
+ * 45,000 iterations at n = 4 to 120) R2 is summed row after row as there
+ * and used. The rows with a non-zero weight are a bit mask (m <= 32), so
+ * the weights' sum and the walk visit only them (about 3 rows where m =
+ * 30): adding a zero weight leaves a sum as it was. maxc is a maximum, the
+ * same in any order.
+ */
+typedef long kz_mask4 __attribute__((vector_size(32)));
+
+/* r -= gamma col as residual_step does it row by row (target avx2 alone:
+ * nothing contracted), maxc as there (maxpd (c, mc) is run_max: mc kept
+ * when c is NaN), and R2 summed in lanes: R2v, not residual_step's bits. */
+__attribute__((target("avx2"))) static inline double
+residual_lanes_avx2(int m, double *r, const double *col, double gamma, const double *inv, double *maxc)
+{
+	const kz_vec4 g = { gamma, gamma, gamma, gamma };
+	kz_vec4 s0 = { 0 }, s1 = { 0 }, mc = { -1, -1, -1, -1 };
+	int j = 0;
+	for (; j + 4 <= m; j += 4) {
+		kz_vec4 rv, cv, iv;
+		memcpy(&rv, r + j, sizeof(rv));
+		memcpy(&cv, col + j, sizeof(cv));
+		memcpy(&iv, inv + j, sizeof(iv));
+		rv = rv - g * cv;
+		memcpy(r + j, &rv, sizeof(rv));
+		kz_vec4 q = rv * rv;
+		if (j & 4)
+			s1 += q;
+		else
+			s0 += q;
+		mc = __builtin_ia32_maxpd256(q * iv, mc);
+	}
+	s0 += s1;
+	double R2 = (s0[0] + s0[1]) + (s0[2] + s0[3]), c = -1;
+	for (int l = 0; l < 4; l++)
+		c = run_max(c, mc[l]);
+	for (; j < m; j++) {
+		double v = r[j] - gamma * col[j];
+		r[j] = v;
+		double q = v * v;
+		R2 += q;
+		c = run_max(c, q * inv[j]);
+	}
+	*maxc = c;
+	return R2;
+}
+
+/* residual_step's R2: the squares of r added row after row. */
+static double
+r2_rows(int m, const double *r)
+{
+	double R2 = 0;
+	for (int j = 0; j < m; j++)
+		R2 += r[j] * r[j];
+	return R2;
+}
+
+/* Bit i set where greedy_pick's weight of row i is non-zero at the
+ * threshold 0.5 (maxc + R2 / fro) (r_i^2 >= thr s_i and r_i^2 > 0): for
+ * R2 / fro = qh returned, for ql in *at_lo, in one pass. */
+__attribute__((target("avx2"))) static inline uint32_t
+weight_bits(int m, const double *r, const double *s, double maxc, double qh, double ql, uint32_t *at_lo)
+{
+	const double th = 0.5 * (maxc + qh), tl = 0.5 * (maxc + ql);
+	const kz_vec4 vh = { th, th, th, th }, vl = { tl, tl, tl, tl }, zero = { 0 };
+	uint32_t bh = 0, bl = 0;
+	int j = 0;
+	for (; j + 4 <= m; j += 4) {
+		kz_vec4 rv, sv;
+		memcpy(&rv, r + j, sizeof(rv));
+		memcpy(&sv, s + j, sizeof(sv));
+		kz_vec4 q = rv * rv;
+		kz_mask4 pos = q > zero, ch = (q >= vh * sv) & pos, cl = (q >= vl * sv) & pos;
+		bh |= (uint32_t)__builtin_ia32_movmskpd256((kz_vec4)ch) << j;
+		bl |= (uint32_t)__builtin_ia32_movmskpd256((kz_vec4)cl) << j;
+	}
+	for (; j < m; j++) {
+		double q = r[j] * r[j];
+		if (q >= th * s[j] && q > 0)
+			bh |= 1u << j;
+		if (q >= tl * s[j] && q > 0)
+			bl |= 1u << j;
+	}
+	*at_lo = bl;
+	return bh;
+}
+
+/* greedy_pick over the rows of bits, its uniform draw u01 made: the same
+ * sum and walk. */
+static inline int
+pick_bits(double u01, int m, const double *r, const double *inv, double maxc, uint32_t bits)
+{
+	double sum = 0;
+	for (uint32_t f = bits; f; f &= f - 1) {
+		int i = low_bit(f);
+		sum += r[i] * r[i];
+	}
+	double u = u01 * sum;
+	if (!(sum > 0))
+		return argmax_row(m, r, inv, maxc);
+	int last = -1;
+	for (uint32_t f = bits; f; f &= f - 1) {
+		int i = low_bit(f);
+		double w = r[i] * r[i];
+		if (u < w)
+			return i;
+		u -= w;
+		last = i;
+	}
+	return last >= 0 ? last : argmax_row(m, r, inv, maxc);
+}
+
+/* The stop test and the weights' bits of one iteration from R2v (see
+ * above): 0 to stop, else 1 and *bits. */
+__attribute__((target("avx2"))) static inline int
+settle(int m, const double *r, const double *s, double maxc, double fro, double stop2, double R2v, double cl,
+    double ch, uint32_t *bits)
+{
+	const double d = (double)(m + 2) * 0x1p-50;
+	const double lo = R2v - R2v * d, hi = R2v + R2v * d, ql = R2v * cl, qh = R2v * ch;
+	uint32_t at_lo;
+	if (R2v >= 0x1p-900 && R2v <= 0x1p900 && ql >= 0x1p-900 && qh <= 0x1p900 && (hi <= stop2 || lo > stop2)) {
+		if (hi <= stop2)
+			return 0;
+		*bits = weight_bits(m, r, s, maxc, qh, ql, &at_lo);
+		if (*bits == at_lo)
+			return 1;
+	}
+	double R2 = r2_rows(m, r);
+	if (R2 <= stop2)
+		return 0;
+	*bits = weight_bits(m, r, s, maxc, R2 / fro, R2 / fro, &at_lo);
+	return 1;
+}
+
+/* The iterations from the first residual r, its R2 (residual_step's) and
+ * maxc; returns the number of averaged iterates. */
+__attribute__((target("avx2"))) static int
+greedy_whole_avx2(tagk_kz *k, int m, int T, double fro, double stop2, double R2v, double maxc, int avg)
+{
+	double *r = k->r, *s = k->s, *y = k->y, *z = k->ysum, *inv = k->inv;
+	const double d = (double)(m + 2) * 0x1p-50, fi = 1 / fro;
+	/* 1 / fro bracketed as R2 is; fro far from the range's ends, or the
+	 * quotient always formed as the generic loop forms it */
+	const int ok = fro >= 0x1p-500 && fro <= 0x1p500;
+	const double cl = ok ? fi - fi * d : 0, ch = ok ? fi + fi * d : 0x1p1000;
+	uint32_t formed = 0, bits;
+	int count = 0;
+	for (int t = 0; t < T; t++) {
+		if (!settle(m, r, s, maxc, fro, stop2, R2v, cl, ch, &bits))
+			break;
+		int i = pick_bits(tagk_rng_uniform(&k->rng), m, r, inv, maxc, bits);
+		double gamma = r[i] * inv[i];
+		k->columns += !(formed >> i & 1);
+		formed |= 1u << i;
+		R2v = residual_lanes_avx2(m, r, k->G + (long)i * m, gamma, inv, &maxc);
+		y[i] += gamma;
+		if (avg && t >= k->cfg.burnin) {
+			z[i] += gamma * (double)count;
+			count++;
+		}
+	}
+	return count;
+}
+#endif
 /*
  * Greedy variants: the result goes to k->x.
  *
@@ -725,26 +945,23 @@ greedy_update(tagk_kz *k, const tagk_real *A, const tagk_real *b, int m,
 		G[(long)i * m + i] = -1;
 	}
 	k->columns = 0;
-	uint32_t formed = 0; /* gram_column's record, for m <= 32; with G whole, the rows chosen */
+	uint32_t formed = 0; /* gram_column's record, for m <= 32 */
 	tagk_real maxc;
 	tagk_real R2 = residual_step(m, r, r, 0, inv, &maxc);
 	int full = 0;
 #if defined(KZ_AVX2)
 	full = R2 > stop2 && kz_full(m);
-	if (full)
+	if (full) {
 		gram_full_avx2(m, n, A, s, G);
+		count = greedy_whole_avx2(k, m, T, fro, stop2, R2, maxc, avg);
+	}
 #endif
-	for (int t = 0; t < T; t++) {
+	for (int t = 0; t < T && !full; t++) {
 		if (R2 <= stop2)
 			break;
 		int i = greedy_pick(&k->rng, m, r, s, inv, fro, R2, maxc, k->w);
 		tagk_real gamma = r[i] * inv[i];
-		if (full) {
-			k->columns += !(formed >> i & 1);
-			formed |= 1u << i;
-		} else {
-			k->columns += gram_column(m, n, A, s, G, i, &formed);
-		}
+		k->columns += gram_column(m, n, A, s, G, i, &formed);
 		R2 = residual_step(m, r, G + (long)i * m, gamma, inv, &maxc);
 		y[i] += gamma;
 		if (avg && t >= k->cfg.burnin) {

@@ -136,18 +136,19 @@ test_zero_rows_skipped(void **state)
  * the second way, so the estimates must agree bit for bit (T = 32
  * iterations for both: by default T is the window's rows); elsewhere both
  * take the second and agree all the same. n = 3 (the tail alone), 10,
- * 41 (four by four on AVX-512VL, a tail of 1). */
+ * 41 (four by four on AVX-512VL, a tail of 1); m = 32 (every block of
+ * four rows whole) and 30 (the last block cut short). */
 static void
 test_gram_forms_agree(void **state)
 {
 	(void)state;
 	static const int ns[] = { 3, 10, 41 };
 	for (int v = 1; v < 4; v += 2) {
-		for (int c = 0; c < 3; c++) {
-			const int n = ns[c], m = 32;
+		for (int c = 0; c < 6; c++) {
+			const int n = ns[c % 3], m = c < 3 ? 32 : 30;
 			tagk_rng g;
 			tagk_rng_seed(&g, 700 + (uint64_t)n);
-			tagk_real xs[41], A[(m + 1) * 41], b[m + 1];
+			tagk_real xs[41], A[33 * 41], b[33];
 			fill_gauss(&g, n, xs);
 			fixture whole, cols;
 			open_est(&whole, kz_names[v], n, m, 11, NULL);
@@ -163,12 +164,57 @@ test_gram_forms_agree(void **state)
 				assert_int_equal(tagk_est_update(&whole.est, A, b, m, NULL), TAGK_OK);
 				assert_int_equal(tagk_est_update(&cols.est, A, b, m + 1, NULL), TAGK_OK);
 				if (memcmp(tagk_est_theta(&whole.est), tagk_est_theta(&cols.est), sizeof(xs[0]) * (size_t)n) != 0)
-					fail_msg("%s, n = %d, update %d: the two ways to the Gram matrix differ", kz_names[v], n, it);
+					fail_msg("%s, m = %d, n = %d, update %d: the two ways to the Gram matrix differ", kz_names[v], m, n, it);
 				assert_int_equal(whole.est.s.kz.columns, cols.est.s.kz.columns);
 			}
 			close_est(&whole);
 			close_est(&cols);
 		}
+	}
+}
+
+/* The same on windows built for ties, where the whole-Gram loop's lane
+ * sums of R2 cannot settle a comparison and it must add R2 row after row
+ * as the generic loop does (kaczmarz.c, greedy_whole_avx2): rows c_i e_i
+ * (c_i in {1, 2, 4}, b_i = c_i v, from zero) make every r_i^2 / s_i equal,
+ * so the first threshold is every row's r_i^2 / s_i exactly; with every
+ * c_i = 1, R2 after t steps is (32 - t) v^2 and tol^2 = k / 32 puts the
+ * stop test on it. Only the estimates of the two ways are compared: both
+ * must stop at the same step and choose the same rows. */
+static void
+test_gram_forms_agree_on_ties(void **state)
+{
+	(void)state;
+	enum { m = 32, n = 41 };
+	tagk_rng g;
+	tagk_rng_seed(&g, 901);
+	for (int v = 1; v < 4; v += 2) {
+		fixture whole, cols;
+		open_est(&whole, kz_names[v], n, m, 13, NULL);
+		open_est(&cols, kz_names[v], n, m + 1, 13, NULL);
+		whole.est.s.kz.cfg.iters = cols.est.s.kz.cfg.iters = m;
+		whole.est.s.kz.cfg.warm_start = cols.est.s.kz.cfg.warm_start = 0;
+		for (int it = 0; it < 60; it++) {
+			tagk_real A[(m + 1) * n], b[m + 1];
+			memset(A, 0, sizeof(A));
+			const int stop = it % 2, k = 4 + it % 24;
+			const tagk_real val = (tagk_real)(1 + it % 3);
+			for (int i = 0; i < m; i++) {
+				tagk_real c = stop ? 1 : (tagk_real)(1 << (tagk_rng_next(&g) % 3));
+				A[i * n + i] = c;
+				b[i] = c * val;
+			}
+			b[m] = 0;
+			tagk_real tol = stop ? (tagk_real)sqrt((double)k / m) : (tagk_real)1e-12;
+			whole.est.s.kz.cfg.tol = cols.est.s.kz.cfg.tol = tol;
+			assert_int_equal(tagk_est_update(&whole.est, A, b, m, NULL), TAGK_OK);
+			assert_int_equal(tagk_est_update(&cols.est, A, b, m + 1, NULL), TAGK_OK);
+			if (memcmp(tagk_est_theta(&whole.est), tagk_est_theta(&cols.est), sizeof(A[0]) * (size_t)n) != 0)
+				fail_msg("%s, update %d: the two ways to the Gram matrix differ on ties", kz_names[v], it);
+			assert_int_equal(whole.est.s.kz.columns, cols.est.s.kz.columns);
+		}
+		close_est(&whole);
+		close_est(&cols);
 	}
 }
 
@@ -598,6 +644,7 @@ main(void)
 		cmocka_unit_test(test_tagk_beats_grk_on_noise),
 		cmocka_unit_test(test_zero_rows_skipped),
 		cmocka_unit_test(test_gram_forms_agree),
+		cmocka_unit_test(test_gram_forms_agree_on_ties),
 		cmocka_unit_test(test_bad_windows_leave_estimate),
 		cmocka_unit_test(test_fused_window_check),
 		cmocka_unit_test(test_rank_deficient_and_ill_conditioned),
