@@ -1384,17 +1384,19 @@ h5_next(tbl_reader *r, double *row)
 			return rc;
 		}
 	}
+	h->pos++;
 	if (h->cols) {
 		/* each value from its column, into this process's memory: the
-		 * checks that follow see what is used, whatever the child does */
-		const double *p = h->blk + h->bpos;
-		for (int i = 0; i < r->ncols; i++)
+		 * checks that follow see what is used, whatever the child does;
+		 * then the row tested as tbl_next's check would first test it */
+		const double *p = h->blk + h->bpos++;
+		int nc = r->ncols; /* a local: the stores to row could change r's, to the compiler */
+		for (int i = 0; i < nc; i++)
 			row[i] = p[(size_t)i * SHM_COL];
-	} else {
-		memcpy(row, h->blk + (size_t)h->bpos * (size_t)r->ncols, (size_t)r->ncols * sizeof(*row));
+		return tbl_all_finite(row, nc) ? TBL_ROW_FINITE : 1;
 	}
+	memcpy(row, h->blk + (size_t)h->bpos * (size_t)r->ncols, (size_t)r->ncols * sizeof(*row));
 	h->bpos++;
-	h->pos++;
 	return 1;
 }
 

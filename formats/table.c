@@ -300,14 +300,7 @@ cell_bad(const tbl_reader *r, int i, double v)
 static int
 any_bad(const tbl_reader *r, const double *row)
 {
-	const uint64_t exp = UINT64_C(0x7ff0000000000000), one = UINT64_C(1) << 52;
-	uint64_t carry = 0;
-	for (int i = 0; i < r->ncols; i++) {
-		uint64_t u;
-		memcpy(&u, &row[i], sizeof(u));
-		carry |= (u & exp) + one; /* bit 63 set only by an exponent of all ones */
-	}
-	if (!(carry >> 63))
+	if (tbl_all_finite(row, r->ncols))
 		return 0;
 	int any = 0;
 	for (int i = 0; i < r->ncols; i++)
@@ -322,6 +315,8 @@ tbl_next(tbl_reader *r, double *row)
 		return -1;
 	for (;;) {
 		int rc = r->next(r, row);
+		if (rc == TBL_ROW_FINITE) /* no cell NaN or Inf: none bad */
+			return 1;
 		if (rc != 1 || r->format == TBL_CSV || r->format == TBL_BINARY)
 			return rc; /* these backends check their cells themselves */
 		if (!any_bad(r, row))
