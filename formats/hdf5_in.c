@@ -1391,6 +1391,11 @@ h5_next(tbl_reader *r, double *row)
 		 * then the row tested as tbl_next's check would first test it */
 		const double *p = h->blk + h->bpos++;
 		int nc = r->ncols; /* a local: the stores to row could change r's, to the compiler */
+#if defined(__GNUC__)
+		if ((h->bpos & 7) == 1)
+			for (int i = 0; i < nc; i++)
+				__builtin_prefetch(p + (size_t)i * SHM_COL + 64);
+#endif
 		for (int i = 0; i < nc; i++)
 			row[i] = p[(size_t)i * SHM_COL];
 		return tbl_all_finite(row, nc) ? TBL_ROW_FINITE : 1;
