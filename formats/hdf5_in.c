@@ -1272,7 +1272,7 @@ typedef struct {
 	long shared;      /* shared blocks received */
 	double *buf;      /* BLOCK x ncols, for blocks through the pipe */
 	double *blk;      /* the block being read: buf, or a shared slot */
-	int cols;         /* blk holds columns of BLOCK values (a 'C' block), not rows */
+	int cols;         /* blk holds columns, SHM_COL values apart (a 'C' block), not rows */
 	uint32_t blen, bpos;
 	hsize_t pos;      /* rows returned */
 	int done;
