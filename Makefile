@@ -484,6 +484,7 @@ test-cli: $(BINS) $(ASAN_BINS) build/mkfixtures build/mkh5links build/nosandbox 
 		$(EIGEN_YARDSTICK) $(EIGEN_YARDSTICK_AVX2) $(KDL_YARDSTICK)
 	@sh tests/cli_test.sh
 	@sh tests/iofloor_test.sh
+	@sh tests/h5floor_test.sh
 	@sh tests/readme_test.sh
 	@sh tests/man_examples_test.sh
 	@sh tests/docs_check_test.sh

@@ -23,10 +23,14 @@
  *   Out:  --bytes N a row (default 8 a value): the row's values, then
  *         zeros, each byte stored, hashed by the binary stream's XXH3
  *         (streamsum.h) and written to stdout about 64 rows a write.
- *         --regress (CSV): tagk-regress --stream binary's own stream, byte
+ *         --regress: tagk-regress --stream binary's own stream, byte
  *         for byte, for a log with its default column names and alpha
  *         logged (tagk-bench synth's): the floor under tagk-regress's
  *         reading that does the same job, tagk's regressor included.
+ *         From HDF5 (issue 57), one process: the datasets it needs, each
+ *         chunk read once by H5Dread_chunk (tagk's reader's direct path,
+ *         without its child, its slots or its checks) straight into a
+ *         buffer, or inflated there by zlib when deflated.
  * On stderr: the rows and the check. The values reach write(), so no
  * read can be left out by the compiler; a sum of them was a chain of
  * dependent additions that cost a third of the HDF5 floor.
@@ -39,6 +43,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 #include "bench_commands.h"
 #include "../cmd/common/cli.h"
 #include "../formats/h5load.h"
@@ -137,25 +142,11 @@ out_rigid(floor_out *o, floor_rigid *g, const double *v)
 		out_flush(o);
 }
 
-/* The header line s[0..n) of a log for --regress: the signals' columns
- * found, then the stream's magic line, names and units written (the names
- * and units hashed, as tagk's writer does). */
+/* The log's column names for --regress: the signals' and the truth's
+ * columns found. */
 static void
-rigid_header(floor_out *o, floor_rigid *g, const char *line, size_t n)
+rigid_find(floor_rigid *g, const char *const *names, int nc)
 {
-	static char s[MAX_LINE + 1];
-	const char *names[MAXCOLS];
-	int nc = 0;
-	memcpy(s, line, n);
-	s[n] = 0;
-	for (char *p = s, *e = s + n; nc < MAXCOLS; p++) {
-		char *c = memchr(p, ',', (size_t)(e - p));
-		names[nc++] = p;
-		if (!c)
-			break;
-		*c = 0;
-		p = c;
-	}
 	for (int i = 0; i < NSIGCOL; i++) {
 		g->col[i] = -1;
 		for (int k = 0; k < nc; k++)
@@ -164,6 +155,17 @@ rigid_header(floor_out *o, floor_rigid *g, const char *line, size_t n)
 		if (g->col[i] < 0)
 			cli_die(EXIT_DATA, "io-floor: --regress: no column '%s' (it reads tagk-bench synth's logs)", sig_names[i]);
 	}
+	for (int k = 0; k < nc && g->ntrue < NOUT_MAX - 13; k++)
+		if (strncmp(names[k], "true_", 5) == 0)
+			g->tcol[g->ntrue++] = k;
+}
+
+/* The stream's magic line, names and units written (the names and units
+ * hashed, as tagk's writer does), for the columns rigid_find found in
+ * names. */
+static void
+rigid_write(floor_out *o, floor_rigid *g, const char *const *names)
+{
 	const char *out[NOUT_MAX];
 	int m = 0;
 	static char yname[TAGK_NPARAM][16];
@@ -174,11 +176,8 @@ rigid_header(floor_out *o, floor_rigid *g, const char *line, size_t n)
 		out[m++] = yname[j];
 	}
 	out[m++] = "b";
-	for (int k = 0; k < nc && m < NOUT_MAX; k++)
-		if (strncmp(names[k], "true_", 5) == 0) {
-			g->tcol[g->ntrue++] = k;
-			out[m++] = names[k];
-		}
+	for (int j = 0; j < g->ntrue; j++)
+		out[m++] = names[g->tcol[j]];
 	for (int k = 0; k < NOUT_MAX; k++)
 		g->prev[k] = BINARY_NONE;
 	g->encode = binary_encoder();
@@ -198,6 +197,28 @@ rigid_header(floor_out *o, floor_rigid *g, const char *line, size_t n)
 	memcpy(o->buf, text, t);
 	o->used = t;
 	out_flush(o);
+}
+
+/* The header line s[0..n) of a CSV log for --regress: its names, split at
+ * the commas, to rigid_names. */
+static void
+rigid_header(floor_out *o, floor_rigid *g, const char *line, size_t n)
+{
+	static char s[MAX_LINE + 1];
+	const char *names[MAXCOLS];
+	int nc = 0;
+	memcpy(s, line, n);
+	s[n] = 0;
+	for (char *p = s, *e = s + n; nc < MAXCOLS; p++) {
+		char *c = memchr(p, ',', (size_t)(e - p));
+		names[nc++] = p;
+		if (!c)
+			break;
+		*c = 0;
+		p = c;
+	}
+	rigid_find(g, names, nc);
+	rigid_write(o, g, names);
 }
 
 /* The log at path, CSV: '#' lines and blank lines skipped, the first
@@ -262,9 +283,10 @@ floor_csv(floor_out *o, floor_rigid *g, const char *path)
 	close(fd);
 }
 
-/* The root group's 1-D datasets, as H5Ovisit2 finds them. */
+/* The root group's 1-D datasets, as H5Ovisit2 finds them, and their names. */
 typedef struct {
 	hid_t file, ds[MAXCOLS];
+	char *name[MAXCOLS];
 	int n;
 	hsize_t rows;
 } h5cols;
@@ -280,6 +302,8 @@ visit(hid_t obj, const char *name, const H5O_info_t *info, void *data)
 	if (H5Sget_simple_extent_ndims(sp) == 1 && H5Sget_simple_extent_dims(sp, &len, NULL) == 1 &&
 	    (h->n == 0 || len == h->rows)) {
 		h->rows = len;
+		if (!(h->name[h->n] = strdup(name)))
+			cli_die(EXIT_DATA, "io-floor: out of memory");
 		h->ds[h->n++] = d;
 	} else {
 		H5Dclose(d);
@@ -302,21 +326,41 @@ h5_block(h5cols *h, double (*col)[BLOCK_ROWS], hsize_t at, hsize_t cnt)
 	H5Sclose(ms);
 }
 
+/* The file at path opened by libhdf5 (loaded here) and its root group's
+ * 1-D datasets listed into h, in creation order when the file tracks it,
+ * else by name (as tagk's reader lists them). */
 static void
-floor_hdf5(floor_out *o, const char *path)
+h5_open_cols(h5cols *h, const char *path)
 {
 	char why[400];
 	if (h5_load(why, sizeof(why)) != 0)
 		cli_die(EXIT_DATA, "io-floor: %s", why);
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-	h5cols h = { .n = 0 };
-	if ((h.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
+	h->n = 0;
+	if ((h->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
 		cli_die(EXIT_DATA, "io-floor: %s: not an HDF5 file libhdf5 opens", path);
-	if (H5Ovisit2(h.file, H5_INDEX_CRT_ORDER, H5_ITER_INC, visit, &h, H5O_INFO_BASIC) < 0 &&
-	    (h.n = 0, H5Ovisit2(h.file, H5_INDEX_NAME, H5_ITER_INC, visit, &h, H5O_INFO_BASIC) < 0))
+	if (H5Ovisit2(h->file, H5_INDEX_CRT_ORDER, H5_ITER_INC, visit, h, H5O_INFO_BASIC) < 0 &&
+	    (h->n = 0, H5Ovisit2(h->file, H5_INDEX_NAME, H5_ITER_INC, visit, h, H5O_INFO_BASIC) < 0))
 		cli_die(EXIT_DATA, "io-floor: %s: cannot list its datasets", path);
-	if (h.n == 0)
+	if (h->n == 0)
 		cli_die(EXIT_DATA, "io-floor: %s: no 1-D dataset in its root group", path);
+}
+
+static void
+h5_close_cols(h5cols *h)
+{
+	for (int i = 0; i < h->n; i++) {
+		H5Dclose(h->ds[i]);
+		free(h->name[i]);
+	}
+	H5Fclose(h->file);
+}
+
+static void
+floor_hdf5(floor_out *o, const char *path)
+{
+	h5cols h;
+	h5_open_cols(&h, path);
 	double (*col)[BLOCK_ROWS] = malloc(sizeof(*col) * (size_t)h.n);
 	if (!col)
 		cli_die(EXIT_DATA, "io-floor: out of memory");
@@ -331,9 +375,113 @@ floor_hdf5(floor_out *o, const char *path)
 		}
 	}
 	free(col);
-	for (int i = 0; i < h.n; i++)
-		H5Dclose(h.ds[i]);
-	H5Fclose(h.file);
+	h5_close_cols(&h);
+}
+
+/* --regress on HDF5: a dataset the stream needs, read a chunk at a time
+ * by H5Dread_chunk (tagk's reader's direct path, h5chunk.h, without its
+ * checks): the stored chunk straight into chunk when unfiltered, else
+ * inflated there from raw. */
+typedef struct {
+	hid_t ds;
+	int deflate;
+	hsize_t crows, at; /* rows a chunk; the first row of the one in chunk (-1: none) */
+	double *chunk;
+} h5floor_col;
+
+static void
+h5floor_setup(h5floor_col *c, hid_t ds, const char *name)
+{
+	hid_t dcpl = H5Dget_create_plist(ds);
+	hsize_t cd = 0;
+	unsigned flags = 0, vals[8], cfg = 0;
+	size_t nv = 8;
+	int nf = H5Pget_nfilters(dcpl);
+	if (H5Pget_layout(dcpl) != H5D_CHUNKED || H5Pget_chunk(dcpl, 1, &cd) != 1 || cd == 0 || nf < 0 || nf > 1 ||
+	    (nf == 1 && H5Pget_filter2(dcpl, 0, &flags, &nv, vals, 0, NULL, &cfg) != H5Z_FILTER_DEFLATE))
+		cli_die(EXIT_DATA, "io-floor: --regress: dataset '%s' is not stored in unfiltered or deflated chunks", name);
+	H5Pclose(dcpl);
+	*c = (h5floor_col){ .ds = ds, .deflate = nf == 1, .crows = cd, .at = (hsize_t)-1,
+		.chunk = malloc((size_t)cd * sizeof(double)) };
+	if (!c->chunk)
+		cli_die(EXIT_DATA, "io-floor: out of memory");
+}
+
+/* The chunk of c at row c0 into c->chunk; raw (*cap bytes) and z the
+ * deflated chunk's room and zlib stream. */
+static void
+h5floor_chunk(h5floor_col *c, hsize_t c0, unsigned char **raw, size_t *cap, z_stream *z)
+{
+	hsize_t size = 0;
+	uint32_t mask = 0;
+	if (!c->deflate) {
+		if (H5Dread_chunk(c->ds, H5P_DEFAULT, &c0, &mask, c->chunk) < 0)
+			cli_die(EXIT_DATA, "io-floor: reading a chunk failed");
+		c->at = c0;
+		return;
+	}
+	if (H5Dget_chunk_storage_size(c->ds, &c0, &size) < 0)
+		cli_die(EXIT_DATA, "io-floor: reading a chunk failed");
+	if (size > *cap) {
+		free(*raw);
+		if (!(*raw = malloc(*cap = (size_t)size)))
+			cli_die(EXIT_DATA, "io-floor: out of memory");
+	}
+	if (H5Dread_chunk(c->ds, H5P_DEFAULT, &c0, &mask, *raw) < 0 || inflateReset(z) != Z_OK)
+		cli_die(EXIT_DATA, "io-floor: reading a chunk failed");
+	z->next_in = *raw;
+	z->avail_in = (uInt)size;
+	z->next_out = (unsigned char *)c->chunk;
+	z->avail_out = (uInt)(c->crows * sizeof(double));
+	inflate(z, Z_FINISH);
+	c->at = c0;
+}
+
+/* --regress on an HDF5 log (tagk-bench synth's, or it repacked with
+ * deflate): the datasets of the signals and the truth only, each chunk
+ * read once, the rows of each stretch that lies within one chunk of
+ * every one of them gathered from the chunks and written by out_rigid. */
+static void
+floor_hdf5_regress(floor_out *o, floor_rigid *g, const char *path)
+{
+	h5cols h;
+	h5_open_cols(&h, path);
+	rigid_find(g, (const char *const *)h.name, h.n);
+	int nu = NSIGCOL + g->ntrue;
+	h5floor_col c[NSIGCOL + MAXCOLS];
+	for (int i = 0; i < nu; i++) { /* the columns used, in the order out_rigid reads them */
+		int k = i < NSIGCOL ? g->col[i] : g->tcol[i - NSIGCOL];
+		h5floor_setup(&c[i], h.ds[k], h.name[k]);
+	}
+	rigid_write(o, g, (const char *const *)h.name);
+	for (int i = 0; i < nu; i++)
+		*(i < NSIGCOL ? &g->col[i] : &g->tcol[i - NSIGCOL]) = i;
+	z_stream z = { .zalloc = Z_NULL };
+	unsigned char *raw = NULL;
+	size_t cap = 0;
+	if (inflateInit(&z) != Z_OK)
+		cli_die(EXIT_DATA, "io-floor: out of memory");
+	for (hsize_t b = 0, end; b < h.rows; b = end) {
+		end = h.rows;
+		for (int i = 0; i < nu; i++) {
+			hsize_t c0 = b / c[i].crows * c[i].crows;
+			if (c[i].at != c0)
+				h5floor_chunk(&c[i], c0, &raw, &cap, &z);
+			if (c0 + c[i].crows < end)
+				end = c0 + c[i].crows;
+		}
+		for (hsize_t r = b; r < end; r++) {
+			double v[NSIGCOL + MAXCOLS];
+			for (int i = 0; i < nu; i++)
+				v[i] = c[i].chunk[r - c[i].at];
+			out_rigid(o, g, v);
+		}
+	}
+	inflateEnd(&z);
+	free(raw);
+	for (int i = 0; i < nu; i++)
+		free(c[i].chunk);
+	h5_close_cols(&h);
 }
 
 /* Whether path starts with HDF5's signature (at offset 0: the files
@@ -383,12 +531,12 @@ cmd_iofloor(int argc, char **argv)
 	floor_out o = { .bytes = (size_t)bytes, .room = g.on ? 6 * binary_record_max(NOUT_MAX) : bytes ? (size_t)bytes : 8 * MAXCOLS,
 		.sum = sum };
 	int h5 = is_hdf5(path);
-	if (h5 && g.on)
-		cli_die(EXIT_USAGE, "io-floor: --regress reads a CSV log");
 	if (!sum || !(o.buf = malloc(OUT_ROWS * o.room)))
 		cli_die(EXIT_DATA, "io-floor: out of memory");
 	bsum_init(sum);
-	if (h5)
+	if (h5 && g.on)
+		floor_hdf5_regress(&o, &g, path);
+	else if (h5)
 		floor_hdf5(&o, path);
 	else
 		floor_csv(&o, &g, path);

@@ -53,8 +53,9 @@ const bench_command bench_subcommands[] = {
 	{ "io-floor", "the least a reader of a log does: fast_float or libhdf5, then the stream's bytes",
 	  "[--bytes N | --regress] FILE",
 	  "      --bytes N          bytes written per row: its values, then zeros (default 8 a value)\n"
-	  "      --regress          a CSV log's rigid-body rows instead: tagk-regress's binary stream,\n"
-	  "                         byte for byte (the yardstick of issue 57)\n",
+	  "      --regress          a CSV or HDF5 log's rigid-body rows instead: tagk-regress's binary\n"
+	  "                         stream, byte for byte (the yardstick of issue 57); HDF5 by\n"
+	  "                         H5Dread_chunk, unfiltered or deflated chunks\n",
 	  cmd_iofloor },
 	{ "memory", "peak memory of the commands that read a whole stream, as it grows",
 	  "[--rows LIST]",

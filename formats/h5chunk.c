@@ -186,21 +186,15 @@ grow(unsigned char **p, size_t *cap, size_t want)
 	return 0;
 }
 
-/* The chunk at row c0, decoded into d->chunk: 0, 1 or -1 (h5c_read). */
+/* The chunk at row c0, decoded into dst (d->cbytes of room; d->chunk,
+ * or the caller's rows for a chunk of doubles as they are): 0, 1 or -1
+ * (h5c_read). */
 static int
-load_chunk(h5chunk *d, hid_t ds, hsize_t c0)
+decode_chunk(h5chunk *d, hid_t ds, hsize_t c0, unsigned char *dst)
 {
 	size_t have = 0;
-	d->chunk_ok = 0;
-	if (!d->chunk && !(d->chunk = malloc(d->cbytes)))
-		return 1;
-	if (!d->shuffle && !d->deflate) {
-		if (!stored_chunk(ds, c0, d->chunk, d->cbytes, d->cbytes))
-			return 1;
-		d->chunk_ok = 1;
-		d->chunk_at = c0;
-		return 0;
-	}
+	if (!d->shuffle && !d->deflate)
+		return stored_chunk(ds, c0, dst, d->cbytes, d->cbytes) ? 0 : 1;
 	/* a deflated chunk is at most zlib's bound over the chunk (what
 	 * libhdf5's filter allocates to write it) */
 	size_t bound = d->deflate ? (size_t)compressBound((uLong)d->cbytes) : d->cbytes;
@@ -210,17 +204,30 @@ load_chunk(h5chunk *d, hid_t ds, hsize_t c0)
 		return 1;
 	const unsigned char *plain = raw;
 	if (d->deflate) {
-		unsigned char *to = d->shuffle ? inflated : d->chunk;
+		unsigned char *to = d->shuffle ? inflated : dst;
 		int rc = inflate_exact(d, raw, have, to, d->cbytes);
 		if (rc != 0)
 			return rc;
 		plain = to;
 	}
 	if (d->shuffle)
-		unshuffle(plain, d->chunk, d->cbytes, d->esize);
-	d->chunk_ok = 1;
-	d->chunk_at = c0;
+		unshuffle(plain, dst, d->cbytes, d->esize);
 	return 0;
+}
+
+/* The chunk at row c0, decoded into d->chunk: 0, 1 or -1 (h5c_read). */
+static int
+load_chunk(h5chunk *d, hid_t ds, hsize_t c0)
+{
+	d->chunk_ok = 0;
+	if (!d->chunk && !(d->chunk = malloc(d->cbytes)))
+		return 1;
+	int rc = decode_chunk(d, ds, c0, d->chunk);
+	if (rc == 0) {
+		d->chunk_ok = 1;
+		d->chunk_at = c0;
+	}
+	return rc;
 }
 
 /* cnt elements of d's kind at src into doubles at dst. */
@@ -255,12 +262,16 @@ h5c_read(h5chunk *d, hid_t ds, hsize_t b, hsize_t len, hsize_t cap, double *out)
 	for (hsize_t r = b, end = b + len; r < end;) {
 		hsize_t c0 = r / d->crows * d->crows, stop = c0 + d->crows < end ? c0 + d->crows : end;
 		double *to = out + (size_t)(r - b) * (size_t)d->k;
-		if (d->elem == E_F64 && !d->shuffle && !d->deflate && r == c0 && c0 - b + d->crows <= cap) {
-			/* the whole chunk straight into out: its rows past the end of
-			 * the block (the last chunk's, past the dataset's end) are
-			 * room out has and nobody reads */
-			if (!stored_chunk(ds, c0, (unsigned char *)to, d->cbytes, d->cbytes))
-				return 1;
+		if (d->elem == E_F64 && r == c0 && c0 - b + d->crows <= cap) {
+			/* the whole chunk straight into out, decoded there (where a
+			 * deflated one was inflated into d->chunk, then copied): its
+			 * rows past the end of the block (the last chunk's, past the
+			 * dataset's end) are room out has and nobody reads */
+			int rc = decode_chunk(d, ds, c0, (unsigned char *)to);
+			if (rc != 0) {
+				d->bad_row = c0;
+				return rc;
+			}
 		} else {
 			int rc = d->chunk_ok && d->chunk_at == c0 ? 0 : load_chunk(d, ds, c0);
 			if (rc != 0) {

@@ -33,7 +33,11 @@
  * streams the table to this process: the header through a pipe, then rows
  * in blocks of 4096, each built in one of two slots of memory the two
  * processes share and announced on the pipe, this process telling the
- * child on a socket when it has read a block (send_shared). Where the
+ * child on a socket when it has read a block (send_shared). When every
+ * signal is one column (a log's usual case), the block is its columns,
+ * read into the slot by the child (its chunks straight there), and this
+ * process gathers each row from them into its own memory, where its
+ * checks read it. Where the
  * slots cannot be had, or a block of a wide table does not fit one, the
  * rows go through the pipe itself, built in the child's pages and handed
  * over by reference (pipeout.h; this process, the pipe's only reader,
@@ -72,6 +76,11 @@ enum { BLOCK = 4096, H5_STEP_SECONDS = 20, MAX_NAME = 1024, H5_NOTES_MAX = 2048 
  * for tables of up to 128 columns (wider ones go through the pipe). Only
  * the pages a block uses are ever touched. */
 #define SHM_SLOT ((size_t)4 << 20)
+/* A 'C' block's column stride in a slot, in doubles: a block and a cache
+ * line, so that the columns a row is gathered from do not all fall in the
+ * same cache set (at a stride of 32 KiB they did, and the gather was
+ * slower than the child's turning them into rows). */
+#define SHM_COL (BLOCK + 8)
 /* Declared rows beyond this are refused before any read: 2^36 rows is
  * years of a 1 kHz log, and a damaged header can declare 2^60. */
 #define H5_MAX_ROWS ((hsize_t)1 << 36)
@@ -1062,15 +1071,17 @@ rows_from_columns(const child *c, double *out, hsize_t r0, hsize_t nrows)
 		}
 }
 
-/* Rows b .. b + len - 1 of every signal into its column buffer: by its
- * chunks (h5chunk.h) while they are ones h5c_read decodes, else, from the
- * first that is not, by H5Dread. */
+/* Rows b .. b + len - 1 of every signal into its column buffer, or when
+ * cols is not NULL (every signal one column) into cols + i * SHM_COL for
+ * signal i: by its chunks (h5chunk.h) while they are ones h5c_read
+ * decodes, else, from the first that is not, by H5Dread. */
 static int
-read_block(child *c, hsize_t b, hsize_t len)
+read_block(child *c, hsize_t b, hsize_t len, double *cols)
 {
 	for (int i = 0; i < c->nsig; i++) {
 		h5sig *s = &c->sig[i];
-		int drc = s->dc.on ? h5c_read(&s->dc, s->ds, b, len, BLOCK, s->buf) : 1;
+		double *to = cols ? cols + (size_t)i * SHM_COL : s->buf;
+		int drc = s->dc.on ? h5c_read(&s->dc, s->ds, b, len, BLOCK, to) : 1;
 		if (drc == 0)
 			continue;
 		if (drc < 0)
@@ -1082,7 +1093,7 @@ read_block(child *c, hsize_t b, hsize_t len)
 		hid_t fspace = H5Dget_space(s->ds);
 		H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL);
 		hid_t mspace = H5Screate_simple(s->rank, count, NULL);
-		herr_t rc = H5Dread(s->ds, s->mtype, mspace, fspace, H5P_DEFAULT, s->buf);
+		herr_t rc = H5Dread(s->ds, s->mtype, mspace, fspace, H5P_DEFAULT, to);
 		H5Sclose(mspace);
 		H5Sclose(fspace);
 		if (rc < 0)
@@ -1130,13 +1141,10 @@ send_block(const child *c, pipeout *po, double *rows, hsize_t len)
 	return 0;
 }
 
-/* Block bi's len rows into shared slot bi % 2, once the parent has let
- * go of the block that filled it before (a byte on c->ack), then 'S',
- * three zero bytes and the row count to the pipe: the parent reads the
- * rows where they are. Through the pipe, its read(2) copied every row
- * (and handing the pages over by reference cost the child as much). */
+/* Shared slot bi % 2 once the parent has let go of the block that
+ * filled it before (a byte on c->ack): 0, or -1 if the parent is gone. */
 static int
-send_shared(const child *c, hsize_t bi, hsize_t len)
+slot_free(const child *c, hsize_t bi)
 {
 	if (bi >= 2) {
 		char a;
@@ -1146,8 +1154,25 @@ send_shared(const child *c, hsize_t bi, hsize_t len)
 		if (g != 1)
 			return -1; /* the parent is gone */
 	}
-	rows_from_columns(c, (double *)(void *)(c->shm + (bi & 1) * SHM_SLOT), 0, len);
-	unsigned char hdr[8] = { 'S', 0, 0, 0 };
+	return 0;
+}
+
+/* Block bi's len rows into shared slot bi % 2, once it is free, then
+ * 'S', three zero bytes and the row count to the pipe: the parent reads
+ * the rows where they are. Through the pipe, its read(2) copied every
+ * row (and handing the pages over by reference cost the child as much).
+ * With cols (its columns already in the slot, read there by read_block:
+ * every signal one column), 'C' instead: the parent gathers each row from
+ * the columns, where the child's turning the columns into rows was a
+ * twentieth of the command's CPU time from HDF5 (perf). */
+static int
+send_shared(const child *c, hsize_t bi, hsize_t len, int cols)
+{
+	if (!cols && slot_free(c, bi) != 0)
+		return -1;
+	if (!cols)
+		rows_from_columns(c, (double *)(void *)(c->shm + (bi & 1) * SHM_SLOT), 0, len);
+	unsigned char hdr[8] = { cols ? 'C' : 'S', 0, 0, 0 };
 	uint32_t l = (uint32_t)len;
 	memcpy(hdr + 4, &l, 4);
 	return pipeout_write_all(c->fd, hdr, 8);
@@ -1179,6 +1204,7 @@ child_stream(child *c)
 	for (int i = 0; i < c->nsig; i++)
 		c->single &= c->sig[i].k == 1;
 	int shared = c->shm && (size_t)BLOCK * rowbytes <= SHM_SLOT;
+	int cols = shared && c->single && (size_t)SHM_COL * rowbytes <= SHM_SLOT;
 	pipeout *po = !shared && rowbytes <= pipeout_slot_size() ? pipeout_open(c->fd) : NULL;
 	double *rows = po || shared ? NULL : malloc((size_t)BLOCK * rowbytes);
 	if (!po && !shared && !rows)
@@ -1186,10 +1212,16 @@ child_stream(child *c)
 	int rc = 0;
 	for (hsize_t b = 0, bi = 0; b < c->n && rc == 0; b += BLOCK, bi++) {
 		hsize_t len = c->n - b < BLOCK ? c->n - b : BLOCK;
+		/* columns are read into their slot: it must be free first */
+		if (cols && slot_free(c, bi) != 0) {
+			rc = -1;
+			break;
+		}
 		alarm(H5_STEP_SECONDS);
-		rc = read_block(c, b, len) != 0 || check_denied(c) != 0 ? -1 : 0;
+		rc = read_block(c, b, len, cols ? (double *)(void *)(c->shm + (bi & 1) * SHM_SLOT) : NULL) != 0 ||
+		    check_denied(c) != 0 ? -1 : 0;
 		alarm(0); /* the parent may take its time reading */
-		if (rc == 0 && (shared ? send_shared(c, bi, len) : send_block(c, po, rows, len)) != 0)
+		if (rc == 0 && (shared ? send_shared(c, bi, len, cols) : send_block(c, po, rows, len)) != 0)
 			rc = -1;
 	}
 	free(rows);
@@ -1240,6 +1272,7 @@ typedef struct {
 	long shared;      /* shared blocks received */
 	double *buf;      /* BLOCK x ncols, for blocks through the pipe */
 	double *blk;      /* the block being read: buf, or a shared slot */
+	int cols;         /* blk holds columns, SHM_COL values apart (a 'C' block), not rows */
 	uint32_t blen, bpos;
 	hsize_t pos;      /* rows returned */
 	int done;
@@ -1306,15 +1339,18 @@ read_message(tbl_reader *r)
 		h->done = 1;
 		return 0;
 	}
-	if (tag != 'B' && !(tag == 'S' && h->shm))
+	if (tag != 'B' && !((tag == 'S' || tag == 'C') && h->shm))
 		return child_failed(r);
 	/* a block of rows: three zero bytes and its row count, then for 'B'
-	 * the rows themselves, for 'S' nothing (they are in the next slot) */
+	 * the rows themselves, for 'S' nothing (they are in the next slot),
+	 * for 'C' nothing (the next slot holds the columns, SHM_COL values
+	 * apart, the first l values of each the block's) */
 	uint32_t l;
 	char pad[3];
 	if (rd(h->fd, pad, 3) != 0 || rd(h->fd, &l, 4) != 0 || l == 0 || l > BLOCK)
 		return child_failed(r);
-	size_t bytes = (size_t)l * (size_t)r->ncols * sizeof(double);
+	size_t bytes = (size_t)(tag == 'C' ? SHM_COL : l) * (size_t)r->ncols * sizeof(double);
+	h->cols = tag == 'C';
 	if (tag == 'B') {
 		if (rd(h->fd, h->buf, bytes) != 0)
 			return child_failed(r);
@@ -1348,9 +1384,26 @@ h5_next(tbl_reader *r, double *row)
 			return rc;
 		}
 	}
+	h->pos++;
+	if (h->cols) {
+		/* each value from its column, into this process's memory: the
+		 * checks that follow see what is used, whatever the child does;
+		 * then the row tested as tbl_next's check would first test it */
+		const double *p = h->blk + h->bpos++;
+		int nc = r->ncols; /* a local: the stores to row could change r's, to the compiler */
+#if defined(__GNUC__)
+		/* every eighth row, each column's line 64 rows on: the child
+		 * wrote them on another core (a fifth of the gather's time) */
+		if ((h->bpos & 7) == 1 && h->bpos + 64 < h->blen) /* within the block's columns */
+			for (int i = 0; i < nc; i++)
+				__builtin_prefetch(p + (size_t)i * SHM_COL + 64);
+#endif
+		for (int i = 0; i < nc; i++)
+			row[i] = p[(size_t)i * SHM_COL];
+		return tbl_all_finite(row, nc) ? TBL_ROW_FINITE : 1;
+	}
 	memcpy(row, h->blk + (size_t)h->bpos * (size_t)r->ncols, (size_t)r->ncols * sizeof(*row));
 	h->bpos++;
-	h->pos++;
 	return 1;
 }
 

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "table.h"
 
 struct tbl_reader {
@@ -37,11 +38,32 @@ struct tbl_reader {
 	char err[768];
 	char where[600];
 	int failed;
+	/* 1 a row, 0 the end, -1 an error; or TBL_ROW_FINITE, a row the
+	 * reader found every cell of finite as it read it (so that tbl_next
+	 * need not look at its cells again) */
 	int (*next)(tbl_reader *r, double *row);
 	void (*where_fn)(tbl_reader *r, char *buf, size_t len);
 	void (*close)(tbl_reader *r);
 	void *impl;
 };
+
+enum { TBL_ROW_FINITE = 2 };
+
+/* Whether the n values at v are all finite: no exponent of all ones (NaN
+ * or Inf), tested with three integer operations a value and no branch,
+ * a loop the compiler vectorises. */
+static inline int
+tbl_all_finite(const double *v, int n)
+{
+	const uint64_t exp = UINT64_C(0x7ff0000000000000), one = UINT64_C(1) << 52;
+	uint64_t carry = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t u;
+		memcpy(&u, &v[i], sizeof(u));
+		carry |= (u & exp) + one; /* bit 63 set only by an exponent of all ones */
+	}
+	return !(carry >> 63);
+}
 
 /* Set r->err from a printf format and mark r failed; returns -1. */
 int tbl_fail(tbl_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
