@@ -316,9 +316,9 @@ build/asan/test_binary: tests/test_binary.c formats/binary.h | test-deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< -lcmocka -lm
 
-build/asan/test_binary_enc: tests/test_binary_enc.c formats/binary_enc.c formats/binary.h | test-deps
+build/asan/test_binary_enc: tests/test_binary_enc.c formats/binary_enc.c formats/binary_dec.c formats/binary.h | test-deps
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/binary_enc.c -lcmocka -lm
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/binary_enc.c formats/binary_dec.c -lcmocka -lm
 
 test-formats: build/asan/test_numconv build/asan/test_pipeout build/asan/test_outfile build/asan/test_binary \
 		build/asan/test_binary_enc
