@@ -25,6 +25,25 @@ decode_scalar(uint64_t *restrict cur, double *restrict row, const unsigned char 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
+/* NEXT from a word that is not finite gives BINARY_NONE (binary_next).
+ * The vector paths add 1.0 whatever the word, which leaves a word that
+ * is not finite so and a finite one finite, and mend those columns here,
+ * only for a row that has a value not finite (rare: an empty cell). */
+static void
+mend_next(uint64_t *restrict cur, double *restrict row, const unsigned char *restrict p, int n)
+{
+	for (int w = 0; w < binary_mask_words(n); w++) {
+		uint64_t m = binary_get_word(p + 8 * (size_t)w), none = BINARY_NONE;
+		for (uint64_t k = m & m >> 1 & UINT64_C(0x5555555555555555); k; k &= k - 1) {
+			int j = 32 * w + __builtin_ctzll(k) / 2;
+			if ((cur[j] & UINT64_C(0x7ff0000000000000)) == UINT64_C(0x7ff0000000000000)) {
+				cur[j] = none;
+				memcpy(row + j, &none, 8);
+			}
+		}
+	}
+}
+
 #define AVX2 __attribute__((target("avx2,popcnt"), always_inline)) static inline
 #define AVX512 __attribute__((target("avx512f,avx512dq,bmi2,popcnt"), always_inline)) static inline
 
@@ -80,9 +99,7 @@ group256(uint64_t *cur, double *row, const unsigned char *v, uint32_t c, int k, 
 	__m256i oi = k == 4 ? _mm256_loadu_si256((const __m256i *)(const void *)cur)
 	    : _mm256_maskload_epi64((const long long *)(const void *)cur, lanes256(k));
 	__m256d old = _mm256_castsi256_pd(oi);
-	__m256d nx = _mm256_blendv_pd(_mm256_add_pd(old, _mm256_set1_pd(1.0)),
-	    _mm256_castsi256_pd(_mm256_set1_epi64x((long long)BINARY_NONE)),
-	    _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(oi, expo), expo)));
+	__m256d nx = _mm256_add_pd(old, _mm256_set1_pd(1.0)); /* mend_next's */
 	__m256d lo = _mm256_blendv_pd(old, ex, l), hi = _mm256_blendv_pd(_mm256_setzero_pd(), nx, l);
 	__m256i r = _mm256_castpd_si256(_mm256_blendv_pd(lo, hi, h));
 	*bad = _mm256_or_si256(*bad, _mm256_cmpeq_epi64(_mm256_and_si256(r, expo), expo));
@@ -108,7 +125,8 @@ binary_decode_avx2(uint64_t *restrict cur, double *restrict row, const unsigned 
 		for (int i = lo; i < hi; i += 4, m >>= 8)
 			v = group256(cur + i, row + i, v, (uint32_t)m & 0xff, hi - i < 4 ? hi - i : 4, &bad);
 	}
-	*nonfinite = _mm256_movemask_pd(_mm256_castsi256_pd(bad)) != 0;
+	if ((*nonfinite = _mm256_movemask_pd(_mm256_castsi256_pd(bad)) != 0))
+		mend_next(cur, row, p, n);
 	return (size_t)(v - p);
 }
 
@@ -125,8 +143,7 @@ group512(uint64_t *cur, double *row, const unsigned char *v, uint32_t val, uint3
 	__m512i ex = _mm512_maskz_expandloadu_epi64((__mmask8)val, v);
 	__m512i oi = kg == 0xff ? _mm512_loadu_si512(cur) : _mm512_maskz_loadu_epi64(kg, cur);
 	__m512d old = _mm512_castsi512_pd(oi);
-	__m512i nx = _mm512_mask_mov_epi64(_mm512_castpd_si512(_mm512_add_pd(old, _mm512_set1_pd(1.0))),
-	    _mm512_fpclass_pd_mask(old, 0x99), _mm512_set1_epi64((long long)BINARY_NONE));
+	__m512i nx = _mm512_castpd_si512(_mm512_add_pd(old, _mm512_set1_pd(1.0))); /* mend_next's */
 	__m512i r = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(ex, (__mmask8)same, oi), (__mmask8)next, nx);
 	*bad = _kor_mask8(*bad, _mm512_mask_fpclass_pd_mask(kg, _mm512_castsi512_pd(r), 0x99));
 	if (kg == 0xff) {
@@ -173,7 +190,8 @@ row512(uint64_t *restrict cur, double *restrict row, const unsigned char *restri
 		len += 8 * (size_t)__builtin_popcountll(m & ~(m >> 1) & UINT64_C(0x5555555555555555));
 		v = word512(cur, row, v, m, lo, hi, G, &bad);
 	}
-	*nonfinite = bad != 0;
+	if ((*nonfinite = bad != 0))
+		mend_next(cur, row, p, n);
 	return len;
 }
 

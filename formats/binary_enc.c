@@ -217,9 +217,10 @@ __attribute__((target("avx512f,avx512dq,bmi2,popcnt"), always_inline)) static in
 group512(unsigned char **v, __m512i old, const double *x, __mmask8 kg, __mmask8 *l, __mmask8 *h)
 {
 	const __m512i qnan = _mm512_set1_epi64(0x7ff8000000000000);
-	__m512i xi = kg == 0xff ? _mm512_loadu_si512(x) : _mm512_maskz_loadu_epi64(kg, x);
-	__m512d xd = _mm512_castsi512_pd(xi);
-	__m512i u = _mm512_mask_mov_epi64(xi, _mm512_cmp_pd_mask(xd, xd, _CMP_UNORD_Q), qnan);
+	__m512d xd = kg == 0xff ? _mm512_loadu_pd(x) : _mm512_maskz_loadu_pd(kg, x);
+	/* a NaN (either kind: classes 0 and 1) keeps qnan, any other value
+	 * (token 1) is itself: one instruction, no mask register */
+	__m512i u = _mm512_castpd_si512(_mm512_fixupimm_pd(_mm512_castsi512_pd(qnan), xd, _mm512_set1_epi64(0x11111100), 0));
 	__m512i nx = _mm512_castpd_si512(_mm512_add_pd(_mm512_castsi512_pd(old), _mm512_set1_pd(1.0)));
 	__mmask8 ne = _mm512_mask_cmpneq_epi64_mask(kg, u, old);
 	__mmask8 gz = _mm512_mask_testn_epi64_mask(ne, u, u);
