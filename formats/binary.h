@@ -205,7 +205,7 @@ binary_next(uint64_t prev)
  * that found the changed columns two at a time (SSE2) and then visited
  * them alone a quarter longer. A value is stored before its code is
  * known; only VALUE moves on. The reference encoder, and the one where
- * binary_encoder has no vector version: on x86-64 that writer is 1.5-2x
+ * binary_encoder has no vector version: on x86-64 that writer is 2-2.5x
  * faster with whole masks of compares (binary_enc.c). */
 static inline size_t
 binary_encode(unsigned char *restrict p, uint64_t *restrict prev, const double *restrict x, int n)

@@ -80,20 +80,26 @@ store_part256(void *p, __m256i u, int k)
 		_mm_storel_epi64((__m128i *)(void *)((char *)p + 16), _mm256_extracti128_si256(u, 1));
 }
 
-/* k (1..4) columns from cur, whose codes are the 8 bits c, their values
- * from v: the row's at cur and row, *bad the lanes not finite or'd in.
- * Returns v past the values taken. A lane's code bits (low l, high h)
- * moved to the sign bits pick: l ? (h ? NEXT : VALUE) : (h ? 0 : SAME). */
+/* For each count 0..4, its first lanes: maskload's mask. */
+static const int64_t first4[5][4] = { { 0, 0, 0, 0 }, { -1, 0, 0, 0 }, { -1, -1, 0, 0 }, { -1, -1, -1, 0 },
+	{ -1, -1, -1, -1 } };
+
+/* k (1..4) columns from cur, group g of a mask word whose every lane of
+ * mv holds, their values from v: the row's at cur and row, *bad the lanes
+ * not finite or'd in. Returns v past the values taken. A lane's code
+ * bits (low l, high h) moved to the sign bits pick: l ? (h ? NEXT :
+ * VALUE) : (h ? 0 : SAME). */
 AVX2 const unsigned char *
-group256(uint64_t *cur, double *row, const unsigned char *v, uint32_t c, int k, __m256i *bad)
+group256(uint64_t *cur, double *row, const unsigned char *v, __m256i mv, int g, int k, __m256i *bad)
 {
 	const __m256i expo = _mm256_set1_epi64x(0x7ff0000000000000);
-	__m256i cv = _mm256_set1_epi64x(c);
-	__m256d l = _mm256_castsi256_pd(_mm256_sllv_epi64(cv, _mm256_setr_epi64x(63, 61, 59, 57)));
-	__m256d h = _mm256_castsi256_pd(_mm256_sllv_epi64(cv, _mm256_setr_epi64x(62, 60, 58, 56)));
+	__m256i sh = _mm256_sub_epi64(_mm256_setr_epi64x(63, 61, 59, 57), _mm256_set1_epi64x(8 * g));
+	__m256d l = _mm256_castsi256_pd(_mm256_sllv_epi64(mv, sh));
+	__m256d h = _mm256_castsi256_pd(_mm256_sllv_epi64(mv, _mm256_sub_epi64(sh, _mm256_set1_epi64x(1))));
 	unsigned val = (unsigned)_mm256_movemask_pd(_mm256_andnot_pd(h, l));
 	int cnt = __builtin_popcount(val);
-	__m256i vals = _mm256_maskload_epi64((const long long *)(const void *)v, lanes256(cnt));
+	__m256i vals = _mm256_maskload_epi64((const long long *)(const void *)v,
+	    _mm256_loadu_si256((const __m256i *)(const void *)first4[cnt]));
 	__m256d ex = _mm256_castsi256_pd(
 	    _mm256_permutevar8x32_epi32(vals, _mm256_loadu_si256((const __m256i *)(const void *)expand4[val])));
 	__m256i oi = k == 4 ? _mm256_loadu_si256((const __m256i *)(const void *)cur)
@@ -113,21 +119,42 @@ group256(uint64_t *cur, double *row, const unsigned char *v, uint32_t c, int k, 
 	return v + 8 * cnt;
 }
 
-__attribute__((target("avx2,popcnt"))) size_t
-binary_decode_avx2(uint64_t *restrict cur, double *restrict row, const unsigned char *restrict p, int n, int *nonfinite)
+/* A row of n columns; G, when not 0, its groups of 4 (n <= 32: one mask
+ * word), known when compiled, so that the loop unrolls and each group's
+ * shifts are constants. */
+AVX2 size_t
+row256(uint64_t *restrict cur, double *restrict row, const unsigned char *restrict p, int n, int *nonfinite, const int G)
 {
-	int nw = binary_mask_words(n);
+	int nw = G ? 1 : binary_mask_words(n);
 	const unsigned char *v = p + 8 * (size_t)nw;
 	__m256i bad = _mm256_setzero_si256();
 	for (int w = 0; w < nw; w++) {
 		uint64_t m = binary_get_word(p + 8 * (size_t)w);
 		int lo = 32 * w, hi = n - lo < 32 ? n : lo + 32;
-		for (int i = lo; i < hi; i += 4, m >>= 8)
-			v = group256(cur + i, row + i, v, (uint32_t)m & 0xff, hi - i < 4 ? hi - i : 4, &bad);
+		int ng = G ? G : (hi - lo + 3) / 4, kt = hi - lo - 4 * (ng - 1); /* the last group's lanes */
+		__m256i mv = _mm256_set1_epi64x((long long)m);
+		for (int g = 0; g < ng; g++)
+			v = group256(cur + lo + 4 * g, row + lo + 4 * g, v, mv, g, g < ng - 1 ? 4 : kt, &bad);
 	}
 	if ((*nonfinite = _mm256_movemask_pd(_mm256_castsi256_pd(bad)) != 0))
 		mend_next(cur, row, p, n);
 	return (size_t)(v - p);
+}
+
+__attribute__((target("avx2,popcnt"))) size_t
+binary_decode_avx2(uint64_t *restrict cur, double *restrict row, const unsigned char *restrict p, int n, int *nonfinite)
+{
+	switch ((n + 3) / 4) {
+	case 1: return row256(cur, row, p, n, nonfinite, 1);
+	case 2: return row256(cur, row, p, n, nonfinite, 2);
+	case 3: return row256(cur, row, p, n, nonfinite, 3);
+	case 4: return row256(cur, row, p, n, nonfinite, 4);
+	case 5: return row256(cur, row, p, n, nonfinite, 5);
+	case 6: return row256(cur, row, p, n, nonfinite, 6);
+	case 7: return row256(cur, row, p, n, nonfinite, 7);
+	case 8: return row256(cur, row, p, n, nonfinite, 8);
+	}
+	return row256(cur, row, p, n, nonfinite, 0);
 }
 
 /* Eight columns at cur, the lanes kg, whose codes are VALUE in val,

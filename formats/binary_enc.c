@@ -6,23 +6,30 @@
  * Why: binary_encode's branch a column cost about 1 ns a column, a sixth
  * of tagk-regress CSV -> binary and two thirds of binlog -> binary against
  * version 3's copy. Here a group of columns (4 with AVX2, 8 with AVX-512)
- * gives three bit masks: SAME (the bits equal the row before's), zero
- * (+0.0) and NEXT (the row before's plus 1.0), from which a column's code
+ * gives three tests: SAME (the bits equal the row before's), zero (+0.0)
+ * and NEXT (the row before's plus 1.0), from which a column's code
  * follows in the order binary_encode tries them: SAME, then ZERO, then
  * NEXT, else VALUE. NEXT needs no test that the row before's is finite:
  * an infinity plus 1.0 is itself and a NaN gives a NaN, so that a value
- * equal to it is SAME, or a NaN no value has (BINARY_NONE's quieted). A
- * word's 32 codes are those masks with their bits spread two apart. The
- * group's words are stored where the next value goes whatever their
+ * equal to it is SAME, or a NaN no value has (BINARY_NONE's quieted).
+ * The group's words are stored where the next value goes whatever their
  * codes, packed to its VALUE columns first (AVX2: a permute from a
  * 16-entry table; AVX-512: a compress), and the output moves on by their
- * count: no branch a column. Encoder alone, six 23-column rows a call
- * (ns a row, one loaded machine): on tagk-regress's synth stream
- * binary_encode 27-32, AVX2 27-29, AVX-512 14, version 3's copy 5; with a
+ * count: no branch a column. A row of at most 32 columns (one mask word:
+ * tagk-regress's 23, tagk-estimate's 32) keeps its words in registers as
+ * the next row's, so that prev is read and written once a call.
+ *
+ * Encoder alone, six 23-column rows a call, ns a row (3000 rows of
+ * tagk-regress's 300k-sample synth stream, in cache; least of 21 runs on
+ * a loaded 2-core AMD EPYC): binary_encode 23-24, AVX2 10.3 (27 before
+ * its codes came from one movemask and its last columns from a vector),
+ * AVX-512 9.6 (13.2 before the registers, the compares under the mask of
+ * changed lanes and fixupimm's NaNs), version 3's copy 4.4. With a
  * quarter of the cells changed at random binary_encode's branches
- * mispredict (130-150), AVX2 and AVX-512 take the same as before. SSE2's
- * two columns a compare took 37-41 on the synth stream, so a CPU without
- * AVX2 keeps binary_encode.
+ * mispredict (80-100); AVX2 and AVX-512 take about 11. On AVX-512 the
+ * mask registers' operations bound it: what takes one off a group pays.
+ * SSE2's two columns a compare took 37-41 on the synth stream, so a CPU
+ * without AVX2 keeps binary_encode.
  */
 #include "binary.h"
 
@@ -210,9 +217,10 @@ binary_encode_avx2(unsigned char *restrict p, uint64_t *restrict prev, const dou
  * high bits (*h), its VALUE lanes stored at *v (a whole store when kg is
  * 0xff, which ends by the room's end as AVX2's does), *v moved on past
  * them. Returns the lanes' words. Codes: SAME where the bits are old's;
- * else ZERO, NEXT, VALUE, tested under the mask of changed lanes (ne), so
- * that the low bit is ne less zero, the high bit zero or NEXT, and VALUE
- * ne less the high bit: three mask operations. */
+ * else ZERO, NEXT, VALUE, each test under the mask of the last: the low
+ * bit is a changed lane's that is not +0.0, VALUE a low bit's that is not
+ * NEXT, the high bit a changed lane's that is not VALUE. Three compares
+ * and one mask operation: the mask registers' operations bound it. */
 __attribute__((target("avx512f,avx512dq,bmi2,popcnt"), always_inline)) static inline __m512i
 group512(unsigned char **v, __m512i old, const double *x, __mmask8 kg, __mmask8 *l, __mmask8 *h)
 {
@@ -223,10 +231,9 @@ group512(unsigned char **v, __m512i old, const double *x, __mmask8 kg, __mmask8 
 	__m512i u = _mm512_castpd_si512(_mm512_fixupimm_pd(_mm512_castsi512_pd(qnan), xd, _mm512_set1_epi64(0x11111100), 0));
 	__m512i nx = _mm512_castpd_si512(_mm512_add_pd(_mm512_castsi512_pd(old), _mm512_set1_pd(1.0)));
 	__mmask8 ne = _mm512_mask_cmpneq_epi64_mask(kg, u, old);
-	__mmask8 gz = _mm512_mask_testn_epi64_mask(ne, u, u);
-	__mmask8 gc = _mm512_mask_cmpeq_epi64_mask(ne, u, nx);
-	__mmask8 hi = _kor_mask8(gz, gc), val = _kandn_mask8(hi, ne);
-	*l = _kandn_mask8(gz, ne), *h = hi;
+	__mmask8 lo = _mm512_mask_test_epi64_mask(ne, u, u);
+	__mmask8 val = _mm512_mask_cmpneq_epi64_mask(lo, u, nx);
+	*l = lo, *h = _kandn_mask8(val, ne);
 	__m512i packed = _mm512_maskz_compress_epi64(val, u);
 	size_t cnt = (unsigned)__builtin_popcount(val);
 	if (kg == 0xff)
