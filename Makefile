@@ -420,6 +420,12 @@ build/nosandbox: tests/nosandbox.c
 	@mkdir -p build
 	$(CC) -std=c11 -Wall -Wextra -o $@ $<
 
+# The version 4 codec alone, ns a row (not a test: binary_enc.c's and
+# binary_dec.c's figures; tests/codec_speed.c says how to run it).
+build/codec-speed: tests/codec_speed.c formats/binary_enc.c formats/binary_dec.c formats/binary.h
+	@mkdir -p build
+	$(CC) -std=c11 -Wall -Wextra $(CFLAGS) -o $@ $< formats/binary_enc.c formats/binary_dec.c
+
 # The commands again with ASan and UBSan, for the pipeline battery.
 ASAN_BINS := $(CMDS:%=build/asan-bin/%)
 build/asan-bin/tagk-bench: bench/tagk-bench.c $(BENCH_CMD) $(CMD_COMMON) $(CMD_HDR) $(BENCH_SRC) bench/alloc_none.c \

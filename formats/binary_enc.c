@@ -19,15 +19,16 @@
  * tagk-regress's 23, tagk-estimate's 32) keeps its words in registers as
  * the next row's, so that prev is read and written once a call.
  *
- * Encoder alone, six 23-column rows a call, ns a row (3000 rows of
- * tagk-regress's 300k-sample synth stream, in cache; least of 21 runs on
- * a loaded 2-core AMD EPYC): binary_encode 23-24, AVX2 10.3 (27 before
- * its codes came from one movemask and its last columns from a vector),
- * AVX-512 9.6 (13.2 before the registers, the compares under the mask of
- * changed lanes and fixupimm's NaNs), version 3's copy 4.4. With a
- * quarter of the cells changed at random binary_encode's branches
- * mispredict (80-100); AVX2 and AVX-512 take about 11. On AVX-512 the
- * mask registers' operations bound it: what takes one off a group pays.
+ * Encoder alone, six 23-column rows a call, ns a row (tests/codec_speed.c:
+ * 3000 rows of tagk-regress's synth stream, in cache; least of 21 runs on
+ * a loaded 2-core AMD EPYC): binary_encode 22.6-22.9, AVX2 10.5-10.8 (27
+ * before its codes came from one movemask and its last columns from a
+ * vector), AVX-512 8.7-9.2 (13.3 before the registers, the chained
+ * compares and fixupimm's NaNs), version 3's copy 4.5. With a quarter of
+ * the cells random binary_encode's branches mispredict (65); AVX2 and
+ * AVX-512 keep their times. On AVX-512 the mask registers' operations
+ * bound it: what takes one off a group pays, what adds one (the k-unpack
+ * of the codes, the count from general registers) costs.
  * SSE2's two columns a compare took 37-41 on the synth stream, so a CPU
  * without AVX2 keeps binary_encode.
  */
