@@ -316,9 +316,9 @@ build/asan/test_binary: tests/test_binary.c formats/binary.h | test-deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< -lcmocka -lm
 
-build/asan/test_binary_enc: tests/test_binary_enc.c formats/binary_enc.c formats/binary.h | test-deps
+build/asan/test_binary_enc: tests/test_binary_enc.c formats/binary_enc.c formats/binary_dec.c formats/binary.h | test-deps
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/binary_enc.c -lcmocka -lm
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -O1 -g $(SAN) -o $@ $< formats/binary_enc.c formats/binary_dec.c -lcmocka -lm
 
 test-formats: build/asan/test_numconv build/asan/test_pipeout build/asan/test_outfile build/asan/test_binary \
 		build/asan/test_binary_enc
@@ -419,6 +419,12 @@ build/mkh5links: tests/mkh5links.c | build-deps
 build/nosandbox: tests/nosandbox.c
 	@mkdir -p build
 	$(CC) -std=c11 -Wall -Wextra -o $@ $<
+
+# The version 4 codec alone, ns a row (not a test: binary_enc.c's and
+# binary_dec.c's figures; tests/codec_speed.c says how to run it).
+build/codec-speed: tests/codec_speed.c formats/binary_enc.c formats/binary_dec.c formats/binary.h
+	@mkdir -p build
+	$(CC) -std=c11 -Wall -Wextra $(CFLAGS) -o $@ $< formats/binary_enc.c formats/binary_dec.c
 
 # The commands again with ASan and UBSan, for the pipeline battery.
 ASAN_BINS := $(CMDS:%=build/asan-bin/%)

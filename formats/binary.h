@@ -135,11 +135,16 @@ binary_record_max(int ncols)
 	return 8 * ((size_t)binary_mask_words(ncols) + (size_t)ncols);
 }
 
-/* How many values the mask word m carries: its codes VALUE (01). */
+/* How many values the mask word m carries: its codes VALUE (01), counted
+ * in the word (each 2-bit field holds 0 or 1): without -mpopcnt
+ * __builtin_popcountll is a call into libgcc, a tenth of the decoder. */
 static inline int
 binary_mask_values(uint64_t m)
 {
-	return __builtin_popcountll(m & ~(m >> 1) & UINT64_C(0x5555555555555555));
+	uint64_t c = m & ~(m >> 1) & UINT64_C(0x5555555555555555);
+	c = (c & UINT64_C(0x3333333333333333)) + (c >> 2 & UINT64_C(0x3333333333333333));
+	c = (c + (c >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (int)((c * UINT64_C(0x0101010101010101)) >> 56);
 }
 
 static inline void
@@ -200,7 +205,7 @@ binary_next(uint64_t prev)
  * that found the changed columns two at a time (SSE2) and then visited
  * them alone a quarter longer. A value is stored before its code is
  * known; only VALUE moves on. The reference encoder, and the one where
- * binary_encoder has no vector version: on x86-64 that writer is 1.5-2x
+ * binary_encoder has no vector version: on x86-64 that writer is 2-2.5x
  * faster with whole masks of compares (binary_enc.c). */
 static inline size_t
 binary_encode(unsigned char *restrict p, uint64_t *restrict prev, const double *restrict x, int n)
@@ -247,6 +252,51 @@ typedef size_t binary_encode_fn(unsigned char *restrict p, uint64_t *restrict pr
 binary_encode_fn *binary_encoder(void);
 #if defined(__x86_64__) && defined(__GNUC__)
 binary_encode_fn binary_encode_avx2, binary_encode_avx512; /* each where the CPU has it */
+#endif
+
+/* A version 4 record at p (its mask words and every value they carry;
+ * no code past column n) decoded against cur, the words of the row
+ * before (n of them), which become this row's: its values in row, and
+ * *nonfinite 1 when one is not finite (an empty cell, or a bad record's),
+ * else 0. Returns the record's bytes. NEXT from a word that is not finite
+ * gives BINARY_NONE (binary_next), so that the row is refused there as
+ * its encoder never writes it. The columns whose code is not SAME are
+ * visited alone (binary_encode's reason); the reference decoder, and the
+ * one where binary_decoder has no vector version. */
+static inline size_t
+binary_decode(uint64_t *restrict cur, double *restrict row, const unsigned char *restrict p, int n, int *nonfinite)
+{
+	int nw = binary_mask_words(n);
+	const unsigned char *v = p + 8 * (size_t)nw;
+	for (int w = 0; w < nw; w++) {
+		uint64_t m = binary_get_word(p + 8 * (size_t)w), *c = cur + 32 * (size_t)w;
+		for (uint64_t k = (m | m >> 1) & UINT64_C(0x5555555555555555); k; k &= k - 1) {
+			int j = __builtin_ctzll(k);
+			uint64_t code = (m >> j) & 3, *cj = c + j / 2;
+			if (code == BINARY_VALUE) {
+				*cj = binary_get_word(v);
+				v += 8;
+			} else
+				*cj = code == BINARY_ZERO ? 0 : binary_next(*cj);
+		}
+	}
+	int bad = 0;
+	for (int i = 0; i < n; i++) {
+		memcpy(row + i, cur + i, 8);
+		bad |= (cur[i] & UINT64_C(0x7ff0000000000000)) == UINT64_C(0x7ff0000000000000);
+	}
+	*nonfinite = bad;
+	return (size_t)(v - p);
+}
+
+/* binary_decode's kind. binary_decoder (binary_dec.c) gives the fastest
+ * this CPU runs: the codes of 4 (AVX2) or 8 (AVX-512) columns at a time
+ * on x86-64 where the CPU has them, binary_decode elsewhere. */
+typedef size_t binary_decode_fn(uint64_t *restrict cur, double *restrict row, const unsigned char *restrict p, int n,
+    int *nonfinite);
+binary_decode_fn *binary_decoder(void);
+#if defined(__x86_64__) && defined(__GNUC__)
+binary_decode_fn binary_decode_avx2, binary_decode_avx512; /* each where the CPU has it */
 #endif
 
 /* The unit of a column of tagk's schemas, by its name ("" when the name

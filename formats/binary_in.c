@@ -6,8 +6,8 @@
  * anywhere, altered, or spliced from two streams, is an error. Version 4's
  * and 3's (bsum) is taken over the buffer in blocks, each run of records
  * when it leaves the buffer; version 2's (ssum) record by record.
- * Version 4's records (binary.h) are decoded into cur, the row as version
- * 3 would carry it, which the rest reads as it read version 3's records;
+ * Version 4's records (binary.h) are decoded straight into the caller's
+ * row by binary_decoder's decoder (the row before's words kept in cur);
  * versions 2 and 3 only when the caller asks (tbl_options.old_stream).
  */
 #include <errno.h>
@@ -29,7 +29,8 @@ typedef struct {
 	size_t cap, len, off;  /* unread bytes are buf[off..len) */
 	int eof, ioerr;
 	size_t rec;            /* bytes per record (version 4: at most) */
-	unsigned char *cur;    /* version 4: the row decoded, 8 bytes a column */
+	uint64_t *cur;         /* version 4: the words of the row last decoded */
+	binary_decode_fn *decode; /* version 4: binary_decoder's */
 	int nw;                /* version 4: mask words a record */
 	long long records;     /* data records read, skipped ones included */
 	int ended;
@@ -166,16 +167,14 @@ cut_short(tbl_reader *r, size_t have)
 	return tbl_fail(r, "%s: the stream was cut in the middle of row %lld", r->name, b->records + 1);
 }
 
-/* A version 4 record's values into b->cur by its mask (binary.h): 0, or
- * -1 with r's error set for a mask with codes past the last column, or
- * one that refers to a row before the first. */
+/* A version 4 record's masks checked before it is decoded: 0, or -1
+ * with r's error set for a mask with codes past the last column, or one
+ * that refers to a row before the first. */
 static int
-decode4(tbl_reader *r, const unsigned char *p)
+check4(tbl_reader *r, const unsigned char *p)
 {
 	binin *b = r->impl;
-	const unsigned char *v = p + 8 * (size_t)b->nw;
-	unsigned char *cur = b->cur;
-	for (int w = 0; w < b->nw; w++) {
+	for (int w = b->records == 1 ? 0 : b->nw - 1; w < b->nw; w++) {
 		uint64_t m = binary_get_word(p + 8 * (size_t)w);
 		int hi = r->ncols - 32 * w < 32 ? r->ncols - 32 * w : 32;
 		if (hi < 32 && m >> (2 * hi))
@@ -187,54 +186,44 @@ decode4(tbl_reader *r, const unsigned char *p)
 					return tbl_fail(r, "%s:row 1: a malformed record: column '%s' refers to the "
 					    "row before, and there is none", r->name, r->cols[32 * w + j]);
 		}
-		/* the columns whose code is not SAME, alone (binary_encode's
-		 * reason) */
-		unsigned char *c = cur + 256 * (size_t)w;
-		for (uint64_t k = (m | m >> 1) & UINT64_C(0x5555555555555555); k; k &= k - 1) {
-			int j = __builtin_ctzll(k);
-			uint64_t code = (m >> j) & 3;
-			unsigned char *cj = c + 4 * (size_t)j; /* j is twice the column */
-			if (code == BINARY_VALUE) {
-				memcpy(cj, v, 8);
-				v += 8;
-			} else if (code == BINARY_ZERO)
-				memset(cj, 0, 8);
-			else
-				binary_put_word(cj, binary_next(binary_get_word(cj)));
-		}
 	}
 	return 0;
 }
 
-/* The next record, version 4: its row decoded, the version 3 bytes of
- * its values; NULL at the trailer or on an error (*rc set). */
-static const unsigned char *
-record4(tbl_reader *r, int *rc)
+/* The next record, version 4, decoded into row (and b->cur), *nonfinite
+ * set as binary_decode's: 1; 0 at the trailer or on an error (*rc set). */
+static int
+record4(tbl_reader *r, double *row, int *nonfinite, int *rc)
 {
 	binin *b = r->impl;
-	size_t mask = 8 * (size_t)b->nw;
-	size_t have = b->len - b->off >= mask ? b->len - b->off : avail(b, mask);
-	if (at_trailer(r, have, rc))
-		return NULL;
-	if (have < mask) {
-		*rc = cut_short(r, have);
-		return NULL;
-	}
-	size_t need = mask;
-	for (int w = 0; w < b->nw; w++)
-		need += 8 * (size_t)binary_mask_values(binary_get_word(b->buf + b->off + 8 * (size_t)w));
-	if (have < need && (have = avail(b, need)) < need) {
-		*rc = cut_short(r, have);
-		return NULL;
-	}
+	size_t mask = 8 * (size_t)b->nw, have = b->len - b->off;
+	if (have < b->rec) {
+		/* near the buffer's end: the record's length from its masks */
+		if (have < mask)
+			have = avail(b, mask);
+		if (at_trailer(r, have, rc))
+			return 0;
+		if (have < mask) {
+			*rc = cut_short(r, have);
+			return 0;
+		}
+		size_t need = mask;
+		for (int w = 0; w < b->nw; w++)
+			need += 8 * (size_t)binary_mask_values(binary_get_word(b->buf + b->off + 8 * (size_t)w));
+		if (have < need && (have = avail(b, need)) < need) {
+			*rc = cut_short(r, have);
+			return 0;
+		}
+	} else if (binary_get_word(b->buf + b->off) == ~UINT64_C(0) && at_trailer(r, have, rc))
+		return 0; /* a first word of all ones is the trailer's */
 	const unsigned char *p = b->buf + b->off;
-	b->off += need;
 	b->records++;
-	if (decode4(r, p) != 0) {
+	if (check4(r, p) != 0) {
 		*rc = -1;
-		return NULL;
+		return 0;
 	}
-	return b->cur;
+	b->off += b->decode(b->cur, row, p, r->ncols, nonfinite);
+	return 1;
 }
 
 /* The next record, versions 2 and 3: its bytes; NULL at the trailer or
@@ -259,39 +248,59 @@ record3(tbl_reader *r, int *rc)
 	return p;
 }
 
+/* Row's wanted cells that are bad (not finite; NaN allowed where
+ * nullable), its unwanted ones blanked: whether one is bad. From p, a
+ * version 2 or 3 record, or (p NULL) row as version 4 decoded it.
+ * Branch-free, so that it vectorises. */
+static int
+screen(tbl_reader *r, double *row, const unsigned char *p)
+{
+	binin *b = r->impl;
+	int any = 0;
+	if (b->wanted) {
+		for (int i = 0; i < r->ncols; i++) {
+			row[i] = p ? binary_get(p + 8 * (size_t)i) : row[i];
+			any |= !(fabs(row[i]) <= DBL_MAX);
+		}
+	} else {
+		for (int i = 0; i < r->ncols; i++) {
+			double v = p ? binary_get(p + 8 * (size_t)i) : row[i];
+			int w = r->want[i] != 0;
+			/* a nullable column may hold NaN (an empty cell), not Inf */
+			any |= r->want[i] == 1 ? !(fabs(v) <= DBL_MAX) : w & (fabs(v) > DBL_MAX);
+			row[i] = w ? v : (double)NAN;
+		}
+	}
+	return any;
+}
+
 static int
 bin_next(tbl_reader *r, double *row)
 {
 	binin *b = r->impl;
 	if (b->ended)
 		return 0;
+	/* the callers want their columns before the first row, so the
+	 * mask is fixed */
+	if (b->wanted < 0) {
+		b->wanted = 1;
+		for (int i = 0; i < r->ncols; i++)
+			b->wanted &= r->want[i] == 1;
+	}
 	for (;;) {
-		int rc = 0;
-		const unsigned char *p = b->version == 4 ? record4(r, &rc) : record3(r, &rc);
-		if (!p)
-			return rc;
-		/* branch-free, so that it vectorises: decode, blank the unwanted
-		 * cells, flag a wanted one that is not finite (the callers want
-		 * their columns before the first row, so the mask is fixed) */
-		if (b->wanted < 0) {
-			b->wanted = 1;
-			for (int i = 0; i < r->ncols; i++)
-				b->wanted &= r->want[i] == 1;
-		}
-		int any = 0;
-		if (b->wanted) {
-			for (int i = 0; i < r->ncols; i++) {
-				row[i] = binary_get(p + 8 * (size_t)i);
-				any |= !(fabs(row[i]) <= DBL_MAX);
-			}
+		int rc = 0, any;
+		if (b->version == 4) {
+			/* decoded straight into row: a row whose values are all
+			 * finite, every column wanted, is done */
+			if (!record4(r, row, &any, &rc))
+				return rc;
+			if (any || !b->wanted)
+				any = screen(r, row, NULL);
 		} else {
-			for (int i = 0; i < r->ncols; i++) {
-				double v = binary_get(p + 8 * (size_t)i);
-				int w = r->want[i] != 0;
-				/* a nullable column may hold NaN (an empty cell), not Inf */
-				any |= r->want[i] == 1 ? !(fabs(v) <= DBL_MAX) : w & (fabs(v) > DBL_MAX);
-				row[i] = w ? v : (double)NAN;
-			}
+			const unsigned char *p = record3(r, &rc);
+			if (!p)
+				return rc;
+			any = screen(r, row, p);
 		}
 		if (!any)
 			return 1;
@@ -444,8 +453,8 @@ tbl_binary_open(tbl_reader *r, FILE *f)
 	b->rec = b->version == 4 ? binary_record_max((int)ncols) : 8 * (size_t)ncols;
 	if (b->version == 4) {
 		b->nw = binary_mask_words((int)ncols);
-		/* whole mask words: 256 bytes each, the last one's too */
-		if (!(b->cur = calloc((size_t)b->nw, 256)))
+		b->decode = binary_decoder();
+		if (!(b->cur = calloc((size_t)ncols, sizeof(*b->cur))))
 			return tbl_fail(r, "out of memory");
 	}
 	if (b->rec + sizeof(BINARY_TRAILER) > b->cap) {

@@ -119,6 +119,7 @@ tests_for() {
 	formats/outfile.c) U outfile; B output_safety ;;
 	formats/table_impl.c) B stream reliability verdicts ;;
 	formats/table.c | formats/csv_in.c | formats/binary_in.c | formats/cfusd_in.c | formats/units.c) B stream reliability ;;
+	formats/binary_enc.c | formats/binary_dec.c) U binary_enc; B stream4 stream ;;
 	formats/*) B stream reliability ;;
 	cmd/report/report_score.c) C report handcheck stream ;;
 	cmd/report/report_check.c | cmd/report/report_summary.c) C report verdicts stream ;;
