@@ -71,7 +71,7 @@ CMD_HDR := $(sort $(wildcard cmd/*/*.h))
 CMD_INC := -iquote cmd/common -iquote cmd
 # tagk-bench: the paper reproductions, simulators' drivers and benchmarks,
 # in bench/ over the pipeline commands' shared code, cmd/common/ (CMD_COMMON)
-BENCH_CMD := $(filter-out $(BENCH_SRC) bench/alloc_count.c bench/alloc_none.c bench/tagk-bench.c,$(sort $(wildcard bench/*.c)))
+BENCH_CMD := $(filter-out $(BENCH_SRC) bench/alloc_count.c bench/alloc_none.c bench/codec_speed.c bench/tagk-bench.c,$(sort $(wildcard bench/*.c)))
 # Resolved when a recipe uses them (deferred =), not when
 # the Makefile is read: `make deps demo` installs HDF5 before asking for it.
 # libhdf5 is not linked: formats/h5load.c loads it (its soname from
@@ -421,8 +421,8 @@ build/nosandbox: tests/nosandbox.c
 	$(CC) -std=c11 -Wall -Wextra -o $@ $<
 
 # The version 4 codec alone, ns a row (not a test: binary_enc.c's and
-# binary_dec.c's figures; tests/codec_speed.c says how to run it).
-build/codec-speed: tests/codec_speed.c formats/binary_enc.c formats/binary_dec.c formats/binary.h
+# binary_dec.c's figures; bench/codec_speed.c says how to run it).
+build/codec-speed: bench/codec_speed.c formats/binary_enc.c formats/binary_dec.c formats/binary.h
 	@mkdir -p build
 	$(CC) -std=c11 -Wall -Wextra $(CFLAGS) -o $@ $< formats/binary_enc.c formats/binary_dec.c
 

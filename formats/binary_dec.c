@@ -16,7 +16,7 @@
  * word) unroll by their group count, so that each group's shifts and
  * lanes are constants.
  *
- * Decoder alone, ns a 23-column row (tests/codec_speed.c: 3000 rows of
+ * Decoder alone, ns a 23-column row (bench/codec_speed.c: 3000 rows of
  * tagk-regress's synth stream, in cache, least of 21 runs, a loaded
  * 2-core AMD EPYC; in brackets a quarter of the cells random): the
  * column-at-a-time decoder binary_in.c had 24.6 (65: its branch on each

@@ -19,7 +19,7 @@
  * tagk-regress's 23, tagk-estimate's 32) keeps its words in registers as
  * the next row's, so that prev is read and written once a call.
  *
- * Encoder alone, six 23-column rows a call, ns a row (tests/codec_speed.c:
+ * Encoder alone, six 23-column rows a call, ns a row (bench/codec_speed.c:
  * 3000 rows of tagk-regress's synth stream, in cache; least of 21 runs on
  * a loaded 2-core AMD EPYC): binary_encode 22.6-22.9, AVX2 10.5-10.8 (27
  * before its codes came from one movemask and its last columns from a
