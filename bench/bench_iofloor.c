@@ -132,7 +132,7 @@ out_rigid(floor_out *o, floor_rigid *g, const double *v)
 		for (int j = 0; j < g->ntrue; j++)
 			x[3 + TAGK_NPARAM + j] = v[g->tcol[j]];
 	}
-	o->used += g->encode(o->buf + o->used, g->prev, rows, m, 6);
+	o->used += g->encode(o->buf + o->used, g->prev, rows, m, 6, 3 + TAGK_NPARAM); /* the truth alike, as tagk-regress promises */
 	o->rows += 6;
 	if (o->used - o->hashed >= 4096) {
 		bsum_bytes(o->sum, o->buf + o->hashed, o->used - o->hashed);

@@ -247,8 +247,14 @@ binary_encode(unsigned char *restrict p, uint64_t *restrict prev, const double *
  * them one at a time: their records' bytes at p (k binary_record_max(n)
  * of room), prev as binary_encode's. binary_encoder (binary_enc.c) gives
  * the fastest this CPU runs: vector compares of 4 (AVX2) or 8 (AVX-512)
- * columns on x86-64 where the CPU has them, binary_encode elsewhere. */
-typedef size_t binary_encode_fn(unsigned char *restrict p, uint64_t *restrict prev, const double *restrict x, int n, int k);
+ * columns on x86-64 where the CPU has them, binary_encode elsewhere.
+ * same (0 < same <= n; n: no promise) is the caller's promise that rows 1
+ * to k - 1 hold row 0's bits in columns same to n - 1 (tagk-regress's
+ * time-invariant truth down a sample's rows): an encoder may then skip
+ * comparing those (they are SAME), and writes the bytes it would without
+ * the promise. */
+typedef size_t binary_encode_fn(unsigned char *restrict p, uint64_t *restrict prev, const double *restrict x, int n, int k,
+    int same);
 binary_encode_fn *binary_encoder(void);
 #if defined(__x86_64__) && defined(__GNUC__)
 binary_encode_fn binary_encode_avx2, binary_encode_avx512; /* each where the CPU has it */

@@ -429,7 +429,7 @@ binary_commit(sink *s, unsigned char *p, size_t rec, int k)
 /* k rows of v, each a version 4 record (binary.h) against the row
  * before. */
 static int
-binary_rows(sink *s, const double *v, int k)
+binary_rows(sink *s, const double *v, int k, int same)
 {
 	size_t rec = binary_record_max(s->ncols);
 	if (k > 1 && (size_t)k * rec <= sizeof(s->line) && (size_t)k * rec <= pipeout_slot_size()) {
@@ -437,13 +437,13 @@ binary_rows(sink *s, const double *v, int k)
 		unsigned char *p = binary_room(s, (size_t)k * rec);
 		if (!p)
 			return -1;
-		binary_commit(s, p, s->encode(p, s->prev, v, s->ncols, k), k);
+		binary_commit(s, p, s->encode(p, s->prev, v, s->ncols, k, same), k);
 		return 0;
 	}
 	for (int r = 0; r < k; r++, v += s->ncols) {
 		unsigned char *p = binary_room(s, rec);
 		if (p) {
-			binary_commit(s, p, s->encode(p, s->prev, v, s->ncols, 1), 1);
+			binary_commit(s, p, s->encode(p, s->prev, v, s->ncols, 1, s->ncols), 1);
 			continue;
 		}
 		if (s->failed)
@@ -453,7 +453,7 @@ binary_rows(sink *s, const double *v, int k)
 			snprintf(s->err, sizeof(s->err), "out of memory");
 			return s->failed = 1, -1;
 		}
-		size_t n = s->encode(s->big, s->prev, v, s->ncols, 1);
+		size_t n = s->encode(s->big, s->prev, v, s->ncols, 1, s->ncols);
 		bsum_bytes(s->bsum, s->big, n);
 		s->rows++;
 		if (emit(s, (const char *)s->big, n) != 0)
@@ -636,7 +636,7 @@ sink_row(sink *s, const double *v)
 		return 0;
 	}
 	if (s->fmt == TBL_BINARY)
-		return binary_rows(s, v, 1);
+		return binary_rows(s, v, 1, s->ncols);
 	/* whole lines gather in s->line; a line longer than it goes out in
 	 * pieces */
 	if (s->pending + 40 * (size_t)s->ncols + 64 <= sizeof(s->line))
@@ -675,17 +675,19 @@ sink_rows_room(sink *s, int k)
 }
 
 void
-sink_rows_commit(sink *s, int k)
+sink_rows_commit(sink *s, int k, int same)
 {
 	s->room = NULL;
-	(void)binary_rows(s, s->stage, k); /* a failure is s->failed's, for the next call */
+	if (!(same > 0 && same <= s->ncols))
+		same = s->ncols;
+	(void)binary_rows(s, s->stage, k, same); /* a failure is s->failed's, for the next call */
 }
 
 int
 sink_rows(sink *s, const double *v, int k)
 {
 	if (s->fmt == TBL_BINARY)
-		return s->failed ? -1 : binary_rows(s, v, k);
+		return s->failed ? -1 : binary_rows(s, v, k, s->ncols);
 	for (int i = 0; i < k; i++)
 		if (sink_row(s, v + (size_t)i * (size_t)s->ncols) != 0)
 			return -1;

@@ -39,7 +39,10 @@ int sink_rows(sink *s, const double *v, int k);
  * or sink_close. Rows that may hold a NaN go through sink_rows, which
  * writes every NaN as the stream's one quiet NaN. */
 unsigned char *sink_rows_room(sink *s, int k);
-void sink_rows_commit(sink *s, int k);
+/* same: the caller's promise that rows 1 to k - 1 hold row 0's values in
+ * columns same to ncols - 1 (binary.h's binary_encode_fn: fewer compares,
+ * the same bytes); ncols or out of range: no promise. */
+void sink_rows_commit(sink *s, int k, int same);
 /* ok = 1: finish and commit; ok = 0: abandon (see above), with why as the
  * message of the error marker. Returns 0, or -1 with sink_error() set when
  * committing failed. Frees s. */

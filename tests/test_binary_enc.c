@@ -165,7 +165,7 @@ check(binary_encode_fn *enc, int n, size_t lw)
 			binary_encode(scratch, pw, x + (size_t)(r + j) * n, n);
 		}
 		unsigned char *p = guarded((size_t)k * binary_record_max(n));
-		size_t len = enc(p, pg, x + (size_t)r * n, n, k);
+		size_t len = enc(p, pg, x + (size_t)r * n, n, k, n);
 		assert_true(lg + len <= lw);
 		assert_memory_equal(p, want + lg, len);
 		assert_memory_equal(pg, pw, sizeof(uint64_t) * (size_t)n);
@@ -176,15 +176,46 @@ check(binary_encode_fn *enc, int n, size_t lw)
 	assert_int_equal(lg, lw);
 }
 
+/* The promise (binary.h: rows 1 to k - 1 alike from column same on):
+ * x's rows made so in calls of 6 (tagk-regress's sample), then through
+ * enc with the promise, against binary_encode a row at a time, which
+ * compares every column. */
+static void
+check_same(binary_encode_fn *enc, int n, int same)
+{
+	rows(n);
+	for (int r = 0; r < ROWS; r += 6)
+		for (int j = 1; j < 6 && r + j < ROWS; j++)
+			memcpy(x + (size_t)(r + j) * n + same, x + (size_t)r * n + same, sizeof(double) * (size_t)(n - same));
+	size_t lw = reference(n), lg = 0;
+	uint64_t pg[MAXN + WATCH];
+	for (int i = 0; i < n; i++)
+		pg[i] = BINARY_NONE;
+	watch(pg, n);
+	for (int r = 0; r < ROWS; r += 6) {
+		int k = ROWS - r < 6 ? ROWS - r : 6;
+		unsigned char *p = guarded((size_t)k * binary_record_max(n));
+		size_t len = enc(p, pg, x + (size_t)r * n, n, k, same);
+		assert_true(lg + len <= lw);
+		assert_memory_equal(p, want + lg, len);
+		watched(pg, n);
+		lg += len;
+	}
+	assert_int_equal(lg, lw);
+}
+
 static void
 check_all(binary_encode_fn *enc)
 {
 	for (int n = 1; n <= 70; n++) {
 		rows(n);
 		check(enc, n, reference(n));
+		for (int same = 1; same <= n; same += n > 40 ? 7 : 1)
+			check_same(enc, n, same);
 	}
 	rows(100);
 	check(enc, 100, reference(100));
+	check_same(enc, 100, 13);
 }
 
 /* The records at p (len bytes, rows of them, n columns) through dec,

@@ -902,7 +902,9 @@ emit_rows(emitter *e, const sample *s, const double al[3], int span)
 			put_f64(o, 0, x);
 	}
 	if (room)
-		sink_rows_commit(e->out, rows - r0);
+		/* from b on, a sample's rows are alike: the span, the scale's
+		 * sd and the truth (the encoder skips comparing them) */
+		sink_rows_commit(e->out, rows - r0, k + e->ntrue == e->ocols ? 3 + n : e->ocols);
 	else
 		cmdio_rows(e->out, e->orow, rows - r0);
 	e->rows_out++;
