@@ -422,7 +422,7 @@ build/nosandbox: tests/nosandbox.c
 
 # The version 4 codec alone, ns a row (not a test: binary_enc.c's and
 # binary_dec.c's figures; bench/codec_speed.c says how to run it).
-build/codec-speed: bench/codec_speed.c formats/binary_enc.c formats/binary_dec.c formats/binary.h
+build/codec-speed: bench/codec_speed.c formats/binary_enc.c formats/binary_dec.c formats/binary.h formats/binary_avx2.h
 	@mkdir -p build
 	$(CC) -std=c11 -Wall -Wextra $(CFLAGS) -o $@ $< formats/binary_enc.c formats/binary_dec.c
 

@@ -34,6 +34,7 @@ decode_scalar(uint64_t *restrict cur, double *restrict row, const unsigned char 
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
+#include "binary_avx2.h"
 
 /* NEXT from a word that is not finite gives BINARY_NONE (binary_next).
  * The vector paths add 1.0 whatever the word, which leaves a word that
@@ -70,25 +71,6 @@ static const uint32_t expand4[16][8] = {
 #undef L
 };
 
-/* The lanes below k (0..4) of a 256-bit vector, for maskload. */
-AVX2 __m256i
-lanes256(int k)
-{
-	return _mm256_cmpgt_epi64(_mm256_set1_epi64x(k), _mm256_setr_epi64x(0, 1, 2, 3));
-}
-
-/* The first k words of u (k 1..3) at p, as whole 16- and 8-byte stores. */
-AVX2 void
-store_part256(void *p, __m256i u, int k)
-{
-	__m128i a = _mm256_castsi256_si128(u);
-	if (k == 1)
-		_mm_storel_epi64((__m128i *)p, a);
-	else
-		_mm_storeu_si128((__m128i *)p, a);
-	if (k == 3)
-		_mm_storel_epi64((__m128i *)(void *)((char *)p + 16), _mm256_extracti128_si256(u, 1));
-}
 
 /* For each count 0..4, its first lanes: maskload's mask. */
 static const int64_t first4[5][4] = { { 0, 0, 0, 0 }, { -1, 0, 0, 0 }, { -1, -1, 0, 0 }, { -1, -1, -1, 0 },

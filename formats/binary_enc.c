@@ -54,6 +54,7 @@ encode_scalar(unsigned char *restrict p, uint64_t *restrict prev, const double *
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
+#include "binary_avx2.h"
 
 /* After word 0's codes m: 32 NEXT is the trailer's word, so column 0
  * (whose word is w0) becomes a VALUE, the word's only one (binary_encode
@@ -90,26 +91,6 @@ static const uint32_t pack4[16][8] = {
 
 #define AVX2 __attribute__((target("avx2,popcnt"), always_inline)) static inline
 
-/* The lanes below k (1..4) of a 256-bit vector, for maskload. */
-AVX2 __m256i
-lanes256(int k)
-{
-	return _mm256_cmpgt_epi64(_mm256_set1_epi64x(k), _mm256_setr_epi64x(0, 1, 2, 3));
-}
-
-/* The first k words of u (k 1..3) at p, as whole 16- and 8-byte stores
- * (a masked store is slow on some CPUs): a row's last group. */
-AVX2 void
-store_part256(void *p, __m256i u, int k)
-{
-	__m128i a = _mm256_castsi256_si128(u);
-	if (k == 1)
-		_mm_storel_epi64((__m128i *)p, a);
-	else
-		_mm_storeu_si128((__m128i *)p, a);
-	if (k == 3)
-		_mm_storel_epi64((__m128i *)(void *)((char *)p + 16), _mm256_extracti128_si256(u, 1));
-}
 
 /* One group of k (1..4) AVX2 lanes, column i's of a row (x its values,
  * x[0..k) readable), against old, the words of the row before (0 in the
